@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  setupFiles: ['<rootDir>/test/support/closeNetwork.ts'],
+  testTimeout: 30000,
+  // Each test file builds its own database; two cores, so two workers.
+  maxWorkers: 2,
+};

@@ -1,0 +1,54 @@
+import express, { type Express } from 'express';
+import type { AppContext } from './context';
+import { accessLog } from './http/accessLog';
+import { requireToken } from './http/auth';
+import { parseJsonBody, requireJsonContentType } from './http/bodies';
+import { errorHandler, notFoundRoute } from './http/errorHandler';
+import { buildOpenApiDocument } from './http/openapi';
+import { rateLimitPerToken } from './http/rateLimit';
+import { requestId } from './http/requestId';
+import { mountRoutes } from './http/route';
+import { apiRoutes } from './modules';
+import { syncPaymentFromProvider } from './modules/payments/service';
+import { sandboxCheckoutRouter } from './providers/sandbox/checkoutPage';
+
+/** Builds the HTTP app without listening, so tests drive it in-process. */
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestId, accessLog(ctx.logger));
+
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await ctx.db.raw('select 1');
+      res.json({ status: 'ok' });
+    } catch {
+      res.status(503).json({ status: 'unavailable', error: 'The database does not answer' });
+    }
+  });
+
+  app.use(
+    '/sandbox',
+    sandboxCheckoutRouter(ctx, async (accountId, providerPaymentId) => {
+      await syncPaymentFromProvider(ctx, accountId, providerPaymentId);
+    }),
+  );
+
+  const openApiDocument = buildOpenApiDocument(apiRoutes, ctx.config.publicUrl);
+  app.get('/api/v2/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+
+  // Everything else under /api/v2 is authenticated, rate limited and JSON.
+  app.use('/api/v2', requireToken(ctx), rateLimitPerToken(ctx), requireJsonContentType, parseJsonBody);
+  const api = express.Router();
+  mountRoutes(api, ctx, apiRoutes);
+  app.use(api);
+
+  app.use(notFoundRoute);
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

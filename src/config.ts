@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** A time zone the runtime knows; checked once at start so rendering never throws later. */
+const timeZone = z.string().refine((tz) => {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be an IANA time zone such as Europe/Amsterdam');
+
+const appKey = z
+  .string()
+  .regex(/^base64:[A-Za-z0-9+/]{43}=$/, 'must be "base64:" followed by 32 random bytes in base64 (see README)');
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|mysql:\/\/.+)$/, 'must be sqlite:<path> or mysql://user:pass@host:3306/db')
+    .default('sqlite:./data/recurring.sqlite'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  APP_KEY: appKey.optional(),
+  APP_TIMEZONE: timeZone.default('Europe/Amsterdam'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CRON: z.enum(['on', 'off']).default('on'),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug']).default('info'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(60),
+  MOLLIE_API_KEY: z.string().regex(/^(test|live)_\w+$/, 'must start with test_ or live_').optional(),
+  MOLLIE_API_URL: z.url({ protocol: /^https$/ }).optional(),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+export interface Config extends Omit<Environment, 'APP_KEY' | 'PUBLIC_URL'> {
+  /** 32-byte key used to encrypt secrets at rest. */
+  appKey: Buffer;
+  /** Where the outside world reaches us, without a trailing slash. */
+  publicUrl: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError with one line naming the first bad variable. */
+export function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = environmentSchema.safeParse(present);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid environment variable ${name}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return result.data;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** Set when APP_KEY was absent and a key file was written on this start. */
+  generatedKeyFile?: string;
+}
+
+/**
+ * Reads the environment. Without APP_KEY, a key is kept in DATA_DIR/app.key (mode 0600),
+ * generated on the first start, so encrypted secrets survive restarts.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const parsed = parseEnvironment(env);
+  let keyText = parsed.APP_KEY;
+  let generatedKeyFile: string | undefined;
+  if (!keyText) {
+    const keyFile = path.resolve(parsed.DATA_DIR, 'app.key');
+    if (existsSync(keyFile)) {
+      keyText = readFileSync(keyFile, 'utf8').trim();
+      const check = appKey.safeParse(keyText);
+      if (!check.success) throw new ConfigError(`Invalid key file ${keyFile}: ${check.error.issues[0]?.message}`);
+    } else {
+      mkdirSync(path.dirname(keyFile), { recursive: true });
+      keyText = `base64:${randomBytes(32).toString('base64')}`;
+      writeFileSync(keyFile, `${keyText}\n`, { mode: 0o600, flag: 'wx' });
+      chmodSync(keyFile, 0o600);
+      generatedKeyFile = keyFile;
+    }
+  }
+  const { APP_KEY: _key, PUBLIC_URL, ...rest } = parsed;
+  const publicUrl = (PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
+  return {
+    config: { ...rest, appKey: Buffer.from(keyText.slice('base64:'.length), 'base64'), publicUrl },
+    generatedKeyFile,
+  };
+}

@@ -1,0 +1,21 @@
+import type { Knex } from 'knex';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import type { Clock } from './time';
+import type { ProviderRegistry } from './providers';
+
+/** What every service needs, built once at start and passed explicitly (no module-level singletons). */
+export interface AppContext {
+  db: Knex;
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  providers: ProviderRegistry;
+}
+
+/** The authenticated caller: every query is scoped by `account.id`. */
+export interface Account {
+  id: string;
+  name: string;
+  bookkeeping_system: string | null;
+}

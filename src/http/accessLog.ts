@@ -1,0 +1,22 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '../logger';
+import { requestIdOf } from './requestId';
+
+/** One JSON line per request: no headers, bodies or query strings, so no token or personal data. */
+export function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const auth = res.locals.auth as { account?: { id?: string } } | undefined;
+      logger.http('request', {
+        requestId: requestIdOf(res.locals),
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+        accountId: auth?.account?.id,
+      });
+    });
+    next();
+  };
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { centsFromNumber } from '../money';
+import { parseCalendarDate } from '../time/calendar';
+import { ISO_COUNTRY_CODES } from './countries';
+
+/**
+ * Field schemas shared by the request bodies. Messages use `:attribute`, replaced by the field's
+ * name in validation.ts.
+ */
+
+/** Empty strings count as absent, as in the original service (Laravel's ConvertEmptyStringsToNull). */
+const emptyToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
+
+export const requiredText = (max = 191) => z.string().trim().min(1).max(max);
+
+export const optionalText = (max = 191) => z.preprocess(emptyToNull, z.string().trim().max(max).nullable().optional());
+
+export const email = () => z.string().trim().max(191).pipe(z.email());
+
+export const LOCALES = ['nl', 'en', 'fr', 'de', 'es'] as const;
+
+export const optionalLocale = () => z.preprocess(emptyToNull, z.enum(LOCALES).nullable().optional());
+
+export const optionalCountry = () =>
+  z.preprocess(
+    emptyToNull,
+    z
+      .string()
+      .transform((code) => code.toUpperCase())
+      .refine((code) => ISO_COUNTRY_CODES.has(code), 'The :attribute field must be an ISO 3166-1 alpha-2 country code.')
+      .nullable()
+      .optional(),
+  );
+
+/** A JSON number with at most two decimals, converted to integer cents. */
+export const amountInCents = (options: { min: number; allowZero?: boolean }) =>
+  z
+    .number()
+    .transform((amount, ctx) => {
+      const cents = centsFromNumber(amount);
+      if (cents === null) {
+        ctx.addIssue({ code: 'custom', message: 'The :attribute field must have at most 2 decimals.' });
+        return z.NEVER;
+      }
+      if (cents < options.min * 100 || (cents === 0 && !options.allowZero)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: options.allowZero ? 'The :attribute field must be at least 0.' : 'The :attribute field must be greater than 0.',
+        });
+        return z.NEVER;
+      }
+      return cents;
+    });
+
+/** A `Y-m-d` string naming a real calendar day. */
+export const calendarDate = () =>
+  z.string().refine((text) => parseCalendarDate(text) !== null, 'The :attribute field must be a valid date (Y-m-d).');
+
+export const httpUrl = () =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .pipe(z.url({ protocol: /^https?$/ }));
+
+export const positiveInteger = () => z.number().int().min(1);

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { RouteSpec } from './route';
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  return rest;
+}
+
+const errorSchema = {
+  type: 'object',
+  required: ['status', 'error'],
+  properties: {
+    status: { type: 'integer' },
+    error: { type: 'string' },
+    code: { type: 'string' },
+    fields: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    request_id: { type: 'string' },
+  },
+};
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+function parametersOf(route: RouteSpec) {
+  const parameters: Record<string, unknown>[] = [];
+  for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
+    if (!(schema instanceof z.ZodObject)) continue;
+    for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+      parameters.push({
+        name,
+        in: location,
+        required: location === 'path' || !field.safeParse(undefined).success,
+        schema: jsonSchema(field, 'input'),
+      });
+    }
+  }
+  return parameters;
+}
+
+/** The OpenAPI 3 document of the API, written from the same route objects that serve requests. */
+export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const openApiPath = route.path.replace(/:(\w+)/g, '{$1}');
+    for (const method of route.methods) {
+      const operation: Record<string, unknown> = {
+        operationId: method === route.methods[0] ? route.operationId : `${route.operationId}_${method}`,
+        summary: route.summary,
+        tags: [route.tag],
+        ...(route.extension ? { 'x-extension': true } : {}),
+        parameters: parametersOf(route),
+        responses: {
+          [String(route.status)]: {
+            description: 'Success',
+            ...(route.status === 204 ? {} : { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } }),
+          },
+          '401': errorResponse('No or bad token'),
+          '404': errorResponse('Unknown id, or an id of another account'),
+          '422': errorResponse('Validation failed; `fields` names each invalid field'),
+          '429': errorResponse('Rate limit exceeded; see Retry-After'),
+        },
+      };
+      if (route.body) {
+        operation.requestBody = {
+          required: true,
+          content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+        };
+      }
+      (paths[openApiPath] ??= {})[method] = operation;
+    }
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Recurring Payments Service API',
+      version: '2',
+      description: 'Recurring billing on top of a payment provider. Operations marked x-extension go beyond the v2 specification.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Error: errorSchema },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+export const DEFAULT_PER_PAGE = 15;
+export const MAX_PER_PAGE = 100;
+
+const positiveIntegerText = (max?: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'The :attribute field must be an integer.')
+    .transform(Number)
+    .pipe(max === undefined ? z.number().int().min(1) : z.number().int().min(1).max(max));
+
+/** `page` ≥ 1 (default 1) and `per_page` 1..100 (default 15); anything else is a 422. */
+export const pageQuerySchema = z.object({
+  page: positiveIntegerText().optional(),
+  per_page: positiveIntegerText(MAX_PER_PAGE).optional(),
+});
+
+export type PageQuery = z.output<typeof pageQuerySchema>;
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  /** True when the client named per_page, so page links keep it. */
+  explicitPerPage: boolean;
+}
+
+export function pageRequestFrom(query: PageQuery): PageRequest {
+  return {
+    page: query.page ?? 1,
+    perPage: query.per_page ?? DEFAULT_PER_PAGE,
+    explicitPerPage: query.per_page !== undefined,
+  };
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Envelope of every list (spec 2.9 plus DESIGN.md): `""` for a missing prev/next, from/to null on an empty page. */
+export function pagedEnvelope<T>(page: Page<T>, request: PageRequest, listUrl: string) {
+  const lastPage = Math.max(1, Math.ceil(page.total / request.perPage));
+  const pageUrl = (n: number) =>
+    `${listUrl}?page=${n}${request.explicitPerPage ? `&per_page=${request.perPage}` : ''}`;
+  const from = page.items.length ? (request.page - 1) * request.perPage + 1 : null;
+  return {
+    data: page.items,
+    links: {
+      first: pageUrl(1),
+      last: pageUrl(lastPage),
+      prev: request.page > 1 ? pageUrl(Math.min(request.page - 1, lastPage)) : '',
+      next: request.page < lastPage ? pageUrl(request.page + 1) : '',
+    },
+    meta: {
+      current_page: request.page,
+      last_page: lastPage,
+      per_page: request.perPage,
+      total: page.total,
+      from,
+      to: from === null ? null : from + page.items.length - 1,
+      path: listUrl,
+    },
+  };
+}
+
+/** The zod shape of the envelope, for OpenAPI and for tests. */
+export function pagedEnvelopeSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    links: z.object({ first: z.string(), last: z.string(), prev: z.string(), next: z.string() }),
+    meta: z.object({
+      current_page: z.number().int(),
+      last_page: z.number().int(),
+      per_page: z.number().int(),
+      total: z.number().int(),
+      from: z.number().int().nullable(),
+      to: z.number().int().nullable(),
+      path: z.string(),
+    }),
+  });
+}

@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import type { Account } from '../../context';
+
+export interface AccountRow extends Account {
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiTokenRow {
+  id: string;
+  account_id: string;
+  prefix: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export const accountsRepository = {
+  findByName: (db: Knex, name: string) => db<AccountRow>('accounts').where({ name }).first(),
+
+  findById: (db: Knex, id: string) => db<AccountRow>('accounts').where({ id }).first(),
+
+  insert: (db: Knex, row: AccountRow) => db<AccountRow>('accounts').insert(row),
+
+  update: (db: Knex, id: string, changes: Partial<AccountRow>) => db<AccountRow>('accounts').where({ id }).update(changes),
+
+  list: (db: Knex) => db<AccountRow>('accounts').orderBy('name'),
+};
+
+export const apiTokensRepository = {
+  insert: (db: Knex, row: ApiTokenRow) => db<ApiTokenRow>('api_tokens').insert(row),
+
+  /** The live token with this hash, joined to its account. */
+  findActiveByHash: (db: Knex, tokenHash: string) =>
+    db('api_tokens')
+      .join('accounts', 'accounts.id', 'api_tokens.account_id')
+      .where('api_tokens.token_hash', tokenHash)
+      .whereNull('api_tokens.revoked_at')
+      .first<{ token_id: string; last_used_at: string | null; account_id: string; account_name: string; bookkeeping_system: string | null } | undefined>(
+        'api_tokens.id as token_id',
+        'api_tokens.last_used_at',
+        'accounts.id as account_id',
+        'accounts.name as account_name',
+        'accounts.bookkeeping_system',
+      ),
+
+  listForAccount: (db: Knex, accountId: string) =>
+    db<ApiTokenRow>('api_tokens').where({ account_id: accountId }).orderBy('created_at'),
+
+  findByPrefix: (db: Knex, prefix: string) => db<ApiTokenRow>('api_tokens').where('prefix', prefix).first(),
+
+  revoke: (db: Knex, id: string, at: string) =>
+    db<ApiTokenRow>('api_tokens').where({ id }).whereNull('revoked_at').update({ revoked_at: at }),
+
+  /** Records use at most once a minute: the WHERE makes concurrent requests write once. */
+  touch: (db: Knex, id: string, now: string, notBefore: string) =>
+    db<ApiTokenRow>('api_tokens')
+      .where({ id })
+      .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', notBefore))
+      .update({ last_used_at: now }),
+};

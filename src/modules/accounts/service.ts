@@ -1,0 +1,79 @@
+import type { Knex } from 'knex';
+import type { Account } from '../../context';
+import { newId } from '../../ids';
+import { toDbDateTime, type Clock } from '../../time';
+import { accountsRepository, apiTokensRepository, type AccountRow } from './repository';
+import { generateToken, hashToken, looksLikeToken, TOKEN_DISPLAY_LENGTH } from './tokens';
+
+export class AccountError extends Error {}
+
+export async function findOrCreateAccount(db: Knex, clock: Clock, name: string): Promise<AccountRow> {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 191) throw new AccountError('An account name must be 1 to 191 characters');
+  const existing = await accountsRepository.findByName(db, trimmed);
+  if (existing) return existing;
+  const now = toDbDateTime(clock.now());
+  const row: AccountRow = { id: newId('acc'), name: trimmed, bookkeeping_system: null, created_at: now, updated_at: now };
+  await accountsRepository.insert(db, row);
+  return row;
+}
+
+export async function requireAccount(db: Knex, name: string): Promise<AccountRow> {
+  const account = await accountsRepository.findByName(db, name.trim());
+  if (!account) throw new AccountError(`No account named "${name}"`);
+  return account;
+}
+
+/** Creates a token for the account (creating the account if needed); the clear token is returned once. */
+export async function createToken(db: Knex, clock: Clock, accountName: string): Promise<{ account: AccountRow; token: string }> {
+  const account = await findOrCreateAccount(db, clock, accountName);
+  const token = generateToken();
+  await apiTokensRepository.insert(db, {
+    id: newId('tok'),
+    account_id: account.id,
+    prefix: token.slice(0, TOKEN_DISPLAY_LENGTH),
+    token_hash: hashToken(token),
+    created_at: toDbDateTime(clock.now()),
+    last_used_at: null,
+    revoked_at: null,
+  });
+  return { account, token };
+}
+
+export async function listTokens(db: Knex, accountName: string) {
+  const account = await requireAccount(db, accountName);
+  return apiTokensRepository.listForAccount(db, account.id);
+}
+
+export async function revokeToken(db: Knex, clock: Clock, prefix: string): Promise<void> {
+  const token = await apiTokensRepository.findByPrefix(db, prefix.trim());
+  if (!token) throw new AccountError(`No token with prefix "${prefix}"`);
+  if (token.revoked_at) throw new AccountError(`Token ${prefix} was already revoked`);
+  await apiTokensRepository.revoke(db, token.id, toDbDateTime(clock.now()));
+}
+
+export async function setBookkeepingSystem(db: Knex, clock: Clock, accountName: string, system: string | null) {
+  const account = await requireAccount(db, accountName);
+  await accountsRepository.update(db, account.id, { bookkeeping_system: system, updated_at: toDbDateTime(clock.now()) });
+}
+
+export interface Authenticated {
+  account: Account;
+  tokenId: string;
+}
+
+/** The account behind a bearer token, or null. Records last use at most once a minute. */
+export async function authenticateToken(db: Knex, clock: Clock, token: string): Promise<Authenticated | null> {
+  if (!looksLikeToken(token)) return null;
+  const found = await apiTokensRepository.findActiveByHash(db, hashToken(token));
+  if (!found) return null;
+  const now = clock.now();
+  const minuteAgo = toDbDateTime(new Date(now.getTime() - 60_000));
+  if (found.last_used_at === null || found.last_used_at < minuteAgo) {
+    await apiTokensRepository.touch(db, found.token_id, toDbDateTime(now), minuteAgo);
+  }
+  return {
+    tokenId: found.token_id,
+    account: { id: found.account_id, name: found.account_name, bookkeeping_system: found.bookkeeping_system },
+  };
+}

@@ -1,0 +1,36 @@
+import type { Config } from '../../config';
+import { formatCents } from '../../money';
+import { formatDateTime, formatNullableDateTime } from '../../time';
+import type { PaymentRow, PaymentStatusChangeRow } from './repository';
+import type { PaymentDetailResponse, PaymentResponse } from './schemas';
+
+/** Spec 2.8: the answer to a create. A new payment is `open` or `pending`. */
+export function presentCreatedPayment(row: PaymentRow): PaymentResponse {
+  return {
+    id: row.id,
+    provider_payment_id: row.provider_payment_id ?? '',
+    status: row.status === 'pending' ? 'pending' : 'open',
+    provider_checkout_url: row.checkout_url ?? '',
+  };
+}
+
+export function presentPaymentDetail(
+  row: PaymentRow,
+  history: Array<Pick<PaymentStatusChangeRow, 'status' | 'changed_at'>>,
+  config: Pick<Config, 'APP_TIMEZONE'>,
+): PaymentDetailResponse {
+  return {
+    id: row.id,
+    provider_payment_id: row.provider_payment_id,
+    status: row.status,
+    amount: formatCents(Number(row.amount)),
+    currency: row.currency,
+    description: row.description,
+    method: row.method,
+    created_at: formatDateTime(row.created_at, config.APP_TIMEZONE),
+    paid_at: formatNullableDateTime(row.paid_at, config.APP_TIMEZONE),
+    failure_reason: row.failure_reason,
+    failure_code: row.failure_code,
+    status_history: history.map((change) => ({ status: change.status, changed_at: formatDateTime(change.changed_at, config.APP_TIMEZONE) })),
+  };
+}

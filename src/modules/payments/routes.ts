@@ -1,0 +1,37 @@
+import { defineRoute } from '../../http/route';
+import { presentCreatedPayment, presentPaymentDetail } from './presenter';
+import { createPaymentBody, paymentDetailResponse, paymentIdParams, paymentResponse } from './schemas';
+import { createPayment, getPayment } from './service';
+
+export const paymentRoutes = [
+  defineRoute({
+    methods: ['post'],
+    path: '/api/v2/payments',
+    operationId: 'createPayment',
+    summary: 'Create a one-off payment with a checkout at the provider',
+    tag: 'Payments',
+    status: 201,
+    body: createPaymentBody,
+    response: paymentResponse,
+    invalidMessage: 'Could not create payment. Some fields contain invalid data',
+    async handle({ ctx, account, body }) {
+      return presentCreatedPayment(await createPayment(ctx, account, body));
+    },
+  }),
+  defineRoute({
+    methods: ['get'],
+    path: '/api/v2/payments/:id',
+    operationId: 'getPayment',
+    summary: 'Get one payment with its status history',
+    tag: 'Payments',
+    status: 200,
+    extension: true,
+    params: paymentIdParams,
+    response: paymentDetailResponse,
+    invalidMessage: 'Could not get payment',
+    async handle({ ctx, account, params }) {
+      const { row, history } = await getPayment(ctx, account, params.id);
+      return presentPaymentDetail(row, history, ctx.config);
+    },
+  }),
+];

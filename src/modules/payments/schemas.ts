@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { amountInCents, httpUrl, requiredText } from '../../http/fields';
+import { PAYMENT_STATUSES } from '../../providers/types';
+
+export const PAYMENT_METHODS = ['ideal', 'creditcard', 'bancontact', 'sofort', 'eps', 'giropay', 'belfius', 'kbc', 'banktransfer'] as const;
+
+export const createPaymentBody = z.object({
+  amount: amountInCents({ min: 0.01 }),
+  currency: z.enum(['EUR']),
+  provider_customer_id: requiredText(64),
+  description: requiredText(191),
+  redirect_url: httpUrl(),
+  method: z.enum(PAYMENT_METHODS).optional(),
+  webhook_url: httpUrl().optional(),
+  provider_profile_id: requiredText(64).optional(),
+});
+
+export type CreatePaymentInput = z.output<typeof createPaymentBody>;
+
+/** Spec 2.8: what a create answers. */
+export const paymentResponse = z.object({
+  id: z.string(),
+  provider_payment_id: z.string(),
+  status: z.enum(['open', 'pending']),
+  provider_checkout_url: z.string(),
+});
+
+export const paymentIdParams = z.object({ id: z.string() });
+
+/** The read-one extension: the whole state of a payment. */
+export const paymentDetailResponse = z.object({
+  id: z.string(),
+  provider_payment_id: z.string().nullable(),
+  status: z.enum(PAYMENT_STATUSES),
+  amount: z.string(),
+  currency: z.string(),
+  description: z.string(),
+  method: z.string().nullable(),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  failure_code: z.string().nullable(),
+  status_history: z.array(z.object({ status: z.enum(PAYMENT_STATUSES), changed_at: z.string() })),
+});
+
+export type PaymentResponse = z.infer<typeof paymentResponse>;
+export type PaymentDetailResponse = z.infer<typeof paymentDetailResponse>;

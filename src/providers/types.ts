@@ -1,0 +1,101 @@
+import type { Cents } from '../money';
+
+/** Our payment statuses; the provider's own are mapped onto these in each provider's adapter. */
+export const PAYMENT_STATUSES = [
+  'open',
+  'pending',
+  'authorized',
+  'paid',
+  'canceled',
+  'expired',
+  'failed',
+  'refunded',
+  'charged_back',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export type SequenceType = 'oneoff' | 'first' | 'recurring';
+export type MandateMethod = 'directdebit' | 'creditcard';
+export type MandateStatus = 'valid' | 'invalid' | 'pending';
+
+export interface ProviderCustomerInput {
+  name: string;
+  email: string;
+  locale: string | null;
+  /** Our own customer id, kept at the provider for support look-ups. */
+  reference: string;
+}
+
+export interface ProviderMandateInput {
+  customerId: string;
+  consumerName: string;
+  consumerAccount: string;
+  consumerBic: string | null;
+  signatureDate: string; // Y-m-d
+  mandateReference: string;
+}
+
+export interface ProviderMandate {
+  id: string;
+  method: MandateMethod;
+  status: MandateStatus;
+  mandateReference: string | null;
+  signatureDate: string | null;
+  details: {
+    consumerName?: string | null;
+    consumerAccount?: string | null;
+    consumerBic?: string | null;
+    cardHolder?: string | null;
+    cardNumber?: string | null;
+    cardExpiryDate?: string | null;
+    cardLabel?: string | null;
+    cardFingerprint?: string | null;
+  };
+}
+
+export interface ProviderPaymentInput {
+  amount: Cents;
+  currency: string;
+  description: string;
+  sequenceType: SequenceType;
+  customerId: string | null;
+  mandateId: string | null;
+  method: string | null;
+  /** Not sent for recurring payments, which have no payer present. */
+  redirectUrl: string | null;
+  webhookUrl: string | null;
+  profileId: string | null;
+  /** Our payment id, for support look-ups at the provider. */
+  reference: string;
+}
+
+export interface ProviderPayment {
+  id: string;
+  status: PaymentStatus;
+  amount: Cents;
+  currency: string;
+  method: string | null;
+  checkoutUrl: string | null;
+  customerId: string | null;
+  mandateId: string | null;
+  paidAt: Date | null;
+  failureReason: string | null;
+  failureCode: string | null;
+}
+
+/**
+ * What the service needs of a payment provider. Every create carries an idempotency key that the
+ * caller derives from its own row, so a retried call never creates a second object.
+ */
+export interface PaymentProvider {
+  readonly name: 'sandbox' | 'mollie';
+  createCustomer(input: ProviderCustomerInput, idempotencyKey: string): Promise<{ id: string }>;
+  updateCustomer(customerId: string, input: ProviderCustomerInput): Promise<void>;
+  createMandate(input: ProviderMandateInput, idempotencyKey: string): Promise<ProviderMandate>;
+  revokeMandate(customerId: string, mandateId: string): Promise<void>;
+  createPayment(input: ProviderPaymentInput, idempotencyKey: string): Promise<ProviderPayment>;
+  getPayment(paymentId: string): Promise<ProviderPayment>;
+}
+
+/** Payment statuses after which nothing but a refund or chargeback can follow. */
+export const FINAL_PAYMENT_STATUSES: ReadonlySet<PaymentStatus> = new Set(['paid', 'canceled', 'expired', 'failed', 'refunded', 'charged_back']);

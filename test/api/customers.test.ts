@@ -1,0 +1,115 @@
+import { customerResponse } from '../../src/modules/customers/schemas';
+import { TEST_DATABASES } from '../support/databases';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+
+describe.each(TEST_DATABASES)('customers on %s', (kind) => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    ({ token } = await t.newAccount());
+  });
+  afterAll(() => t.close());
+
+  const validCustomer = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' };
+
+  describe('POST /api/v2/customers', () => {
+    it('When the body is valid, then it answers 201 with the customer field by field and a provider customer id', async () => {
+      const res = await t.as(token).post('/api/v2/customers', { ...validCustomer, country: 'nl', locale: 'nl', phone: '+31612345678' });
+      expect(res.status).toBe(201);
+      expect(customerResponse.strict().parse(res.body)).toEqual(res.body);
+      expect(res.body).toMatchObject({
+        first_name: 'Anna',
+        last_name: 'de Vries',
+        email: 'anna@example.nl',
+        country: 'NL',
+        locale: 'nl',
+        phone: '+31612345678',
+        number: null,
+        organization_name: null,
+      });
+      expect(res.body.id).toMatch(/^cus_[0-9A-Za-z]{16}$/);
+      expect(res.body.provider_customer_id).toMatch(/^cst_[0-9A-Za-z]{10}$/);
+      // 10:00 UTC on 21 November is 11:00 in Amsterdam (CET).
+      expect(res.body.created_at).toBe('2026-11-21 11:00:00');
+    });
+
+    it.each(['first_name', 'last_name', 'email'])('When %s is missing, then it answers 422 naming that field', async (field) => {
+      const body: Record<string, string> = { ...validCustomer };
+      delete body[field];
+      const res = await t.as(token).post('/api/v2/customers', body);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        status: 422,
+        error: 'Could not create customer. Some fields contain invalid data',
+        code: 'validation_failed',
+        fields: { [field]: [`The ${field.replace('_', ' ')} field is required.`] },
+      });
+    });
+
+    it.each([
+      ['email', 'not-an-email', 'The email field must be a valid email address.'],
+      ['locale', 'it', 'The selected locale is invalid.'],
+      ['country', 'XX', 'The country field must be an ISO 3166-1 alpha-2 country code.'],
+      ['country', 'NLD', 'The country field must be an ISO 3166-1 alpha-2 country code.'],
+    ])('When %s is %p, then it answers 422 with a message for that field', async (field, value, message) => {
+      const res = await t.as(token).post('/api/v2/customers', { ...validCustomer, [field]: value });
+      expect(res.status).toBe(422);
+      expect(res.body.fields).toEqual({ [field]: [message] });
+    });
+  });
+
+  describe('PUT and PATCH /api/v2/customers/{id}', () => {
+    it('When only some fields are sent, then the others keep their value; PATCH does the same', async () => {
+      const created = await t.as(token).post('/api/v2/customers', { ...validCustomer, city: 'Utrecht' });
+      const put = await t.as(token).put(`/api/v2/customers/${created.body.id}`, { last_name: 'Jansen' });
+      expect(put.status).toBe(200);
+      expect(put.body).toEqual({ ...created.body, last_name: 'Jansen' });
+      const patch = await t.as(token).patch(`/api/v2/customers/${created.body.id}`, { city: 'Delft' });
+      expect(patch.status).toBe(200);
+      expect(patch.body).toEqual({ ...created.body, last_name: 'Jansen', city: 'Delft' });
+      const read = await t.as(token).get(`/api/v2/customers/${created.body.id}`);
+      expect(read.body).toEqual(patch.body);
+    });
+
+    it('When the id belongs to another account, then it answers 404 exactly like an unknown id', async () => {
+      const other = await t.newAccount();
+      const created = await t.as(other.token).post('/api/v2/customers', validCustomer);
+      const foreign = await t.as(token).put(`/api/v2/customers/${created.body.id}`, { last_name: 'X' });
+      const unknown = await t.as(token).put('/api/v2/customers/cus_doesnotexist0000', { last_name: 'X' });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual({ status: 404, error: 'Customer not found', code: 'not_found' });
+      expect(unknown.body).toEqual(foreign.body);
+    });
+  });
+
+  describe('GET /api/v2/customers', () => {
+    it('When an account has 31 customers, then pages 1, 2, 3 and 4 carry the documented envelope', async () => {
+      const { token: own } = await t.newAccount();
+      for (let i = 0; i < 31; i += 1) {
+        await t.as(own).post('/api/v2/customers', { ...validCustomer, number: `C${i}` });
+      }
+      const path = `${TEST_PUBLIC_URL}/api/v2/customers`;
+      const page1 = await t.as(own).get('/api/v2/customers');
+      expect(page1.status).toBe(200);
+      expect(page1.body.data.map((c: { number: string }) => c.number)).toEqual(Array.from({ length: 15 }, (_, i) => `C${i}`));
+      expect(page1.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: '', next: `${path}?page=2` });
+      expect(page1.body.meta).toEqual({ current_page: 1, last_page: 3, per_page: 15, total: 31, from: 1, to: 15, path });
+
+      const page2 = await t.as(own).get('/api/v2/customers?page=2');
+      expect(page2.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: `${path}?page=1`, next: `${path}?page=3` });
+      expect(page2.body.meta).toMatchObject({ current_page: 2, from: 16, to: 30 });
+
+      const page3 = await t.as(own).get('/api/v2/customers?page=3');
+      expect(page3.body.data).toHaveLength(1);
+      expect(page3.body.links.next).toBe('');
+      expect(page3.body.meta).toMatchObject({ current_page: 3, from: 31, to: 31 });
+
+      const past = await t.as(own).get('/api/v2/customers?page=4');
+      expect(past.status).toBe(200);
+      expect(past.body.data).toEqual([]);
+      expect(past.body.meta).toMatchObject({ current_page: 4, last_page: 3, from: null, to: null, total: 31 });
+    });
+  });
+});

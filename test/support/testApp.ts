@@ -1,0 +1,97 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import Transport from 'winston-transport';
+import { createApp } from '../../src/app';
+import { createContext } from '../../src/bootstrap';
+import { loadConfig, type Config } from '../../src/config';
+import type { AppContext } from '../../src/context';
+import { createLogger, type Logger } from '../../src/logger';
+import { createToken } from '../../src/modules/accounts/service';
+import { TestClock } from './clock';
+import { createTestDatabase, type TestDatabaseKind } from './databases';
+
+export const TEST_PUBLIC_URL = 'http://rps.test';
+
+/** Collects log lines in memory, for tests that check what is (not) logged. */
+export class MemoryTransport extends Transport {
+  readonly lines: string[] = [];
+
+  override log(info: unknown, callback: () => void): void {
+    this.lines.push(JSON.stringify(info));
+    callback();
+  }
+}
+
+export interface TestApp {
+  kind: TestDatabaseKind;
+  app: Express;
+  ctx: AppContext;
+  clock: TestClock;
+  logs: MemoryTransport;
+  /** A new account (unique name) and a token for it. */
+  newAccount(name?: string): Promise<{ accountId: string; token: string }>;
+  /** supertest agent helpers carrying a bearer token. */
+  as(token: string): AuthedClient;
+  close(): Promise<void>;
+}
+
+export interface AuthedClient {
+  get(path: string): request.Test;
+  post(path: string, body?: unknown): request.Test;
+  put(path: string, body?: unknown): request.Test;
+  patch(path: string, body?: unknown): request.Test;
+  delete(path: string): request.Test;
+}
+
+let accountCounter = 0;
+
+export async function createTestApp(
+  kind: TestDatabaseKind,
+  options: { env?: Record<string, string>; clock?: TestClock } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(kind);
+  const { config }: { config: Config } = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    APP_KEY: 'base64:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=',
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    LOG_LEVEL: 'debug',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...options.env,
+  });
+  const logs = new MemoryTransport();
+  const logger: Logger = createLogger(config.LOG_LEVEL);
+  logger.clear();
+  logger.add(logs);
+  const clock = options.clock ?? new TestClock();
+  const ctx = await createContext(config, logger, clock);
+  const app = createApp(ctx);
+  const authed = (token: string): AuthedClient => {
+    const withAuth = (test: request.Test) => test.set('Authorization', `Bearer ${token}`);
+    return {
+      get: (path) => withAuth(request(app).get(path)),
+      post: (path, body) => withAuth(request(app).post(path)).send(body as object),
+      put: (path, body) => withAuth(request(app).put(path)).send(body as object),
+      patch: (path, body) => withAuth(request(app).patch(path)).send(body as object),
+      delete: (path) => withAuth(request(app).delete(path)),
+    };
+  };
+  return {
+    kind,
+    app,
+    ctx,
+    clock,
+    logs,
+    async newAccount(name) {
+      accountCounter += 1;
+      const { account, token } = await createToken(ctx.db, clock, name ?? `Shop ${process.pid}-${accountCounter}`);
+      return { accountId: account.id, token };
+    },
+    as: authed,
+    async close() {
+      await ctx.db.destroy();
+      await database.drop();
+    },
+  };
+}
+
