@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+import { pageOf } from '../../db/paging';
+import type { Page, PageRequest } from '../../http/pagination';
+
+export const SUBSCRIPTION_STATUSES = ['draft', 'active', 'paused', 'cancelled', 'completed'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const RULE_INTERVALS = ['day', 'week', 'month', 'year'] as const;
+export type RuleInterval = (typeof RULE_INTERVALS)[number];
+
+export interface SubscriptionRow {
+  id: string;
+  account_id: string;
+  customer_id: string;
+  name: string;
+  status: SubscriptionStatus;
+  start_date: string; // Y-m-d
+  currency: string;
+  provider_mandate_id: string;
+  provider_profile_id: string;
+  next_payment_at: string | null; // Y-m-d
+  next_amount: number | null; // cents
+  last_payment_created_at: string | null; // UTC date-time
+  resume_at: string | null;
+  cancel_at: string | null;
+  workflow_id: string | null;
+  docstyle_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubscriptionRuleRow {
+  id: string;
+  account_id: string;
+  subscription_id: string;
+  position: number;
+  amount: number; // cents
+  currency: string;
+  interval: RuleInterval;
+  interval_amount: number;
+  day: number;
+  times: number | null; // null: until cancelled
+  times_done: number;
+}
+
+export interface InvoiceRuleRow {
+  id: string;
+  account_id: string;
+  subscription_rule_id: string;
+  position: number;
+  quantity: number;
+  description: string;
+  amount: number; // cents
+  vat: string | null;
+  ledger_account_id: string | null;
+}
+
+const table = (db: Knex) => db<SubscriptionRow>('subscriptions');
+
+export const subscriptionsRepository = {
+  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
+
+  findMany: async (db: Knex, accountId: string, ids: string[]): Promise<SubscriptionRow[]> =>
+    ids.length ? table(db).where('account_id', accountId).whereIn('id', [...new Set(ids)]) : [],
+
+  page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<SubscriptionRow>> =>
+    pageOf<SubscriptionRow>(table(db).where('account_id', accountId), request),
+
+  /** Rules of several subscriptions in one query, in their running order. */
+  rulesOf: async (db: Knex, accountId: string, subscriptionIds: string[]): Promise<SubscriptionRuleRow[]> =>
+    subscriptionIds.length
+      ? db<SubscriptionRuleRow>('subscription_rules')
+          .where('account_id', accountId)
+          .whereIn('subscription_id', subscriptionIds)
+          .orderBy([{ column: 'subscription_id' }, { column: 'position' }])
+      : [],
+};

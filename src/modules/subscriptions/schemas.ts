@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { customerResponse } from '../customers/schemas';
+import { SUBSCRIPTION_STATUSES } from './repository';
+
+export const subscriptionRuleResponse = z.object({
+  id: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  interval: z.string(),
+  interval_amount: z.number().int(),
+  day: z.number().int(),
+  times_done: z.number().int(),
+  times: z.number().int().nullable().describe('null: until cancelled'),
+});
+
+/** Spec 2.2 without the nested customer: how a subscription appears inside another resource. */
+export const nestedSubscriptionResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  start_date: z.string(),
+  created_at: z.string(),
+  provider_mandate_id: z.string(),
+  provider_profile_id: z.string(),
+  next_payment_at: z.string().nullable(),
+  next_amount: z.string().nullable(),
+  last_payment_created_at: z.string().nullable(),
+  resume_at: z.string().nullable(),
+  cancel_at: z.string().nullable(),
+  rules: z.array(subscriptionRuleResponse),
+});
+
+/** Spec 2.2: a subscription with its rules and its customer. */
+export const subscriptionResponse = nestedSubscriptionResponse.extend({ customer: customerResponse });
+
+export type SubscriptionRuleResponse = z.infer<typeof subscriptionRuleResponse>;
+export type NestedSubscriptionResponse = z.infer<typeof nestedSubscriptionResponse>;
+export type SubscriptionResponse = z.infer<typeof subscriptionResponse>;
