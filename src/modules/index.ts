@@ -1,6 +1,21 @@
 import type { RouteSpec } from '../http/route';
 import { customerRoutes } from './customers/routes';
+import { followUpRoutes } from './follow-ups/routes';
+import { linkRoutes } from './links/routes';
+import { mandateRoutes } from './mandates/routes';
+import { orderRoutes } from './orders/routes';
 import { paymentRoutes } from './payments/routes';
+import { productRoutes } from './products/routes';
+import { subscriptionRoutes } from './subscriptions/routes';
 
 /** Every API operation, in the order OpenAPI lists them. */
-export const apiRoutes: RouteSpec[] = [...customerRoutes, ...paymentRoutes];
+export const apiRoutes: RouteSpec[] = [
+  ...customerRoutes,
+  ...mandateRoutes,
+  ...subscriptionRoutes,
+  ...productRoutes,
+  ...paymentRoutes,
+  ...linkRoutes,
+  ...followUpRoutes,
+  ...orderRoutes,
+];
