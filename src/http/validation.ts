@@ -27,9 +27,10 @@ function isMissing(issue: Issue): boolean {
 
 function messageFor(issue: Issue, attribute: string): string {
   const field = `The ${attribute} field`;
+  // An absent or null value fails enums and unions too; to the client it is simply missing.
+  if (isMissing(issue) && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code)) return `${field} is required.`;
   switch (issue.code) {
     case 'invalid_type':
-      if (isMissing(issue)) return `${field} is required.`;
       return `${field} must be ${TYPE_WORDS[issue.expected] ?? `of type ${issue.expected}`}.`;
     case 'too_small': {
       const minimum = Number(issue.minimum);
