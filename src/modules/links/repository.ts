@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import { pageOf } from '../../db/paging';
+import type { Page, PageRequest } from '../../http/pagination';
+import type { RuleInterval } from '../subscriptions/repository';
+
+export const LINK_TYPES = ['payment', 'subscription', 'mandate'] as const;
+export type LinkType = (typeof LINK_TYPES)[number];
+
+export const LINK_STATUSES = ['open', 'paid', 'expired', 'cancelled'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
+
+export interface PaymentLinkRow {
+  id: string;
+  account_id: string;
+  customer_id: string | null;
+  subscription_id: string | null;
+  type: LinkType;
+  status: LinkStatus;
+  active: boolean | number; // both databases answer 0/1
+  description: string;
+  currency: string;
+  amount: number; // cents
+  first_amount: number | null; // cents
+  interval: RuleInterval | null;
+  times: number | null;
+  trial_interval: string | null; // `<number> <unit>`, e.g. `14 days`
+  reminder_at: string | null; // UTC date-time
+  redirect_url_paid: string | null;
+  redirect_url_failed: string | null;
+  expires_at: string | null; // Y-m-d
+  created_at: string;
+  updated_at: string;
+}
+
+const table = (db: Knex) => db<PaymentLinkRow>('payment_links');
+
+export const paymentLinksRepository = {
+  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
+
+  page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<PaymentLinkRow>> =>
+    pageOf<PaymentLinkRow>(table(db).where('account_id', accountId), request),
+};

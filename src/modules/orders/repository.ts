@@ -1,0 +1,65 @@
+import type { Knex } from 'knex';
+import { pageOf } from '../../db/paging';
+import type { Page, PageRequest } from '../../http/pagination';
+
+export const ORDER_STATUSES = ['unpaid', 'pending', 'paid', 'completed', 'charged_back', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export interface OrderRow {
+  id: string;
+  account_id: string;
+  status: OrderStatus;
+  total_amount: number; // cents
+  currency: string;
+  order_number: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  organization_name: string | null;
+  phone: string | null;
+  address: string | null;
+  postal_code: string | null;
+  city: string | null;
+  country: string | null;
+  vat_number: string | null;
+  carrier: string | null;
+  tracktrace: string | null;
+  shop_order_id: number | null;
+  shop_order_number: string | null;
+  subscription_id: string | null;
+  subscription_status: string | null;
+  cancel_subscription_at: string | null; // Y-m-d
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrderLineRow {
+  id: string;
+  account_id: string;
+  order_id: string;
+  product_id: string;
+  position: number;
+  quantity: number;
+  next_order: string | null; // Y-m-d
+}
+
+const table = (db: Knex) => db<OrderRow>('orders');
+
+export const ordersRepository = {
+  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
+
+  findMany: async (db: Knex, accountId: string, ids: string[]): Promise<OrderRow[]> =>
+    ids.length ? table(db).where('account_id', accountId).whereIn('id', [...new Set(ids)]) : [],
+
+  page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<OrderRow>> =>
+    pageOf<OrderRow>(table(db).where('account_id', accountId), request),
+
+  /** Lines of several orders in one query, in their order on the order. */
+  linesOf: async (db: Knex, accountId: string, orderIds: string[]): Promise<OrderLineRow[]> =>
+    orderIds.length
+      ? db<OrderLineRow>('order_lines')
+          .where('account_id', accountId)
+          .whereIn('order_id', orderIds)
+          .orderBy([{ column: 'order_id' }, { column: 'position' }])
+      : [],
+};

@@ -1,0 +1,14 @@
+import type { Account, AppContext } from '../../context';
+import { NotFoundError } from '../../http/errors';
+import type { Page, PageRequest } from '../../http/pagination';
+import { ordersRepository, type OrderRow } from './repository';
+
+export async function getOrder(ctx: AppContext, account: Account, id: string): Promise<OrderRow> {
+  const row = await ordersRepository.find(ctx.db, account.id, id);
+  if (!row) throw new NotFoundError('Order');
+  return row;
+}
+
+export function listOrders(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<OrderRow>> {
+  return ordersRepository.page(ctx.db, account.id, request);
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { amountInCents, positiveInteger, requiredText } from '../../http/fields';
+import { RULE_INTERVALS, type RuleInterval } from '../subscriptions/repository';
+import { PRODUCT_TYPES } from './repository';
+
+/** DESIGN "product interval": the plural forms are accepted too and stored (and answered) singular. */
+const INTERVAL_SPELLINGS = ['day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years'] as const;
+const SINGULAR: Record<(typeof INTERVAL_SPELLINGS)[number], RuleInterval> = {
+  day: 'day',
+  days: 'day',
+  week: 'week',
+  weeks: 'week',
+  month: 'month',
+  months: 'month',
+  year: 'year',
+  years: 'year',
+};
+
+/** An interval unit in either spelling, parsed to the singular; subscription rules use it too. */
+export const intervalUnit = () => z.enum(INTERVAL_SPELLINGS).transform((spelling) => SINGULAR[spelling]);
+
+/** Percent with at most two decimals, stored as hundredths of a percent: the same conversion as money. */
+const vatInBasisPoints = () => z.number().min(0).max(100).pipe(amountInCents({ min: 0, allowZero: true }));
+
+/**
+ * A string first, so a missing value reads "is required" rather than "the selected type is invalid";
+ * the values are repeated as metadata so that OpenAPI still lists them.
+ */
+const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.string().pipe(z.enum(values)).meta({ enum: [...values] });
+
+const REQUIRED_FOR_SUBSCRIPTION = 'The :attribute field is required when type is subscription.';
+const PROHIBITED_UNLESS_SUBSCRIPTION = 'The :attribute field is prohibited unless type is subscription.';
+
+export const createProductBody = z
+  .object({
+    type: requiredEnum(PRODUCT_TYPES),
+    name: requiredText(),
+    amount: amountInCents({ min: 0, allowZero: true }).describe('> 0; 0 is allowed for shipping_costs'),
+    vat: vatInBasisPoints().describe('VAT percentage, 0..100'),
+    interval: intervalUnit().nullable().optional().describe('required when type is subscription, else absent or null'),
+    interval_value: positiveInteger().nullable().optional().describe('required when type is subscription, else absent or null'),
+    times: positiveInteger().nullable().optional().describe('number of payments; null or absent: unlimited'),
+    shop_platform_product_id: positiveInteger().nullable().optional(),
+  })
+  // Runs even when single fields failed, so every broken rule is reported at once; hence the
+  // values are compared, never assumed to be parsed.
+  .superRefine(
+    (body, ctx) => {
+      const isSubscription = body.type === 'subscription';
+      const isOtherType = body.type === 'once' || body.type === 'shipping_costs';
+      for (const field of ['interval', 'interval_value'] as const) {
+        const given = body[field] !== undefined && body[field] !== null;
+        if (isSubscription && !given) ctx.addIssue({ code: 'custom', path: [field], message: REQUIRED_FOR_SUBSCRIPTION });
+        if (isOtherType && given) ctx.addIssue({ code: 'custom', path: [field], message: PROHIBITED_UNLESS_SUBSCRIPTION });
+      }
+      if (body.amount === 0 && (body.type === 'once' || body.type === 'subscription')) {
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: 'The :attribute field must be greater than 0.' });
+      }
+    },
+    { when: () => true },
+  );
+
+export type CreateProductInput = z.output<typeof createProductBody>;
+
+export const productIdParams = z.object({ id: z.string() });
+
+/** Spec 2.6: no vat and no interval_value in responses. */
+export const productResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(PRODUCT_TYPES),
+  amount: z.string(),
+  currency: z.string(),
+  interval: z.enum(RULE_INTERVALS).nullable(),
+  times: z.number().int().nullable().describe('null: unlimited'),
+  shop_product_id: z.number().int().nullable(),
+});
+
+export type ProductResponse = z.infer<typeof productResponse>;

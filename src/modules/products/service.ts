@@ -1,0 +1,38 @@
+import type { Account, AppContext } from '../../context';
+import { NotFoundError } from '../../http/errors';
+import type { Page, PageRequest } from '../../http/pagination';
+import { newId } from '../../ids';
+import { toDbDateTime } from '../../time';
+import { productsRepository, type ProductRow } from './repository';
+import type { CreateProductInput } from './schemas';
+
+export async function createProduct(ctx: AppContext, account: Account, input: CreateProductInput): Promise<ProductRow> {
+  const now = toDbDateTime(ctx.clock.now());
+  const row: ProductRow = {
+    id: newId('prd'),
+    account_id: account.id,
+    type: input.type,
+    name: input.name,
+    amount: input.amount,
+    currency: 'EUR',
+    vat_basis_points: input.vat,
+    interval: input.interval ?? null,
+    interval_value: input.interval_value ?? null,
+    times: input.times ?? null,
+    shop_product_id: input.shop_platform_product_id ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await productsRepository.insert(ctx.db, row);
+  return row;
+}
+
+export async function getProduct(ctx: AppContext, account: Account, id: string): Promise<ProductRow> {
+  const row = await productsRepository.find(ctx.db, account.id, id);
+  if (!row) throw new NotFoundError('Product');
+  return row;
+}
+
+export function listProducts(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<ProductRow>> {
+  return productsRepository.page(ctx.db, account.id, request);
+}

@@ -1,0 +1,236 @@
+import request from 'supertest';
+import { pagedEnvelopeSchema } from '../../src/http/pagination';
+import { followUpResponse } from '../../src/modules/follow-ups/schemas';
+import { TEST_DATABASES } from '../support/databases';
+import { countQueries, seedCustomer, seedFollowUp, seedOrder, seedProduct, seedSubscription } from '../support/seed';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+
+describe.each(TEST_DATABASES)('follow-ups on %s', (kind) => {
+  let t: TestApp;
+  let token: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    ({ token, accountId } = await t.newAccount());
+  });
+  afterAll(() => t.close());
+
+  const envelope = pagedEnvelopeSchema(followUpResponse.strict()).strict();
+  const path = `${TEST_PUBLIC_URL}/api/v2/follow-ups`;
+  const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((followUp) => followUp.id);
+
+  /** A customer with a subscription and an order of one product, as a failed renewal has them. */
+  const seedRelations = async (account: string) => {
+    const customer = await seedCustomer(t.ctx.db, account);
+    const { subscription } = await seedSubscription(t.ctx.db, account, customer.id);
+    const product = await seedProduct(t.ctx.db, account, { type: 'subscription', interval: 'month', interval_value: 1 });
+    const { order } = await seedOrder(t.ctx.db, account, [{ product_id: product.id, quantity: 1, next_order: '2026-12-21' }], {
+      subscription_id: subscription.id,
+      subscription_status: 'active',
+    });
+    return { customer, subscription, order };
+  };
+
+  describe('GET /api/v2/follow-ups/{id}', () => {
+    it('When a follow-up has every field, then it answers 200 with it field by field and its customer, subscription and order', async () => {
+      const { customer, subscription, order } = await seedRelations(accountId);
+      const followUp = await seedFollowUp(t.ctx.db, accountId, {
+        type: 'both',
+        status: 'pending',
+        description: 'Coffee club, December',
+        amount: 1250,
+        provider_profile_id: 'pfl_seeded0001',
+        provider_payment_id: 'tr_failed0001',
+        reason: 'Insufficient funds',
+        reason_code: 'AM04',
+        retries_done: 2,
+        mails_sent: 1,
+        next_retry_at: '2026-11-24',
+        customer_id: customer.id,
+        subscription_id: subscription.id,
+        order_id: order.id,
+      });
+
+      const res = await t.as(token).get(`/api/v2/follow-ups/${followUp.id}`);
+      expect(res.status).toBe(200);
+      expect(followUpResponse.strict().parse(res.body)).toEqual(res.body);
+      const customerAnswer = await t.as(token).get(`/api/v2/customers/${customer.id}`);
+      const orderAnswer = await t.as(token).get(`/api/v2/orders/${order.id}`);
+      expect(res.body).toEqual({
+        id: followUp.id,
+        description: 'Coffee club, December',
+        type: 'both',
+        status: 'pending',
+        amount: '12.50',
+        currency: 'EUR',
+        created_at: '2026-11-21 11:00:00',
+        provider_profile_id: 'pfl_seeded0001',
+        provider_payment_id: 'tr_failed0001',
+        reason: 'Insufficient funds',
+        reason_code: 'AM04',
+        retries_done: 2,
+        mails_sent: 1,
+        next_retry_at: '2026-11-24',
+        customer: customerAnswer.body,
+        subscription: {
+          id: subscription.id,
+          name: 'Coffee every month',
+          status: 'active',
+          start_date: '2026-12-01',
+          created_at: '2026-11-21 11:00:00',
+          provider_mandate_id: 'mdt_seeded0001',
+          provider_profile_id: 'pfl_seeded0001',
+          next_payment_at: '2026-12-01',
+          next_amount: '12.50',
+          last_payment_created_at: null,
+          resume_at: null,
+          cancel_at: null,
+          rules: [
+            { id: expect.stringMatching(/^rul_/), amount: '12.50', currency: 'EUR', interval: 'month', interval_amount: 1, day: 1, times_done: 0, times: null },
+          ],
+        },
+        order: orderAnswer.body,
+      });
+      expect(res.body.order).toMatchObject({ id: order.id, subscription: subscription.id, products: [{ quantity: 1, next_order: '2026-12-21' }] });
+    });
+
+    it('When a follow-up has no relations and no failure details yet, then those fields are null', async () => {
+      const followUp = await seedFollowUp(t.ctx.db, accountId);
+      const res = await t.as(token).get(`/api/v2/follow-ups/${followUp.id}`);
+      expect(res.status).toBe(200);
+      expect(followUpResponse.strict().parse(res.body)).toEqual(res.body);
+      expect(res.body).toEqual({
+        id: followUp.id,
+        description: 'Coffee every month, December',
+        type: 'retry',
+        status: 'pending',
+        amount: '12.50',
+        currency: 'EUR',
+        created_at: '2026-11-21 11:00:00',
+        provider_profile_id: null,
+        provider_payment_id: null,
+        reason: null,
+        reason_code: null,
+        retries_done: 0,
+        mails_sent: 0,
+        next_retry_at: null,
+        customer: null,
+        subscription: null,
+        order: null,
+      });
+    });
+
+    it("When its relations are rows of another account, then they read as null and nothing of that account shows", async () => {
+      const other = await t.newAccount();
+      const { customer, subscription, order } = await seedRelations(other.accountId);
+      const followUp = await seedFollowUp(t.ctx.db, accountId, { customer_id: customer.id, subscription_id: subscription.id, order_id: order.id });
+      const res = await t.as(token).get(`/api/v2/follow-ups/${followUp.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ customer: null, subscription: null, order: null });
+    });
+
+    it('When the id belongs to another account, then it answers 404 exactly like an unknown id', async () => {
+      const other = await t.newAccount();
+      const followUp = await seedFollowUp(t.ctx.db, other.accountId);
+      const foreign = await t.as(token).get(`/api/v2/follow-ups/${followUp.id}`);
+      const unknown = await t.as(token).get('/api/v2/follow-ups/fu_doesnotexist0000');
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual({ status: 404, error: 'Follow-up not found', code: 'not_found' });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual(foreign.body);
+    });
+  });
+
+  describe('GET /api/v2/follow-ups', () => {
+    it('When an account has 31 follow-ups, then pages 1, 2, 3 and 4 carry the documented envelope', async () => {
+      const own = await t.newAccount();
+      const ids: string[] = [];
+      for (let i = 0; i < 31; i += 1) {
+        ids.push((await seedFollowUp(t.ctx.db, own.accountId, { description: `F${i}` })).id);
+      }
+      const page1 = await t.as(own.token).get('/api/v2/follow-ups');
+      expect(page1.status).toBe(200);
+      expect(envelope.parse(page1.body)).toEqual(page1.body);
+      expect(idsOf(page1.body)).toEqual(ids.slice(0, 15));
+      expect(page1.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: '', next: `${path}?page=2` });
+      expect(page1.body.meta).toEqual({ current_page: 1, last_page: 3, per_page: 15, total: 31, from: 1, to: 15, path });
+
+      const page2 = await t.as(own.token).get('/api/v2/follow-ups?page=2');
+      expect(idsOf(page2.body)).toEqual(ids.slice(15, 30));
+      expect(page2.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: `${path}?page=1`, next: `${path}?page=3` });
+      expect(page2.body.meta).toEqual({ current_page: 2, last_page: 3, per_page: 15, total: 31, from: 16, to: 30, path });
+
+      const page3 = await t.as(own.token).get('/api/v2/follow-ups?page=3');
+      expect(idsOf(page3.body)).toEqual(ids.slice(30));
+      expect(page3.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: `${path}?page=2`, next: '' });
+      expect(page3.body.meta).toEqual({ current_page: 3, last_page: 3, per_page: 15, total: 31, from: 31, to: 31, path });
+
+      const past = await t.as(own.token).get('/api/v2/follow-ups?page=4');
+      expect(past.status).toBe(200);
+      expect(past.body.data).toEqual([]);
+      expect(past.body.meta).toEqual({ current_page: 4, last_page: 3, per_page: 15, total: 31, from: null, to: null, path });
+    });
+
+    it("When another account has follow-ups, then they never appear in this account's list", async () => {
+      const mine = await t.newAccount();
+      const theirs = await t.newAccount();
+      const followUp = await seedFollowUp(t.ctx.db, mine.accountId);
+      await seedFollowUp(t.ctx.db, theirs.accountId);
+      await seedFollowUp(t.ctx.db, theirs.accountId);
+      const res = await t.as(mine.token).get('/api/v2/follow-ups');
+      expect(idsOf(res.body)).toEqual([followUp.id]);
+      expect(res.body.meta).toMatchObject({ total: 1, last_page: 1 });
+    });
+
+    it('When a page holds 15 follow-ups with customer, subscription and order, then it costs as many queries as a page with one', async () => {
+      const seedFollowUps = async (count: number) => {
+        const account = await t.newAccount();
+        for (let i = 0; i < count; i += 1) {
+          const { customer, subscription, order } = await seedRelations(account.accountId);
+          await seedFollowUp(t.ctx.db, account.accountId, { customer_id: customer.id, subscription_id: subscription.id, order_id: order.id });
+        }
+        return account.token;
+      };
+      const one = await seedFollowUps(1);
+      const fifteen = await seedFollowUps(15);
+      const queriesForOne = await countQueries(t.ctx.db, () => t.as(one).get('/api/v2/follow-ups').expect(200));
+      let body: { data: Array<{ customer: unknown; subscription: unknown; order: { products: unknown[] } | null }> } = { data: [] };
+      const queriesForFifteen = await countQueries(t.ctx.db, async () => {
+        body = (await t.as(fifteen).get('/api/v2/follow-ups').expect(200)).body;
+      });
+      expect(body.data).toHaveLength(15);
+      expect(body.data.every((f) => f.customer !== null && f.subscription !== null && f.order?.products.length === 1)).toBe(true);
+      expect(queriesForOne).toBeGreaterThan(0);
+      expect(queriesForFifteen).toBe(queriesForOne);
+    });
+
+    it.each([
+      ['page=0', { page: ['The page field must be at least 1.'] }],
+      ['page=abc', { page: ['The page field must be an integer.'] }],
+      ['per_page=101', { per_page: ['The per page field must not be greater than 100.'] }],
+    ])('When the query is %s, then it answers 422 naming the parameter', async (query, fields) => {
+      const res = await t.as(token).get(`/api/v2/follow-ups?${query}`);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ status: 422, error: 'Could not list follow-ups. Some parameters are invalid', code: 'validation_failed', fields });
+    });
+  });
+
+  describe('authentication', () => {
+    it.each(['/api/v2/follow-ups', '/api/v2/follow-ups/fu_doesnotexist0000'])('When GET %s has no token, then it answers 401', async (url) => {
+      const res = await request(t.app).get(url);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        status: 401,
+        error: 'Unauthenticated: send a valid token as "Authorization: Bearer <token>"',
+        code: 'unauthenticated',
+      });
+    });
+
+    it.each(['/api/v2/follow-ups', '/api/v2/follow-ups/fu_doesnotexist0000'])('When GET %s has an unknown token, then it answers 401', async (url) => {
+      const res = await request(t.app).get(url).set('Authorization', 'Bearer rps_notarealtoken');
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ status: 401, error: 'Unauthenticated: the token is unknown or revoked', code: 'unauthenticated' });
+    });
+  });
+});

@@ -1,0 +1,233 @@
+import request from 'supertest';
+import { pagedEnvelopeSchema } from '../../src/http/pagination';
+import { paymentLinkResponse } from '../../src/modules/links/schemas';
+import { TEST_DATABASES } from '../support/databases';
+import { countQueries, seedCustomer, seedPaymentLink, seedSubscription } from '../support/seed';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+
+describe.each(TEST_DATABASES)('payment links on %s', (kind) => {
+  let t: TestApp;
+  let token: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    ({ token, accountId } = await t.newAccount());
+  });
+  afterAll(() => t.close());
+
+  const envelope = pagedEnvelopeSchema(paymentLinkResponse.strict()).strict();
+  const path = `${TEST_PUBLIC_URL}/api/v2/links`;
+  const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((link) => link.id);
+
+  describe('GET /api/v2/links/{id}', () => {
+    it('When a subscription link has every field, then it answers 200 with the link field by field, its customer and its subscription', async () => {
+      const customer = await seedCustomer(t.ctx.db, accountId, { city: 'Utrecht' });
+      const { subscription } = await seedSubscription(t.ctx.db, accountId, customer.id);
+      const link = await seedPaymentLink(t.ctx.db, accountId, {
+        type: 'subscription',
+        status: 'paid',
+        active: false,
+        description: 'Coffee club',
+        amount: 995,
+        first_amount: 100,
+        interval: 'month',
+        times: 12,
+        trial_interval: '14 days',
+        reminder_at: '2026-11-28 23:30:00',
+        redirect_url_paid: 'https://shop.example/thanks',
+        redirect_url_failed: 'https://shop.example/sorry',
+        expires_at: '2026-12-31',
+        customer_id: customer.id,
+        subscription_id: subscription.id,
+      });
+
+      const res = await t.as(token).get(`/api/v2/links/${link.id}`);
+      expect(res.status).toBe(200);
+      expect(paymentLinkResponse.strict().parse(res.body)).toEqual(res.body);
+      const customerAnswer = await t.as(token).get(`/api/v2/customers/${customer.id}`);
+      expect(res.body).toEqual({
+        id: link.id,
+        status: 'paid',
+        active: false,
+        type: 'subscription',
+        description: 'Coffee club',
+        currency: 'EUR',
+        created_at: '2026-11-21 11:00:00',
+        url: `${TEST_PUBLIC_URL}/pay/${link.id}`,
+        amount: '9.95',
+        first_amount: '1.00',
+        interval: 'month',
+        times: 12,
+        trial_interval: '14 days',
+        // 23:30 UTC is 00:30 the next day in Amsterdam (CET).
+        reminder_at: '2026-11-29 00:30:00',
+        redirect_url_paid: 'https://shop.example/thanks',
+        redirect_url_failed: 'https://shop.example/sorry',
+        expires_at: '2026-12-31',
+        customer: customerAnswer.body,
+        subscription: {
+          id: subscription.id,
+          name: 'Coffee every month',
+          status: 'active',
+          start_date: '2026-12-01',
+          created_at: '2026-11-21 11:00:00',
+          provider_mandate_id: 'mdt_seeded0001',
+          provider_profile_id: 'pfl_seeded0001',
+          next_payment_at: '2026-12-01',
+          next_amount: '12.50',
+          last_payment_created_at: null,
+          resume_at: null,
+          cancel_at: null,
+          rules: [
+            { id: expect.stringMatching(/^rul_/), amount: '12.50', currency: 'EUR', interval: 'month', interval_amount: 1, day: 1, times_done: 0, times: null },
+          ],
+        },
+      });
+      expect(customerAnswer.body).toMatchObject({ id: customer.id, city: 'Utrecht' });
+    });
+
+    it('When a one-off link has no customer, subscription or optional fields, then they are null and active is true', async () => {
+      const link = await seedPaymentLink(t.ctx.db, accountId);
+      const res = await t.as(token).get(`/api/v2/links/${link.id}`);
+      expect(res.status).toBe(200);
+      expect(paymentLinkResponse.strict().parse(res.body)).toEqual(res.body);
+      expect(res.body).toEqual({
+        id: link.id,
+        status: 'open',
+        active: true,
+        type: 'payment',
+        description: 'Invoice 2026-001',
+        currency: 'EUR',
+        created_at: '2026-11-21 11:00:00',
+        url: `${TEST_PUBLIC_URL}/pay/${link.id}`,
+        amount: '25.00',
+        first_amount: null,
+        interval: null,
+        times: null,
+        trial_interval: null,
+        reminder_at: null,
+        redirect_url_paid: null,
+        redirect_url_failed: null,
+        expires_at: null,
+        customer: null,
+        subscription: null,
+      });
+    });
+
+    it("When its customer and subscription are rows of another account, then they read as null", async () => {
+      const other = await t.newAccount();
+      const customer = await seedCustomer(t.ctx.db, other.accountId);
+      const { subscription } = await seedSubscription(t.ctx.db, other.accountId, customer.id);
+      const link = await seedPaymentLink(t.ctx.db, accountId, { customer_id: customer.id, subscription_id: subscription.id });
+      const res = await t.as(token).get(`/api/v2/links/${link.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ customer: null, subscription: null });
+    });
+
+    it('When the id belongs to another account, then it answers 404 exactly like an unknown id', async () => {
+      const other = await t.newAccount();
+      const link = await seedPaymentLink(t.ctx.db, other.accountId);
+      const foreign = await t.as(token).get(`/api/v2/links/${link.id}`);
+      const unknown = await t.as(token).get('/api/v2/links/lnk_doesnotexist0000');
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual({ status: 404, error: 'Payment link not found', code: 'not_found' });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual(foreign.body);
+    });
+  });
+
+  describe('GET /api/v2/links', () => {
+    it('When an account has 31 links, then pages 1, 2, 3 and 4 carry the documented envelope', async () => {
+      const own = await t.newAccount();
+      const ids: string[] = [];
+      for (let i = 0; i < 31; i += 1) {
+        ids.push((await seedPaymentLink(t.ctx.db, own.accountId, { description: `L${i}`, active: i % 2 === 0 })).id);
+      }
+      const page1 = await t.as(own.token).get('/api/v2/links');
+      expect(page1.status).toBe(200);
+      expect(envelope.parse(page1.body)).toEqual(page1.body);
+      expect(idsOf(page1.body)).toEqual(ids.slice(0, 15));
+      expect(page1.body.data.map((l: { active: boolean }) => l.active)).toEqual(Array.from({ length: 15 }, (_, i) => i % 2 === 0));
+      expect(page1.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: '', next: `${path}?page=2` });
+      expect(page1.body.meta).toEqual({ current_page: 1, last_page: 3, per_page: 15, total: 31, from: 1, to: 15, path });
+
+      const page2 = await t.as(own.token).get('/api/v2/links?page=2');
+      expect(idsOf(page2.body)).toEqual(ids.slice(15, 30));
+      expect(page2.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: `${path}?page=1`, next: `${path}?page=3` });
+      expect(page2.body.meta).toEqual({ current_page: 2, last_page: 3, per_page: 15, total: 31, from: 16, to: 30, path });
+
+      const page3 = await t.as(own.token).get('/api/v2/links?page=3');
+      expect(idsOf(page3.body)).toEqual(ids.slice(30));
+      expect(page3.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: `${path}?page=2`, next: '' });
+      expect(page3.body.meta).toEqual({ current_page: 3, last_page: 3, per_page: 15, total: 31, from: 31, to: 31, path });
+
+      const past = await t.as(own.token).get('/api/v2/links?page=4');
+      expect(past.status).toBe(200);
+      expect(past.body.data).toEqual([]);
+      expect(past.body.meta).toEqual({ current_page: 4, last_page: 3, per_page: 15, total: 31, from: null, to: null, path });
+    });
+
+    it("When another account has links, then they never appear in this account's list", async () => {
+      const mine = await t.newAccount();
+      const theirs = await t.newAccount();
+      const link = await seedPaymentLink(t.ctx.db, mine.accountId);
+      await seedPaymentLink(t.ctx.db, theirs.accountId);
+      await seedPaymentLink(t.ctx.db, theirs.accountId);
+      const res = await t.as(mine.token).get('/api/v2/links');
+      expect(idsOf(res.body)).toEqual([link.id]);
+      expect(res.body.meta).toMatchObject({ total: 1, last_page: 1 });
+    });
+
+    it('When a page holds 15 links with a customer and a subscription each, then it costs as many queries as a page with one', async () => {
+      const seedLinks = async (count: number) => {
+        const account = await t.newAccount();
+        for (let i = 0; i < count; i += 1) {
+          const customer = await seedCustomer(t.ctx.db, account.accountId);
+          const { subscription } = await seedSubscription(t.ctx.db, account.accountId, customer.id);
+          await seedPaymentLink(t.ctx.db, account.accountId, { customer_id: customer.id, subscription_id: subscription.id, type: 'subscription' });
+        }
+        return account.token;
+      };
+      const one = await seedLinks(1);
+      const fifteen = await seedLinks(15);
+      const queriesForOne = await countQueries(t.ctx.db, () => t.as(one).get('/api/v2/links').expect(200));
+      let body: { data: Array<{ customer: unknown; subscription: unknown }> } = { data: [] };
+      const queriesForFifteen = await countQueries(t.ctx.db, async () => {
+        body = (await t.as(fifteen).get('/api/v2/links').expect(200)).body;
+      });
+      expect(body.data).toHaveLength(15);
+      expect(body.data.every((link) => link.customer !== null && link.subscription !== null)).toBe(true);
+      expect(queriesForOne).toBeGreaterThan(0);
+      expect(queriesForFifteen).toBe(queriesForOne);
+    });
+
+    it.each([
+      ['page=0', { page: ['The page field must be at least 1.'] }],
+      ['page=abc', { page: ['The page field must be an integer.'] }],
+      ['per_page=101', { per_page: ['The per page field must not be greater than 100.'] }],
+    ])('When the query is %s, then it answers 422 naming the parameter', async (query, fields) => {
+      const res = await t.as(token).get(`/api/v2/links?${query}`);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ status: 422, error: 'Could not list payment links. Some parameters are invalid', code: 'validation_failed', fields });
+    });
+  });
+
+  describe('authentication', () => {
+    it.each(['/api/v2/links', '/api/v2/links/lnk_doesnotexist0000'])('When GET %s has no token, then it answers 401', async (url) => {
+      const res = await request(t.app).get(url);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        status: 401,
+        error: 'Unauthenticated: send a valid token as "Authorization: Bearer <token>"',
+        code: 'unauthenticated',
+      });
+    });
+
+    it.each(['/api/v2/links', '/api/v2/links/lnk_doesnotexist0000'])('When GET %s has an unknown token, then it answers 401', async (url) => {
+      const res = await request(t.app).get(url).set('Authorization', 'Bearer rps_notarealtoken');
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ status: 401, error: 'Unauthenticated: the token is unknown or revoked', code: 'unauthenticated' });
+    });
+  });
+});
