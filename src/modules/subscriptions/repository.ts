@@ -58,6 +58,13 @@ export interface InvoiceRuleRow {
 const table = (db: Knex) => db<SubscriptionRow>('subscriptions');
 
 export const subscriptionsRepository = {
+  /** A subscription with its rules and their invoice rules; call inside a transaction. */
+  insertWithRules: async (trx: Knex, row: SubscriptionRow, rules: SubscriptionRuleRow[], invoiceRules: InvoiceRuleRow[]): Promise<void> => {
+    await table(trx).insert(row);
+    if (rules.length) await trx<SubscriptionRuleRow>('subscription_rules').insert(rules);
+    if (invoiceRules.length) await trx<InvoiceRuleRow>('invoice_rules').insert(invoiceRules);
+  },
+
   find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
 
   findMany: async (db: Knex, accountId: string, ids: string[]): Promise<SubscriptionRow[]> =>

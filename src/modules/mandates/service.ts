@@ -1,0 +1,118 @@
+import { randomInt } from 'node:crypto';
+import type { Account, AppContext } from '../../context';
+import { isUniqueViolation } from '../../db/connect';
+import { AppError, NotFoundError, ValidationError } from '../../http/errors';
+import type { PaymentProvider } from '../../providers';
+import type { ProviderMandate } from '../../providers/types';
+import { calendarDateIn, toDbDateTime } from '../../time';
+import { customersRepository, type CustomerRow } from '../customers/repository';
+import { mandatesRepository, type MandateRow } from './repository';
+import type { CreateMandateInput } from './schemas';
+
+const CREATE_FAILED = 'Could not create mandate. Some fields contain invalid data';
+const referenceTaken = (): ValidationError =>
+  ValidationError.field(CREATE_FAILED, 'custom_mandate_reference', 'The custom mandate reference has already been taken.');
+
+// Upper case and digits only: references are compared ignoring case, and banks print them in capitals.
+const REFERENCE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** `RPS-` and 12 random characters (≈ 62 bits): unique in practice; the unique key guards the rest. */
+export function generateMandateReference(): string {
+  let suffix = '';
+  for (let i = 0; i < 12; i += 1) suffix += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
+  return `RPS-${suffix}`;
+}
+
+interface MandateRecordContext {
+  customer: CustomerRow;
+  reference: string;
+  customReference: boolean;
+  now: string;
+  today: string;
+}
+
+/** Our record of the provider's mandate: the provider's details are the truth. */
+function rowFrom(created: ProviderMandate, { customer, reference, customReference, now, today }: MandateRecordContext): MandateRow {
+  const { details } = created;
+  return {
+    id: created.id,
+    account_id: customer.account_id,
+    customer_id: customer.id,
+    method: created.method,
+    status: created.status,
+    consumer_name: details.consumerName ?? null,
+    consumer_account: details.consumerAccount ?? null,
+    consumer_bic: details.consumerBic ?? null,
+    card_holder: details.cardHolder ?? null,
+    card_number: details.cardNumber?.slice(-4) ?? null,
+    card_expiry_date: details.cardExpiryDate ?? null,
+    card_label: details.cardLabel ?? null,
+    card_fingerprint: details.cardFingerprint ?? null,
+    mandate_reference: reference,
+    custom_reference: customReference,
+    signature_date: created.signatureDate ?? today,
+    revoked_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * A concurrent request stored the reference first. When the provider gave us a mandate of our own
+ * (another customer raced for the same reference), revoke it so no unrecorded mandate can be charged.
+ * The same customer racing with the same reference shares one idempotency key, hence one mandate:
+ * that one is the winner's and stays.
+ */
+async function revokeLostMandate(ctx: AppContext, provider: PaymentProvider, providerCustomerId: string, row: MandateRow): Promise<void> {
+  const holder = await mandatesRepository.findByReference(ctx.db, row.account_id, row.mandate_reference);
+  if (holder?.id === row.id) return;
+  try {
+    await provider.revokeMandate(providerCustomerId, row.id);
+  } catch (error) {
+    ctx.logger.error('could not revoke a mandate that lost its reference', {
+      accountId: row.account_id,
+      mandateId: row.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/**
+ * Creates a SEPA direct-debit mandate at the provider and records it. The provider call carries a
+ * key made of the customer and the reference, so a retried request gets the same mandate back
+ * instead of a second one.
+ */
+export async function createMandate(ctx: AppContext, account: Account, customerId: string, input: CreateMandateInput): Promise<MandateRow> {
+  const customer = await customersRepository.find(ctx.db, account.id, customerId);
+  if (!customer) throw new NotFoundError('Customer');
+  if (!customer.provider_customer_id) {
+    throw new AppError(409, 'The customer is not known at the payment provider yet', 'customer_not_at_provider');
+  }
+  const custom = input.custom_mandate_reference ?? null;
+  if (custom !== null && (await mandatesRepository.findByReference(ctx.db, account.id, custom))) throw referenceTaken();
+  const reference = custom ?? generateMandateReference();
+
+  const now = ctx.clock.now();
+  const today = calendarDateIn(now, ctx.config.APP_TIMEZONE);
+  const provider = await ctx.providers.forAccount(account);
+  const created = await provider.createMandate(
+    {
+      customerId: customer.provider_customer_id,
+      consumerName: input.consumer_name,
+      consumerAccount: input.consumer_account,
+      consumerBic: null,
+      signatureDate: today,
+      mandateReference: reference,
+    },
+    `mandate-${customer.id}-${reference}`,
+  );
+  const row = rowFrom(created, { customer, reference, customReference: custom !== null, now: toDbDateTime(now), today });
+  try {
+    await mandatesRepository.insert(ctx.db, row);
+  } catch (error) {
+    if (!isUniqueViolation(error) || custom === null) throw error;
+    await revokeLostMandate(ctx, provider, customer.provider_customer_id, row);
+    throw referenceTaken();
+  }
+  return row;
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { amountInCents, calendarDate, optionalText, positiveInteger, requiredText } from '../../http/fields';
+import { intervalUnit } from '../products/schemas';
+import type { RuleInterval } from './repository';
+
+const MAX_RULES = 20;
+const MAX_INVOICE_RULES = 50;
+const MAX_INTERVAL_AMOUNT = 1000;
+
+/** Absent, null and 0 all mean "the day of the start date". */
+const optionalDay = z
+  .number()
+  .int()
+  .nullable()
+  .optional()
+  .describe('0 or absent: the day of the start date; month/year: 1..31, clamped to the month; week: 1..7, ISO Monday = 1; day: 0');
+
+const VAT_PERCENTAGE = /^\d{1,3}(\.\d{1,2})?$/;
+
+const invoiceRule = z.object({
+  quantity: positiveInteger(),
+  description: requiredText(191),
+  // Negative lines are discounts; a zero line (a free item) is allowed.
+  amount: amountInCents({ min: Number.NEGATIVE_INFINITY, allowZero: true }),
+  vat: optionalText(8).refine(
+    (vat) => vat === null || vat === undefined || (VAT_PERCENTAGE.test(vat) && Number(vat) <= 100),
+    'The :attribute field must be a VAT percentage such as 21 or 9.5.',
+  ),
+  ledger_account_id: optionalText(191),
+});
+
+/** Which `day` a rule may name depends on its interval (DESIGN "rule fields"). */
+function checkRuleDay(rule: { interval: RuleInterval; day?: number | null }, ctx: z.RefinementCtx): void {
+  const day = rule.day ?? 0;
+  const fail = (message: string) => ctx.addIssue({ code: 'custom', path: ['day'], message });
+  if (rule.interval === 'day' && day !== 0) fail('The :attribute field must be 0 or absent when the interval is day.');
+  if (rule.interval === 'week' && (day < 0 || day > 7)) fail('The :attribute field must be between 1 and 7 (ISO weekday, Monday = 1) for a weekly rule.');
+  if ((rule.interval === 'month' || rule.interval === 'year') && (day < 0 || day > 31)) {
+    fail('The :attribute field must be between 1 and 31 for a monthly or yearly rule.');
+  }
+}
+
+const subscriptionRule = z
+  .object({
+    amount: amountInCents({ min: 0.01 }),
+    // Singular and plural units are accepted, as for products; the singular is stored and shown.
+    interval: intervalUnit(),
+    interval_amount: positiveInteger().max(MAX_INTERVAL_AMOUNT),
+    day: optionalDay,
+    times: positiveInteger().nullable().optional().describe('absent or null: until cancelled'),
+    invoice_rules: z.array(invoiceRule).max(MAX_INVOICE_RULES).optional(),
+  })
+  .superRefine(checkRuleDay);
+
+/**
+ * Spec 4.4. Rules that need the account or the clock (start date not in the past, bookkeeping ids,
+ * customer and mandate of this account) are checked in the service.
+ */
+export const createSubscriptionBody = z.object({
+  name: requiredText(191),
+  customer_id: requiredText(40),
+  provider_profile_id: requiredText(64),
+  provider_mandate_id: requiredText(64),
+  start_date: calendarDate().describe('Y-m-d, today or later in APP_TIMEZONE'),
+  rules: z.array(subscriptionRule).min(1).max(MAX_RULES),
+  workflow_id: optionalText(191).describe('required when the account has a bookkeeping system'),
+  docstyle_id: optionalText(191).describe('required when the account has a bookkeeping system'),
+});
+
+export type CreateSubscriptionInput = z.output<typeof createSubscriptionBody>;
+export type CreateSubscriptionRuleInput = CreateSubscriptionInput['rules'][number];
+
+export const subscriptionIdParams = z.object({ id: z.string() });

@@ -1,0 +1,121 @@
+import type { Account, AppContext } from '../../context';
+import { NotFoundError, ValidationError, type FieldErrors } from '../../http/errors';
+import type { Page, PageRequest } from '../../http/pagination';
+import { newId } from '../../ids';
+import { calendarDateIn, toDbDateTime } from '../../time';
+import { customersRepository } from '../customers/repository';
+import { mandatesRepository, type MandateRow } from '../mandates/repository';
+import { subscriptionsRepository, type InvoiceRuleRow, type SubscriptionRow, type SubscriptionRuleRow, type SubscriptionStatus } from './repository';
+import type { CreateSubscriptionInput } from './requestSchemas';
+import { effectiveRuleDay, firstChargeDate } from './schedule';
+
+const CREATE_FAILED = 'Could not create subscription. Some fields contain invalid data';
+const CURRENCY = 'EUR';
+
+/** A subscription can only be charged under a mandate the provider holds as valid; until then it waits as a draft. */
+function statusUnder(mandate: MandateRow): SubscriptionStatus {
+  return mandate.status === 'valid' && mandate.revoked_at === null ? 'active' : 'draft';
+}
+
+/** The rules that need the account, the clock or the database, reported together as one 422. */
+async function checkAgainstAccount(ctx: AppContext, account: Account, input: CreateSubscriptionInput): Promise<MandateRow> {
+  const fields: FieldErrors = {};
+  const today = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
+  if (input.start_date < today) fields.start_date = ['The start date field must be a date after or equal to today.'];
+  if (account.bookkeeping_system !== null) {
+    for (const field of ['workflow_id', 'docstyle_id'] as const) {
+      if (!input[field]) {
+        fields[field] = [`The ${field.replace('_', ' ')} field is required when the account is connected to a bookkeeping system.`];
+      }
+    }
+  }
+  let mandate: MandateRow | undefined;
+  const customer = await customersRepository.find(ctx.db, account.id, input.customer_id);
+  if (!customer) {
+    fields.customer_id = ['The selected customer id is invalid.'];
+  } else {
+    mandate = await mandatesRepository.findForCustomer(ctx.db, account.id, customer.id, input.provider_mandate_id);
+    if (!mandate) fields.provider_mandate_id = ['The selected provider mandate id is invalid.'];
+  }
+  if (!mandate || Object.keys(fields).length) throw new ValidationError(CREATE_FAILED, fields);
+  return mandate;
+}
+
+function ruleRowsFrom(account: Account, subscriptionId: string, input: CreateSubscriptionInput): SubscriptionRuleRow[] {
+  return input.rules.map((rule, position) => ({
+    id: newId('rul'),
+    account_id: account.id,
+    subscription_id: subscriptionId,
+    position,
+    amount: rule.amount,
+    currency: CURRENCY,
+    interval: rule.interval,
+    interval_amount: rule.interval_amount,
+    day: effectiveRuleDay(rule.interval, rule.day, input.start_date),
+    times: rule.times ?? null,
+    times_done: 0,
+  }));
+}
+
+function invoiceRuleRowsFrom(account: Account, rules: SubscriptionRuleRow[], input: CreateSubscriptionInput): InvoiceRuleRow[] {
+  return input.rules.flatMap((rule, index) =>
+    (rule.invoice_rules ?? []).map((line, position) => ({
+      id: newId('inv'),
+      account_id: account.id,
+      subscription_rule_id: (rules[index] as SubscriptionRuleRow).id,
+      position,
+      quantity: line.quantity,
+      description: line.description,
+      amount: line.amount,
+      vat: line.vat ?? null,
+      ledger_account_id: line.ledger_account_id ?? null,
+    })),
+  );
+}
+
+/**
+ * Creates a subscription that the service bills itself, rule after rule. The first charge date and
+ * amount come from the first rule; the subscription, its rules and their invoice lines are written
+ * in one transaction, so a half-made subscription is never billed.
+ */
+export async function createSubscription(ctx: AppContext, account: Account, input: CreateSubscriptionInput): Promise<SubscriptionRow> {
+  const mandate = await checkAgainstAccount(ctx, account, input);
+  const now = toDbDateTime(ctx.clock.now());
+  const subscriptionId = newId('sub');
+  const rules = ruleRowsFrom(account, subscriptionId, input);
+  const [first] = rules;
+  if (!first) throw new Error('A subscription needs at least one rule'); // the body schema guarantees one
+  const row: SubscriptionRow = {
+    id: subscriptionId,
+    account_id: account.id,
+    customer_id: mandate.customer_id,
+    name: input.name,
+    status: statusUnder(mandate),
+    start_date: input.start_date,
+    currency: CURRENCY,
+    provider_mandate_id: mandate.id,
+    provider_profile_id: input.provider_profile_id,
+    next_payment_at: firstChargeDate(first, input.start_date),
+    next_amount: first.amount,
+    last_payment_created_at: null,
+    resume_at: null,
+    cancel_at: null,
+    workflow_id: input.workflow_id ?? null,
+    docstyle_id: input.docstyle_id ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  const invoiceRules = invoiceRuleRowsFrom(account, rules, input);
+  await ctx.db.transaction((trx) => subscriptionsRepository.insertWithRules(trx, row, rules, invoiceRules));
+  return row;
+}
+
+export async function getSubscription(ctx: AppContext, account: Account, id: string): Promise<SubscriptionRow> {
+  const row = await subscriptionsRepository.find(ctx.db, account.id, id);
+  if (!row) throw new NotFoundError('Subscription');
+  return row;
+}
+
+export function listSubscriptions(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<SubscriptionRow>> {
+  return subscriptionsRepository.page(ctx.db, account.id, request);
+}
