@@ -32,7 +32,8 @@ function parametersOf(route: RouteSpec) {
         name,
         in: location,
         required: location === 'path' || !field.safeParse(undefined).success,
-        schema: jsonSchema(field, 'input'),
+        // What the text means once parsed: `page` is an integer (spec 4), not a string of digits.
+        schema: jsonSchema(field, 'output'),
       });
     }
   }

@@ -1,0 +1,10 @@
+import type { AppContext } from '../context';
+
+export interface CliEnvironment {
+  ctx: AppContext;
+  /**
+   * Migrations that already ran while the database was opened. Opening migrates, so `migrate`
+   * reports these as well as anything it runs itself.
+   */
+  migratedOnOpen?: string[];
+}

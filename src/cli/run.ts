@@ -1,0 +1,55 @@
+import { Command, CommanderError } from 'commander';
+import { AccountError } from '../modules/accounts/service';
+import { registerAccountCommands } from './accounts';
+import type { CliEnvironment } from './environment';
+import { CliUsageError, type CliIo } from './io';
+import { registerMigrateCommand } from './migrate';
+import { registerTokenCommands } from './tokens';
+
+/** commander writes whole chunks ("text\n"); the io takes lines. */
+function lineWriter(write: (line: string) => void) {
+  return (chunk: string) => {
+    for (const line of chunk.replace(/\n$/, '').split('\n')) write(line);
+  };
+}
+
+function buildProgram(env: CliEnvironment, io: CliIo): Command {
+  const program = new Command('cli')
+    .description('Recurring payments service: tokens, accounts and maintenance')
+    // Settings first: subcommands copy them when they are created.
+    .exitOverride()
+    .configureOutput({
+      writeOut: lineWriter(io.out),
+      writeErr: lineWriter(io.err),
+      // An error and its "(Did you mean …?)" hint make one line.
+      outputError: (message, write) => write(`${message.trim().replace(/\s*\n\s*/g, ' ')}\n`),
+    })
+    .showSuggestionAfterError(true);
+  registerTokenCommands(program, env.ctx, io);
+  registerAccountCommands(program, env.ctx, io);
+  registerMigrateCommand(program, env, io);
+  return program;
+}
+
+/**
+ * Runs one command line (without `node cli.js`) and returns the exit code. Mistakes of the user print
+ * one line on stderr and give 1; so does an unexpected failure, whose stack goes to the debug log.
+ */
+export async function runCli(argv: string[], io: CliIo, env: CliEnvironment): Promise<number> {
+  try {
+    await buildProgram(env, io).parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    // commander has already printed its own message (or the help) by the time it throws.
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof AccountError || error instanceof CliUsageError) {
+      io.err(`error: ${error.message}`);
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    // The stack helps a maintainer, not the user: it is logged at debug level only.
+    env.ctx.logger.debug('cli command failed', { command: argv.slice(0, 2), error: message, stack: error instanceof Error ? error.stack : undefined });
+    io.err(`error: the command failed unexpectedly: ${message.split('\n')[0]} (LOG_LEVEL=debug shows details)`);
+    return 1;
+  }
+}

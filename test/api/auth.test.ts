@@ -1,0 +1,93 @@
+import request from 'supertest';
+import { revokeToken } from '../../src/modules/accounts/service';
+import { TOKEN_DISPLAY_LENGTH } from '../../src/modules/accounts/tokens';
+import { TEST_DATABASES } from '../support/databases';
+import { createTestApp, type TestApp } from '../support/testApp';
+
+describe.each(TEST_DATABASES)('authentication on %s', (kind) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const unauthenticated = {
+    status: 401,
+    error: expect.stringMatching(/^Unauthenticated/),
+    code: 'unauthenticated',
+  };
+
+  const withAuthorization = (value: string) => request(t.app).get('/api/v2/customers').set('Authorization', value);
+
+  it('When no Authorization header is sent, then it answers 401 with the error body', async () => {
+    const res = await request(t.app).get('/api/v2/customers');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(unauthenticated);
+  });
+
+  it('When a non-Bearer scheme is used, even with a valid token, then it answers 401', async () => {
+    const { token } = await t.newAccount();
+    for (const value of [`Basic ${Buffer.from(`${token}:`).toString('base64')}`, `Token ${token}`, token]) {
+      const res = await withAuthorization(value);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(unauthenticated);
+    }
+  });
+
+  it.each([
+    ['an empty bearer', 'Bearer '],
+    ['a token without the rps_ prefix', 'Bearer abcdefghijklmnopqrstuvwxyz0123456789ABCD'],
+    ['a too short token', 'Bearer rps_abc123'],
+    ['a token with symbols', 'Bearer rps_abcdefghijklmnopqrstuvwxyz0123456789-_+/'],
+    ['two tokens', 'Bearer rps_abcdefghijklmnopqrstuvwxyz0123456789ABCD rps_abcdefghijklmnopqrstuvwxyz0123456789ABCD'],
+  ])('When the token is malformed (%s), then it answers 401', async (_case, value) => {
+    const res = await withAuthorization(value);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(unauthenticated);
+  });
+
+  it('When a well-formed token is unknown, then it answers 401', async () => {
+    const res = await withAuthorization(`Bearer rps_${'A1b2C3d4E5'.repeat(4)}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(unauthenticated);
+  });
+
+  it('When the token was revoked, then it answers 401 where it answered 200 before', async () => {
+    const { token } = await t.newAccount();
+    expect((await withAuthorization(`Bearer ${token}`)).status).toBe(200);
+    await revokeToken(t.ctx.db, t.clock, token.slice(0, TOKEN_DISPLAY_LENGTH));
+    const res = await withAuthorization(`Bearer ${token}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(unauthenticated);
+  });
+
+  it('When the token is valid, then the scheme name is case-insensitive', async () => {
+    const { token } = await t.newAccount();
+    expect((await withAuthorization(`bearer ${token}`)).status).toBe(200);
+  });
+
+  it('When a token is used many times, then last_used_at is written at most once a minute', async () => {
+    t.clock.set('2026-11-21T10:00:00Z');
+    const { token } = await t.newAccount();
+    const lastUsed = async () =>
+      (await t.ctx.db('api_tokens').where('prefix', token.slice(0, TOKEN_DISPLAY_LENGTH)).first<{ last_used_at: string | null }>('last_used_at'))
+        ?.last_used_at;
+    expect(await lastUsed()).toBeNull();
+
+    await t.as(token).get('/api/v2/customers');
+    expect(await lastUsed()).toBe('2026-11-21 10:00:00');
+
+    t.clock.advance(30_000);
+    await t.as(token).get('/api/v2/customers');
+    expect(await lastUsed()).toBe('2026-11-21 10:00:00');
+
+    t.clock.advance(30_000);
+    await t.as(token).get('/api/v2/customers');
+    expect(await lastUsed()).toBe('2026-11-21 10:00:00');
+
+    t.clock.advance(1_000);
+    await t.as(token).get('/api/v2/customers');
+    expect(await lastUsed()).toBe('2026-11-21 10:01:01');
+  });
+});

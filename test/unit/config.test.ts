@@ -1,0 +1,116 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig, parseEnvironment } from '../../src/config';
+
+const APP_KEY = 'base64:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=';
+
+function configErrorOf(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseEnvironment', () => {
+  it('When nothing is set, then the documented defaults apply', () => {
+    expect(parseEnvironment({})).toMatchObject({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      DATABASE_URL: 'sqlite:./data/recurring.sqlite',
+      DATA_DIR: './data',
+      APP_TIMEZONE: 'Europe/Amsterdam',
+      CRON: 'on',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_MINUTE: 60,
+    });
+  });
+
+  it('When a variable is set to an empty string, then it counts as absent', () => {
+    expect(parseEnvironment({ PORT: '', LOG_LEVEL: '' })).toMatchObject({ PORT: 3000, LOG_LEVEL: 'info' });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '80.5'],
+    ['DATABASE_URL', 'postgres://user@host/db'],
+    ['DATABASE_URL', 'recurring.sqlite'],
+    ['APP_TIMEZONE', 'Mars/Olympus_Mons'],
+    ['LOG_LEVEL', 'verbose'],
+    ['APP_KEY', 'not-a-key'],
+    ['PUBLIC_URL', 'ftp://files.example.nl'],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['CRON', 'yes'],
+  ])('When %s is %p, then a ConfigError of one line names the variable', (name, value) => {
+    const error = configErrorOf(() => parseEnvironment({ [name]: value }));
+    expect(error.message).toMatch(new RegExp(`^Invalid environment variable ${name}: \\S`));
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('When values are valid, then they are converted to their types', () => {
+    expect(parseEnvironment({ PORT: '8080', DATABASE_URL: 'mysql://u:p@db:3306/rps', APP_TIMEZONE: 'UTC', LOG_LEVEL: 'debug' })).toMatchObject({
+      PORT: 8080,
+      DATABASE_URL: 'mysql://u:p@db:3306/rps',
+      APP_TIMEZONE: 'UTC',
+      LOG_LEVEL: 'debug',
+    });
+  });
+});
+
+describe('loadConfig', () => {
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'rps-config-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('When APP_KEY is absent, then a key is written to DATA_DIR/app.key with mode 0600 and reused on the next load', () => {
+    const keyFile = path.join(dataDir, 'app.key');
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.generatedKeyFile).toBe(keyFile);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(keyFile, 'utf8')).toMatch(/^base64:[A-Za-z0-9+/]{43}=\n$/);
+    expect(first.config.appKey).toHaveLength(32);
+
+    const second = loadConfig({ DATA_DIR: dataDir });
+    expect(second.generatedKeyFile).toBeUndefined();
+    expect(second.config.appKey.equals(first.config.appKey)).toBe(true);
+  });
+
+  it('When the key file holds something else than a key, then it fails with a ConfigError naming the file', () => {
+    const keyFile = path.join(dataDir, 'app.key');
+    writeFileSync(keyFile, 'garbage\n', { mode: 0o600 });
+    const error = configErrorOf(() => loadConfig({ DATA_DIR: dataDir }));
+    expect(error.message).toContain(keyFile);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('When APP_KEY is set, then it is used and no key file is written', () => {
+    const loaded = loadConfig({ DATA_DIR: dataDir, APP_KEY });
+    expect(loaded.generatedKeyFile).toBeUndefined();
+    expect(loaded.config.appKey.toString('utf8')).toBe('0123456789abcdef0123456789abcdef');
+    expect(() => statSync(path.join(dataDir, 'app.key'))).toThrow();
+  });
+
+  it.each([
+    ['https://pay.example.nl/', 'https://pay.example.nl'],
+    ['https://example.nl/payments//', 'https://example.nl/payments'],
+    ['http://localhost:8080', 'http://localhost:8080'],
+  ])('When PUBLIC_URL is %p, then publicUrl is %p without a trailing slash', (publicUrl, expected) => {
+    expect(loadConfig({ DATA_DIR: dataDir, APP_KEY, PUBLIC_URL: publicUrl }).config.publicUrl).toBe(expected);
+  });
+
+  it('When PUBLIC_URL is absent, then publicUrl is localhost on PORT', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, APP_KEY, PORT: '4000' }).config.publicUrl).toBe('http://localhost:4000');
+  });
+
+  it('When the config is loaded, then the clear APP_KEY text is not kept on it', () => {
+    const { config } = loadConfig({ DATA_DIR: dataDir, APP_KEY });
+    expect(JSON.stringify(config)).not.toContain(APP_KEY);
+  });
+});

@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import { centsFromNumber, formatCents, formatNullableCents } from '../../src/money';
+
+describe('centsFromNumber', () => {
+  it.each([
+    [19.99, 1999],
+    [12.5, 1250],
+    [12, 1200],
+    [0.01, 1],
+    [0, 0],
+    [0.1 + 0.2, 30],
+    [19.990000000000002, 1999],
+    [1.15, 115],
+    [-5.5, -550],
+    [-0.01, -1],
+    [10_000_000_000_000, 1_000_000_000_000_000],
+  ])('When the amount is %p, then it is %p cents', (amount, cents) => {
+    expect(centsFromNumber(amount)).toBe(cents);
+  });
+
+  it.each([12.345, 0.001, 1.005, 19.999, -0.005])('When the amount %p has a third decimal, then it is refused (null)', (amount) => {
+    expect(centsFromNumber(amount)).toBeNull();
+  });
+
+  it('When the amount is -0, then it is 0 cents and never -0', () => {
+    expect(Object.is(centsFromNumber(-0), 0)).toBe(true);
+    expect(Object.is(centsFromNumber(-0.001 + 0.001), 0)).toBe(true);
+  });
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e15, -1e15, Number.MAX_VALUE])(
+    'When the amount %p is not finite or its cents are beyond the safe integers, then it is refused',
+    (amount) => {
+      expect(centsFromNumber(amount)).toBeNull();
+    },
+  );
+
+  it('When any whole number of cents is written with two decimals, then it converts back to the same cents', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e13, max: 1e13 }), (cents) => {
+        expect(centsFromNumber(Number(formatCents(cents)))).toBe(cents);
+        expect(centsFromNumber(cents / 100)).toBe(cents);
+      }),
+    );
+  });
+});
+
+describe('formatCents', () => {
+  it.each([
+    [1999, '19.99'],
+    [1250, '12.50'],
+    [100, '1.00'],
+    [5, '0.05'],
+    [0, '0.00'],
+    [-0, '0.00'],
+    [-5, '-0.05'],
+    [-1250, '-12.50'],
+    [123456789, '1234567.89'],
+    [Number.MAX_SAFE_INTEGER, '90071992547409.91'],
+    [-Number.MAX_SAFE_INTEGER, '-90071992547409.91'],
+  ])('When %p cents are formatted, then the string is %p', (cents, text) => {
+    expect(formatCents(cents)).toBe(text);
+  });
+
+  it('When cents are formatted, then the string always has exactly two decimals and no exponent', () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (cents) => {
+        expect(formatCents(cents)).toMatch(/^-?\d+\.\d{2}$/);
+      }),
+    );
+  });
+
+  it('When the amount is null, then formatNullableCents gives null', () => {
+    expect(formatNullableCents(null)).toBeNull();
+    expect(formatNullableCents(1)).toBe('0.01');
+  });
+});
