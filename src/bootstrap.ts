@@ -6,11 +6,17 @@ import type { Logger } from './logger';
 import { createProviderRegistry } from './providers';
 import { systemClock, type Clock } from './time';
 
+export interface OpenedContext {
+  ctx: AppContext;
+  /** Names of the migrations that ran while opening (empty when the schema was up to date). */
+  migrated: string[];
+}
+
 /** Connects, migrates and wires the context shared by the server, the CLI and the tests. */
-export async function createContext(config: Config, logger: Logger, clock: Clock = systemClock): Promise<AppContext> {
-  const db = connectDatabase(config.DATABASE_URL);
-  const ran = await migrateLatest(db);
-  if (ran.length) logger.info('database migrated', { migrations: ran });
+export async function createContext(config: Config, logger: Logger, clock: Clock = systemClock): Promise<OpenedContext> {
+  const db = connectDatabase(config.DATABASE_URL, logger);
+  const migrated = await migrateLatest(db);
+  if (migrated.length) logger.info('database migrated', { migrations: migrated });
   const providers = createProviderRegistry({ db, clock, publicUrl: config.publicUrl });
-  return { db, config, logger, clock, providers };
+  return { ctx: { db, config, logger, clock, providers }, migrated };
 }

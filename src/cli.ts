@@ -3,8 +3,6 @@ import { createContext } from './bootstrap';
 import { runCli } from './cli/run';
 import type { CliIo } from './cli/io';
 import { ConfigError, loadConfig } from './config';
-import { connectDatabase } from './db/connect';
-import { migrateLatest } from './db/migrate';
 import { createLogger } from './logger';
 
 const io: CliIo = {
@@ -20,11 +18,7 @@ async function main(): Promise<number> {
   logger.clear();
   logger.add(new winston.transports.Stream({ stream: process.stderr }));
 
-  // createContext migrates too but does not say what it ran; migrating first, on a short-lived connection, lets `migrate` report it.
-  const migrationDb = connectDatabase(config.DATABASE_URL);
-  const migratedOnOpen = await migrateLatest(migrationDb).finally(() => migrationDb.destroy());
-
-  const ctx = await createContext(config, logger);
+  const { ctx, migrated: migratedOnOpen } = await createContext(config, logger);
   try {
     return await runCli(process.argv.slice(2), io, { ctx, migratedOnOpen });
   } finally {

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   if (generatedKeyFile) {
     logger.warn('APP_KEY was not set: generated a new key and stored it with mode 0600; back it up', { keyFile: generatedKeyFile });
   }
-  const ctx = await createContext(config, logger);
+  const { ctx } = await createContext(config, logger);
   const app = createApp(ctx);
   const server: Server = app.listen(config.PORT, () => {
     logger.info('listening', { port: config.PORT, publicUrl: config.publicUrl, database: config.DATABASE_URL.split(':')[0] });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
+import type { Logger } from '../logger';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -8,10 +9,19 @@ export function dialectOf(databaseUrl: string): Dialect {
   return databaseUrl.startsWith('mysql://') ? 'mysql' : 'sqlite';
 }
 
+/** knex's own warnings go through our logger as JSON lines, not as raw stacks on the console. */
+function knexLog(logger: Logger): Knex.Config['log'] {
+  const line = (level: 'warn' | 'error' | 'debug') => (message: unknown) =>
+    logger.log(level, 'database', { detail: message instanceof Error ? message.message : String(message) });
+  return { warn: line('warn'), error: line('error'), deprecate: line('warn'), debug: line('debug') };
+}
+
 /** The one knex instance for a DATABASE_URL (`sqlite:<path>` or `mysql://…`). */
-export function connectDatabase(databaseUrl: string): Knex {
+export function connectDatabase(databaseUrl: string, logger: Logger): Knex {
+  const log = knexLog(logger);
   if (dialectOf(databaseUrl) === 'mysql') {
     return knex({
+      log,
       client: 'mysql2',
       connection: {
         uri: databaseUrl,
@@ -28,6 +38,7 @@ export function connectDatabase(databaseUrl: string): Knex {
   const filename = databaseUrl.slice('sqlite:'.length);
   if (filename !== ':memory:') mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   return knex({
+    log,
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,

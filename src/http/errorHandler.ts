@@ -43,6 +43,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const known = toAppError(error);
     if (known) {
       if (known.status >= 500) logger.warn('request failed', { requestId, status: known.status, code: known.code, error: known.message });
+      if (known.status === 401) res.setHeader('WWW-Authenticate', 'Bearer'); // RFC 6750
       res.status(known.status).json(errorBody(known, requestId));
       return;
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { centsFromNumber } from '../money';
-import { parseCalendarDate } from '../time/calendar';
+import { parseCalendarDate, type IntervalUnit } from '../time/calendar';
 import { ISO_COUNTRY_CODES } from './countries';
 
 /**
@@ -64,3 +64,19 @@ export const httpUrl = () =>
     .pipe(z.url({ protocol: /^https?$/ }));
 
 export const positiveInteger = () => z.number().int().min(1);
+
+/** DESIGN "product interval": the plural forms are accepted too and stored (and answered) singular. */
+const INTERVAL_SPELLINGS = ['day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years'] as const;
+const SINGULAR: Record<(typeof INTERVAL_SPELLINGS)[number], IntervalUnit> = {
+  day: 'day',
+  days: 'day',
+  week: 'week',
+  weeks: 'week',
+  month: 'month',
+  months: 'month',
+  year: 'year',
+  years: 'year',
+};
+
+/** An interval unit in either spelling, parsed to the singular; for products and subscription rules. */
+export const intervalUnit = () => z.enum(INTERVAL_SPELLINGS).transform((spelling) => SINGULAR[spelling]);

@@ -50,7 +50,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
         operationId: method === route.methods[0] ? route.operationId : `${route.operationId}_${method}`,
         summary: route.summary,
         tags: [route.tag],
-        ...(route.extension ? { 'x-extension': true } : {}),
+        // A second method on one route (PATCH beside PUT) is a synonym beyond the spec.
+        ...(route.extension || method !== route.methods[0] ? { 'x-extension': true } : {}),
         parameters: parametersOf(route),
         responses: {
           [String(route.status)]: {

@@ -25,10 +25,17 @@ function isMissing(issue: Issue): boolean {
   return 'input' in issue && (issue.input === undefined || issue.input === null);
 }
 
+function isSafeIntegerBound(issue: Issue): boolean {
+  const bound = issue.code === 'too_small' ? issue.minimum : issue.code === 'too_big' ? issue.maximum : null;
+  return bound !== null && Math.abs(Number(bound)) === Number.MAX_SAFE_INTEGER;
+}
+
 function messageFor(issue: Issue, attribute: string): string {
   const field = `The ${attribute} field`;
   // An absent or null value fails enums and unions too; to the client it is simply missing.
   if (isMissing(issue) && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code)) return `${field} is required.`;
+  // zod's integers are bounded by the safe range; past it the number cannot be an exact integer.
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && isSafeIntegerBound(issue)) return `${field} must be an integer.`;
   switch (issue.code) {
     case 'invalid_type':
       return `${field} must be ${TYPE_WORDS[issue.expected] ?? `of type ${issue.expected}`}.`;

@@ -62,3 +62,7 @@ export function isoWeekday(date: CalendarDate): number {
 export function compareCalendarDates(a: CalendarDate, b: CalendarDate): number {
   return formatCalendarDate(a).localeCompare(formatCalendarDate(b));
 }
+
+/** Units in which products and subscription rules repeat. */
+export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
+export type IntervalUnit = (typeof INTERVAL_UNITS)[number];

@@ -24,6 +24,7 @@ describe.each(TEST_DATABASES)('authentication on %s', (kind) => {
     const res = await request(t.app).get('/api/v2/customers');
     expect(res.status).toBe(401);
     expect(res.body).toEqual(unauthenticated);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
   });
 
   it('When a non-Bearer scheme is used, even with a valid token, then it answers 401', async () => {

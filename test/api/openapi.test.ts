@@ -160,6 +160,13 @@ describe.each(TEST_DATABASES)('OpenAPI document on %s', (kind) => {
     }
   });
 
+  it('When an operation is beyond the spec (PATCH synonym, read-one), then it is marked x-extension; the spec’s own are not', () => {
+    expect(operation('patch', '/api/v2/customers/{id}')?.['x-extension']).toBe(true);
+    expect(operation('get', '/api/v2/customers/{id}')?.['x-extension']).toBe(true);
+    expect(operation('put', '/api/v2/customers/{id}')?.['x-extension']).toBeUndefined();
+    expect(operation('post', '/api/v2/customers')?.['x-extension']).toBeUndefined();
+  });
+
   it('When operations are listed, then every operationId is unique and every one answers 401 and 422 documented errors', () => {
     const operations = Object.values(doc.paths).flatMap((byMethod) => Object.values(byMethod));
     const ids = operations.map((found) => found.operationId);

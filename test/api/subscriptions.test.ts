@@ -223,6 +223,7 @@ describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
       ['the interval amount is 0', { rules: [{ ...validRule, interval_amount: 0 }] }, 'rules.0.interval_amount', 'The rules.0.interval amount field must be at least 1.'],
       ['the interval amount is 1.5', { rules: [{ ...validRule, interval_amount: 1.5 }] }, 'rules.0.interval_amount', 'The rules.0.interval amount field must be an integer.'],
       ['the times are 0', { rules: [{ ...validRule, times: 0 }] }, 'rules.0.times', 'The rules.0.times field must be at least 1.'],
+      ['the times are beyond the safe integers', { rules: [{ ...validRule, times: 2 ** 60 }] }, 'rules.0.times', 'The rules.0.times field must be an integer.'],
       ['the second rule is bad', { rules: [validRule, { ...validRule, interval: 'hour' }] }, 'rules.1.interval', 'The selected rules.1.interval is invalid.'],
       ['the start date is not a real day', { start_date: '2026-02-30' }, 'start_date', 'The start date field must be a valid date (Y-m-d).'],
       ['the start date is in d-m-Y', { start_date: '01-12-2026' }, 'start_date', 'The start date field must be a valid date (Y-m-d).'],

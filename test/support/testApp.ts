@@ -64,7 +64,7 @@ export async function createTestApp(
   logger.clear();
   logger.add(logs);
   const clock = options.clock ?? new TestClock();
-  const ctx = await createContext(config, logger, clock);
+  const { ctx } = await createContext(config, logger, clock);
   const app = createApp(ctx);
   const authed = (token: string): AuthedClient => {
     const withAuth = (test: request.Test) => test.set('Authorization', `Bearer ${token}`);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { pageOf } from '../../db/paging';
 import type { Page, PageRequest } from '../../http/pagination';
-import type { RuleInterval } from '../subscriptions/repository';
+import type { IntervalUnit } from '../../time/calendar';
 
 export const LINK_TYPES = ['payment', 'subscription', 'mandate'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
@@ -21,7 +21,7 @@ export interface PaymentLinkRow {
   currency: string;
   amount: number; // cents
   first_amount: number | null; // cents
-  interval: RuleInterval | null;
+  interval: IntervalUnit | null;
   times: number | null;
   trial_interval: string | null; // `<number> <unit>`, e.g. `14 days`
   reminder_at: string | null; // UTC date-time

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { pageOf } from '../../db/paging';
 import type { Page, PageRequest } from '../../http/pagination';
-import type { RuleInterval } from '../subscriptions/repository';
+import type { IntervalUnit } from '../../time/calendar';
 
 export const PRODUCT_TYPES = ['once', 'subscription', 'shipping_costs'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
@@ -14,7 +14,7 @@ export interface ProductRow {
   amount: number; // cents
   currency: string;
   vat_basis_points: number; // 21% = 2100
-  interval: RuleInterval | null;
+  interval: IntervalUnit | null;
   interval_value: number | null;
   times: number | null; // null: unlimited
   shop_product_id: number | null;

@@ -1,23 +1,7 @@
 import { z } from 'zod';
-import { amountInCents, positiveInteger, requiredText } from '../../http/fields';
-import { RULE_INTERVALS, type RuleInterval } from '../subscriptions/repository';
+import { amountInCents, intervalUnit, positiveInteger, requiredText } from '../../http/fields';
+import { INTERVAL_UNITS } from '../../time/calendar';
 import { PRODUCT_TYPES } from './repository';
-
-/** DESIGN "product interval": the plural forms are accepted too and stored (and answered) singular. */
-const INTERVAL_SPELLINGS = ['day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years'] as const;
-const SINGULAR: Record<(typeof INTERVAL_SPELLINGS)[number], RuleInterval> = {
-  day: 'day',
-  days: 'day',
-  week: 'week',
-  weeks: 'week',
-  month: 'month',
-  months: 'month',
-  year: 'year',
-  years: 'year',
-};
-
-/** An interval unit in either spelling, parsed to the singular; subscription rules use it too. */
-export const intervalUnit = () => z.enum(INTERVAL_SPELLINGS).transform((spelling) => SINGULAR[spelling]);
 
 /** Percent with at most two decimals, stored as hundredths of a percent: the same conversion as money. */
 const vatInBasisPoints = () => z.number().min(0).max(100).pipe(amountInCents({ min: 0, allowZero: true }));
@@ -72,7 +56,7 @@ export const productResponse = z.object({
   type: z.enum(PRODUCT_TYPES),
   amount: z.string(),
   currency: z.string(),
-  interval: z.enum(RULE_INTERVALS).nullable(),
+  interval: z.enum(INTERVAL_UNITS).nullable(),
   times: z.number().int().nullable().describe('null: unlimited'),
   shop_product_id: z.number().int().nullable(),
 });

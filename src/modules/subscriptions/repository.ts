@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
+import type { IntervalUnit } from '../../time/calendar';
 import { pageOf } from '../../db/paging';
 import type { Page, PageRequest } from '../../http/pagination';
 
 export const SUBSCRIPTION_STATUSES = ['draft', 'active', 'paused', 'cancelled', 'completed'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-export const RULE_INTERVALS = ['day', 'week', 'month', 'year'] as const;
-export type RuleInterval = (typeof RULE_INTERVALS)[number];
+export type RuleInterval = IntervalUnit;
 
 export interface SubscriptionRow {
   id: string;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { amountInCents, calendarDate, optionalText, positiveInteger, requiredText } from '../../http/fields';
-import { intervalUnit } from '../products/schemas';
+import { amountInCents, calendarDate, intervalUnit, optionalText, positiveInteger, requiredText } from '../../http/fields';
 import type { RuleInterval } from './repository';
 
 const MAX_RULES = 20;
