@@ -23,3 +23,8 @@ export function presentCustomer(row: CustomerRow, config: Pick<Config, 'APP_TIME
     provider_customer_id: row.provider_customer_id,
   };
 }
+
+/** The batched form the route factories take; customers nest nothing, so no queries. */
+export function presentCustomers(_db: unknown, config: Pick<Config, 'APP_TIMEZONE'>, _accountId: string, rows: CustomerRow[]): CustomerResponse[] {
+  return rows.map((row) => presentCustomer(row, config));
+}

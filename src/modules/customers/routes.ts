@@ -1,71 +1,44 @@
-import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from '../../http/pagination';
 import { defineRoute } from '../../http/route';
-import { presentCustomer } from './presenter';
-import { createCustomerBody, customerIdParams, customerResponse, updateCustomerBody } from './schemas';
+import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
+import { presentCustomers } from './presenter';
+import { createCustomerBody, customerResponse, updateCustomerBody } from './schemas';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './service';
 
-const PATH = '/api/v2/customers';
+const names = { path: '/api/v2/customers', tag: 'Customers', plural: 'customers', item: customerResponse };
+const present = presentCustomers;
 
 export const customerRoutes = [
-  defineRoute({
-    methods: ['get'],
-    path: PATH,
-    operationId: 'listCustomers',
-    summary: 'List customers',
-    tag: 'Customers',
-    status: 200,
-    query: pageQuerySchema,
-    response: pagedEnvelopeSchema(customerResponse),
-    invalidMessage: 'Could not list customers. Some parameters are invalid',
-    async handle({ ctx, account, query }) {
-      const request = pageRequestFrom(query);
-      const page = await listCustomers(ctx, account, request);
-      const items = page.items.map((row) => presentCustomer(row, ctx.config));
-      return pagedEnvelope({ items, total: page.total }, request, ctx.config.publicUrl + PATH);
-    },
-  }),
+  listRoute({ ...names, operationId: 'listCustomers', summary: 'List customers', list: listCustomers, present }),
   defineRoute({
     methods: ['post'],
-    path: PATH,
+    path: names.path,
     operationId: 'createCustomer',
     summary: 'Create a customer (also at the payment provider)',
-    tag: 'Customers',
+    tag: names.tag,
     status: 201,
     body: createCustomerBody,
     response: customerResponse,
     invalidMessage: 'Could not create customer. Some fields contain invalid data',
     async handle({ ctx, account, body }) {
-      return presentCustomer(await createCustomer(ctx, account, body), ctx.config);
+      const [customer] = present(ctx.db, ctx.config, account.id, [await createCustomer(ctx, account, body)]);
+      return customer;
     },
   }),
-  defineRoute({
-    methods: ['get'],
-    path: `${PATH}/:id`,
-    operationId: 'getCustomer',
-    summary: 'Get one customer',
-    tag: 'Customers',
-    status: 200,
-    extension: true,
-    params: customerIdParams,
-    response: customerResponse,
-    invalidMessage: 'Could not get customer',
-    async handle({ ctx, account, params }) {
-      return presentCustomer(await getCustomer(ctx, account, params.id), ctx.config);
-    },
-  }),
+  readOneRoute({ ...names, operationId: 'getCustomer', summary: 'Get one customer', get: getCustomer, present }),
   defineRoute({
     methods: ['put', 'patch'],
-    path: `${PATH}/:id`,
+    path: `${names.path}/:id`,
     operationId: 'updateCustomer',
     summary: 'Update a customer; omitted fields keep their value (PATCH is a synonym)',
-    tag: 'Customers',
+    tag: names.tag,
     status: 200,
-    params: customerIdParams,
+    params: idParams,
     body: updateCustomerBody,
     response: customerResponse,
     invalidMessage: 'Could not update customer. Some fields contain invalid data',
     async handle({ ctx, account, params, body }) {
-      return presentCustomer(await updateCustomer(ctx, account, params.id, body), ctx.config);
+      const [customer] = present(ctx.db, ctx.config, account.id, [await updateCustomer(ctx, account, params.id, body)]);
+      return customer;
     },
   }),
 ];

@@ -31,7 +31,6 @@ export const updateCustomerBody = z.object({
 export type CreateCustomerInput = z.output<typeof createCustomerBody>;
 export type UpdateCustomerInput = z.output<typeof updateCustomerBody>;
 
-export const customerIdParams = z.object({ id: z.string() });
 
 export const customerResponse = z.object({
   id: z.string(),

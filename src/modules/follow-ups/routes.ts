@@ -1,43 +1,12 @@
-import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from '../../http/pagination';
-import { defineRoute } from '../../http/route';
+import { listRoute, readOneRoute } from '../../http/resourceRoutes';
 import { presentFollowUps } from './presenter';
-import { followUpIdParams, followUpResponse } from './schemas';
+import { followUpResponse } from './schemas';
 import { getFollowUp, listFollowUps } from './service';
 
-const PATH = '/api/v2/follow-ups';
+const names = { path: '/api/v2/follow-ups', tag: 'Follow-ups', plural: 'follow-ups', item: followUpResponse };
+const present = presentFollowUps;
 
 export const followUpRoutes = [
-  defineRoute({
-    methods: ['get'],
-    path: PATH,
-    operationId: 'listFollowUps',
-    summary: 'List follow-ups of failed payments',
-    tag: 'Follow-ups',
-    status: 200,
-    query: pageQuerySchema,
-    response: pagedEnvelopeSchema(followUpResponse),
-    invalidMessage: 'Could not list follow-ups. Some parameters are invalid',
-    async handle({ ctx, account, query }) {
-      const request = pageRequestFrom(query);
-      const page = await listFollowUps(ctx, account, request);
-      const items = await presentFollowUps(ctx.db, ctx.config, account.id, page.items);
-      return pagedEnvelope({ items, total: page.total }, request, ctx.config.publicUrl + PATH);
-    },
-  }),
-  defineRoute({
-    methods: ['get'],
-    path: `${PATH}/:id`,
-    operationId: 'getFollowUp',
-    summary: 'Get one follow-up',
-    tag: 'Follow-ups',
-    status: 200,
-    extension: true,
-    params: followUpIdParams,
-    response: followUpResponse,
-    invalidMessage: 'Could not get follow-up',
-    async handle({ ctx, account, params }) {
-      const [followUp] = await presentFollowUps(ctx.db, ctx.config, account.id, [await getFollowUp(ctx, account, params.id)]);
-      return followUp;
-    },
-  }),
+  listRoute({ ...names, operationId: 'listFollowUps', summary: 'List follow-ups of failed payments', list: listFollowUps, present }),
+  readOneRoute({ ...names, operationId: 'getFollowUp', summary: 'Get one follow-up', get: getFollowUp, present }),
 ];

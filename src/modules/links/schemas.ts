@@ -3,7 +3,6 @@ import { customerResponse } from '../customers/schemas';
 import { nestedSubscriptionResponse } from '../subscriptions/schemas';
 import { LINK_STATUSES, LINK_TYPES } from './repository';
 
-export const linkIdParams = z.object({ id: z.string() });
 
 /** Spec 2.3. Fields a link of its type does not use are null (see README). */
 export const paymentLinkResponse = z.object({

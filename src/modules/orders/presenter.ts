@@ -59,11 +59,6 @@ export async function presentOrders(db: Knex, zone: Zone, accountId: string, row
   return rows.map((row) => presentOrder(row, lines.get(row.id) ?? [], zone));
 }
 
-export async function presentOneOrder(db: Knex, zone: Zone, accountId: string, row: OrderRow): Promise<OrderResponse> {
-  const lines = await linesByOrder(db, accountId, [row.id]);
-  return presentOrder(row, lines.get(row.id) ?? [], zone);
-}
-
 /** Orders by id as they are nested in follow-ups, for a whole page in three queries. */
 export async function nestedOrdersById(
   db: Knex,

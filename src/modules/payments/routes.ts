@@ -1,6 +1,7 @@
+import { idParams } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
 import { presentCreatedPayment, presentPaymentDetail } from './presenter';
-import { createPaymentBody, paymentDetailResponse, paymentIdParams, paymentResponse } from './schemas';
+import { createPaymentBody, paymentDetailResponse, paymentResponse } from './schemas';
 import { createPayment, getPayment } from './service';
 
 export const paymentRoutes = [
@@ -26,7 +27,7 @@ export const paymentRoutes = [
     tag: 'Payments',
     status: 200,
     extension: true,
-    params: paymentIdParams,
+    params: idParams,
     response: paymentDetailResponse,
     invalidMessage: 'Could not get payment',
     async handle({ ctx, account, params }) {

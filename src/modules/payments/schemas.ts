@@ -25,7 +25,6 @@ export const paymentResponse = z.object({
   provider_checkout_url: z.string(),
 });
 
-export const paymentIdParams = z.object({ id: z.string() });
 
 /** The read-one extension: the whole state of a payment. */
 export const paymentDetailResponse = z.object({

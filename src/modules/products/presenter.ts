@@ -15,3 +15,8 @@ export function presentProduct(row: ProductRow): ProductResponse {
     shop_product_id: row.shop_product_id === null ? null : Number(row.shop_product_id),
   };
 }
+
+/** The batched form the route factories take; products nest nothing, so no queries. */
+export function presentProducts(_db: unknown, _config: unknown, _accountId: string, rows: ProductRow[]): ProductResponse[] {
+  return rows.map(presentProduct);
+}

@@ -47,7 +47,6 @@ export const createProductBody = z
 
 export type CreateProductInput = z.output<typeof createProductBody>;
 
-export const productIdParams = z.object({ id: z.string() });
 
 /** Spec 2.6: no vat and no interval_value in responses. */
 export const productResponse = z.object({

@@ -69,4 +69,3 @@ export const createSubscriptionBody = z.object({
 export type CreateSubscriptionInput = z.output<typeof createSubscriptionBody>;
 export type CreateSubscriptionRuleInput = CreateSubscriptionInput['rules'][number];
 
-export const subscriptionIdParams = z.object({ id: z.string() });

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import type { Config } from '../config';
+import type { Account, AppContext } from '../context';
+import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom, type Page, type PageRequest } from './pagination';
+import { defineRoute } from './route';
+
+/** Turns a page (or one) of rows into API items; batched so nesting costs a fixed number of queries. */
+type Presenter<Row, Item extends z.ZodType> = (
+  db: Knex,
+  config: Config,
+  accountId: string,
+  rows: Row[],
+) => Promise<z.input<Item>[]> | z.input<Item>[];
+
+interface ResourceNames<Item extends z.ZodType> {
+  /** The collection's path, e.g. `/api/v2/links`. */
+  path: string;
+  tag: string;
+  /** Plural noun in messages: "Could not list payment links. …". */
+  plural: string;
+  item: Item;
+}
+
+/** `GET {path}`: the paged list of spec 2.9. */
+export function listRoute<Row, Item extends z.ZodType>(
+  spec: ResourceNames<Item> & {
+    operationId: string;
+    summary: string;
+    list(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<Row>>;
+    present: Presenter<Row, Item>;
+  },
+) {
+  return defineRoute({
+    methods: ['get'],
+    path: spec.path,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    tag: spec.tag,
+    status: 200,
+    query: pageQuerySchema,
+    response: pagedEnvelopeSchema(spec.item),
+    invalidMessage: `Could not list ${spec.plural}. Some parameters are invalid`,
+    async handle({ ctx, account, query }) {
+      const request = pageRequestFrom(query);
+      const page = await spec.list(ctx, account, request);
+      const items = await spec.present(ctx.db, ctx.config, account.id, page.items);
+      return pagedEnvelope({ items, total: page.total }, request, ctx.config.publicUrl + spec.path);
+    },
+  });
+}
+
+/** `:id` in a path; any string, so an unknown id is a 404 rather than a 422. */
+export const idParams = z.object({ id: z.string() });
+
+/** `GET {path}/:id` (an extension of the spec): one resource, 404 for unknown and other accounts' ids. */
+export function readOneRoute<Row, Item extends z.ZodType>(
+  spec: ResourceNames<Item> & {
+    operationId: string;
+    summary: string;
+    get(ctx: AppContext, account: Account, id: string): Promise<Row>;
+    present: Presenter<Row, Item>;
+  },
+) {
+  return defineRoute({
+    methods: ['get'],
+    path: `${spec.path}/:id`,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    tag: spec.tag,
+    status: 200,
+    extension: true,
+    params: idParams,
+    response: spec.item,
+    invalidMessage: `Could not get ${spec.plural}. Some parameters are invalid`,
+    async handle({ ctx, account, params }) {
+      const [item] = await spec.present(ctx.db, ctx.config, account.id, [await spec.get(ctx, account, params.id)]);
+      if (item === undefined) throw new Error(`Presenting ${spec.path}/${params.id} gave nothing`);
+      return item;
+    },
+  });
+}
