@@ -91,4 +91,49 @@ describe.each(TEST_DATABASES)('authentication on %s', (kind) => {
     await t.as(token).get('/api/v2/customers');
     expect(await lastUsed()).toBe('2026-11-21 10:01:01');
   });
+
+  describe('every endpoint of the spec', () => {
+    // Spec section 4: the twelve operations, with real ids so that only the token decides.
+    let customerId = '';
+    const endpoints = (): Array<[string, 'get' | 'post' | 'put', string]> => [
+      ['list payment links', 'get', '/api/v2/links'],
+      ['list follow-ups', 'get', '/api/v2/follow-ups'],
+      ['list orders', 'get', '/api/v2/orders'],
+      ['list subscriptions', 'get', '/api/v2/subscriptions'],
+      ['list customers', 'get', '/api/v2/customers'],
+      ['list products', 'get', '/api/v2/products'],
+      ['create subscription', 'post', '/api/v2/subscriptions'],
+      ['create customer', 'post', '/api/v2/customers'],
+      ['update customer', 'put', `/api/v2/customers/${customerId}`],
+      ['create mandate', 'post', `/api/v2/customers/${customerId}/mandates`],
+      ['create payment', 'post', '/api/v2/payments'],
+      ['create product', 'post', '/api/v2/products'],
+    ];
+    let validToken = '';
+
+    beforeAll(async () => {
+      ({ token: validToken } = await t.newAccount());
+      customerId = (await t.as(validToken).post('/api/v2/customers', { first_name: 'A', last_name: 'B', email: 'a@example.nl' })).body.id;
+    });
+
+    it('When any of the 12 operations is called without a token or with a bad one, then it answers 401 and changes nothing', async () => {
+      expect(endpoints()).toHaveLength(12);
+      const customersBefore = await t.ctx.db('customers').count({ n: '*' });
+      for (const [, method, path] of endpoints()) {
+        for (const authorization of [undefined, 'Bearer rps_unknownunknownunknownunknown00', `Basic ${validToken}`]) {
+          const call = request(t.app)[method](path).send({ first_name: 'X', last_name: 'Y', email: 'x@example.nl' });
+          const res = await (authorization ? call.set('Authorization', authorization) : call);
+          expect({ method, path, status: res.status, body: res.body }).toEqual({ method, path, status: 401, body: unauthenticated });
+        }
+      }
+      expect(await t.ctx.db('customers').count({ n: '*' })).toEqual(customersBefore);
+    });
+
+    it('When the same operations are called with the valid token, then none answers 401 (the control)', async () => {
+      for (const [, method, path] of endpoints()) {
+        const res = await request(t.app)[method](path).set('Authorization', `Bearer ${validToken}`).send({});
+        expect({ method, path, status: res.status }).not.toEqual({ method, path, status: 401 });
+      }
+    });
+  });
 });

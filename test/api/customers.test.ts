@@ -73,6 +73,32 @@ describe.each(TEST_DATABASES)('customers on %s', (kind) => {
       expect(read.body).toEqual(patch.body);
     });
 
+    it.each([
+      ['first_name', '', 'The first name field is required.'],
+      ['email', 'nope', 'The email field must be a valid email address.'],
+      ['locale', 'pt', 'The selected locale is invalid.'],
+      ['country', 'Netherlands', 'The country field must be an ISO 3166-1 alpha-2 country code.'],
+      ['phone', 42, 'The phone field must be a string.'],
+    ])('When an update sets %s to %p, then it answers 422 for that field and changes nothing', async (field, value, message) => {
+      const created = await t.as(token).post('/api/v2/customers', validCustomer);
+      const res = await t.as(token).put(`/api/v2/customers/${created.body.id}`, { [field]: value });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        status: 422,
+        error: 'Could not update customer. Some fields contain invalid data',
+        code: 'validation_failed',
+        fields: { [field]: [message] },
+      });
+      expect((await t.as(token).get(`/api/v2/customers/${created.body.id}`)).body).toEqual(created.body);
+    });
+
+    it('When an update sets an optional field to null or "", then that field is cleared', async () => {
+      const created = await t.as(token).post('/api/v2/customers', { ...validCustomer, city: 'Utrecht', phone: '+31612345678' });
+      const res = await t.as(token).put(`/api/v2/customers/${created.body.id}`, { city: null, phone: '' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ...created.body, city: null, phone: null });
+    });
+
     it('When the id belongs to another account, then it answers 404 exactly like an unknown id', async () => {
       const other = await t.newAccount();
       const created = await t.as(other.token).post('/api/v2/customers', validCustomer);
