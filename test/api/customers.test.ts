@@ -111,6 +111,43 @@ describe.each(TEST_DATABASES)('customers on %s', (kind) => {
   });
 
   describe('GET /api/v2/customers', () => {
+    it.each([
+      ['page=0', { page: ['The page field must be at least 1.'] }],
+      ['page=-1', { page: ['The page field must be an integer.'] }],
+      ['page=abc', { page: ['The page field must be an integer.'] }],
+      ['per_page=0', { per_page: ['The per page field must be at least 1.'] }],
+      ['per_page=101', { per_page: ['The per page field must not be greater than 100.'] }],
+    ])('When the query is %s, then it answers 422 naming the parameter', async (query, fields) => {
+      const res = await t.as(token).get(`/api/v2/customers?${query}`);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ status: 422, error: 'Could not list customers. Some parameters are invalid', code: 'validation_failed', fields });
+    });
+
+    it('When per_page is given, then pages have that size and the links keep it', async () => {
+      const { token: own } = await t.newAccount();
+      for (let i = 0; i < 5; i += 1) await t.as(own).post('/api/v2/customers', { ...validCustomer, number: `P${i}` });
+      const res = await t.as(own).get('/api/v2/customers?per_page=2&page=2');
+      const path = `${TEST_PUBLIC_URL}/api/v2/customers`;
+      expect(res.body.data.map((c: { number: string }) => c.number)).toEqual(['P2', 'P3']);
+      expect(res.body.links).toEqual({
+        first: `${path}?page=1&per_page=2`,
+        last: `${path}?page=3&per_page=2`,
+        prev: `${path}?page=1&per_page=2`,
+        next: `${path}?page=3&per_page=2`,
+      });
+      expect(res.body.meta).toEqual({ current_page: 2, last_page: 3, per_page: 2, total: 5, from: 3, to: 4, path });
+    });
+
+    it('When another account has customers, then they never appear in this account’s list', async () => {
+      const mine = await t.newAccount();
+      const theirs = await t.newAccount();
+      await t.as(theirs.token).post('/api/v2/customers', { ...validCustomer, number: 'THEIRS' });
+      await t.as(mine.token).post('/api/v2/customers', { ...validCustomer, number: 'MINE' });
+      const res = await t.as(mine.token).get('/api/v2/customers');
+      expect(res.body.data.map((c: { number: string }) => c.number)).toEqual(['MINE']);
+      expect(res.body.meta.total).toBe(1);
+    });
+
     it('When an account has 31 customers, then pages 1, 2, 3 and 4 carry the documented envelope', async () => {
       const { token: own } = await t.newAccount();
       for (let i = 0; i < 31; i += 1) {
