@@ -4,6 +4,7 @@ import * as customersProductsMandates from './20261121_002_customers_products_ma
 import * as subscriptions from './20261121_003_subscriptions';
 import * as paymentsLinksFollowUpsOrders from './20261121_004_payments_links_followups_orders';
 import * as sandboxProvider from './20261121_005_sandbox_provider';
+import * as providerLifecycle from './20261121_006_provider_lifecycle';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -16,6 +17,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261121_003_subscriptions': subscriptions,
   '20261121_004_payments_links_followups_orders': paymentsLinksFollowUpsOrders,
   '20261121_005_sandbox_provider': sandboxProvider,
+  '20261121_006_provider_lifecycle': providerLifecycle,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,6 +2,10 @@ import type { Knex } from 'knex';
 import type { Account } from '../../context';
 
 export interface AccountRow extends Account {
+  webhook_secret_encrypted: string | null;
+  mollie_api_key_encrypted: string | null;
+  mollie_profile_id: string | null;
+  mollie_api_url: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -21,6 +25,8 @@ export const accountsRepository = {
 
   findById: (db: Knex, id: string) => db<AccountRow>('accounts').where({ id }).first(),
 
+  findByPublicRef: (db: Knex, publicRef: string) => db<AccountRow>('accounts').where({ public_ref: publicRef }).first(),
+
   insert: (db: Knex, row: AccountRow) => db<AccountRow>('accounts').insert(row),
 
   update: (db: Knex, id: string, changes: Partial<AccountRow>) => db<AccountRow>('accounts').where({ id }).update(changes),
@@ -37,12 +43,23 @@ export const apiTokensRepository = {
       .join('accounts', 'accounts.id', 'api_tokens.account_id')
       .where('api_tokens.token_hash', tokenHash)
       .whereNull('api_tokens.revoked_at')
-      .first<{ token_id: string; last_used_at: string | null; account_id: string; account_name: string; bookkeeping_system: string | null } | undefined>(
+      .first<
+        | {
+            token_id: string;
+            last_used_at: string | null;
+            account_id: string;
+            account_name: string;
+            bookkeeping_system: string | null;
+            public_ref: string;
+          }
+        | undefined
+      >(
         'api_tokens.id as token_id',
         'api_tokens.last_used_at',
         'accounts.id as account_id',
         'accounts.name as account_name',
         'accounts.bookkeeping_system',
+        'accounts.public_ref',
       ),
 
   listForAccount: (db: Knex, accountId: string) =>

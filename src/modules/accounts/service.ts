@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Account } from '../../context';
-import { newId } from '../../ids';
+import { newId, randomBase62 } from '../../ids';
 import { toDbDateTime, type Clock } from '../../time';
 import { accountsRepository, apiTokensRepository, type AccountRow } from './repository';
 import { generateToken, hashToken, looksLikeToken, TOKEN_DISPLAY_LENGTH } from './tokens';
@@ -13,7 +13,18 @@ export async function findOrCreateAccount(db: Knex, clock: Clock, name: string):
   const existing = await accountsRepository.findByName(db, trimmed);
   if (existing) return existing;
   const now = toDbDateTime(clock.now());
-  const row: AccountRow = { id: newId('acc'), name: trimmed, bookkeeping_system: null, created_at: now, updated_at: now };
+  const row: AccountRow = {
+    id: newId('acc'),
+    name: trimmed,
+    bookkeeping_system: null,
+    public_ref: randomBase62(24),
+    webhook_secret_encrypted: null,
+    mollie_api_key_encrypted: null,
+    mollie_profile_id: null,
+    mollie_api_url: null,
+    created_at: now,
+    updated_at: now,
+  };
   await accountsRepository.insert(db, row);
   return row;
 }
@@ -74,6 +85,6 @@ export async function authenticateToken(db: Knex, clock: Clock, token: string): 
   }
   return {
     tokenId: found.token_id,
-    account: { id: found.account_id, name: found.account_name, bookkeeping_system: found.bookkeeping_system },
+    account: { id: found.account_id, name: found.account_name, bookkeeping_system: found.bookkeeping_system, public_ref: found.public_ref },
   };
 }
