@@ -3,6 +3,7 @@ import { NotFoundError, ValidationError } from '../../http/errors';
 import { newId } from '../../ids';
 import type { ProviderPayment } from '../../providers/types';
 import { toDbDateTime } from '../../time';
+import { providerWebhookUrl } from '../../webhooks/inbound/url';
 import { customersRepository } from '../customers/repository';
 import { paymentsRepository, type PaymentRow } from './repository';
 import type { CreatePaymentInput } from './schemas';
@@ -58,7 +59,7 @@ export async function createPayment(ctx: AppContext, account: Account, input: Cr
         mandateId: null,
         method: row.method,
         redirectUrl: row.redirect_url,
-        webhookUrl: null,
+        webhookUrl: providerWebhookUrl(ctx.config.publicUrl, account),
         profileId: row.provider_profile_id,
         reference: row.id,
       },
