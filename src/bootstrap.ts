@@ -1,3 +1,4 @@
+import { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { connectDatabase } from './db/connect';
@@ -18,5 +19,5 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   const migrated = await migrateLatest(db);
   if (migrated.length) logger.info('database migrated', { migrations: migrated });
   const providers = createProviderRegistry({ db, clock, publicUrl: config.publicUrl });
-  return { ctx: { db, config, logger, clock, providers }, migrated };
+  return { ctx: { db, config, logger, clock, providers, background: new BackgroundTasks(logger) }, migrated };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import type { Clock } from './time';
@@ -11,6 +12,7 @@ export interface AppContext {
   logger: Logger;
   clock: Clock;
   providers: ProviderRegistry;
+  background: BackgroundTasks;
 }
 
 /** The authenticated caller: every query is scoped by `account.id`. */
