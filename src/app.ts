@@ -4,12 +4,14 @@ import { accessLog } from './http/accessLog';
 import { requireToken } from './http/auth';
 import { parseJsonBody, requireJsonContentType } from './http/bodies';
 import { errorHandler, notFoundRoute } from './http/errorHandler';
+import { idempotentPosts } from './http/idempotency';
 import { buildOpenApiDocument } from './http/openapi';
 import { rateLimitPerToken } from './http/rateLimit';
 import { requestId } from './http/requestId';
 import { mountRoutes } from './http/route';
 import { apiRoutes } from './modules';
-import { syncPaymentFromProvider } from './modules/payments/service';
+import { processWebhookCall, recordWebhookCall } from './webhooks/inbound/calls';
+import { mollieWebhookRouter } from './webhooks/inbound/mollieRoute';
 import { sandboxCheckoutRouter } from './providers/sandbox/checkoutPage';
 
 /** Builds the HTTP app without listening, so tests drive it in-process. */
@@ -30,10 +32,13 @@ export function createApp(ctx: AppContext): Express {
     }
   });
 
+  app.use('/webhooks', mollieWebhookRouter(ctx));
+  // The sandbox reports a change the way a provider does: a recorded webhook call, processed the
+  // same way; awaited here so the payer's redirect already sees the new status.
   app.use(
     '/sandbox',
     sandboxCheckoutRouter(ctx, async (accountId, providerPaymentId) => {
-      await syncPaymentFromProvider(ctx, accountId, providerPaymentId);
+      await processWebhookCall(ctx, await recordWebhookCall(ctx, accountId, providerPaymentId));
     }),
   );
 
@@ -42,8 +47,8 @@ export function createApp(ctx: AppContext): Express {
     res.json(openApiDocument);
   });
 
-  // Everything else under /api/v2 is authenticated, rate limited and JSON.
-  app.use('/api/v2', requireToken(ctx), rateLimitPerToken(ctx), requireJsonContentType, parseJsonBody);
+  // Everything else under /api/v2 is authenticated, rate limited and JSON; a POST may carry an Idempotency-Key.
+  app.use('/api/v2', requireToken(ctx), rateLimitPerToken(ctx), requireJsonContentType, parseJsonBody, idempotentPosts(ctx));
   const api = express.Router();
   mountRoutes(api, ctx, apiRoutes);
   app.use(api);

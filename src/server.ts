@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import { createApp } from './app';
 import { createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
+import { allJobs } from './jobs';
+import { startScheduler } from './jobs/scheduler';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {
@@ -25,20 +27,42 @@ async function main(): Promise<void> {
   const server: Server = app.listen(config.PORT, () => {
     logger.info('listening', { port: config.PORT, publicUrl: config.publicUrl, database: config.DATABASE_URL.split(':')[0] });
   });
+  const scheduler = config.CRON === 'off' ? null : startScheduler(ctx, allJobs);
+  if (!scheduler) logger.info('job scheduler not started: CRON=off');
 
   let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      // A second Ctrl-C means "now": running jobs lose their lease by expiry.
+      logger.warn('second signal while shutting down; exiting at once', { signal });
+      process.exit(1);
+    }
     stopping = true;
-    logger.info('shutting down', { signal });
-    server.close(() => {
-      ctx.db.destroy().finally(() => process.exit(0));
-    });
+    logger.info('shutting down: no new requests accepted', { signal });
+    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     // Connections kept alive by clients must not hold the process forever.
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
+    if (scheduler) {
+      logger.info('shutting down: waiting for running jobs');
+      await scheduler.stop();
+    }
+    await serverClosed;
+    logger.info('shutting down: requests finished; waiting for background work');
+    await ctx.background.idle();
+    await ctx.db.destroy();
+    logger.info('shutting down: database closed; bye');
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  const onSignal = (signal: string) => {
+    stop(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('shutdown failed', { error: error instanceof Error ? error.message : String(error) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { AccountError } from '../modules/accounts/service';
 import { registerAccountCommands } from './accounts';
 import type { CliEnvironment } from './environment';
 import { CliUsageError, type CliIo } from './io';
+import { JobFailedError, registerJobCommands } from './jobs';
 import { registerMigrateCommand } from './migrate';
 import { registerTokenCommands } from './tokens';
 
@@ -28,6 +29,7 @@ function buildProgram(env: CliEnvironment, io: CliIo): Command {
   registerTokenCommands(program, env.ctx, io);
   registerAccountCommands(program, env.ctx, io);
   registerMigrateCommand(program, env, io);
+  registerJobCommands(program, env.ctx, io);
   return program;
 }
 
@@ -42,7 +44,7 @@ export async function runCli(argv: string[], io: CliIo, env: CliEnvironment): Pr
   } catch (error) {
     // commander has already printed its own message (or the help) by the time it throws.
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof AccountError || error instanceof CliUsageError) {
+    if (error instanceof AccountError || error instanceof CliUsageError || error instanceof JobFailedError) {
       io.err(`error: ${error.message}`);
       return 1;
     }

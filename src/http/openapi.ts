@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyParameter } from './idempotency';
 import type { RouteSpec } from './route';
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -52,7 +53,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
         tags: [route.tag],
         // A second method on one route (PATCH beside PUT) is a synonym beyond the spec.
         ...(route.extension || method !== route.methods[0] ? { 'x-extension': true } : {}),
-        parameters: parametersOf(route),
+        parameters: [...parametersOf(route), ...(method === 'post' ? [idempotencyKeyParameter] : [])],
         responses: {
           [String(route.status)]: {
             description: 'Success',
@@ -62,6 +63,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
           '404': errorResponse('Unknown id, or an id of another account'),
           '422': errorResponse('Validation failed; `fields` names each invalid field'),
           '429': errorResponse('Rate limit exceeded; see Retry-After'),
+          ...(method === 'post' ? { '409': errorResponse('A request with the same Idempotency-Key is still being processed') } : {}),
         },
       };
       if (route.body) {

@@ -30,6 +30,11 @@ export interface TestApp {
   logs: MemoryTransport;
   /** A new account (unique name) and a token for it. */
   newAccount(name?: string): Promise<{ accountId: string; token: string }>;
+  /**
+   * A restart: the running instance stops (its pool closes) and a new one starts on the same
+   * database with the same clock. `app` and `ctx` are replaced in place.
+   */
+  restart(): Promise<void>;
   /** supertest agent helpers carrying a bearer token. */
   as(token: string): AuthedClient;
   close(): Promise<void>;
@@ -64,8 +69,8 @@ export async function createTestApp(
   logger.clear();
   logger.add(logs);
   const clock = options.clock ?? new TestClock();
-  const { ctx } = await createContext(config, logger, clock);
-  const app = createApp(ctx);
+  let { ctx } = await createContext(config, logger, clock);
+  let app = createApp(ctx);
   const authed = (token: string): AuthedClient => {
     const withAuth = (test: request.Test) => test.set('Authorization', `Bearer ${token}`);
     return {
@@ -76,12 +81,20 @@ export async function createTestApp(
       delete: (path) => withAuth(request(app).delete(path)),
     };
   };
-  return {
+  const testApp: TestApp = {
     kind,
     app,
     ctx,
     clock,
     logs,
+    async restart() {
+      await ctx.background.idle();
+      await ctx.db.destroy();
+      ({ ctx } = await createContext(config, logger, clock));
+      app = createApp(ctx);
+      testApp.ctx = ctx;
+      testApp.app = app;
+    },
     async newAccount(name) {
       accountCounter += 1;
       const { account, token } = await createToken(ctx.db, clock, name ?? `Shop ${process.pid}-${accountCounter}`);
@@ -89,9 +102,11 @@ export async function createTestApp(
     },
     as: authed,
     async close() {
+      await ctx.background.idle();
       await ctx.db.destroy();
       await database.drop();
     },
   };
+  return testApp;
 }
 

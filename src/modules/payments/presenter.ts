@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import { formatCents } from '../../money';
 import { formatDateTime, formatNullableDateTime } from '../../time';
+import type { OutboundEventRow } from '../../webhooks/outbound/repository';
 import type { PaymentRow, PaymentStatusChangeRow } from './repository';
 import type { PaymentDetailResponse, PaymentResponse } from './schemas';
 
@@ -17,8 +18,10 @@ export function presentCreatedPayment(row: PaymentRow): PaymentResponse {
 export function presentPaymentDetail(
   row: PaymentRow,
   history: Array<Pick<PaymentStatusChangeRow, 'status' | 'changed_at'>>,
+  deliveries: OutboundEventRow[],
   config: Pick<Config, 'APP_TIMEZONE'>,
 ): PaymentDetailResponse {
+  const zone = config.APP_TIMEZONE;
   return {
     id: row.id,
     provider_payment_id: row.provider_payment_id,
@@ -31,6 +34,17 @@ export function presentPaymentDetail(
     paid_at: formatNullableDateTime(row.paid_at, config.APP_TIMEZONE),
     failure_reason: row.failure_reason,
     failure_code: row.failure_code,
-    status_history: history.map((change) => ({ status: change.status, changed_at: formatDateTime(change.changed_at, config.APP_TIMEZONE) })),
+    status_history: history.map((change) => ({ status: change.status, changed_at: formatDateTime(change.changed_at, zone) })),
+    webhook_deliveries: deliveries.map((event) => ({
+      id: event.id,
+      event: event.event,
+      status: event.status,
+      attempts: event.attempts,
+      last_status_code: event.last_status_code,
+      last_error: event.last_error,
+      next_attempt_at: formatNullableDateTime(event.next_attempt_at, zone),
+      delivered_at: formatNullableDateTime(event.delivered_at, zone),
+      created_at: formatDateTime(event.created_at, zone),
+    })),
   };
 }

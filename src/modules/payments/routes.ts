@@ -31,8 +31,8 @@ export const paymentRoutes = [
     response: paymentDetailResponse,
     invalidMessage: 'Could not get payment',
     async handle({ ctx, account, params }) {
-      const { row, history } = await getPayment(ctx, account, params.id);
-      return presentPaymentDetail(row, history, ctx.config);
+      const { row, history, deliveries } = await getPayment(ctx, account, params.id);
+      return presentPaymentDetail(row, history, deliveries, ctx.config);
     },
   }),
 ];

@@ -40,6 +40,20 @@ export const paymentDetailResponse = z.object({
   failure_reason: z.string().nullable(),
   failure_code: z.string().nullable(),
   status_history: z.array(z.object({ status: z.enum(PAYMENT_STATUSES), changed_at: z.string() })),
+  /** Events sent to the payment's webhook_url, one per status change, and how their delivery went. */
+  webhook_deliveries: z.array(
+    z.object({
+      id: z.string(),
+      event: z.string(),
+      status: z.enum(['pending', 'delivered', 'dead']),
+      attempts: z.number().int(),
+      last_status_code: z.number().int().nullable(),
+      last_error: z.string().nullable(),
+      next_attempt_at: z.string().nullable(),
+      delivered_at: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
 });
 
 export type PaymentResponse = z.infer<typeof paymentResponse>;

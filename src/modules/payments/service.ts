@@ -4,6 +4,9 @@ import { newId } from '../../ids';
 import type { ProviderPayment } from '../../providers/types';
 import { toDbDateTime } from '../../time';
 import { providerWebhookUrl } from '../../webhooks/inbound/url';
+import { deliverEvent } from '../../webhooks/outbound/delivery';
+import { enqueuePaymentEvent } from '../../webhooks/outbound/events';
+import { outboundEventsRepository } from '../../webhooks/outbound/repository';
 import { customersRepository } from '../customers/repository';
 import { paymentsRepository, type PaymentRow } from './repository';
 import type { CreatePaymentInput } from './schemas';
@@ -91,7 +94,8 @@ export async function getPayment(ctx: AppContext, account: Account, id: string) 
   const row = await paymentsRepository.find(ctx.db, account.id, id);
   if (!row) throw new NotFoundError('Payment');
   const history = await paymentsRepository.statusHistory(ctx.db, account.id, id);
-  return { row, history };
+  const deliveries = await outboundEventsRepository.forPayment(ctx.db, account.id, id);
+  return { row, history, deliveries };
 }
 
 /**
@@ -115,11 +119,15 @@ export async function syncPaymentFromProvider(ctx: AppContext, accountId: string
     checkout_url: remote.checkoutUrl ?? row.checkout_url,
     updated_at: now,
   };
-  const moved = await ctx.db.transaction(async (trx) => {
+  // The status, its history entry and the client's event commit together or not at all.
+  const { moved, eventId } = await ctx.db.transaction(async (trx) => {
     const updated = await paymentsRepository.updateStatusIfUnchanged(trx, accountId, row.id, row.status, changes);
-    if (updated) await paymentsRepository.recordStatus(trx, { account_id: accountId, payment_id: row.id, status: remote.status, changed_at: now });
-    return updated > 0;
+    if (!updated) return { moved: false, eventId: null };
+    await paymentsRepository.recordStatus(trx, { account_id: accountId, payment_id: row.id, status: remote.status, changed_at: now });
+    return { moved: true, eventId: await enqueuePaymentEvent(trx, row, remote.status, now) };
   });
   if (moved) ctx.logger.info('payment status changed', { accountId, paymentId: row.id, from: row.status, to: remote.status });
+  // A first attempt right away; the delivery job retries whatever this does not deliver.
+  if (eventId) ctx.background.run('deliver webhook event', () => deliverEvent(ctx, eventId));
   return moved ? { ...row, ...changes } : ((await paymentsRepository.find(ctx.db, accountId, row.id)) ?? row);
 }

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import type { AppContext } from '../context';
+import { isUniqueViolation } from '../db/connect';
+import { toDbDateTime } from '../time';
+import { accountOf } from './auth';
+import { ConflictError, ValidationError } from './errors';
+import { requestIdOf } from './requestId';
+
+/**
+ * `Idempotency-Key` on every POST under /api/v2 (PUT, PATCH and DELETE are idempotent by nature and
+ * GET changes nothing, so the header is ignored there). The first answer to a key is kept for 24
+ * hours per account and replayed to any retry of the same request; the database's primary key
+ * decides which of two concurrent requests runs.
+ */
+
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+const MAX_KEY_LENGTH = 255;
+const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
+const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** How often a key that keeps changing hands (released, expired) is tried before answering 409. */
+const CLAIM_ATTEMPTS = 3;
+
+export interface IdempotencyKeyRow {
+  account_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  state: 'running' | 'done';
+  response_status: number | null;
+  /** The exact text that was sent, so a replay is byte for byte the same. */
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** The header as documented in OpenAPI on every POST operation. */
+export const idempotencyKeyParameter = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same request within 24 hours replays the first answer (status and body) ' +
+    'with `Idempotent-Replayed: true` and does nothing again; the same key with another request answers 422; ' +
+    'while the first request is still running, 409. Scoped to the account. Answers of 500 and above are not kept.',
+  schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: '^[\\x20-\\x7E]+$' },
+};
+
+class IdempotencyKeyReusedError extends ValidationError {
+  override readonly code = 'idempotency_key_reused';
+
+  constructor() {
+    super('This Idempotency-Key was already used for a different request', {
+      [IDEMPOTENCY_HEADER]: ['The Idempotency-Key header was already used for a different request; send a new key for a new request.'],
+    });
+  }
+}
+
+const inProgress = () => new ConflictError('A request with this Idempotency-Key is still being processed', 'idempotency_in_progress');
+
+function keyProblem(key: string): string | null {
+  if (key.length === 0) return 'The Idempotency-Key header must not be empty.';
+  if (key.length > MAX_KEY_LENGTH) return `The Idempotency-Key header must not be greater than ${MAX_KEY_LENGTH} characters.`;
+  if (!PRINTABLE_ASCII.test(key)) return 'The Idempotency-Key header must contain only printable ASCII characters.';
+  return null;
+}
+
+/** JSON with object keys sorted at every depth, so formatting and key order do not make another request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((name) => `${JSON.stringify(name)}:${canonicalJson(record[name])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The URL keeps its query string: a request to another address is another request. */
+function requestHash(method: string, url: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body)}`).digest('hex');
+}
+
+type Claim = { kind: 'claimed'; row: IdempotencyKeyRow } | { kind: 'replay'; status: number; body: string };
+
+const keys = (ctx: AppContext) => ctx.db<IdempotencyKeyRow>('idempotency_keys');
+
+/** Takes the key for this request, or tells what its holder answered. Throws 409 / 422 when it cannot. */
+async function claimKey(ctx: AppContext, accountId: string, key: string, hash: string): Promise<Claim> {
+  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt += 1) {
+    const now = ctx.clock.now();
+    const row: IdempotencyKeyRow = {
+      account_id: accountId,
+      idempotency_key: key,
+      request_hash: hash,
+      state: 'running',
+      response_status: null,
+      response_body: null,
+      created_at: toDbDateTime(now),
+      expires_at: toDbDateTime(new Date(now.getTime() + KEY_LIFETIME_MS)),
+    };
+    try {
+      await keys(ctx).insert(row);
+      return { kind: 'claimed', row };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    const held = await keys(ctx).where({ account_id: accountId, idempotency_key: key }).first();
+    if (!held) continue; // released by a failed request meanwhile
+    if (held.expires_at <= row.created_at) {
+      // Only the expired row goes: a fresh claim by a concurrent request keeps its key.
+      await keys(ctx).where({ account_id: accountId, idempotency_key: key, expires_at: held.expires_at }).delete();
+      continue;
+    }
+    if (held.request_hash !== hash) throw new IdempotencyKeyReusedError();
+    if (held.state === 'running') throw inProgress();
+    return { kind: 'replay', status: Number(held.response_status), body: held.response_body ?? '' };
+  }
+  throw inProgress();
+}
+
+function replay(res: Response, stored: { status: number; body: string }): void {
+  res.status(stored.status).setHeader('Idempotent-Replayed', 'true');
+  if (stored.body === '') {
+    res.end();
+    return;
+  }
+  res.type('application/json').send(stored.body);
+}
+
+function bodyText(chunk: unknown): string {
+  if (typeof chunk === 'string') return chunk;
+  if (Buffer.isBuffer(chunk)) return chunk.toString('utf8');
+  return '';
+}
+
+/**
+ * Keeps the answer before it leaves: the row becomes `done` (answers below 500, including the
+ * error handler's 4xx) or is deleted (500 and above: nothing was made, a retry must run again)
+ * before the client can see the answer, so an immediate retry never finds the key still running.
+ */
+function settleOnAnswer(ctx: AppContext, res: Response, claimed: IdempotencyKeyRow): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  let settling = false;
+  res.end = ((...args: unknown[]) => {
+    if (settling) return end(...args);
+    settling = true;
+    // Headers already out means the body was streamed in parts, which cannot be replayed.
+    const replayable = res.statusCode < 500 && !res.headersSent;
+    const ours = keys(ctx).where({ account_id: claimed.account_id, idempotency_key: claimed.idempotency_key, created_at: claimed.created_at });
+    const settle = replayable
+      ? ours.update({ state: 'done', response_status: res.statusCode, response_body: bodyText(args[0]) })
+      : ours.delete();
+    void settle
+      .catch((error: unknown) => {
+        ctx.logger.error('idempotency key not settled', {
+          requestId: requestIdOf(res.locals),
+          error: error instanceof Error ? error.message : String(error),
+        });
+      })
+      .then(() => end(...args));
+    return res;
+  }) as Response['end'];
+}
+
+/** Mount after authentication and JSON parsing, before the routes. */
+export function idempotentPosts(ctx: AppContext): RequestHandler {
+  return async (req, res, next) => {
+    const key = req.get(IDEMPOTENCY_HEADER);
+    if (req.method !== 'POST' || key === undefined) return next();
+    const problem = keyProblem(key);
+    if (problem) throw new ValidationError('The Idempotency-Key header is invalid', { [IDEMPOTENCY_HEADER]: [problem] });
+    const hash = requestHash(req.method, req.originalUrl, req.body ?? {});
+    const claim = await claimKey(ctx, accountOf(res).id, key, hash);
+    if (claim.kind === 'replay') return replay(res, claim);
+    settleOnAnswer(ctx, res, claim.row);
+    next();
+  };
+}

@@ -1,0 +1,10 @@
+import { deliverDueEvents } from '../webhooks/outbound/delivery';
+import type { Job } from './types';
+
+export const deliverOutboundEventsJob: Job = {
+  name: 'deliver-webhook-events',
+  schedule: '*/30 * * * * *', // every 30 s: the first retry waits 30 s
+  leaseSeconds: 120,
+  description: 'Send due payment events to client webhook URLs, retrying with backoff for 26 hours',
+  run: (ctx, signal) => deliverDueEvents(ctx, signal),
+};

@@ -1,0 +1,50 @@
+import type { AppContext } from '../context';
+import { holdLease } from './lease';
+import type { Job, JobResult } from './types';
+
+export type JobRun =
+  | { outcome: 'ran'; result: JobResult; durationMs: number }
+  /** Another runner holds the job's lease: it is running (or ran a moment ago) elsewhere. */
+  | { outcome: 'skipped' }
+  | { outcome: 'failed'; error: string; durationMs: number };
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Runs a job once under its lease. Never throws: a failure is logged and reported, and the lease is
+ * given back either way so the next run need not wait for it to expire. `options.signal` asks the
+ * job to stop early (shutdown); losing the lease does the same.
+ */
+export async function runJobOnce(ctx: AppContext, job: Job, owner: string, options: { signal?: AbortSignal } = {}): Promise<JobRun> {
+  let lease;
+  try {
+    lease = await holdLease(ctx, job.name, owner, job.leaseSeconds);
+  } catch (error) {
+    ctx.logger.error('job could not take its lease', { job: job.name, error: messageOf(error) });
+    return { outcome: 'failed', error: messageOf(error), durationMs: 0 };
+  }
+  if (!lease) {
+    // Every tick on every other instance ends here: not worth more than a debug line.
+    ctx.logger.debug('job skipped: its lease is held elsewhere', { job: job.name });
+    return { outcome: 'skipped' };
+  }
+  const started = Date.now();
+  ctx.logger.info('job started', { job: job.name, owner });
+  const signal = options.signal ? AbortSignal.any([lease.signal, options.signal]) : lease.signal;
+  let run: JobRun;
+  try {
+    const result = await job.run(ctx, signal);
+    run = { outcome: 'ran', result, durationMs: Date.now() - started };
+    ctx.logger.info('job finished', { job: job.name, ...result, durationMs: run.durationMs, aborted: signal.aborted });
+  } catch (error) {
+    run = { outcome: 'failed', error: messageOf(error), durationMs: Date.now() - started };
+    ctx.logger.error('job failed', { job: job.name, error: run.error, durationMs: run.durationMs, stack: error instanceof Error ? error.stack : undefined });
+  }
+  try {
+    await lease.release();
+  } catch (error) {
+    // The lease then simply expires; the next run waits at most leaseSeconds.
+    ctx.logger.error('job lease could not be released', { job: job.name, error: messageOf(error) });
+  }
+  return run;
+}

@@ -1,0 +1,44 @@
+import type { Knex } from 'knex';
+
+export type OutboundEventStatus = 'pending' | 'delivered' | 'dead';
+
+export interface OutboundEventRow {
+  id: string;
+  account_id: string;
+  payment_id: string;
+  event: string;
+  payload: string;
+  url: string;
+  status: OutboundEventStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+const table = (db: Knex) => db<OutboundEventRow>('outbound_events');
+
+export const outboundEventsRepository = {
+  insert: (db: Knex, row: OutboundEventRow) => table(db).insert(row),
+
+  find: (db: Knex, id: string) => table(db).where({ id }).first(),
+
+  /** Pending events whose next attempt is due, oldest first (a cross-account job query). */
+  due: (db: Knex, now: string, limit: number) =>
+    table(db).where('status', 'pending').andWhere('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit).select('id'),
+
+  /**
+   * Claims one attempt: pushes next_attempt_at past the attempt's own timeout. Of two deliverers
+   * (the job on two instances, or the job and the first immediate attempt) only one wins.
+   */
+  claim: (db: Knex, id: string, now: string, claimUntil: string) =>
+    table(db).where({ id, status: 'pending' }).andWhere('next_attempt_at', '<=', now).update({ next_attempt_at: claimUntil }),
+
+  update: (db: Knex, id: string, changes: Partial<OutboundEventRow>) => table(db).where({ id }).update(changes),
+
+  forPayment: (db: Knex, accountId: string, paymentId: string) =>
+    table(db).where({ account_id: accountId, payment_id: paymentId }).orderBy('seq', 'asc'),
+};
