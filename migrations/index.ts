@@ -5,6 +5,7 @@ import * as subscriptions from './20261121_003_subscriptions';
 import * as paymentsLinksFollowUpsOrders from './20261121_004_payments_links_followups_orders';
 import * as sandboxProvider from './20261121_005_sandbox_provider';
 import * as providerLifecycle from './20261121_006_provider_lifecycle';
+import * as idempotencyKeyCase from './20261121_007_idempotency_key_case';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -18,6 +19,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261121_004_payments_links_followups_orders': paymentsLinksFollowUpsOrders,
   '20261121_005_sandbox_provider': sandboxProvider,
   '20261121_006_provider_lifecycle': providerLifecycle,
+  '20261121_007_idempotency_key_case': idempotencyKeyCase,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

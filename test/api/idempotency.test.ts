@@ -276,6 +276,17 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
       expect(await countOf('customers', one.accountId)).toBe(1);
       expect(await countOf('customers', two.accountId)).toBe(1);
     });
+
+    it('When two keys differ only in letter case, then they are two keys on every database', async () => {
+      const { token, accountId } = await t.newAccount();
+      const key = `${newKey()}-Abc`;
+      const first = await postWithKey(token, '/api/v2/customers', validCustomer, key);
+      const second = await postWithKey(token, '/api/v2/customers', validCustomer, key.toLowerCase());
+      expect(second.status).toBe(201);
+      expect(second.headers['idempotent-replayed']).toBeUndefined();
+      expect(second.body.id).not.toBe(first.body.id);
+      expect(await countOf('customers', accountId)).toBe(2);
+    });
   });
 
   describe('server errors', () => {
