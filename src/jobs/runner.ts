@@ -29,13 +29,15 @@ export async function runJobOnce(ctx: AppContext, job: Job, owner: string, optio
     return { outcome: 'skipped' };
   }
   const started = Date.now();
-  ctx.logger.info('job started', { job: job.name, owner });
+  ctx.logger.debug('job started', { job: job.name, owner });
   const signal = options.signal ? AbortSignal.any([lease.signal, options.signal]) : lease.signal;
   let run: JobRun;
   try {
     const result = await job.run(ctx, signal);
     run = { outcome: 'ran', result, durationMs: Date.now() - started };
-    ctx.logger.info('job finished', { job: job.name, ...result, durationMs: run.durationMs, aborted: signal.aborted });
+    // Jobs tick every few seconds to minutes; only runs that did something are worth an info line.
+    const level = result.processed || result.failed ? 'info' : 'debug';
+    ctx.logger.log(level, 'job finished', { job: job.name, ...result, durationMs: run.durationMs, aborted: signal.aborted });
   } catch (error) {
     run = { outcome: 'failed', error: messageOf(error), durationMs: Date.now() - started };
     ctx.logger.error('job failed', { job: job.name, error: run.error, durationMs: run.durationMs, stack: error instanceof Error ? error.stack : undefined });
