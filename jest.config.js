@@ -5,6 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   setupFiles: ['<rootDir>/test/support/closeNetwork.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/restoreNetwork.ts'],
   testTimeout: 30000,
   // Each test file builds its own database; two cores, so two workers.
   maxWorkers: 2,

@@ -18,6 +18,6 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   const db = connectDatabase(config.DATABASE_URL, logger);
   const migrated = await migrateLatest(db);
   if (migrated.length) logger.info('database migrated', { migrations: migrated });
-  const providers = createProviderRegistry({ db, clock, publicUrl: config.publicUrl });
+  const providers = createProviderRegistry({ db, clock, logger, config });
   return { ctx: { db, config, logger, clock, providers, background: new BackgroundTasks(logger) }, migrated };
 }

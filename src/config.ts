@@ -55,6 +55,10 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
     const name = String(issue?.path[0] ?? 'environment');
     throw new ConfigError(`Invalid environment variable ${name}: ${issue?.message ?? 'invalid value'}`);
   }
+  // A copy of production (staging, a laptop) must not charge real customers with an inherited live key.
+  if (result.data.MOLLIE_API_KEY?.startsWith('live_') && result.data.NODE_ENV !== 'production') {
+    throw new ConfigError(`Invalid environment variable MOLLIE_API_KEY: a live_ key is refused unless NODE_ENV=production (NODE_ENV is ${result.data.NODE_ENV})`);
+  }
   return result.data;
 }
 

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { accountsRepository } from '../modules/accounts/repository';
+import { accountOverview, clearProviderSettings, setProviderSettings } from '../modules/accounts/providerSettings';
 import { setBookkeepingSystem } from '../modules/accounts/service';
+import { maskMollieKey } from '../providers/mollie/settings';
 import { CliUsageError, type CliIo } from './io';
 
 /** Fits accounts.bookkeeping_system. */
@@ -39,5 +41,55 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
           ? `Account "${options.account}" has no bookkeeping system`
           : `Account "${options.account}" uses bookkeeping system "${system}"; subscriptions now need workflow_id and docstyle_id`,
       );
+    });
+
+  accounts
+    .command('set-provider')
+    .description("give an account its own Mollie credentials (stored encrypted with APP_KEY), or --none to use MOLLIE_API_KEY / the sandbox again")
+    .requiredOption('--account <name>', 'account name')
+    .option('--mollie-api-key <key>', 'test_… or live_… API key (or an access_… organization token, with --profile-id)')
+    .option('--profile-id <id>', 'Mollie website profile, pfl_…')
+    .option('--mollie-api-url <url>', 'Mollie API root, https only (default https://api.mollie.com/v2/; for tests and proxies)')
+    .option('--allow-live', 'accept a live_ key although NODE_ENV is not production')
+    .option('--none', "remove the account's own Mollie credentials")
+    .action(async (options: { account: string; mollieApiKey?: string; profileId?: string; mollieApiUrl?: string; allowLive?: boolean; none?: boolean }) => {
+      if ((options.mollieApiKey === undefined) === (options.none === undefined)) {
+        throw new CliUsageError('Pass either --mollie-api-key <key> or --none');
+      }
+      if (options.none) {
+        if (options.profileId !== undefined || options.mollieApiUrl !== undefined || options.allowLive) {
+          throw new CliUsageError('--none takes no other provider option');
+        }
+        await clearProviderSettings(ctx, options.account);
+        io.out(`Account "${options.account}" has no Mollie key of its own; it uses MOLLIE_API_KEY if set, else the sandbox`);
+        return;
+      }
+      const key = (options.mollieApiKey ?? '').trim();
+      const saved = await setProviderSettings(ctx, options.account, {
+        mollieApiKey: key,
+        profileId: options.profileId ?? null,
+        mollieApiUrl: options.mollieApiUrl ?? null,
+        allowLive: options.allowLive === true,
+      });
+      const details = [saved.mollie_profile_id && `profile ${saved.mollie_profile_id}`, saved.mollie_api_url && `API ${saved.mollie_api_url}`].filter((part) => part);
+      io.out(`Account "${options.account}" uses Mollie with key ${maskMollieKey(key)}${details.length ? ` (${details.join(', ')})` : ''}`);
+    });
+
+  accounts
+    .command('show')
+    .description("show an account: ids, the provider in use, and the secret that signs its webhook events")
+    .requiredOption('--account <name>', 'account name')
+    .action(async (options: { account: string }) => {
+      const { account, provider, webhookSecret, providerWebhookUrl } = await accountOverview(ctx, options.account);
+      const line = (label: string, value: string) => io.out(`${`${label}:`.padEnd(22)}${value}`);
+      line('id', account.id);
+      line('name', account.name);
+      line('public ref', account.public_ref);
+      line('bookkeeping system', account.bookkeeping_system ?? 'none');
+      line('provider', provider);
+      line('profile id', account.mollie_profile_id ?? 'none');
+      if (account.mollie_api_url) line('mollie api url', account.mollie_api_url);
+      line('webhook secret', webhookSecret);
+      line('provider webhook url', providerWebhookUrl);
     });
 }

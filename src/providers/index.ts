@@ -1,18 +1,72 @@
 import type { Knex } from 'knex';
+import type { Config } from '../config';
 import type { Account } from '../context';
+import type { Logger } from '../logger';
 import type { Clock } from '../time';
+import { MollieProvider, type MollieCredentials } from './mollie/provider';
+import { accountCredentials, selectProvider, type AccountProviderSettings } from './mollie/settings';
 import { SandboxProvider } from './sandbox/provider';
 import type { PaymentProvider } from './types';
 
 export type { PaymentProvider } from './types';
 
-/** Picks the provider of an account. Accounts without provider credentials use the sandbox. */
+/**
+ * Picks the provider of an account: Mollie with the account's own key (`cli accounts set-provider`),
+ * else Mollie with MOLLIE_API_KEY, else the in-process sandbox.
+ */
 export interface ProviderRegistry {
   forAccount(account: Pick<Account, 'id'>): Promise<PaymentProvider>;
 }
 
-export function createProviderRegistry(deps: { db: Knex; clock: Clock; publicUrl: string }): ProviderRegistry {
+export interface ProviderRegistryDeps {
+  db: Knex;
+  clock: Clock;
+  logger: Logger;
+  config: Pick<Config, 'appKey' | 'publicUrl' | 'NODE_ENV' | 'MOLLIE_API_KEY' | 'MOLLIE_API_URL'>;
+  /** How long a Mollie call may take; tests shorten it. */
+  mollieTimeoutMs?: number;
+}
+
+export function createProviderRegistry(deps: ProviderRegistryDeps): ProviderRegistry {
+  const { db, clock, logger, config } = deps;
+
+  let warnedLocalWebhook = false;
+  const onLocalWebhookUrl = () => {
+    if (warnedLocalWebhook) return;
+    warnedLocalWebhook = true;
+    logger.warn(
+      'PUBLIC_URL points at this machine, where Mollie cannot deliver webhooks: payments are created without a webhookUrl and the reconciliation job brings their status up to date',
+      { publicUrl: config.publicUrl },
+    );
+  };
+  const mollie = (credentials: MollieCredentials, apiUrl: string | null) =>
+    new MollieProvider({ credentials, apiUrl, logger, onLocalWebhookUrl, timeoutMs: deps.mollieTimeoutMs });
+
+  // One client per account, kept while its stored settings stay the same: a changed key takes effect at once.
+  const perAccount = new Map<string, { stamp: string; provider: MollieProvider }>();
+  let fromEnvironment: MollieProvider | undefined;
+
   return {
-    forAccount: async (account) => new SandboxProvider(deps.db, deps.clock, account.id, deps.publicUrl),
+    async forAccount(account) {
+      const settings = await db('accounts')
+        .where({ id: account.id })
+        .first<AccountProviderSettings | undefined>('mollie_api_key_encrypted', 'mollie_profile_id', 'mollie_api_url');
+      const stamp = [settings?.mollie_api_key_encrypted, settings?.mollie_profile_id, settings?.mollie_api_url].join('|');
+      const cached = perAccount.get(account.id);
+      if (cached && cached.stamp === stamp) return cached.provider;
+      perAccount.delete(account.id);
+
+      const selection = selectProvider(settings, config);
+      if (selection.source === 'account') {
+        const provider = mollie(accountCredentials(selection.stored, selection.profileId, config), selection.apiUrl);
+        perAccount.set(account.id, { stamp, provider });
+        return provider;
+      }
+      if (selection.source === 'environment') {
+        fromEnvironment ??= mollie({ kind: 'apiKey', apiKey: selection.key }, selection.apiUrl);
+        return fromEnvironment;
+      }
+      return new SandboxProvider(db, clock, account.id, config.publicUrl);
+    },
   };
 }

@@ -61,6 +61,24 @@ describe('parseEnvironment', () => {
   });
 });
 
+describe('parseEnvironment and a live Mollie key', () => {
+  const LIVE_KEY = `live_${'L'.repeat(30)}`;
+
+  it.each(['development', 'test', undefined])('When MOLLIE_API_KEY is a live_ key and NODE_ENV is %p, then start is refused with a ConfigError', (nodeEnv) => {
+    const error = configErrorOf(() => parseEnvironment({ MOLLIE_API_KEY: LIVE_KEY, ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}) }));
+    expect(error.message).toMatch(/^Invalid environment variable MOLLIE_API_KEY: a live_ key is refused unless NODE_ENV=production/);
+    expect(error.message).not.toContain(LIVE_KEY);
+  });
+
+  it('When MOLLIE_API_KEY is a live_ key and NODE_ENV is production, then it is accepted', () => {
+    expect(parseEnvironment({ MOLLIE_API_KEY: LIVE_KEY, NODE_ENV: 'production' }).MOLLIE_API_KEY).toBe(LIVE_KEY);
+  });
+
+  it('When MOLLIE_API_KEY is a test_ key outside production, then it is accepted', () => {
+    expect(parseEnvironment({ MOLLIE_API_KEY: `test_${'T'.repeat(30)}`, NODE_ENV: 'development' }).MOLLIE_API_KEY).toBe(`test_${'T'.repeat(30)}`);
+  });
+});
+
 describe('loadConfig', () => {
   let dataDir: string;
 

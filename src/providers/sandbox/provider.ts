@@ -10,7 +10,7 @@ import type {
   ProviderPayment,
   ProviderPaymentInput,
 } from '../types';
-import { ProviderRejectedError } from '../errors';
+import { ProviderNotFoundError, ProviderRejectedError } from '../errors';
 import { settleRecurringCharge } from './outcomes';
 
 export interface SandboxPaymentRow {
@@ -92,7 +92,7 @@ export class SandboxProvider implements PaymentProvider {
     const updated = await this.db('sandbox_customers')
       .where({ account_id: this.accountId, id: customerId })
       .update({ name: input.name, email: input.email, locale: input.locale });
-    if (!updated) throw new ProviderRejectedError(`Customer ${customerId} does not exist at the provider`, 'customerId');
+    if (!updated) throw new ProviderNotFoundError(`customer ${customerId}`);
   }
 
   async createMandate(input: ProviderMandateInput, idempotencyKey: string): Promise<ProviderMandate> {
@@ -124,7 +124,7 @@ export class SandboxProvider implements PaymentProvider {
     const updated = await this.db('sandbox_mandates')
       .where({ account_id: this.accountId, customer_id: customerId, id: mandateId })
       .update({ status: 'invalid' });
-    if (!updated) throw new ProviderRejectedError(`Mandate ${mandateId} does not exist at the provider`, 'mandateId');
+    if (!updated) throw new ProviderNotFoundError(`mandate ${mandateId}`);
   }
 
   async createPayment(input: ProviderPaymentInput, idempotencyKey: string): Promise<ProviderPayment> {
@@ -135,12 +135,12 @@ export class SandboxProvider implements PaymentProvider {
     if (input.customerId) await this.requireCustomer(input.customerId);
     if (input.sequenceType === 'recurring') {
       if (!input.customerId || !input.mandateId) {
-        throw new ProviderRejectedError('A recurring payment needs a customer and a mandate', 'mandateId');
+        throw new ProviderRejectedError('A recurring payment needs a customer and a mandate', 'provider_mandate_id');
       }
       const mandate = await this.db<SandboxMandateRow>('sandbox_mandates')
         .where({ account_id: this.accountId, customer_id: input.customerId, id: input.mandateId })
         .first();
-      if (!mandate || mandate.status !== 'valid') throw new ProviderRejectedError('The mandate is not valid', 'mandateId');
+      if (!mandate || mandate.status !== 'valid') throw new ProviderRejectedError('The mandate is not valid', 'provider_mandate_id');
     }
     const now = this.now();
     const row: SandboxPaymentRow = {
@@ -169,7 +169,7 @@ export class SandboxProvider implements PaymentProvider {
 
   async getPayment(paymentId: string): Promise<ProviderPayment> {
     const row = await this.db<SandboxPaymentRow>('sandbox_payments').where({ account_id: this.accountId, id: paymentId }).first();
-    if (!row) throw new ProviderRejectedError(`Payment ${paymentId} does not exist at the provider`, 'id');
+    if (!row) throw new ProviderNotFoundError(`payment ${paymentId}`);
     if (row.sequence_type === 'recurring' && row.status === 'pending') {
       const settled = { ...row, ...settleRecurringCharge(row.amount), updated_at: this.now() };
       if (settled.status === 'paid') settled.paid_at = this.now();
@@ -187,7 +187,7 @@ export class SandboxProvider implements PaymentProvider {
 
   private async requireCustomer(customerId: string): Promise<void> {
     const customer = await this.db('sandbox_customers').where({ account_id: this.accountId, id: customerId }).first('id');
-    if (!customer) throw new ProviderRejectedError(`Customer ${customerId} does not exist at the provider`, 'customerId');
+    if (!customer) throw new ProviderNotFoundError(`customer ${customerId}`);
   }
 
   private toPayment(row: SandboxPaymentRow): ProviderPayment {

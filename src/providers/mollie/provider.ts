@@ -1,0 +1,128 @@
+import createMollieClient, { type MollieClient } from '@mollie/api-client';
+import type { Logger } from '../../logger';
+import { ProviderOutageError } from '../errors';
+import type {
+  PaymentProvider,
+  ProviderCustomerInput,
+  ProviderMandate,
+  ProviderMandateInput,
+  ProviderPayment,
+  ProviderPaymentInput,
+} from '../types';
+import { providerErrorFrom, RETRY_AFTER_SECONDS } from './errors';
+import {
+  CUSTOMER_FIELDS,
+  customerParams,
+  isLocalUrl,
+  MANDATE_FIELDS,
+  mandateParams,
+  PAYMENT_FIELDS,
+  paymentParams,
+  providerMandateFrom,
+  providerPaymentFrom,
+  type FieldNames,
+} from './transformers';
+
+/**
+ * An API key (`test_…`/`live_…`) is bound to one website profile and one mode. An organization
+ * access token (`access_…`) is not: it needs the profile and the mode on every request.
+ */
+export type MollieCredentials = { kind: 'apiKey'; apiKey: string } | { kind: 'accessToken'; accessToken: string; profileId: string; testmode: boolean };
+
+export interface MollieProviderOptions {
+  credentials: MollieCredentials;
+  /** Mollie's API root (`https://…/v2/`); null for Mollie's own. */
+  apiUrl: string | null;
+  logger: Logger;
+  /** Called whenever a webhook URL is left out because it points at this machine (the caller warns once). */
+  onLocalWebhookUrl: (webhookUrl: string) => void;
+  /** The client has no timeout of its own; a hanging call must not hold our request forever. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** An error's first line for the log. A transport message may quote request headers: credentials are masked. */
+function loggable(error: unknown): string {
+  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  return text.replace(/Bearer\s+\S+/g, 'Bearer [redacted]').replace(/\b(test|live|access)_[A-Za-z0-9]{8,}/g, '$1_[redacted]');
+}
+
+/**
+ * PaymentProvider on Mollie's API v2 through the official client: plumbing only. Shapes and the
+ * status mapping are in transformers.ts, the error mapping in errors.ts. Every POST carries the
+ * caller's idempotency key (the client would send a random one, and reuses ours on its own 5xx
+ * retries), so a retried call never creates a second object at Mollie.
+ */
+export class MollieProvider implements PaymentProvider {
+  readonly name = 'mollie' as const;
+  private readonly client: MollieClient;
+
+  constructor(private readonly options: MollieProviderOptions) {
+    const { credentials } = options;
+    const apiEndpoint = options.apiUrl ?? undefined;
+    this.client =
+      credentials.kind === 'apiKey'
+        ? createMollieClient({ apiKey: credentials.apiKey, apiEndpoint })
+        : createMollieClient({
+            accessToken: credentials.accessToken,
+            parameterDefaults: { profileId: credentials.profileId, testmode: credentials.testmode },
+            apiEndpoint,
+          });
+  }
+
+  async createCustomer(input: ProviderCustomerInput, idempotencyKey: string): Promise<{ id: string }> {
+    const customer = await this.call('create customer', CUSTOMER_FIELDS, () => this.client.customers.create({ ...customerParams(input), idempotencyKey }));
+    return { id: customer.id };
+  }
+
+  async updateCustomer(customerId: string, input: ProviderCustomerInput): Promise<void> {
+    await this.call('update customer', CUSTOMER_FIELDS, () => this.client.customers.update(customerId, customerParams(input)));
+  }
+
+  async createMandate(input: ProviderMandateInput, idempotencyKey: string): Promise<ProviderMandate> {
+    const mandate = await this.call('create mandate', MANDATE_FIELDS, () => this.client.customerMandates.create({ ...mandateParams(input), idempotencyKey }));
+    return providerMandateFrom(mandate);
+  }
+
+  async revokeMandate(customerId: string, mandateId: string): Promise<void> {
+    // Revoking twice is harmless, but a DELETE still gets a key of ours rather than a random one.
+    await this.call('revoke mandate', {}, () => this.client.customerMandates.revoke(mandateId, { customerId, idempotencyKey: `revoke-${mandateId}` }));
+  }
+
+  async createPayment(input: ProviderPaymentInput, idempotencyKey: string): Promise<ProviderPayment> {
+    const sendWebhookUrl = input.webhookUrl !== null && !isLocalUrl(input.webhookUrl);
+    if (input.webhookUrl !== null && !sendWebhookUrl) this.options.onLocalWebhookUrl(input.webhookUrl);
+    const params = paymentParams(input, { sendWebhookUrl, sendProfileId: this.options.credentials.kind === 'accessToken' });
+    const payment = await this.call('create payment', PAYMENT_FIELDS, () => this.client.payments.create({ ...params, idempotencyKey }));
+    return providerPaymentFrom(payment);
+  }
+
+  async getPayment(paymentId: string): Promise<ProviderPayment> {
+    const payment = await this.call('get payment', {}, () => this.client.payments.get(paymentId));
+    return providerPaymentFrom(payment);
+  }
+
+  /** Runs one client call under our timeout and turns its failure into one of our errors. */
+  private async call<T>(operation: string, fields: FieldNames, run: () => Promise<T>): Promise<T> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ProviderOutageError(`no answer within ${timeoutMs / 1000} s`, RETRY_AFTER_SECONDS)), timeoutMs);
+    });
+    try {
+      // A late answer after the timeout is dropped; the idempotency key makes the caller's retry safe.
+      return await Promise.race([run(), timeout]);
+    } catch (error) {
+      const mapped = providerErrorFrom(error, fields);
+      this.options.logger.warn('mollie request failed', {
+        operation,
+        error: loggable(error),
+        code: mapped instanceof Error && 'code' in mapped ? mapped.code : undefined,
+      });
+      throw mapped;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

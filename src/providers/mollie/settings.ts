@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { Config } from '../../config';
+import { decryptSecret, encryptSecret } from '../../crypto/secrets';
+import { AppError } from '../../http/errors';
+import type { AccountRow } from '../../modules/accounts/repository';
+import type { MollieCredentials } from './provider';
+
+/**
+ * Which Mollie credentials an account uses, and the rules about keys: their shape, masking, and the
+ * live-key guard. Shared by the provider registry and the `accounts` commands, so both agree.
+ */
+
+/** `test_`/`live_` API keys and `access_` organization tokens: Mollie's are 30+ letters and digits after the prefix. */
+export const MOLLIE_KEY = /^(test|live|access)_[A-Za-z0-9]{30,}$/;
+export const MOLLIE_PROFILE_ID = /^pfl_[A-Za-z0-9]{5,32}$/;
+
+export type MollieKeyKind = 'test' | 'live' | 'access';
+
+export function mollieKeyKind(key: string): MollieKeyKind {
+  return key.startsWith('live_') ? 'live' : key.startsWith('access_') ? 'access' : 'test';
+}
+
+/** `test_…wXyZ`: enough to recognise a key, never enough to use it. */
+export function maskMollieKey(key: string): string {
+  return `${key.slice(0, key.indexOf('_') + 1)}…${key.slice(-4)}`;
+}
+
+/** Outside production a live key may charge real customers only when its owner said so when setting it. */
+export function mayUseLiveKeys(config: Pick<Config, 'NODE_ENV'>, allowLive: boolean): boolean {
+  return config.NODE_ENV === 'production' || allowLive;
+}
+
+/** What is stored, encrypted, in accounts.mollie_api_key_encrypted: the key and the --allow-live decision. */
+const storedKeySchema = z.object({ key: z.string().regex(MOLLIE_KEY), allowLive: z.boolean() });
+export type StoredMollieKey = z.infer<typeof storedKeySchema>;
+
+export function sealMollieKey(appKey: Buffer, stored: StoredMollieKey): string {
+  return encryptSecret(appKey, JSON.stringify(stored));
+}
+
+export class UnreadableMollieKeyError extends AppError {
+  constructor() {
+    super(
+      500,
+      "The account's Mollie key cannot be read: APP_KEY differs from the one it was stored with. Set it again with `cli accounts set-provider`",
+      'provider_credentials_unreadable',
+    );
+  }
+}
+
+export function openMollieKey(appKey: Buffer, sealed: string): StoredMollieKey {
+  try {
+    return storedKeySchema.parse(JSON.parse(decryptSecret(appKey, sealed)));
+  } catch {
+    throw new UnreadableMollieKeyError();
+  }
+}
+
+/** A live key found outside production without --allow-live: a copied database must not charge anyone. */
+export class LiveKeyRefusedError extends AppError {
+  constructor(nodeEnv: string) {
+    super(
+      502,
+      `This account's Mollie key is a live key and NODE_ENV is "${nodeEnv}", not "production": refused so that a copy outside production cannot charge real customers`,
+      'provider_live_key_refused',
+    );
+  }
+}
+
+export type AccountProviderSettings = Pick<AccountRow, 'mollie_api_key_encrypted' | 'mollie_profile_id' | 'mollie_api_url'>;
+type SelectionConfig = Pick<Config, 'appKey' | 'NODE_ENV' | 'MOLLIE_API_KEY' | 'MOLLIE_API_URL'>;
+
+/** The account's own key first, else the environment's, else the sandbox. */
+export type ProviderSelection =
+  | { source: 'account'; stored: StoredMollieKey; profileId: string | null; apiUrl: string | null }
+  | { source: 'environment'; key: string; apiUrl: string | null }
+  | { source: 'sandbox' };
+
+export function selectProvider(settings: AccountProviderSettings | undefined, config: SelectionConfig): ProviderSelection {
+  if (settings?.mollie_api_key_encrypted) {
+    return {
+      source: 'account',
+      stored: openMollieKey(config.appKey, settings.mollie_api_key_encrypted),
+      profileId: settings.mollie_profile_id,
+      // An account's own key still goes to MOLLIE_API_URL when it has no URL of its own (a shared mock, a proxy).
+      apiUrl: settings.mollie_api_url ?? config.MOLLIE_API_URL ?? null,
+    };
+  }
+  if (config.MOLLIE_API_KEY) return { source: 'environment', key: config.MOLLIE_API_KEY, apiUrl: config.MOLLIE_API_URL ?? null };
+  return { source: 'sandbox' };
+}
+
+/**
+ * The client credentials for an account's stored key. A live API key outside production needs the
+ * stored --allow-live; an organization token has no mode of its own and runs in test mode there.
+ */
+export function accountCredentials(stored: StoredMollieKey, profileId: string | null, config: Pick<Config, 'NODE_ENV'>): MollieCredentials {
+  const live = mayUseLiveKeys(config, stored.allowLive);
+  const kind = mollieKeyKind(stored.key);
+  if (kind === 'access') {
+    if (!profileId) throw new AppError(500, "The account's Mollie organization token has no profile id; set one with `cli accounts set-provider`", 'provider_profile_missing');
+    return { kind: 'accessToken', accessToken: stored.key, profileId, testmode: !live };
+  }
+  if (kind === 'live' && !live) throw new LiveKeyRefusedError(config.NODE_ENV);
+  return { kind: 'apiKey', apiKey: stored.key };
+}

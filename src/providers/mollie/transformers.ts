@@ -1,0 +1,208 @@
+import {
+  Locale,
+  MandateMethod as MollieMandateMethod,
+  PaymentStatus as MolliePaymentStatus,
+  SequenceType as MollieSequenceType,
+  type CustomerCreateParams,
+  type CustomerUpdateParams,
+  type Mandate,
+  type MandateCreateParams,
+  type Payment,
+  type PaymentCreateParams,
+  type PaymentMethod,
+} from '@mollie/api-client';
+import { formatCents, type Cents } from '../../money';
+import { ProviderFailedError } from '../errors';
+import type {
+  PaymentStatus,
+  ProviderCustomerInput,
+  ProviderMandate,
+  ProviderMandateInput,
+  ProviderPayment,
+  ProviderPaymentInput,
+} from '../types';
+
+/**
+ * Request and response shapes between our provider contract and Mollie's API v2, and the one
+ * mapping of Mollie's payment statuses to ours. No I/O here; see provider.ts for the plumbing.
+ */
+
+/** Our customer locales (API field `locale`) as Mollie's locale codes. */
+const MOLLIE_LOCALES: Readonly<Record<string, Locale>> = {
+  nl: Locale.nl_NL,
+  en: Locale.en_US,
+  fr: Locale.fr_FR,
+  de: Locale.de_DE,
+  es: Locale.es_ES,
+};
+
+/**
+ * Mollie request field → the field of OUR API the client sent it in, per operation, so a Mollie 422
+ * names the field the client can fix. Fields we fill ourselves (webhookUrl, metadata, ...) are absent.
+ */
+export type FieldNames = Readonly<Record<string, string>>;
+
+// `name` is first_name + last_name on our side: no single field to blame.
+export const CUSTOMER_FIELDS: FieldNames = { email: 'email', locale: 'locale' };
+
+export const MANDATE_FIELDS: FieldNames = {
+  consumerName: 'consumer_name',
+  consumerAccount: 'consumer_account',
+  mandateReference: 'custom_mandate_reference',
+};
+
+export const PAYMENT_FIELDS: FieldNames = {
+  amount: 'amount',
+  'amount.value': 'amount',
+  'amount.currency': 'currency',
+  description: 'description',
+  redirectUrl: 'redirect_url',
+  method: 'method',
+  customerId: 'provider_customer_id',
+  profileId: 'provider_profile_id',
+};
+
+export function customerParams(input: ProviderCustomerInput): CustomerCreateParams & CustomerUpdateParams {
+  const locale = input.locale === null ? undefined : MOLLIE_LOCALES[input.locale];
+  return {
+    name: input.name,
+    email: input.email,
+    // Mollie has no "no locale": a removed locale leaves Mollie's as it was (it only picks the checkout language).
+    ...(locale ? { locale } : {}),
+    metadata: { customer_id: input.reference },
+  };
+}
+
+export function mandateParams(input: ProviderMandateInput): Omit<MandateCreateParams, 'idempotencyKey'> {
+  return {
+    customerId: input.customerId,
+    method: MollieMandateMethod.directdebit,
+    consumerName: input.consumerName,
+    consumerAccount: input.consumerAccount,
+    ...(input.consumerBic ? { consumerBic: input.consumerBic } : {}),
+    signatureDate: input.signatureDate,
+    mandateReference: input.mandateReference,
+  };
+}
+
+export interface PaymentParamsOptions {
+  /** Mollie refuses webhook URLs it cannot reach; leave ours out then (reconciliation covers it). */
+  sendWebhookUrl: boolean;
+  /** Only organization credentials take a profileId; API keys are bound to one profile and refuse it. */
+  sendProfileId: boolean;
+}
+
+export function paymentParams(input: ProviderPaymentInput, options: PaymentParamsOptions): Omit<PaymentCreateParams, 'idempotencyKey'> {
+  return {
+    amount: { currency: input.currency, value: formatCents(input.amount) },
+    description: input.description,
+    // A recurring charge has no payer at a checkout to send back anywhere.
+    ...(input.sequenceType !== 'recurring' && input.redirectUrl ? { redirectUrl: input.redirectUrl } : {}),
+    ...(options.sendWebhookUrl && input.webhookUrl ? { webhookUrl: input.webhookUrl } : {}),
+    // Our method names are Mollie's; Mollie itself refuses one it does not offer (a 422 on `method`).
+    ...(input.method ? { method: input.method as PaymentMethod } : {}),
+    ...(input.customerId ? { customerId: input.customerId } : {}),
+    ...(input.mandateId ? { mandateId: input.mandateId } : {}),
+    sequenceType: MollieSequenceType[input.sequenceType],
+    ...(options.sendProfileId && input.profileId ? { profileId: input.profileId } : {}),
+    metadata: { payment_id: input.reference },
+  };
+}
+
+/** Whether a URL points at this machine, where Mollie cannot deliver a webhook. */
+export function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || host === '0.0.0.0' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Mollie's decimal string ("12.50", "1000.00") as cents, exactly: no floating point on the way. */
+export function centsFromValue(value: string): Cents {
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(value);
+  if (!match) throw new ProviderFailedError(`unexpected amount "${value}"`);
+  const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0'));
+  return match[1] && cents !== 0 ? -cents : cents;
+}
+
+type StatusFacts = Pick<Payment, 'status' | 'amount' | 'amountRefunded' | 'amountChargedBack'>;
+
+/**
+ * THE mapping of Mollie's payment status to ours. Mollie keeps a refunded or charged-back payment
+ * `paid` and reports the money that went back in amountRefunded / amountChargedBack; we make those
+ * statuses of their own. A partial refund leaves the payment paid.
+ */
+export function paymentStatusFrom(payment: StatusFacts): PaymentStatus {
+  if (payment.amountChargedBack && centsFromValue(payment.amountChargedBack.value) > 0) return 'charged_back';
+  switch (payment.status) {
+    case MolliePaymentStatus.paid:
+      if (payment.amountRefunded && centsFromValue(payment.amountRefunded.value) >= centsFromValue(payment.amount.value)) return 'refunded';
+      return 'paid';
+    case MolliePaymentStatus.open:
+      return 'open';
+    case MolliePaymentStatus.pending:
+      return 'pending';
+    case MolliePaymentStatus.authorized:
+      return 'authorized';
+    case MolliePaymentStatus.canceled:
+      return 'canceled';
+    case MolliePaymentStatus.expired:
+      return 'expired';
+    case MolliePaymentStatus.failed:
+      return 'failed';
+    default:
+      throw new ProviderFailedError(`unknown payment status "${String(payment.status)}"`);
+  }
+}
+
+/** A non-empty string field of Mollie's `details`, whose shape depends on the payment method. */
+function detailText(details: unknown, key: string): string | null {
+  if (typeof details !== 'object' || details === null) return null;
+  const value = (details as Record<string, unknown>)[key];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** SEPA reports the bank's reason (AM04, MD06, ...); cards report Mollie's failureReason with a message. */
+function failureOf(details: unknown): Pick<ProviderPayment, 'failureCode' | 'failureReason'> {
+  const bankCode = detailText(details, 'bankReasonCode');
+  const bankReason = detailText(details, 'bankReason');
+  if (bankCode || bankReason) return { failureCode: bankCode, failureReason: bankReason };
+  return { failureCode: detailText(details, 'failureReason'), failureReason: detailText(details, 'failureMessage') };
+}
+
+export function providerPaymentFrom(payment: Payment): ProviderPayment {
+  return {
+    id: payment.id,
+    status: paymentStatusFrom(payment),
+    amount: centsFromValue(payment.amount.value),
+    currency: payment.amount.currency,
+    method: payment.method ?? null,
+    checkoutUrl: payment._links.checkout?.href ?? null,
+    customerId: payment.customerId ?? null,
+    mandateId: payment.mandateId ?? null,
+    paidAt: payment.paidAt ? new Date(payment.paidAt) : null,
+    ...failureOf(payment.details),
+  };
+}
+
+export function providerMandateFrom(mandate: Mandate): ProviderMandate {
+  if (mandate.method !== MollieMandateMethod.directdebit && mandate.method !== MollieMandateMethod.creditcard) {
+    throw new ProviderFailedError(`unsupported mandate method "${String(mandate.method)}"`);
+  }
+  const { details } = mandate;
+  return {
+    id: mandate.id,
+    method: mandate.method === MollieMandateMethod.creditcard ? 'creditcard' : 'directdebit',
+    status: mandate.status,
+    mandateReference: mandate.mandateReference ?? null,
+    signatureDate: mandate.signatureDate ?? null,
+    details: {
+      consumerName: detailText(details, 'consumerName'),
+      consumerAccount: detailText(details, 'consumerAccount'),
+      consumerBic: detailText(details, 'consumerBic'),
+      cardHolder: detailText(details, 'cardHolder'),
+      cardNumber: detailText(details, 'cardNumber'),
+      cardExpiryDate: detailText(details, 'cardExpiryDate'),
+      cardLabel: detailText(details, 'cardLabel'),
+      cardFingerprint: detailText(details, 'cardFingerprint'),
+    },
+  };
+}
