@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { Page, PageRequest } from '../../http/pagination';
-import { pageOf } from '../../db/paging';
+import { tenantTable } from '../../db/tenantTable';
 
 export interface CustomerRow {
   id: string;
@@ -22,28 +21,19 @@ export interface CustomerRow {
   updated_at: string;
 }
 
-const table = (db: Knex) => db<CustomerRow>('customers');
+const shared = tenantTable<CustomerRow>('customers');
+const { table } = shared;
 
 export const customersRepository = {
-  insert: (db: Knex, row: CustomerRow) => table(db).insert(row),
+  ...shared,
 
-  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
+  insert: (db: Knex, row: CustomerRow) => table(db).insert(row),
 
   findByProviderCustomerId: (db: Knex, accountId: string, providerCustomerId: string) =>
     table(db).where({ account_id: accountId, provider_customer_id: providerCustomerId }).first(),
-
-  /** Customers by id, for nesting in other resources (one query for a whole page). */
-  findMany: async (db: Knex, accountId: string, ids: string[]): Promise<Map<string, CustomerRow>> => {
-    if (!ids.length) return new Map();
-    const rows = await table(db).where('account_id', accountId).whereIn('id', [...new Set(ids)]);
-    return new Map(rows.map((row) => [row.id, row]));
-  },
 
   update: (db: Knex, accountId: string, id: string, changes: Partial<CustomerRow>) =>
     table(db).where({ account_id: accountId, id }).update(changes),
 
   delete: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).delete(),
-
-  page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<CustomerRow>> =>
-    pageOf<CustomerRow>(table(db).where('account_id', accountId), request),
 };

@@ -1,6 +1,4 @@
-import type { Knex } from 'knex';
-import { pageOf } from '../../db/paging';
-import type { Page, PageRequest } from '../../http/pagination';
+import { tenantTable } from '../../db/tenantTable';
 
 export const FOLLOW_UP_TYPES = ['retry', 'link', 'both'] as const;
 export type FollowUpType = (typeof FOLLOW_UP_TYPES)[number];
@@ -31,11 +29,4 @@ export interface FollowUpRow {
   updated_at: string;
 }
 
-const table = (db: Knex) => db<FollowUpRow>('follow_ups');
-
-export const followUpsRepository = {
-  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
-
-  page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<FollowUpRow>> =>
-    pageOf<FollowUpRow>(table(db).where('account_id', accountId), request),
-};
+export const followUpsRepository = tenantTable<FollowUpRow>('follow_ups');

@@ -1,6 +1,4 @@
-import type { Knex } from 'knex';
-import { pageOf } from '../../db/paging';
-import type { Page, PageRequest } from '../../http/pagination';
+import { tenantTable } from '../../db/tenantTable';
 import type { IntervalUnit } from '../../time/calendar';
 
 export const LINK_TYPES = ['payment', 'subscription', 'mandate'] as const;
@@ -32,11 +30,4 @@ export interface PaymentLinkRow {
   updated_at: string;
 }
 
-const table = (db: Knex) => db<PaymentLinkRow>('payment_links');
-
-export const paymentLinksRepository = {
-  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
-
-  page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<PaymentLinkRow>> =>
-    pageOf<PaymentLinkRow>(table(db).where('account_id', accountId), request),
-};
+export const paymentLinksRepository = tenantTable<PaymentLinkRow>('payment_links');

@@ -66,7 +66,7 @@ export async function nestedOrdersById(
   accountId: string,
   ids: Array<string | null>,
 ): Promise<Map<string, OrderResponse>> {
-  const rows = await ordersRepository.findMany(db, accountId, ids.filter((id): id is string => id !== null));
+  const rows = [...(await ordersRepository.findMany(db, accountId, ids.filter((id): id is string => id !== null))).values()];
   const orders = await presentOrders(db, zone, accountId, rows);
   return new Map(orders.map((order) => [order.id, order]));
 }

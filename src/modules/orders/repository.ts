@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { pageOf } from '../../db/paging';
-import type { Page, PageRequest } from '../../http/pagination';
+import { tenantTable } from '../../db/tenantTable';
 
 export const ORDER_STATUSES = ['unpaid', 'pending', 'paid', 'completed', 'charged_back', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -43,16 +42,8 @@ export interface OrderLineRow {
   next_order: string | null; // Y-m-d
 }
 
-const table = (db: Knex) => db<OrderRow>('orders');
-
 export const ordersRepository = {
-  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
-
-  findMany: async (db: Knex, accountId: string, ids: string[]): Promise<OrderRow[]> =>
-    ids.length ? table(db).where('account_id', accountId).whereIn('id', [...new Set(ids)]) : [],
-
-  page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<OrderRow>> =>
-    pageOf<OrderRow>(table(db).where('account_id', accountId), request),
+  ...tenantTable<OrderRow>('orders'),
 
   /** Lines of several orders in one query, in their order on the order. */
   linesOf: async (db: Knex, accountId: string, orderIds: string[]): Promise<OrderLineRow[]> =>

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { tenantTable } from '../../db/tenantTable';
 import type { PaymentStatus, SequenceType } from '../../providers/types';
 
 export interface PaymentRow {
@@ -33,12 +34,13 @@ export interface PaymentStatusChangeRow {
   changed_at: string;
 }
 
-const table = (db: Knex) => db<PaymentRow>('payments');
+const shared = tenantTable<PaymentRow>('payments');
+const { table } = shared;
 
 export const paymentsRepository = {
-  insert: (db: Knex, row: PaymentRow) => table(db).insert(row),
+  ...shared,
 
-  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
+  insert: (db: Knex, row: PaymentRow) => table(db).insert(row),
 
   findByProviderPaymentId: (db: Knex, accountId: string, providerPaymentId: string) =>
     table(db).where({ account_id: accountId, provider_payment_id: providerPaymentId }).first(),

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { pageOf } from '../../db/paging';
-import type { Page, PageRequest } from '../../http/pagination';
+import { tenantTable } from '../../db/tenantTable';
 import type { IntervalUnit } from '../../time/calendar';
 
 export const PRODUCT_TYPES = ['once', 'subscription', 'shipping_costs'] as const;
@@ -22,20 +21,10 @@ export interface ProductRow {
   updated_at: string;
 }
 
-const table = (db: Knex) => db<ProductRow>('products');
+const shared = tenantTable<ProductRow>('products');
 
 export const productsRepository = {
-  insert: (db: Knex, row: ProductRow) => table(db).insert(row),
+  ...shared,
 
-  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
-
-  /** Products by id, for order lines (one query for a whole page). */
-  findMany: async (db: Knex, accountId: string, ids: string[]): Promise<Map<string, ProductRow>> => {
-    if (!ids.length) return new Map();
-    const rows = await table(db).where('account_id', accountId).whereIn('id', [...new Set(ids)]);
-    return new Map(rows.map((row) => [row.id, row]));
-  },
-
-  page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<ProductRow>> =>
-    pageOf<ProductRow>(table(db).where('account_id', accountId), request),
+  insert: (db: Knex, row: ProductRow) => shared.table(db).insert(row),
 };

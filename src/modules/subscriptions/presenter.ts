@@ -72,7 +72,7 @@ export async function nestedSubscriptionsById(
   ids: Array<string | null>,
 ): Promise<Map<string, NestedSubscriptionResponse>> {
   const wanted = ids.filter((id): id is string => id !== null);
-  const rows = await subscriptionsRepository.findMany(db, accountId, wanted);
+  const rows = [...(await subscriptionsRepository.findMany(db, accountId, wanted)).values()];
   const rules = groupRules(await subscriptionsRepository.rulesOf(db, accountId, rows.map((row) => row.id)));
   return new Map(rows.map((row) => [row.id, presentNestedSubscription(row, rules.get(row.id) ?? [], zone)]));
 }

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
+import { tenantTable } from '../../db/tenantTable';
 import type { IntervalUnit } from '../../time/calendar';
-import { pageOf } from '../../db/paging';
-import type { Page, PageRequest } from '../../http/pagination';
 
 export const SUBSCRIPTION_STATUSES = ['draft', 'active', 'paused', 'cancelled', 'completed'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -55,23 +54,17 @@ export interface InvoiceRuleRow {
   ledger_account_id: string | null;
 }
 
-const table = (db: Knex) => db<SubscriptionRow>('subscriptions');
+const shared = tenantTable<SubscriptionRow>('subscriptions');
 
 export const subscriptionsRepository = {
+  ...shared,
+
   /** A subscription with its rules and their invoice rules; call inside a transaction. */
   insertWithRules: async (trx: Knex, row: SubscriptionRow, rules: SubscriptionRuleRow[], invoiceRules: InvoiceRuleRow[]): Promise<void> => {
-    await table(trx).insert(row);
+    await shared.table(trx).insert(row);
     if (rules.length) await trx<SubscriptionRuleRow>('subscription_rules').insert(rules);
     if (invoiceRules.length) await trx<InvoiceRuleRow>('invoice_rules').insert(invoiceRules);
   },
-
-  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
-
-  findMany: async (db: Knex, accountId: string, ids: string[]): Promise<SubscriptionRow[]> =>
-    ids.length ? table(db).where('account_id', accountId).whereIn('id', [...new Set(ids)]) : [],
-
-  page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<SubscriptionRow>> =>
-    pageOf<SubscriptionRow>(table(db).where('account_id', accountId), request),
 
   /** Rules of several subscriptions in one query, in their running order. */
   rulesOf: async (db: Knex, accountId: string, subscriptionIds: string[]): Promise<SubscriptionRuleRow[]> =>
