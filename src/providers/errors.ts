@@ -3,7 +3,7 @@ import { AppError, ProviderUnavailableError, ValidationError } from '../http/err
 /**
  * The provider refused a request because of its content (Mollie's 422). `field` is the name of the
  * field in OUR API when the adapter knows which one it was; it is then listed under `fields`, so a
- * client sees the same shape as any other 422.
+ * client sees the same shape as every other 422.
  */
 export class ProviderRejectedError extends ValidationError {
   override readonly code = 'provider_rejected';

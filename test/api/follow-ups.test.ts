@@ -1,9 +1,8 @@
-import request from 'supertest';
-import { pagedEnvelopeSchema } from '../../src/http/pagination';
 import { followUpResponse } from '../../src/modules/follow-ups/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { countQueries, seedCustomer, seedFollowUp, seedOrder, seedProduct, seedSubscription } from '../support/seed';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { itBehavesLikeAPagedList } from '../support/pagedList';
+import { createTestApp, type TestApp } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('follow-ups on %s', (kind) => {
   let t: TestApp;
@@ -16,8 +15,6 @@ describe.each(TEST_DATABASES)('follow-ups on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const envelope = pagedEnvelopeSchema(followUpResponse.strict()).strict();
-  const path = `${TEST_PUBLIC_URL}/api/v2/follow-ups`;
   const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((followUp) => followUp.id);
 
   /** A customer with a subscription and an order of one product, as a failed renewal has them. */
@@ -143,35 +140,6 @@ describe.each(TEST_DATABASES)('follow-ups on %s', (kind) => {
   });
 
   describe('GET /api/v2/follow-ups', () => {
-    it('When an account has 31 follow-ups, then pages 1, 2, 3 and 4 carry the documented envelope', async () => {
-      const own = await t.newAccount();
-      const ids: string[] = [];
-      for (let i = 0; i < 31; i += 1) {
-        ids.push((await seedFollowUp(t.ctx.db, own.accountId, { description: `F${i}` })).id);
-      }
-      const page1 = await t.as(own.token).get('/api/v2/follow-ups');
-      expect(page1.status).toBe(200);
-      expect(envelope.parse(page1.body)).toEqual(page1.body);
-      expect(idsOf(page1.body)).toEqual(ids.slice(0, 15));
-      expect(page1.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: '', next: `${path}?page=2` });
-      expect(page1.body.meta).toEqual({ current_page: 1, last_page: 3, per_page: 15, total: 31, from: 1, to: 15, path });
-
-      const page2 = await t.as(own.token).get('/api/v2/follow-ups?page=2');
-      expect(idsOf(page2.body)).toEqual(ids.slice(15, 30));
-      expect(page2.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: `${path}?page=1`, next: `${path}?page=3` });
-      expect(page2.body.meta).toEqual({ current_page: 2, last_page: 3, per_page: 15, total: 31, from: 16, to: 30, path });
-
-      const page3 = await t.as(own.token).get('/api/v2/follow-ups?page=3');
-      expect(idsOf(page3.body)).toEqual(ids.slice(30));
-      expect(page3.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=3`, prev: `${path}?page=2`, next: '' });
-      expect(page3.body.meta).toEqual({ current_page: 3, last_page: 3, per_page: 15, total: 31, from: 31, to: 31, path });
-
-      const past = await t.as(own.token).get('/api/v2/follow-ups?page=4');
-      expect(past.status).toBe(200);
-      expect(past.body.data).toEqual([]);
-      expect(past.body.meta).toEqual({ current_page: 4, last_page: 3, per_page: 15, total: 31, from: null, to: null, path });
-    });
-
     it("When another account has follow-ups, then they never appear in this account's list", async () => {
       const mine = await t.newAccount();
       const theirs = await t.newAccount();
@@ -205,32 +173,16 @@ describe.each(TEST_DATABASES)('follow-ups on %s', (kind) => {
       expect(queriesForFifteen).toBe(queriesForOne);
     });
 
-    it.each([
-      ['page=0', { page: ['The page field must be at least 1.'] }],
-      ['page=abc', { page: ['The page field must be an integer.'] }],
-      ['per_page=101', { per_page: ['The per page field must not be greater than 100.'] }],
-    ])('When the query is %s, then it answers 422 naming the parameter', async (query, fields) => {
-      const res = await t.as(token).get(`/api/v2/follow-ups?${query}`);
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({ status: 422, error: 'Could not list follow-ups. Some parameters are invalid', code: 'validation_failed', fields });
-    });
   });
 
-  describe('authentication', () => {
-    it.each(['/api/v2/follow-ups', '/api/v2/follow-ups/fu_doesnotexist0000'])('When GET %s has no token, then it answers 401', async (url) => {
-      const res = await request(t.app).get(url);
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({
-        status: 401,
-        error: 'Unauthenticated: send a valid token as "Authorization: Bearer <token>"',
-        code: 'unauthenticated',
-      });
-    });
-
-    it.each(['/api/v2/follow-ups', '/api/v2/follow-ups/fu_doesnotexist0000'])('When GET %s has an unknown token, then it answers 401', async (url) => {
-      const res = await request(t.app).get(url).set('Authorization', 'Bearer rps_notarealtoken');
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({ status: 401, error: 'Unauthenticated: the token is unknown or revoked', code: 'unauthenticated' });
+  describe('the paged list', () => {
+    itBehavesLikeAPagedList({
+      app: () => t,
+      path: '/api/v2/follow-ups',
+      plural: 'follow-ups',
+      item: followUpResponse,
+      seed: async (app, accountId, index) => (await seedFollowUp(app.ctx.db, accountId, { description: `F${index}` })).id,
+      unknownId: 'fu_doesnotexist0000',
     });
   });
 });
