@@ -134,6 +134,7 @@ describe.each(TEST_DATABASES)('customers on %s', (kind) => {
       plural: 'customers',
       item: customerResponse,
       seed: async (app, accountId, index) => (await seedCustomer(app.ctx.db, accountId, { number: `C${index}` })).id,
+      notFound: 'Customer not found',
       unknownId: 'cus_doesnotexist0000',
     });
   });

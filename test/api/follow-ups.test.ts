@@ -15,7 +15,6 @@ describe.each(TEST_DATABASES)('follow-ups on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((followUp) => followUp.id);
 
   /** A customer with a subscription and an order of one product, as a failed renewal has them. */
   const seedRelations = async (account: string) => {
@@ -127,30 +126,9 @@ describe.each(TEST_DATABASES)('follow-ups on %s', (kind) => {
       expect(res.body).toMatchObject({ customer: null, subscription: null, order: null });
     });
 
-    it('When the id belongs to another account, then it answers 404 exactly like an unknown id', async () => {
-      const other = await t.newAccount();
-      const followUp = await seedFollowUp(t.ctx.db, other.accountId);
-      const foreign = await t.as(token).get(`/api/v2/follow-ups/${followUp.id}`);
-      const unknown = await t.as(token).get('/api/v2/follow-ups/fu_doesnotexist0000');
-      expect(foreign.status).toBe(404);
-      expect(foreign.body).toEqual({ status: 404, error: 'Follow-up not found', code: 'not_found' });
-      expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual(foreign.body);
-    });
   });
 
   describe('GET /api/v2/follow-ups', () => {
-    it("When another account has follow-ups, then they never appear in this account's list", async () => {
-      const mine = await t.newAccount();
-      const theirs = await t.newAccount();
-      const followUp = await seedFollowUp(t.ctx.db, mine.accountId);
-      await seedFollowUp(t.ctx.db, theirs.accountId);
-      await seedFollowUp(t.ctx.db, theirs.accountId);
-      const res = await t.as(mine.token).get('/api/v2/follow-ups');
-      expect(idsOf(res.body)).toEqual([followUp.id]);
-      expect(res.body.meta).toMatchObject({ total: 1, last_page: 1 });
-    });
-
     it('When a page holds 15 follow-ups with customer, subscription and order, then it costs as many queries as a page with one', async () => {
       const seedFollowUps = async (count: number) => {
         const account = await t.newAccount();
@@ -182,6 +160,7 @@ describe.each(TEST_DATABASES)('follow-ups on %s', (kind) => {
       plural: 'follow-ups',
       item: followUpResponse,
       seed: async (app, accountId, index) => (await seedFollowUp(app.ctx.db, accountId, { description: `F${index}` })).id,
+      notFound: 'Follow-up not found',
       unknownId: 'fu_doesnotexist0000',
     });
   });

@@ -15,7 +15,6 @@ describe.each(TEST_DATABASES)('payment links on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((link) => link.id);
 
   describe('GET /api/v2/links/{id}', () => {
     it('When a subscription link has every field, then it answers 200 with the link field by field, its customer and its subscription', async () => {
@@ -122,30 +121,9 @@ describe.each(TEST_DATABASES)('payment links on %s', (kind) => {
       expect(res.body).toMatchObject({ customer: null, subscription: null });
     });
 
-    it('When the id belongs to another account, then it answers 404 exactly like an unknown id', async () => {
-      const other = await t.newAccount();
-      const link = await seedPaymentLink(t.ctx.db, other.accountId);
-      const foreign = await t.as(token).get(`/api/v2/links/${link.id}`);
-      const unknown = await t.as(token).get('/api/v2/links/lnk_doesnotexist0000');
-      expect(foreign.status).toBe(404);
-      expect(foreign.body).toEqual({ status: 404, error: 'Payment link not found', code: 'not_found' });
-      expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual(foreign.body);
-    });
   });
 
   describe('GET /api/v2/links', () => {
-    it("When another account has links, then they never appear in this account's list", async () => {
-      const mine = await t.newAccount();
-      const theirs = await t.newAccount();
-      const link = await seedPaymentLink(t.ctx.db, mine.accountId);
-      await seedPaymentLink(t.ctx.db, theirs.accountId);
-      await seedPaymentLink(t.ctx.db, theirs.accountId);
-      const res = await t.as(mine.token).get('/api/v2/links');
-      expect(idsOf(res.body)).toEqual([link.id]);
-      expect(res.body.meta).toMatchObject({ total: 1, last_page: 1 });
-    });
-
     it('When a page holds 15 links with a customer and a subscription each, then it costs as many queries as a page with one', async () => {
       const seedLinks = async (count: number) => {
         const account = await t.newAccount();
@@ -178,6 +156,7 @@ describe.each(TEST_DATABASES)('payment links on %s', (kind) => {
       plural: 'payment links',
       item: paymentLinkResponse,
       seed: async (app, accountId, index) => (await seedPaymentLink(app.ctx.db, accountId, { description: `L${index}` })).id,
+      notFound: 'Payment link not found',
       unknownId: 'lnk_doesnotexist0000',
     });
   });

@@ -15,7 +15,6 @@ describe.each(TEST_DATABASES)('orders on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((order) => order.id);
 
   describe('GET /api/v2/orders/{id}', () => {
     it('When an order has every field and two lines, then it answers 200 with the order field by field', async () => {
@@ -148,30 +147,9 @@ describe.each(TEST_DATABASES)('orders on %s', (kind) => {
       });
     });
 
-    it('When the id belongs to another account, then it answers 404 exactly like an unknown id', async () => {
-      const other = await t.newAccount();
-      const { order } = await seedOrder(t.ctx.db, other.accountId, []);
-      const foreign = await t.as(token).get(`/api/v2/orders/${order.id}`);
-      const unknown = await t.as(token).get('/api/v2/orders/ord_doesnotexist0000');
-      expect(foreign.status).toBe(404);
-      expect(foreign.body).toEqual({ status: 404, error: 'Order not found', code: 'not_found' });
-      expect(unknown.status).toBe(404);
-      expect(unknown.body).toEqual(foreign.body);
-    });
   });
 
   describe('GET /api/v2/orders', () => {
-    it("When another account has orders, then they never appear in this account's list", async () => {
-      const mine = await t.newAccount();
-      const theirs = await t.newAccount();
-      const { order } = await seedOrder(t.ctx.db, mine.accountId, []);
-      await seedOrder(t.ctx.db, theirs.accountId, []);
-      await seedOrder(t.ctx.db, theirs.accountId, []);
-      const res = await t.as(mine.token).get('/api/v2/orders');
-      expect(idsOf(res.body)).toEqual([order.id]);
-      expect(res.body.meta).toMatchObject({ total: 1, last_page: 1 });
-    });
-
     it('When a page holds 15 orders with two lines each, then it costs as many queries as a page with one order', async () => {
       const seedOrders = async (count: number) => {
         const account = await t.newAccount();
@@ -210,6 +188,7 @@ describe.each(TEST_DATABASES)('orders on %s', (kind) => {
         const product = await seedProduct(app.ctx.db, account);
         return (await seedOrder(app.ctx.db, account, [{ product_id: product.id, quantity: index + 1, next_order: null }])).order.id;
       },
+      notFound: 'Order not found',
       unknownId: 'ord_doesnotexist0000',
     });
 

@@ -15,6 +15,8 @@ export interface PagedListUnderTest {
   seed: (t: TestApp, accountId: string, index: number) => Promise<string>;
   /** A well-formed id that exists nowhere, for the read-one route. */
   unknownId: string;
+  /** The 404 sentence of the read-one route, e.g. "Payment link not found". */
+  notFound: string;
 }
 
 /**
@@ -80,6 +82,19 @@ export function itBehavesLikeAPagedList(list: PagedListUnderTest): void {
     const res = await t.as(mine.token).get(list.path);
     expect(idsOf(res.body)).toEqual([own]);
     expect(res.body.meta).toMatchObject({ total: 1, last_page: 1 });
+  });
+
+  it(`When ${list.path}/{id} names another account’s item, then it answers 404 exactly like an unknown id`, async () => {
+    const t = list.app();
+    const mine = await t.newAccount();
+    const theirs = await t.newAccount();
+    const foreignId = await list.seed(t, theirs.accountId, 0);
+    const foreign = await t.as(mine.token).get(`${list.path}/${foreignId}`);
+    const unknown = await t.as(mine.token).get(`${list.path}/${list.unknownId}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ status: 404, error: list.notFound, code: 'not_found' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(foreign.body);
   });
 
   it.each([
