@@ -32,8 +32,11 @@ export const optionalCountry = () =>
       .optional(),
   );
 
-/** A JSON number with at most two decimals, converted to integer cents. */
-export const amountInCents = (options: { min: number; allowZero?: boolean }) =>
+/**
+ * A JSON number with at most two decimals, converted to integer cents. `sign` says which amounts
+ * make sense: a charge is positive, a price may be free, an invoice line may be a discount.
+ */
+export const amountInCents = (sign: 'positive' | 'nonNegative' | 'any') =>
   z
     .number()
     .transform((amount, ctx) => {
@@ -42,11 +45,12 @@ export const amountInCents = (options: { min: number; allowZero?: boolean }) =>
         ctx.addIssue({ code: 'custom', message: 'The :attribute field must have at most 2 decimals.' });
         return z.NEVER;
       }
-      if (cents < options.min * 100 || (cents === 0 && !options.allowZero)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: options.allowZero ? 'The :attribute field must be at least 0.' : 'The :attribute field must be greater than 0.',
-        });
+      if (sign === 'positive' && cents <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'The :attribute field must be greater than 0.' });
+        return z.NEVER;
+      }
+      if (sign === 'nonNegative' && cents < 0) {
+        ctx.addIssue({ code: 'custom', message: 'The :attribute field must be at least 0.' });
         return z.NEVER;
       }
       return cents;

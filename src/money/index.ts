@@ -19,6 +19,17 @@ export function centsFromNumber(amount: number): Cents | null {
   return cents === 0 ? 0 : cents; // never -0
 }
 
+/**
+ * A decimal string as the outside world sends money ("12.50", "1000", "-0.05": Mollie, WooCommerce)
+ * to cents, exactly, without floating point; null when it is not such a string.
+ */
+export function centsFromDecimalString(value: string): Cents | null {
+  const match = /^(-?)(\d{1,13})(?:\.(\d{1,2}))?$/.exec(value.trim());
+  if (!match) return null;
+  const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0'));
+  return match[1] && cents !== 0 ? -cents : cents;
+}
+
 /** Cents as a decimal string with exactly two decimals: 1250 → "12.50", -5 → "-0.05". */
 export function formatCents(cents: Cents): string {
   const sign = cents < 0 ? '-' : '';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { centsFromNumber, formatCents, formatNullableCents } from '../../src/money';
+import { centsFromDecimalString, centsFromNumber, formatCents, formatNullableCents } from '../../src/money';
 
 describe('centsFromNumber', () => {
   it.each([
@@ -72,5 +72,29 @@ describe('formatCents', () => {
   it('When the amount is null, then formatNullableCents gives null', () => {
     expect(formatNullableCents(null)).toBeNull();
     expect(formatNullableCents(1)).toBe('0.01');
+  });
+});
+
+describe('centsFromDecimalString', () => {
+  it.each([
+    ['12.50', 1250],
+    ['1000.00', 100000],
+    ['1000', 100000],
+    ['0.1', 10],
+    ['0.05', 5],
+    ['-0.05', -5],
+    ['-0.00', 0],
+    [' 9.95 ', 995],
+  ])('When the string is %p, then it is %p cents exactly', (text, cents) => {
+    expect(centsFromDecimalString(text)).toBe(cents);
+    expect(Object.is(centsFromDecimalString(text), -0)).toBe(false);
+  });
+
+  it.each(['', '12.', '.50', '12.345', '1e3', '12,50', 'abc', '--1', '12345678901234.00'])('When the string is %p, then it is refused (null)', (text) => {
+    expect(centsFromDecimalString(text)).toBeNull();
+  });
+
+  it('When cents are formatted and read back, then they are the same cents', () => {
+    for (const cents of [0, 1, 99, 100, 1250, -5, 123456789]) expect(centsFromDecimalString(formatCents(cents))).toBe(cents);
   });
 });

@@ -5,7 +5,7 @@ import { PAYMENT_STATUSES } from '../../providers/types';
 export const PAYMENT_METHODS = ['ideal', 'creditcard', 'bancontact', 'sofort', 'eps', 'giropay', 'belfius', 'kbc', 'banktransfer'] as const;
 
 export const createPaymentBody = z.object({
-  amount: amountInCents({ min: 0.01 }),
+  amount: amountInCents('positive'),
   currency: z.enum(['EUR']),
   provider_customer_id: requiredText(64),
   description: requiredText(191),

@@ -4,7 +4,7 @@ import { INTERVAL_UNITS } from '../../time/calendar';
 import { PRODUCT_TYPES } from './repository';
 
 /** Percent with at most two decimals, stored as hundredths of a percent: the same conversion as money. */
-const vatInBasisPoints = () => z.number().min(0).max(100).pipe(amountInCents({ min: 0, allowZero: true }));
+const vatInBasisPoints = () => z.number().min(0).max(100).pipe(amountInCents('nonNegative'));
 
 /**
  * A string first, so a missing value reads "is required" rather than "the selected type is invalid";
@@ -20,7 +20,7 @@ export const createProductBody = z
   .object({
     type: requiredEnum(PRODUCT_TYPES),
     name: requiredText(),
-    amount: amountInCents({ min: 0, allowZero: true }).describe('> 0; 0 is allowed for shipping_costs'),
+    amount: amountInCents('nonNegative').describe('> 0; 0 is allowed for shipping_costs'),
     vat: vatInBasisPoints().describe('VAT percentage, 0..100'),
     interval: intervalUnit().nullable().optional().describe('required when type is subscription, else absent or null'),
     interval_value: positiveInteger().nullable().optional().describe('required when type is subscription, else absent or null'),

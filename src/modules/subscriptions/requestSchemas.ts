@@ -20,7 +20,7 @@ const invoiceRule = z.object({
   quantity: positiveInteger(),
   description: requiredText(191),
   // Negative lines are discounts; a zero line (a free item) is allowed.
-  amount: amountInCents({ min: Number.NEGATIVE_INFINITY, allowZero: true }),
+  amount: amountInCents('any'),
   vat: optionalText(8).refine(
     (vat) => vat === null || vat === undefined || (VAT_PERCENTAGE.test(vat) && Number(vat) <= 100),
     'The :attribute field must be a VAT percentage such as 21 or 9.5.',
@@ -41,7 +41,7 @@ function checkRuleDay(rule: { interval: RuleInterval; day?: number | null }, ctx
 
 const subscriptionRule = z
   .object({
-    amount: amountInCents({ min: 0.01 }),
+    amount: amountInCents('positive'),
     // Singular and plural units are accepted, as for products; the singular is stored and shown.
     interval: intervalUnit(),
     interval_amount: positiveInteger().max(MAX_INTERVAL_AMOUNT),

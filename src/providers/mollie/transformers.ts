@@ -11,7 +11,7 @@ import {
   type PaymentCreateParams,
   type PaymentMethod,
 } from '@mollie/api-client';
-import { formatCents, type Cents } from '../../money';
+import { centsFromDecimalString, formatCents, type Cents } from '../../money';
 import { ProviderFailedError } from '../errors';
 import type {
   PaymentStatus,
@@ -115,12 +115,11 @@ export function isLocalUrl(url: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || host === '0.0.0.0' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** Mollie's decimal string ("12.50", "1000.00") as cents, exactly: no floating point on the way. */
+/** Mollie's decimal string ("12.50", "1000.00") as cents; anything else is a provider fault. */
 export function centsFromValue(value: string): Cents {
-  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(value);
-  if (!match) throw new ProviderFailedError(`unexpected amount "${value}"`);
-  const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0'));
-  return match[1] && cents !== 0 ? -cents : cents;
+  const cents = centsFromDecimalString(value);
+  if (cents === null) throw new ProviderFailedError(`unexpected amount "${value}"`);
+  return cents;
 }
 
 type StatusFacts = Pick<Payment, 'status' | 'amount' | 'amountRefunded' | 'amountChargedBack'>;
