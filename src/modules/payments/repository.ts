@@ -45,6 +45,8 @@ export const paymentsRepository = {
   findByProviderPaymentId: (db: Knex, accountId: string, providerPaymentId: string) =>
     table(db).where({ account_id: accountId, provider_payment_id: providerPaymentId }).first(),
 
+  delete: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).delete(),
+
   update: (db: Knex, accountId: string, id: string, changes: Partial<PaymentRow>) =>
     table(db).where({ account_id: accountId, id }).update(changes),
 

@@ -70,7 +70,7 @@ export async function createPayment(ctx: AppContext, account: Account, input: Cr
     );
   } catch (error) {
     // Nothing was created at the provider for this row; do not leave a payment without one.
-    await ctx.db('payments').where({ account_id: account.id, id: row.id }).delete();
+    await paymentsRepository.delete(ctx.db, account.id, row.id);
     throw error;
   }
   const stored: PaymentRow = {

@@ -29,20 +29,23 @@ export async function recordWebhookCall(ctx: AppContext, accountId: string, reso
 
 /**
  * Processes one recorded call. The call says only "look at tr_…": the payment is fetched from the
- * provider and applied (forward-only, so duplicates and late reports change nothing).
+ * provider and applied (forward-only, so duplicates and late reports change nothing). Answers
+ * whether the call is now processed.
  */
-export async function processWebhookCall(ctx: AppContext, seq: number): Promise<void> {
+export async function processWebhookCall(ctx: AppContext, seq: number): Promise<boolean> {
   const call = await ctx.db<WebhookCallRow>('provider_webhook_calls').where({ seq }).whereNull('processed_at').first();
-  if (!call) return;
+  if (!call) return true;
   try {
     await syncPaymentFromProvider(ctx, call.account_id, call.resource_id);
     await ctx.db('provider_webhook_calls')
       .where({ seq })
       .update({ processed_at: toDbDateTime(ctx.clock.now()), attempts: call.attempts + 1, last_error: null });
+    return true;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await ctx.db('provider_webhook_calls').where({ seq }).update({ attempts: call.attempts + 1, last_error: message.slice(0, 500) });
     ctx.logger.warn('provider webhook call failed; it will be retried', { accountId: call.account_id, resourceId: call.resource_id, error: message });
+    return false;
   }
 }
 
@@ -59,10 +62,8 @@ export async function processStaleWebhookCalls(ctx: AppContext, signal: AbortSig
   const result: JobResult = { processed: 0, failed: 0 };
   for (const { seq } of calls) {
     if (signal.aborted) break;
-    await processWebhookCall(ctx, seq);
-    const after = await ctx.db('provider_webhook_calls').where({ seq }).first<{ processed_at: string | null }>('processed_at');
     result.processed += 1;
-    if (!after?.processed_at) result.failed += 1;
+    if (!(await processWebhookCall(ctx, seq))) result.failed += 1;
   }
   return result;
 }
