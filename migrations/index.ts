@@ -6,6 +6,10 @@ import * as paymentsLinksFollowUpsOrders from './20261121_004_payments_links_fol
 import * as sandboxProvider from './20261121_005_sandbox_provider';
 import * as providerLifecycle from './20261121_006_provider_lifecycle';
 import * as idempotencyKeyCase from './20261121_007_idempotency_key_case';
+import * as paymentPipeline from './20261122_008_payment_pipeline';
+import * as jobLeaseFencing from './20261122_009_job_lease_fencing';
+import * as webhookCallBackoff from './20261122_010_webhook_call_backoff';
+import * as sandboxReferences from './20261122_011_sandbox_references';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -20,6 +24,10 @@ const migrations: Record<string, Knex.Migration> = {
   '20261121_005_sandbox_provider': sandboxProvider,
   '20261121_006_provider_lifecycle': providerLifecycle,
   '20261121_007_idempotency_key_case': idempotencyKeyCase,
+  '20261122_008_payment_pipeline': paymentPipeline,
+  '20261122_009_job_lease_fencing': jobLeaseFencing,
+  '20261122_010_webhook_call_backoff': webhookCallBackoff,
+  '20261122_011_sandbox_references': sandboxReferences,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -34,13 +34,16 @@ export function createApp(ctx: AppContext): Express {
 
   app.use('/webhooks', mollieWebhookRouter(ctx));
   // The sandbox reports a change the way a provider does: a recorded webhook call, processed the
-  // same way; awaited here so the payer's redirect already sees the new status.
-  app.use(
-    '/sandbox',
-    sandboxCheckoutRouter(ctx, async (accountId, providerPaymentId) => {
-      await processWebhookCall(ctx, await recordWebhookCall(ctx, accountId, providerPaymentId));
-    }),
-  );
+  // same way; awaited here so the payer's redirect already sees the new status. Where the sandbox is
+  // off (production, by default) its pages do not exist: a buyer could otherwise press "paid".
+  if (ctx.config.sandboxEnabled) {
+    app.use(
+      '/sandbox',
+      sandboxCheckoutRouter(ctx, async (accountId, providerPaymentId) => {
+        await processWebhookCall(ctx, await recordWebhookCall(ctx, accountId, providerPaymentId));
+      }),
+    );
+  }
 
   const openApiDocument = buildOpenApiDocument(apiRoutes, ctx.config.publicUrl);
   app.get('/api/v2/openapi.json', (_req, res) => {

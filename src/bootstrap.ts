@@ -4,6 +4,7 @@ import type { AppContext } from './context';
 import { connectDatabase } from './db/connect';
 import { migrateLatest } from './db/migrate';
 import type { Logger } from './logger';
+import { accountsRepository } from './modules/accounts/repository';
 import { createProviderRegistry } from './providers';
 import { systemClock, type Clock } from './time';
 
@@ -18,6 +19,6 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   const db = connectDatabase(config.DATABASE_URL, logger);
   const migrated = await migrateLatest(db);
   if (migrated.length) logger.info('database migrated', { migrations: migrated });
-  const providers = createProviderRegistry({ db, clock, logger, config });
+  const providers = createProviderRegistry({ db, clock, logger, config, loadSettings: (accountId) => accountsRepository.providerSettings(db, accountId) });
   return { ctx: { db, config, logger, clock, providers, background: new BackgroundTasks(logger) }, migrated };
 }

@@ -33,15 +33,30 @@ const environmentSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(60),
   MOLLIE_API_KEY: z.string().regex(/^(test|live)_\w+$/, 'must start with test_ or live_').optional(),
   MOLLIE_API_URL: z.url({ protocol: /^https$/ }).optional(),
+  // Absent: on outside production, off in production (see Config.sandboxEnabled).
+  SANDBOX: z.enum(['on', 'off']).optional(),
+  // Absent: allowed outside production, refused in production (see Config.outboundAllowPrivate).
+  OUTBOUND_ALLOW_PRIVATE: z.enum(['on', 'off']).optional(),
+  IDEMPOTENCY_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
 
-export interface Config extends Omit<Environment, 'APP_KEY' | 'PUBLIC_URL'> {
+export interface Config extends Omit<Environment, 'APP_KEY' | 'PUBLIC_URL' | 'SANDBOX' | 'OUTBOUND_ALLOW_PRIVATE'> {
   /** 32-byte key used to encrypt secrets at rest. */
   appKey: Buffer;
   /** Where the outside world reaches us, without a trailing slash. */
   publicUrl: string;
+  /**
+   * Whether the in-process sandbox provider and its /sandbox pages exist. Never by default in
+   * production: there a buyer could press "paid" on a real shop's payment.
+   */
+  sandboxEnabled: boolean;
+  /**
+   * Whether outbound deliveries (events to a client's webhook_url) may go to loopback, private,
+   * link-local and metadata addresses. Refused by default in production (SSRF).
+   */
+  outboundAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -66,6 +81,8 @@ export interface LoadedConfig {
   config: Config;
   /** Set when APP_KEY was absent and a key file was written on this start. */
   generatedKeyFile?: string;
+  /** Set when APP_KEY was absent and the key was read from (or written to) this file beside the data. */
+  keyFile?: string;
 }
 
 /**
@@ -76,8 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const parsed = parseEnvironment(env);
   let keyText = parsed.APP_KEY;
   let generatedKeyFile: string | undefined;
+  let keyFile: string | undefined;
   if (!keyText) {
-    const keyFile = path.resolve(parsed.DATA_DIR, 'app.key');
+    keyFile = path.resolve(parsed.DATA_DIR, 'app.key');
     if (existsSync(keyFile)) {
       keyText = readFileSync(keyFile, 'utf8').trim();
       const check = appKey.safeParse(keyText);
@@ -90,10 +108,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
       generatedKeyFile = keyFile;
     }
   }
-  const { APP_KEY: _key, PUBLIC_URL, ...rest } = parsed;
+  const { APP_KEY: _key, PUBLIC_URL, SANDBOX, OUTBOUND_ALLOW_PRIVATE, ...rest } = parsed;
   const publicUrl = (PUBLIC_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
+  const production = parsed.NODE_ENV === 'production';
   return {
-    config: { ...rest, appKey: Buffer.from(keyText.slice('base64:'.length), 'base64'), publicUrl },
+    config: {
+      ...rest,
+      appKey: Buffer.from(keyText.slice('base64:'.length), 'base64'),
+      publicUrl,
+      sandboxEnabled: SANDBOX ? SANDBOX === 'on' : !production,
+      outboundAllowPrivate: OUTBOUND_ALLOW_PRIVATE ? OUTBOUND_ALLOW_PRIVATE === 'on' : !production,
+    },
     generatedKeyFile,
+    keyFile,
   };
 }

@@ -5,6 +5,8 @@ import type { Logger } from './logger';
 import type { Clock } from './time';
 import type { ProviderRegistry } from './providers';
 
+export type { Account } from './modules/accounts/account';
+
 /** What every service needs, built once at start and passed explicitly (no module-level singletons). */
 export interface AppContext {
   db: Knex;
@@ -13,13 +15,4 @@ export interface AppContext {
   clock: Clock;
   providers: ProviderRegistry;
   background: BackgroundTasks;
-}
-
-/** The authenticated caller: every query is scoped by `account.id`. */
-export interface Account {
-  id: string;
-  name: string;
-  bookkeeping_system: string | null;
-  /** Opaque reference used in public URLs (the provider webhook), so ids never appear there. */
-  public_ref: string;
 }

@@ -17,10 +17,14 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { config, generatedKeyFile } = loaded;
+  const { config, generatedKeyFile, keyFile } = loaded;
   const logger = createLogger(config.LOG_LEVEL);
   if (generatedKeyFile) {
     logger.warn('APP_KEY was not set: generated a new key and stored it with mode 0600; back it up', { keyFile: generatedKeyFile });
+  }
+  if (keyFile && config.NODE_ENV === 'production') {
+    // Whoever copies the data directory (a backup, a stolen disk) then has the key to its secrets too.
+    logger.warn('APP_KEY is read from a file beside the data it protects; in production set APP_KEY from a secret store', { keyFile });
   }
   const { ctx } = await createContext(config, logger);
   const app = createApp(ctx);

@@ -50,3 +50,48 @@ describe('module routes', () => {
     expect(importsOf(source).sort()).toEqual(['../../db/connect', '../../jobs/start', '../../providers', '../../shop/woo', './repository', 'knex'].sort());
   });
 });
+
+/** Every .ts file below a folder. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** The files of src a file imports (type-only imports too: a cycle of types is still a tangle). */
+function localImportsOf(file: string): string[] {
+  return importsOf(readFileSync(file, 'utf8'))
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => path.resolve(path.dirname(file), specifier))
+    .map((target) => [`${target}.ts`, path.join(target, 'index.ts')].find((candidate) => existsSync(candidate)))
+    .filter((target): target is string => target !== undefined);
+}
+
+/** Each import cycle once, as the chain of files that closes it. */
+function importCycles(files: string[]): string[] {
+  const cycles = new Set<string>();
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    stack.push(file);
+    for (const target of localImportsOf(file)) {
+      const index = stack.indexOf(target);
+      if (index >= 0) cycles.add([...stack.slice(index), target].map((part) => path.relative(SRC_DIR, part)).join(' -> '));
+      else if (!done.has(target)) visit(target);
+    }
+    stack.pop();
+    done.add(file);
+  };
+  for (const file of files) if (!done.has(file)) visit(file);
+  return [...cycles];
+}
+
+const SRC_DIR = path.resolve(__dirname, '../../src');
+
+describe('imports in src', () => {
+  it('When every file of src is followed through its imports, then no chain comes back to where it started', () => {
+    expect(importCycles(sourceFiles(SRC_DIR))).toEqual([]);
+  });
+});

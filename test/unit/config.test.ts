@@ -45,6 +45,9 @@ describe('parseEnvironment', () => {
     ['PUBLIC_URL', 'ftp://files.example.nl'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
     ['CRON', 'yes'],
+    ['SANDBOX', 'yes'],
+    ['OUTBOUND_ALLOW_PRIVATE', '1'],
+    ['IDEMPOTENCY_LOCK_SECONDS', '0'],
   ])('When %s is %p, then a ConfigError of one line names the variable', (name, value) => {
     const error = configErrorOf(() => parseEnvironment({ [name]: value }));
     expect(error.message).toMatch(new RegExp(`^Invalid environment variable ${name}: \\S`));
@@ -130,5 +133,27 @@ describe('loadConfig', () => {
   it('When the config is loaded, then the clear APP_KEY text is not kept on it', () => {
     const { config } = loadConfig({ DATA_DIR: dataDir, APP_KEY });
     expect(JSON.stringify(config)).not.toContain(APP_KEY);
+  });
+});
+
+describe('the production perimeter', () => {
+  const load = (env: Record<string, string>) => loadConfig({ APP_KEY, ...env }).config;
+
+  it.each([
+    ['development', {}, true, true],
+    ['test', {}, true, true],
+    ['production', {}, false, false],
+    ['production', { SANDBOX: 'on', OUTBOUND_ALLOW_PRIVATE: 'on' }, true, true],
+    ['development', { SANDBOX: 'off', OUTBOUND_ALLOW_PRIVATE: 'off' }, false, false],
+  ])(
+    'When NODE_ENV is %s with %p, then the sandbox is %p and private outbound addresses are allowed: %p',
+    (nodeEnv, env, sandbox, allowPrivate) => {
+      const config = load({ NODE_ENV: nodeEnv, ...env });
+      expect({ sandbox: config.sandboxEnabled, allowPrivate: config.outboundAllowPrivate }).toEqual({ sandbox, allowPrivate });
+    },
+  );
+
+  it('When IDEMPOTENCY_LOCK_SECONDS is absent, then a dead request holds its key for 60 seconds', () => {
+    expect(load({}).IDEMPOTENCY_LOCK_SECONDS).toBe(60);
   });
 });

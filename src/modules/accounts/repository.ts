@@ -1,11 +1,9 @@
 import type { Knex } from 'knex';
-import type { Account } from '../../context';
+import type { AccountProviderSettings } from '../../providers/settings';
+import type { Account } from './account';
 
-export interface AccountRow extends Account {
+export interface AccountRow extends Account, AccountProviderSettings {
   webhook_secret_encrypted: string | null;
-  mollie_api_key_encrypted: string | null;
-  mollie_profile_id: string | null;
-  mollie_api_url: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -32,6 +30,10 @@ export const accountsRepository = {
   update: (db: Knex, id: string, changes: Partial<AccountRow>) => db<AccountRow>('accounts').where({ id }).update(changes),
 
   list: (db: Knex) => db<AccountRow>('accounts').orderBy('name'),
+
+  /** What the provider registry needs of an account, read on every lookup so a changed key takes effect at once. */
+  providerSettings: (db: Knex, id: string) =>
+    db('accounts').where({ id }).first<AccountProviderSettings | undefined>('mollie_api_key_encrypted', 'mollie_profile_id', 'mollie_api_url'),
 };
 
 export const apiTokensRepository = {

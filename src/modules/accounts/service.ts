@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Account } from '../../context';
+import type { Account } from './account';
 import { newId, randomBase62 } from '../../ids';
 import { toDbDateTime, type Clock } from '../../time';
 import { accountsRepository, apiTokensRepository, type AccountRow } from './repository';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets';
 import { AppError } from '../../http/errors';
-import type { AccountRow } from '../../modules/accounts/repository';
+import type { AccountProviderSettings } from '../settings';
 import type { MollieCredentials } from './provider';
 
 /**
@@ -67,7 +67,6 @@ export class LiveKeyRefusedError extends AppError {
   }
 }
 
-export type AccountProviderSettings = Pick<AccountRow, 'mollie_api_key_encrypted' | 'mollie_profile_id' | 'mollie_api_url'>;
 type SelectionConfig = Pick<Config, 'appKey' | 'NODE_ENV' | 'MOLLIE_API_KEY' | 'MOLLIE_API_URL'>;
 
 /** The account's own key first, else the environment's, else the sandbox. */
