@@ -82,11 +82,33 @@ export class ProviderFailedError extends AppError implements ProviderCallFailure
  */
 export class ProviderOutageError extends ProviderUnavailableError implements ProviderCallFailure {
   constructor(
-    reason: string,
+    readonly reason: string,
     readonly retryAfterSeconds: number,
     readonly mayHaveReachedProvider: boolean = true,
   ) {
     super(`The payment provider could not be reached (${reason}); retry the request in about ${retryAfterSeconds} seconds`);
+  }
+}
+
+/** What a client is told to wait before retrying when the provider gave no hint of its own. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * A create whose outcome at the provider is unknown (no answer, a dropped connection, a 5xx). Our row
+ * is kept and will be completed, by a retry of the same request (same Idempotency-Key) or by the job
+ * that finishes stalled creations; it is never made a second time. `what` names it: "payment pay_…".
+ */
+export class CreationOutcomeUnknownError extends ProviderUnavailableError {
+  readonly retryAfterSeconds: number;
+
+  constructor(what: string, cause: unknown) {
+    const outage = cause instanceof ProviderOutageError ? cause : null;
+    const retryAfterSeconds = outage?.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+    super(
+      `The payment provider did not confirm the request (${outage?.reason ?? 'no usable answer'}); ${what} is kept and will be completed, ` +
+        `never made twice: retry the request with the same Idempotency-Key in about ${retryAfterSeconds} seconds`,
+    );
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -53,6 +53,10 @@ export interface ProviderMandate {
   };
 }
 
+/**
+ * A payment to create. It names no website profile: the account's own always applies (an API key is
+ * bound to one profile; an organization token is configured with one), never one from a request.
+ */
 export interface ProviderPaymentInput {
   amount: Cents;
   currency: string;
@@ -64,7 +68,6 @@ export interface ProviderPaymentInput {
   /** Not sent for recurring payments, which have no payer present. */
   redirectUrl: string | null;
   webhookUrl: string | null;
-  profileId: string | null;
   /** Our payment id, for support look-ups at the provider. */
   reference: string;
 }
@@ -77,10 +80,34 @@ export interface ProviderPayment {
   method: string | null;
   checkoutUrl: string | null;
   customerId: string | null;
+  /** For a paid `first` payment: the mandate it created, which later recurring charges use. */
   mandateId: string | null;
   paidAt: Date | null;
   failureReason: string | null;
   failureCode: string | null;
+  /** Money that went back to the payer so far (0 when none): refunds, and chargebacks by the bank. */
+  amountRefunded: Cents;
+  amountChargedBack: Cents;
+  /** Our payment id as the provider keeps it (metadata), or null for a payment we did not make. */
+  reference: string | null;
+  createdAt: Date;
+}
+
+/** Finding a payment we may have created by our own id, when the answer to the create was lost. */
+export interface PaymentLookup {
+  /** Our payment id, as sent in ProviderPaymentInput.reference. */
+  reference: string;
+  /** The provider customer the payment was made for; narrows the search when known. */
+  customerId: string | null;
+  /** The payment cannot be older than this (our row's creation, minus a margin for clock skew). */
+  createdAfter: Date;
+}
+
+/** Finding a customer we may have created by our own id, when the answer to the create was lost. */
+export interface CustomerLookup {
+  /** Our customer id, as sent in ProviderCustomerInput.reference. */
+  reference: string;
+  createdAfter: Date;
 }
 
 /**
@@ -90,11 +117,20 @@ export interface ProviderPayment {
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'mollie';
   createCustomer(input: ProviderCustomerInput, idempotencyKey: string): Promise<{ id: string }>;
+  /** The customer we created with this reference, or null when the provider has none. */
+  findCustomerByReference(lookup: CustomerLookup): Promise<{ id: string } | null>;
   updateCustomer(customerId: string, input: ProviderCustomerInput): Promise<void>;
   createMandate(input: ProviderMandateInput, idempotencyKey: string): Promise<ProviderMandate>;
+  getMandate(customerId: string, mandateId: string): Promise<ProviderMandate>;
+  /** Every mandate of the customer, whatever its status. */
+  listMandates(customerId: string): Promise<ProviderMandate[]>;
   revokeMandate(customerId: string, mandateId: string): Promise<void>;
   createPayment(input: ProviderPaymentInput, idempotencyKey: string): Promise<ProviderPayment>;
   getPayment(paymentId: string): Promise<ProviderPayment>;
+  /** The payment we created with this reference, or null when the provider has none. */
+  findPaymentByReference(lookup: PaymentLookup): Promise<ProviderPayment | null>;
+  /** Cancels a payment that is still open (or a pending SEPA debit); answers it as it now is. */
+  cancelPayment(paymentId: string): Promise<ProviderPayment>;
 }
 
 /** Payment statuses after which nothing but a refund or chargeback can follow. */

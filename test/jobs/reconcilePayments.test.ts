@@ -19,19 +19,14 @@ function watchedContext(ctx: AppContext, failing: ReadonlySet<string> = new Set(
     providers: {
       async forAccount(account) {
         const real = await ctx.providers.forAccount(account);
-        const provider: PaymentProvider = {
-          name: real.name,
-          createCustomer: (input, key) => real.createCustomer(input, key),
-          updateCustomer: (id, input) => real.updateCustomer(id, input),
-          createMandate: (input, key) => real.createMandate(input, key),
-          revokeMandate: (customerId, mandateId) => real.revokeMandate(customerId, mandateId),
-          createPayment: (input, key) => real.createPayment(input, key),
-          async getPayment(id) {
+        // Everything else goes to the real provider; getPayment is watched.
+        const provider: PaymentProvider = Object.assign(Object.create(real) as PaymentProvider, {
+          async getPayment(id: string) {
             fetched.push(id);
             if (failing.has(id)) throw new ProviderUnavailableError();
             return real.getPayment(id);
           },
-        };
+        });
         return provider;
       },
     },

@@ -1,6 +1,13 @@
 import { createLogger } from '../../src/logger';
 import { ProviderUnavailableError } from '../../src/http/errors';
-import { ProviderCredentialsError, ProviderNotFoundError, ProviderOutageError, ProviderRejectedError } from '../../src/providers/errors';
+import {
+  outcomeIsUnknown,
+  ProviderCredentialsError,
+  ProviderFailedError,
+  ProviderNotFoundError,
+  ProviderOutageError,
+  ProviderRejectedError,
+} from '../../src/providers/errors';
 import { MollieProvider, type MollieCredentials } from '../../src/providers/mollie/provider';
 import type { ProviderPaymentInput } from '../../src/providers/types';
 import { MemoryTransport } from '../support/testApp';
@@ -35,7 +42,6 @@ const oneOff: ProviderPaymentInput = {
   method: 'ideal',
   redirectUrl: 'https://webshop.example.org/order/12345/',
   webhookUrl: WEBHOOK_URL,
-  profileId: null,
   reference: 'pay_0001',
 };
 
@@ -207,6 +213,10 @@ describe('MollieProvider requests', () => {
       paidAt: null,
       failureReason: null,
       failureCode: null,
+      amountRefunded: 0,
+      amountChargedBack: 0,
+      reference: 'pay_example',
+      createdAt: new Date('2026-11-21T10:00:00Z'),
     });
   });
 
@@ -268,15 +278,15 @@ describe('MollieProvider requests', () => {
     },
   );
 
-  it('When an API key is used and the payment names a profile, then no profileId is sent: the key is bound to its profile', async () => {
+  it("When an API key is used, then no profileId or testmode is sent: the key is bound to its own profile", async () => {
     const received: Received[] = [];
     mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-open'), received));
-    await newProvider().createPayment({ ...oneOff, profileId: 'pfl_QkEhN94Ba' }, 'payment-profile');
+    await newProvider().createPayment(oneOff, 'payment-profile');
     expect(received[0]?.body).not.toHaveProperty('profileId');
     expect(received[0]?.body).not.toHaveProperty('testmode');
   });
 
-  it('When an organization token is used, then the profile and test mode go with the request', async () => {
+  it("When an organization token is used, then the account's configured profile and test mode go with the request", async () => {
     const token = `access_${'X'.repeat(40)}`;
     const received: Received[] = [];
     mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-open'), received));
@@ -335,6 +345,33 @@ describe('MollieProvider payment statuses', () => {
     expect((await newProvider().getPayment('tr_rEfundEd1')).status).toBe('paid');
   });
 
+  it('When a payment was refunded in full, in part or charged back, then the money that went back is in cents', async () => {
+    mollie().get('/v2/payments/tr_rEfundEd1').reply(200, mollieFixture('payment-refunded'));
+    mollie()
+      .get('/v2/payments/tr_rEfundEd2')
+      .reply(200, mollieFixture('payment-refunded', { id: 'tr_rEfundEd2', amountRefunded: { value: '5.00', currency: 'EUR' }, amountRemaining: { value: '7.50', currency: 'EUR' } }));
+    mollie().get('/v2/payments/tr_cHargeBk1').reply(200, mollieFixture('payment-charged-back'));
+    const provider = newProvider();
+    expect(await provider.getPayment('tr_rEfundEd1')).toMatchObject({ status: 'refunded', amountRefunded: 1250, amountChargedBack: 0 });
+    expect(await provider.getPayment('tr_rEfundEd2')).toMatchObject({ status: 'paid', amountRefunded: 500, amountChargedBack: 0 });
+    expect(await provider.getPayment('tr_cHargeBk1')).toMatchObject({
+      status: 'charged_back',
+      amountRefunded: 0,
+      amountChargedBack: 1250,
+      reference: 'pay_example',
+      createdAt: new Date('2026-11-21T10:00:00Z'),
+    });
+  });
+
+  it.each([
+    ['no metadata', null],
+    ['metadata of someone else', { order_id: 12 }],
+    ['a payment_id that is not a string', { payment_id: 12 }],
+  ])('When a payment has %s, then its reference is null: not a payment we made', async (_case, metadata) => {
+    mollie().get('/v2/payments/tr_WDqYK6vllg').reply(200, mollieFixture('payment-open', { metadata }));
+    expect((await newProvider().getPayment('tr_WDqYK6vllg')).reference).toBeNull();
+  });
+
   it('When a payment is paid, then paidAt, method, customer and amount are mapped', async () => {
     mollie().get('/v2/payments/tr_pA1dIdEaL').reply(200, mollieFixture('payment-paid'));
     expect(await newProvider().getPayment('tr_pA1dIdEaL')).toEqual({
@@ -349,6 +386,10 @@ describe('MollieProvider payment statuses', () => {
       paidAt: new Date('2026-11-21T10:03:12Z'),
       failureReason: null,
       failureCode: null,
+      amountRefunded: 0,
+      amountChargedBack: 0,
+      reference: 'pay_example',
+      createdAt: new Date('2026-11-21T10:00:00Z'),
     });
   });
 
@@ -457,6 +498,68 @@ describe('MollieProvider errors', () => {
     expect(error).toMatchObject({ status: 502, retryable: true, message: 'The payment provider could not be reached (no answer within 0.05 s); retry the request in about 30 seconds' });
     // Let the late answer arrive before the network guard checks this test's interceptors.
     await new Promise((resolve) => setTimeout(resolve, 1100));
+  });
+
+  describe('whether the request may have been carried out at Mollie (mayHaveReachedProvider)', () => {
+    const outcomeOf = async (reply: (scope: ReturnType<typeof mollie>) => void) => {
+      reply(mollie());
+      return failureOf(newProvider().createPayment(oneOff, 'payment-outcome'));
+    };
+
+    it('When the connection drops, then the outcome is unknown (true)', async () => {
+      const error = await outcomeOf((scope) => scope.post('/v2/payments').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })));
+      expect(error).toBeInstanceOf(ProviderOutageError);
+      expect(error).toMatchObject({ mayHaveReachedProvider: true });
+      expect(outcomeIsUnknown(error)).toBe(true);
+    });
+
+    it('When the answer is not JSON (a proxy page), then the outcome is unknown (true)', async () => {
+      const error = await outcomeOf((scope) => scope.post('/v2/payments').reply(201, '<html>Bad gateway</html>', { 'Content-Type': 'text/html' }));
+      expect(error).toMatchObject({ mayHaveReachedProvider: true, reason: 'network error' });
+    });
+
+    it('When Mollie keeps answering 500 (3 attempts), then the outcome is unknown (true)', async () => {
+      const error = await outcomeOf((scope) => scope.post('/v2/payments').times(3).reply(500, mollieFixture('error-500'), { 'Retry-After': '0' }));
+      expect(error).toMatchObject({ mayHaveReachedProvider: true, reason: 'HTTP 500' });
+    });
+
+    it('When the same key is still in progress at Mollie (409), then the outcome is unknown (true) and a retry helps', async () => {
+      const error = await outcomeOf((scope) => scope.post('/v2/payments').reply(409, mollieFixture('error-409')));
+      expect(error).toBeInstanceOf(ProviderOutageError);
+      expect(error).toMatchObject({ mayHaveReachedProvider: true, retryable: true });
+    });
+
+    it('When our own timeout gives up, then the outcome is unknown (true)', async () => {
+      mollie().post('/v2/payments').delay(1000).reply(201, mollieFixture('payment-open'));
+      const error = await failureOf(newProvider({ timeoutMs: 50 }).createPayment(oneOff, 'payment-slow-outcome'));
+      expect(error).toMatchObject({ mayHaveReachedProvider: true });
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+    });
+
+    it('When Mollie rate-limits (429), then it certainly did nothing (false), and a retry later helps', async () => {
+      const error = await outcomeOf((scope) => scope.post('/v2/payments').reply(429, mollieFixture('error-429')));
+      expect(error).toBeInstanceOf(ProviderOutageError);
+      expect(error).toMatchObject({ mayHaveReachedProvider: false, retryable: true });
+      expect(outcomeIsUnknown(error)).toBe(false);
+    });
+
+    it.each([
+      [422, 'error-422-payment', ProviderRejectedError],
+      [401, 'error-401', ProviderCredentialsError],
+      [403, 'error-403', ProviderCredentialsError],
+      [404, 'error-404', ProviderNotFoundError],
+      [400, 'error-422-payment', ProviderFailedError],
+    ])('When Mollie answers %p, then it certainly did nothing (false)', async (status, fixture, errorClass) => {
+      const error = await outcomeOf((scope) => scope.post('/v2/payments').reply(status, mollieFixture(fixture, { status })));
+      expect(error).toBeInstanceOf(errorClass);
+      expect(error).toMatchObject({ mayHaveReachedProvider: false });
+    });
+
+    it('When an id does not look like a Mollie id, then the client refuses before sending (false)', async () => {
+      const error = await failureOf(newProvider().getPayment('pay_not_a_mollie_id'));
+      expect(error).toBeInstanceOf(ProviderRejectedError);
+      expect(error).toMatchObject({ mayHaveReachedProvider: false });
+    });
   });
 
   it('When calls fail, then the log names the operation and never the key', async () => {

@@ -25,7 +25,6 @@ const payment: ProviderPaymentInput = {
   method: null,
   redirectUrl: 'https://shop.example.nl/thanks',
   webhookUrl: 'http://localhost:3000/webhooks/mollie?account=ref',
-  profileId: null,
   reference: 'pay_1',
 };
 

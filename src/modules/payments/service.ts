@@ -63,7 +63,6 @@ export async function createPayment(ctx: AppContext, account: Account, input: Cr
         method: row.method,
         redirectUrl: row.redirect_url,
         webhookUrl: providerWebhookUrl(ctx.config.publicUrl, account),
-        profileId: row.provider_profile_id,
         reference: row.id,
       },
       `payment-${row.id}`,

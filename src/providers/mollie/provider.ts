@@ -1,7 +1,9 @@
-import createMollieClient, { type MollieClient } from '@mollie/api-client';
+import createMollieClient, { type MollieClient, type Page } from '@mollie/api-client';
 import type { Logger } from '../../logger';
 import { ProviderOutageError } from '../errors';
 import type {
+  CustomerLookup,
+  PaymentLookup,
   PaymentProvider,
   ProviderCustomerInput,
   ProviderMandate,
@@ -14,12 +16,14 @@ import {
   CUSTOMER_FIELDS,
   customerParams,
   isLocalUrl,
+  isSupportedMandate,
   MANDATE_FIELDS,
   mandateParams,
   PAYMENT_FIELDS,
   paymentParams,
   providerMandateFrom,
   providerPaymentFrom,
+  referenceIn,
   type FieldNames,
 } from './transformers';
 
@@ -41,6 +45,8 @@ export interface MollieProviderOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
+/** Mollie's largest page: a search by reference reads as few pages as it can. */
+const PAGE_SIZE = 250;
 
 /** An error's first line for the log. A transport message may quote request headers: credentials are masked. */
 function loggable(error: unknown): string {
@@ -76,6 +82,16 @@ export class MollieProvider implements PaymentProvider {
     return { id: customer.id };
   }
 
+  async findCustomerByReference(lookup: CustomerLookup): Promise<{ id: string } | null> {
+    const customer = await this.findNewestFirst(
+      'find customer',
+      () => this.client.customers.page({ limit: PAGE_SIZE }),
+      (candidate) => referenceIn(candidate.metadata, 'customer_id') === lookup.reference,
+      lookup.createdAfter,
+    );
+    return customer ? { id: customer.id } : null;
+  }
+
   async updateCustomer(customerId: string, input: ProviderCustomerInput): Promise<void> {
     await this.call('update customer', CUSTOMER_FIELDS, () => this.client.customers.update(customerId, customerParams(input)));
   }
@@ -83,6 +99,20 @@ export class MollieProvider implements PaymentProvider {
   async createMandate(input: ProviderMandateInput, idempotencyKey: string): Promise<ProviderMandate> {
     const mandate = await this.call('create mandate', MANDATE_FIELDS, () => this.client.customerMandates.create({ ...mandateParams(input), idempotencyKey }));
     return providerMandateFrom(mandate);
+  }
+
+  async getMandate(customerId: string, mandateId: string): Promise<ProviderMandate> {
+    const mandate = await this.call('get mandate', {}, () => this.client.customerMandates.get(mandateId, { customerId }));
+    return providerMandateFrom(mandate);
+  }
+
+  async listMandates(customerId: string): Promise<ProviderMandate[]> {
+    const mandates: ProviderMandate[] = [];
+    for await (const mandate of this.listed('list mandates', () => this.client.customerMandates.page({ customerId, limit: PAGE_SIZE }))) {
+      // A mandate of a method we never charge on (PayPal) is of no use to us; it does not fail the list.
+      if (isSupportedMandate(mandate)) mandates.push(providerMandateFrom(mandate));
+    }
+    return mandates;
   }
 
   async revokeMandate(customerId: string, mandateId: string): Promise<void> {
@@ -93,7 +123,7 @@ export class MollieProvider implements PaymentProvider {
   async createPayment(input: ProviderPaymentInput, idempotencyKey: string): Promise<ProviderPayment> {
     const sendWebhookUrl = input.webhookUrl !== null && !isLocalUrl(input.webhookUrl);
     if (input.webhookUrl !== null && !sendWebhookUrl) this.options.onLocalWebhookUrl(input.webhookUrl);
-    const params = paymentParams(input, { sendWebhookUrl, sendProfileId: this.options.credentials.kind === 'accessToken' });
+    const params = paymentParams(input, { sendWebhookUrl });
     const payment = await this.call('create payment', PAYMENT_FIELDS, () => this.client.payments.create({ ...params, idempotencyKey }));
     return providerPaymentFrom(payment);
   }
@@ -103,15 +133,61 @@ export class MollieProvider implements PaymentProvider {
     return providerPaymentFrom(payment);
   }
 
+  /** Mollie has no search by metadata: the customer's payments (or all) are read newest first. */
+  async findPaymentByReference(lookup: PaymentLookup): Promise<ProviderPayment | null> {
+    const { customerId } = lookup;
+    const payment = await this.findNewestFirst(
+      'find payment',
+      () => (customerId ? this.client.customerPayments.page({ customerId, limit: PAGE_SIZE }) : this.client.payments.page({ limit: PAGE_SIZE })),
+      (candidate) => referenceIn(candidate.metadata, 'payment_id') === lookup.reference,
+      lookup.createdAfter,
+    );
+    return payment ? providerPaymentFrom(payment) : null;
+  }
+
+  async cancelPayment(paymentId: string): Promise<ProviderPayment> {
+    // A key of ours rather than a random one: a retried cancel gets the first one's answer.
+    const payment = await this.call('cancel payment', {}, () => this.client.payments.cancel(paymentId, { idempotencyKey: `cancel-${paymentId}` }));
+    return providerPaymentFrom(payment);
+  }
+
+  /**
+   * The first item of a newest-first list that matches, reading no further than `createdAfter`:
+   * once an item is older, nothing after it can be the one.
+   */
+  private async findNewestFirst<T extends { createdAt: string }>(
+    operation: string,
+    firstPage: () => Promise<Page<T>>,
+    matches: (item: T) => boolean,
+    createdAfter: Date,
+  ): Promise<T | null> {
+    for await (const item of this.listed(operation, firstPage)) {
+      if (new Date(item.createdAt) < createdAfter) return null;
+      if (matches(item)) return item;
+    }
+    return null;
+  }
+
+  /** The items of a paged list, one page at a time, each page a call of its own (timeout, error mapping). */
+  private async *listed<T>(operation: string, firstPage: () => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
+    let page: Page<T> | undefined = await this.call(operation, {}, firstPage);
+    while (page) {
+      yield* page;
+      const nextPage: Page<T>['nextPage'] = page.nextPage;
+      page = nextPage ? await this.call(operation, {}, nextPage) : undefined;
+    }
+  }
+
   /** Runs one client call under our timeout and turns its failure into one of our errors. */
   private async call<T>(operation: string, fields: FieldNames, run: () => Promise<T>): Promise<T> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ProviderOutageError(`no answer within ${timeoutMs / 1000} s`, RETRY_AFTER_SECONDS)), timeoutMs);
+      timer = setTimeout(() => reject(new ProviderOutageError(`no answer within ${timeoutMs / 1000} s`, RETRY_AFTER_SECONDS, true)), timeoutMs);
     });
     try {
-      // A late answer after the timeout is dropped; the idempotency key makes the caller's retry safe.
+      // A late answer after the timeout is dropped, so the outcome is unknown; the idempotency key
+      // makes the caller's retry safe.
       return await Promise.race([run(), timeout]);
     } catch (error) {
       const mapped = providerErrorFrom(error, fields);

@@ -59,7 +59,6 @@ export const PAYMENT_FIELDS: FieldNames = {
   redirectUrl: 'redirect_url',
   method: 'method',
   customerId: 'provider_customer_id',
-  profileId: 'provider_profile_id',
 };
 
 export function customerParams(input: ProviderCustomerInput): CustomerCreateParams & CustomerUpdateParams {
@@ -88,8 +87,6 @@ export function mandateParams(input: ProviderMandateInput): Omit<MandateCreatePa
 export interface PaymentParamsOptions {
   /** Mollie refuses webhook URLs it cannot reach; leave ours out then (reconciliation covers it). */
   sendWebhookUrl: boolean;
-  /** Only organization credentials take a profileId; API keys are bound to one profile and refuse it. */
-  sendProfileId: boolean;
 }
 
 export function paymentParams(input: ProviderPaymentInput, options: PaymentParamsOptions): Omit<PaymentCreateParams, 'idempotencyKey'> {
@@ -104,7 +101,8 @@ export function paymentParams(input: ProviderPaymentInput, options: PaymentParam
     ...(input.customerId ? { customerId: input.customerId } : {}),
     ...(input.mandateId ? { mandateId: input.mandateId } : {}),
     sequenceType: MollieSequenceType[input.sequenceType],
-    ...(options.sendProfileId && input.profileId ? { profileId: input.profileId } : {}),
+    // No profileId: an API key is bound to its profile, and for an organization token the client
+    // adds the account's configured one (parameterDefaults). A request cannot pick another.
     metadata: { payment_id: input.reference },
   };
 }
@@ -167,6 +165,16 @@ function failureOf(details: unknown): Pick<ProviderPayment, 'failureCode' | 'fai
   return { failureCode: detailText(details, 'failureReason'), failureReason: detailText(details, 'failureMessage') };
 }
 
+/** Our own id as we left it in an object's metadata (`payment_id`, `customer_id`), or null. */
+export function referenceIn(metadata: unknown, key: 'payment_id' | 'customer_id'): string | null {
+  if (typeof metadata !== 'object' || metadata === null) return null;
+  const value = (metadata as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : null;
+}
+
+/** An amount Mollie leaves out when nothing applies (no refund, no chargeback) is zero. */
+const centsOrZero = (amount: Payment['amount'] | undefined): Cents => (amount ? centsFromValue(amount.value) : 0);
+
 export function providerPaymentFrom(payment: Payment): ProviderPayment {
   return {
     id: payment.id,
@@ -179,11 +187,20 @@ export function providerPaymentFrom(payment: Payment): ProviderPayment {
     mandateId: payment.mandateId ?? null,
     paidAt: payment.paidAt ? new Date(payment.paidAt) : null,
     ...failureOf(payment.details),
+    amountRefunded: centsOrZero(payment.amountRefunded),
+    amountChargedBack: centsOrZero(payment.amountChargedBack),
+    reference: referenceIn(payment.metadata, 'payment_id'),
+    createdAt: new Date(payment.createdAt),
   };
 }
 
+/** Whether the mandate is of a method we charge on (Mollie also has PayPal mandates). */
+export function isSupportedMandate(mandate: Pick<Mandate, 'method'>): boolean {
+  return mandate.method === MollieMandateMethod.directdebit || mandate.method === MollieMandateMethod.creditcard;
+}
+
 export function providerMandateFrom(mandate: Mandate): ProviderMandate {
-  if (mandate.method !== MollieMandateMethod.directdebit && mandate.method !== MollieMandateMethod.creditcard) {
+  if (!isSupportedMandate(mandate)) {
     throw new ProviderFailedError(`unsupported mandate method "${String(mandate.method)}"`);
   }
   const { details } = mandate;

@@ -1,11 +1,8 @@
 import express, { type Router } from 'express';
 import type { AppContext } from '../../context';
 import { formatCents } from '../../money';
-import { toDbDateTime } from '../../time';
-import type { SandboxPaymentRow } from './provider';
-
-const OUTCOMES = ['paid', 'failed', 'canceled', 'expired'] as const;
-type Outcome = (typeof OUTCOMES)[number];
+import { CHECKOUT_OUTCOMES, completeCheckout, type CheckoutOutcome } from './checkoutCompletion';
+import type { SandboxPaymentRow } from './rows';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
@@ -42,7 +39,7 @@ export function sandboxCheckoutRouter(
     const amount = `${escapeHtml(payment.currency)} ${formatCents(Number(payment.amount))}`;
     const choices =
       payment.status === 'open'
-        ? `<form method="post" action="/sandbox/checkout/${escapeHtml(payment.id)}">${OUTCOMES.map(
+        ? `<form method="post" action="/sandbox/checkout/${escapeHtml(payment.id)}">${CHECKOUT_OUTCOMES.map(
             (outcome) => `<button type="submit" name="status" value="${outcome}">${outcome}</button>`,
           ).join('')}</form>`
         : `<p>This payment is <strong>${escapeHtml(payment.status)}</strong>.</p>`;
@@ -57,30 +54,21 @@ export function sandboxCheckoutRouter(
 
   router.post('/checkout/:id', express.urlencoded({ extended: false, limit: '10kb' }), async (req, res) => {
     const payment = await findPayment(req.params.id);
-    const outcome = (req.body as { status?: string } | undefined)?.status as Outcome | undefined;
+    const outcome = (req.body as { status?: string } | undefined)?.status as CheckoutOutcome | undefined;
     if (!payment) {
       res.status(404).type('html').send(page('Payment not found', '<h1>Payment not found</h1>'));
       return;
     }
-    if (!outcome || !OUTCOMES.includes(outcome)) {
-      res.status(422).type('html').send(page('Choose an outcome', `<h1>Choose one of: ${OUTCOMES.join(', ')}</h1>`));
+    if (!outcome || !CHECKOUT_OUTCOMES.includes(outcome)) {
+      res.status(422).type('html').send(page('Choose an outcome', `<h1>Choose one of: ${CHECKOUT_OUTCOMES.join(', ')}</h1>`));
       return;
     }
     if (payment.status !== 'open') {
       res.status(409).type('html').send(page('Already completed', `<h1>This payment is already ${escapeHtml(payment.status)}</h1>`));
       return;
     }
-    const now = toDbDateTime(ctx.clock.now());
-    // Conditional update: of two racing clicks only one moves the payment.
-    const moved = await ctx.db('sandbox_payments')
-      .where({ id: payment.id, status: 'open' })
-      .update({
-        status: outcome,
-        paid_at: outcome === 'paid' ? now : null,
-        failure_reason: outcome === 'failed' ? 'The payment was declined in the sandbox checkout' : null,
-        failure_code: outcome === 'failed' ? 'sandbox_declined' : null,
-        updated_at: now,
-      });
+    // Of two racing clicks only one moves the payment (and makes a first payment's mandate).
+    const moved = await completeCheckout(ctx.db, payment, outcome, ctx.clock.now());
     if (moved) await onProviderPaymentChanged(payment.account_id, payment.id);
     if (payment.redirect_url) {
       res.redirect(303, payment.redirect_url);

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { randomBase62 } from '../../ids';
-import { fromDbDateTime, toDbDateTime, type Clock } from '../../time';
+import { toDbDateTime, type Clock } from '../../time';
 import type {
+  CustomerLookup,
+  PaymentLookup,
   PaymentProvider,
-  PaymentStatus,
   ProviderCustomerInput,
   ProviderMandate,
   ProviderMandateInput,
@@ -12,49 +12,23 @@ import type {
 } from '../types';
 import { ProviderNotFoundError, ProviderRejectedError } from '../errors';
 import { settleRecurringCharge } from './outcomes';
+import {
+  providerId,
+  providerMandateOf,
+  providerPaymentOf,
+  type SandboxCustomerRow,
+  type SandboxMandateRow,
+  type SandboxPaymentRow,
+} from './rows';
 
-export interface SandboxPaymentRow {
-  id: string;
-  account_id: string;
-  customer_id: string | null;
-  mandate_id: string | null;
-  sequence_type: string;
-  status: PaymentStatus;
-  amount: number;
-  currency: string;
-  description: string;
-  method: string | null;
-  redirect_url: string | null;
-  failure_reason: string | null;
-  failure_code: string | null;
-  idempotency_key: string | null;
-  paid_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface SandboxMandateRow {
-  id: string;
-  account_id: string;
-  customer_id: string;
-  method: 'directdebit' | 'creditcard';
-  status: 'valid' | 'invalid' | 'pending';
-  consumer_name: string | null;
-  consumer_account: string | null;
-  consumer_bic: string | null;
-  mandate_reference: string | null;
-  signature_date: string | null;
-  idempotency_key: string | null;
-  created_at: string;
-}
-
-/** Provider-shaped ids: `cst_`, `mdt_`, `tr_` plus 10 base62 characters, as Mollie's look. */
-const providerId = (prefix: 'cst' | 'mdt' | 'tr') => `${prefix}_${randomBase62(10)}`;
+/** Statuses in which a payment can still be canceled, as at Mollie (an open checkout, a pending debit). */
+const CANCELABLE: ReadonlyArray<SandboxPaymentRow['status']> = ['open', 'pending'];
 
 /**
  * An in-process provider that keeps its state in our database, so `npm start` works with no outside
- * account. Payers pick the outcome of one-off and first payments on its checkout page; recurring
- * charges settle deterministically (see outcomes.ts).
+ * account. Payers pick the outcome of one-off and first payments on its checkout page (a paid first
+ * payment leaves a mandate, see checkoutCompletion.ts); recurring charges settle deterministically
+ * (see outcomes.ts).
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox' as const;
@@ -75,17 +49,27 @@ export class SandboxProvider implements PaymentProvider {
       .where({ account_id: this.accountId, idempotency_key: idempotencyKey })
       .first<{ id: string } | undefined>('id');
     if (existing) return { id: existing.id };
-    const id = providerId('cst');
-    await this.db('sandbox_customers').insert({
-      id,
+    const row: SandboxCustomerRow = {
+      id: providerId('cst'),
       account_id: this.accountId,
       name: input.name,
       email: input.email,
       locale: input.locale,
+      reference: input.reference,
       idempotency_key: idempotencyKey,
       created_at: this.now(),
-    });
-    return { id };
+    };
+    await this.db('sandbox_customers').insert(row);
+    return { id: row.id };
+  }
+
+  async findCustomerByReference(lookup: CustomerLookup): Promise<{ id: string } | null> {
+    const found = await this.db('sandbox_customers')
+      .where({ account_id: this.accountId, reference: lookup.reference })
+      .andWhere('created_at', '>=', toDbDateTime(lookup.createdAfter))
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .first<{ id: string } | undefined>('id');
+    return found ? { id: found.id } : null;
   }
 
   async updateCustomer(customerId: string, input: ProviderCustomerInput): Promise<void> {
@@ -99,7 +83,7 @@ export class SandboxProvider implements PaymentProvider {
     const existing = await this.db<SandboxMandateRow>('sandbox_mandates')
       .where({ account_id: this.accountId, idempotency_key: idempotencyKey })
       .first();
-    if (existing) return toMandate(existing);
+    if (existing) return providerMandateOf(existing);
     await this.requireCustomer(input.customerId);
     const row: SandboxMandateRow = {
       id: providerId('mdt'),
@@ -111,13 +95,33 @@ export class SandboxProvider implements PaymentProvider {
       consumer_name: input.consumerName,
       consumer_account: input.consumerAccount,
       consumer_bic: input.consumerBic,
+      card_holder: null,
+      card_number: null,
+      card_label: null,
+      card_expiry_date: null,
       mandate_reference: input.mandateReference,
       signature_date: input.signatureDate,
       idempotency_key: idempotencyKey,
       created_at: this.now(),
     };
     await this.db('sandbox_mandates').insert(row);
-    return toMandate(row);
+    return providerMandateOf(row);
+  }
+
+  async getMandate(customerId: string, mandateId: string): Promise<ProviderMandate> {
+    const row = await this.db<SandboxMandateRow>('sandbox_mandates')
+      .where({ account_id: this.accountId, customer_id: customerId, id: mandateId })
+      .first();
+    if (!row) throw new ProviderNotFoundError(`mandate ${mandateId}`);
+    return providerMandateOf(row);
+  }
+
+  async listMandates(customerId: string): Promise<ProviderMandate[]> {
+    await this.requireCustomer(customerId);
+    const rows = await this.db<SandboxMandateRow>('sandbox_mandates')
+      .where({ account_id: this.accountId, customer_id: customerId })
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+    return rows.map(providerMandateOf);
   }
 
   async revokeMandate(customerId: string, mandateId: string): Promise<void> {
@@ -131,17 +135,9 @@ export class SandboxProvider implements PaymentProvider {
     const existing = await this.db<SandboxPaymentRow>('sandbox_payments')
       .where({ account_id: this.accountId, idempotency_key: idempotencyKey })
       .first();
-    if (existing) return this.toPayment(existing);
+    if (existing) return providerPaymentOf(existing, this.publicUrl);
     if (input.customerId) await this.requireCustomer(input.customerId);
-    if (input.sequenceType === 'recurring') {
-      if (!input.customerId || !input.mandateId) {
-        throw new ProviderRejectedError('A recurring payment needs a customer and a mandate', 'provider_mandate_id');
-      }
-      const mandate = await this.db<SandboxMandateRow>('sandbox_mandates')
-        .where({ account_id: this.accountId, customer_id: input.customerId, id: input.mandateId })
-        .first();
-      if (!mandate || mandate.status !== 'valid') throw new ProviderRejectedError('The mandate is not valid', 'provider_mandate_id');
-    }
+    const mandate = input.sequenceType === 'recurring' ? await this.requireValidMandate(input) : null;
     const now = this.now();
     const row: SandboxPaymentRow = {
       id: providerId('tr'),
@@ -150,39 +146,72 @@ export class SandboxProvider implements PaymentProvider {
       mandate_id: input.mandateId,
       sequence_type: input.sequenceType,
       // Recurring charges have no payer at a checkout: like SEPA, they start pending.
-      status: input.sequenceType === 'recurring' ? 'pending' : 'open',
+      status: mandate ? 'pending' : 'open',
       amount: input.amount,
       currency: input.currency,
       description: input.description,
-      method: input.sequenceType === 'recurring' ? 'directdebit' : input.method,
+      // A recurring charge goes the way of its mandate: a direct debit, or the card on file.
+      method: mandate ? mandate.method : input.method,
       redirect_url: input.redirectUrl,
       failure_reason: null,
       failure_code: null,
+      reference: input.reference,
+      amount_refunded: 0,
+      amount_charged_back: 0,
       idempotency_key: idempotencyKey,
       paid_at: null,
       created_at: now,
       updated_at: now,
     };
     await this.db('sandbox_payments').insert(row);
-    return this.toPayment(row);
+    return providerPaymentOf(row, this.publicUrl);
   }
 
   async getPayment(paymentId: string): Promise<ProviderPayment> {
+    return this.current(await this.requirePayment(paymentId));
+  }
+
+  async findPaymentByReference(lookup: PaymentLookup): Promise<ProviderPayment | null> {
+    const row = await this.db<SandboxPaymentRow>('sandbox_payments')
+      .where({ account_id: this.accountId, reference: lookup.reference, ...(lookup.customerId ? { customer_id: lookup.customerId } : {}) })
+      .andWhere('created_at', '>=', toDbDateTime(lookup.createdAfter))
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .first();
+    return row ? this.current(row) : null;
+  }
+
+  async cancelPayment(paymentId: string): Promise<ProviderPayment> {
+    // Conditional: a payer finishing the checkout at the same moment wins or loses as a whole.
+    const canceled = await this.db('sandbox_payments')
+      .where({ account_id: this.accountId, id: paymentId })
+      .whereIn('status', CANCELABLE)
+      .update({ status: 'canceled', updated_at: this.now() });
+    const row = await this.requirePayment(paymentId);
+    // Mollie answers 422 for a payment that can no longer be canceled.
+    if (!canceled) throw new ProviderRejectedError(`The payment cannot be canceled: it is ${row.status}`, null);
+    return providerPaymentOf(row, this.publicUrl);
+  }
+
+  /** The payment as it is now: a pending recurring charge settles when it is first looked at. */
+  private async current(row: SandboxPaymentRow): Promise<ProviderPayment> {
+    if (row.sequence_type !== 'recurring' || row.status !== 'pending') return providerPaymentOf(row, this.publicUrl);
+    const now = this.now();
+    const outcome = settleRecurringCharge(Number(row.amount), row.method === 'creditcard' ? 'creditcard' : 'directdebit');
+    const settled: SandboxPaymentRow = { ...row, ...outcome, paid_at: outcome.status === 'paid' ? now : null, updated_at: now };
+    await this.db('sandbox_payments').where({ id: row.id }).update({
+      status: settled.status,
+      failure_reason: settled.failure_reason,
+      failure_code: settled.failure_code,
+      paid_at: settled.paid_at,
+      updated_at: settled.updated_at,
+    });
+    return providerPaymentOf(settled, this.publicUrl);
+  }
+
+  private async requirePayment(paymentId: string): Promise<SandboxPaymentRow> {
     const row = await this.db<SandboxPaymentRow>('sandbox_payments').where({ account_id: this.accountId, id: paymentId }).first();
     if (!row) throw new ProviderNotFoundError(`payment ${paymentId}`);
-    if (row.sequence_type === 'recurring' && row.status === 'pending') {
-      const settled = { ...row, ...settleRecurringCharge(row.amount), updated_at: this.now() };
-      if (settled.status === 'paid') settled.paid_at = this.now();
-      await this.db('sandbox_payments').where({ id: row.id }).update({
-        status: settled.status,
-        failure_reason: settled.failure_reason,
-        failure_code: settled.failure_code,
-        paid_at: settled.paid_at,
-        updated_at: settled.updated_at,
-      });
-      return this.toPayment(settled);
-    }
-    return this.toPayment(row);
+    return row;
   }
 
   private async requireCustomer(customerId: string): Promise<void> {
@@ -190,30 +219,14 @@ export class SandboxProvider implements PaymentProvider {
     if (!customer) throw new ProviderNotFoundError(`customer ${customerId}`);
   }
 
-  private toPayment(row: SandboxPaymentRow): ProviderPayment {
-    return {
-      id: row.id,
-      status: row.status,
-      amount: Number(row.amount),
-      currency: row.currency,
-      method: row.method,
-      checkoutUrl: row.status === 'open' && row.sequence_type !== 'recurring' ? `${this.publicUrl}/sandbox/checkout/${row.id}` : null,
-      customerId: row.customer_id,
-      mandateId: row.mandate_id,
-      paidAt: row.paid_at ? fromDbDateTime(row.paid_at) : null,
-      failureReason: row.failure_reason,
-      failureCode: row.failure_code,
-    };
+  private async requireValidMandate(input: ProviderPaymentInput): Promise<SandboxMandateRow> {
+    if (!input.customerId || !input.mandateId) {
+      throw new ProviderRejectedError('A recurring payment needs a customer and a mandate', 'provider_mandate_id');
+    }
+    const mandate = await this.db<SandboxMandateRow>('sandbox_mandates')
+      .where({ account_id: this.accountId, customer_id: input.customerId, id: input.mandateId })
+      .first();
+    if (!mandate || mandate.status !== 'valid') throw new ProviderRejectedError('The mandate is not valid', 'provider_mandate_id');
+    return mandate;
   }
-}
-
-function toMandate(row: SandboxMandateRow): ProviderMandate {
-  return {
-    id: row.id,
-    method: row.method,
-    status: row.status,
-    mandateReference: row.mandate_reference,
-    signatureDate: row.signature_date ? row.signature_date.slice(0, 10) : null,
-    details: { consumerName: row.consumer_name, consumerAccount: row.consumer_account, consumerBic: row.consumer_bic },
-  };
 }
