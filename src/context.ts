@@ -3,6 +3,7 @@ import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import type { Clock } from './time';
+import type { SettlementHooks } from './modules/payments/settlement';
 import type { ProviderRegistry } from './providers';
 
 export type { Account } from './modules/accounts/account';
@@ -15,4 +16,6 @@ export interface AppContext {
   clock: Clock;
   providers: ProviderRegistry;
   background: BackgroundTasks;
+  /** The one place that reacts when a payment settles; features register their handlers at start. */
+  settlements: SettlementHooks;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
+import type { Knex } from 'knex';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/connect';
 import { toDbDateTime } from '../time';
@@ -12,6 +13,12 @@ import { requestIdOf } from './requestId';
  * GET changes nothing, so the header is ignored there). The first answer to a key is kept for 24
  * hours per account and replayed to any retry of the same request; the database's primary key
  * decides which of two concurrent requests runs.
+ *
+ * A request that dies (a crash, or an answer of 500 and above such as a provider timeout) leaves its
+ * key `running`: nothing is forgotten. The key is locked only until `locked_until` (released at once
+ * on a 5xx answer, about a minute after a crash); then a retry takes it over and resumes the request
+ * where it stopped: the resource the dead request recorded (`resource_id`, written in the same
+ * transaction as the resource itself) is finished, never created a second time.
  */
 
 const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -26,6 +33,10 @@ export interface IdempotencyKeyRow {
   idempotency_key: string;
   request_hash: string;
   state: 'running' | 'done';
+  /** While running: until when the request holds the key; after that a retry may take it over. */
+  locked_until: string | null;
+  /** What the request created (a payment, a customer, …): a retry resumes it. */
+  resource_id: string | null;
   response_status: number | null;
   /** The exact text that was sent, so a replay is byte for byte the same. */
   response_body: string | null;
@@ -41,7 +52,8 @@ export const idempotencyKeyParameter = {
   description:
     'Makes a retry safe: the same key with the same request within 24 hours replays the first answer (status and body) ' +
     'with `Idempotent-Replayed: true` and does nothing again; the same key with another request answers 422; ' +
-    'while the first request is still running, 409. Scoped to the account. Answers of 500 and above are not kept.',
+    'while the first request is still running, 409. Scoped to the account. Answers of 500 and above are not kept: ' +
+    'a retry with the same key resumes the request where it stopped (the same payment or customer, never a second one).',
   schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: '^[\\x20-\\x7E]+$' },
 };
 
@@ -86,8 +98,15 @@ type Claim = { kind: 'claimed'; row: IdempotencyKeyRow } | { kind: 'replay'; sta
 
 const keys = (ctx: AppContext) => ctx.db<IdempotencyKeyRow>('idempotency_keys');
 
-/** Takes the key for this request, or tells what its holder answered. Throws 409 / 422 when it cannot. */
+const later = (now: Date, ms: number) => toDbDateTime(new Date(now.getTime() + ms));
+
+/**
+ * Takes the key for this request, or tells what its holder answered. Throws 409 / 422 when it cannot.
+ * A running key whose lock has passed belonged to a request that died: it is taken over with one
+ * conditional update, so of two retries only one resumes it.
+ */
 async function claimKey(ctx: AppContext, accountId: string, key: string, hash: string): Promise<Claim> {
+  const lockMs = ctx.config.IDEMPOTENCY_LOCK_SECONDS * 1000;
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt += 1) {
     const now = ctx.clock.now();
     const row: IdempotencyKeyRow = {
@@ -95,10 +114,12 @@ async function claimKey(ctx: AppContext, accountId: string, key: string, hash: s
       idempotency_key: key,
       request_hash: hash,
       state: 'running',
+      locked_until: later(now, lockMs),
+      resource_id: null,
       response_status: null,
       response_body: null,
       created_at: toDbDateTime(now),
-      expires_at: toDbDateTime(new Date(now.getTime() + KEY_LIFETIME_MS)),
+      expires_at: later(now, KEY_LIFETIME_MS),
     };
     try {
       await keys(ctx).insert(row);
@@ -107,17 +128,60 @@ async function claimKey(ctx: AppContext, accountId: string, key: string, hash: s
       if (!isUniqueViolation(error)) throw error;
     }
     const held = await keys(ctx).where({ account_id: accountId, idempotency_key: key }).first();
-    if (!held) continue; // released by a failed request meanwhile
+    if (!held) continue; // removed by the purge job meanwhile
     if (held.expires_at <= row.created_at) {
       // Only the expired row goes: a fresh claim by a concurrent request keeps its key.
       await keys(ctx).where({ account_id: accountId, idempotency_key: key, expires_at: held.expires_at }).delete();
       continue;
     }
     if (held.request_hash !== hash) throw new IdempotencyKeyReusedError();
-    if (held.state === 'running') throw inProgress();
-    return { kind: 'replay', status: Number(held.response_status), body: held.response_body ?? '' };
+    if (held.state === 'done') return { kind: 'replay', status: Number(held.response_status), body: held.response_body ?? '' };
+    if (held.locked_until !== null && held.locked_until > row.created_at) throw inProgress();
+    const takenOver = await keys(ctx)
+      .where({ account_id: accountId, idempotency_key: key, created_at: held.created_at, state: 'running' })
+      .andWhere((lock) => (held.locked_until === null ? lock.whereNull('locked_until') : lock.where('locked_until', held.locked_until)))
+      .update({ locked_until: row.locked_until });
+    if (takenOver === 1) return { kind: 'claimed', row: { ...held, locked_until: row.locked_until } };
   }
   throw inProgress();
+}
+
+/**
+ * What a handler needs of the key: the resource an earlier attempt of this very request created
+ * (to resume it), and a way to record the resource it creates now.
+ */
+export interface IdempotencyScope {
+  readonly resumedResourceId: string | null;
+  /**
+   * Records the resource this request creates. Call it in the transaction that writes the resource,
+   * so the two exist together or not at all. Throws 409 when another attempt of the same request
+   * recorded a resource first (the transaction then rolls back and the retry resumes that one).
+   */
+  remember(db: Knex, resourceId: string): Promise<void>;
+}
+
+/** A request without an Idempotency-Key: nothing to resume, nothing to record. */
+export const WITHOUT_IDEMPOTENCY_KEY: IdempotencyScope = { resumedResourceId: null, remember: async () => {} };
+
+function scopeOf(claimed: IdempotencyKeyRow): IdempotencyScope {
+  return {
+    resumedResourceId: claimed.resource_id,
+    async remember(db, resourceId) {
+      const recorded = await db<IdempotencyKeyRow>('idempotency_keys')
+        .where({ account_id: claimed.account_id, idempotency_key: claimed.idempotency_key, created_at: claimed.created_at })
+        .whereNull('resource_id')
+        .update({ resource_id: resourceId });
+      if (recorded !== 1) throw inProgress();
+    },
+  };
+}
+
+const SCOPE = Symbol('idempotency scope');
+
+/** The scope of the current request (WITHOUT_IDEMPOTENCY_KEY when it carries no key). */
+export function idempotencyScopeOf(res: Response): IdempotencyScope {
+  const scope = (res.locals as { [SCOPE]?: IdempotencyScope })[SCOPE];
+  return scope ?? WITHOUT_IDEMPOTENCY_KEY;
 }
 
 function replay(res: Response, stored: { status: number; body: string }): void {
@@ -136,9 +200,10 @@ function bodyText(chunk: unknown): string {
 }
 
 /**
- * Keeps the answer before it leaves: the row becomes `done` (answers below 500, including the
- * error handler's 4xx) or is deleted (500 and above: nothing was made, a retry must run again)
- * before the client can see the answer, so an immediate retry never finds the key still running.
+ * Keeps the answer before it leaves: the row becomes `done` (answers below 500, including the error
+ * handler's 4xx) or stays `running` with its lock released (500 and above: the outcome may be
+ * unknown, and a retry must resume, not start again) before the client can see the answer, so an
+ * immediate retry never finds the key still locked.
  */
 function settleOnAnswer(ctx: AppContext, res: Response, claimed: IdempotencyKeyRow): void {
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
@@ -150,8 +215,8 @@ function settleOnAnswer(ctx: AppContext, res: Response, claimed: IdempotencyKeyR
     const replayable = res.statusCode < 500 && !res.headersSent;
     const ours = keys(ctx).where({ account_id: claimed.account_id, idempotency_key: claimed.idempotency_key, created_at: claimed.created_at });
     const settle = replayable
-      ? ours.update({ state: 'done', response_status: res.statusCode, response_body: bodyText(args[0]) })
-      : ours.delete();
+      ? ours.update({ state: 'done', locked_until: null, response_status: res.statusCode, response_body: bodyText(args[0]) })
+      : ours.update({ locked_until: toDbDateTime(ctx.clock.now()) });
     void settle
       .catch((error: unknown) => {
         ctx.logger.error('idempotency key not settled', {
@@ -175,6 +240,7 @@ export function idempotentPosts(ctx: AppContext): RequestHandler {
     const claim = await claimKey(ctx, accountOf(res).id, key, hash);
     if (claim.kind === 'replay') return replay(res, claim);
     settleOnAnswer(ctx, res, claim.row);
+    (res.locals as { [SCOPE]?: IdempotencyScope })[SCOPE] = scopeOf(claim.row);
     next();
   };
 }

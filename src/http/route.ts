@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Account, AppContext } from '../context';
 import { accountOf } from './auth';
+import { idempotencyScopeOf, type IdempotencyScope } from './idempotency';
 import { parseOrThrow } from './validation';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -12,6 +13,8 @@ export interface HandlerInput<P extends z.ZodType, Q extends z.ZodType, B extend
   params: z.output<P>;
   query: z.output<Q>;
   body: z.output<B>;
+  /** The request's Idempotency-Key: what an earlier attempt created, and where to record what this one creates. */
+  idempotency: IdempotencyScope;
   req: Request;
   res: Response;
 }
@@ -61,7 +64,8 @@ export function mountRoutes(router: Router, ctx: AppContext, routes: RouteSpec[]
         const params = parseOrThrow(route.params ?? EMPTY, req.params, route.invalidMessage);
         const query = parseOrThrow(route.query ?? EMPTY, req.query, route.invalidMessage);
         const body = route.body ? parseOrThrow(route.body, req.body ?? {}, route.invalidMessage) : undefined;
-        const result = await route.handle({ ctx, account: accountOf(res), params, query, body, req, res });
+        const idempotency = idempotencyScopeOf(res);
+        const result = await route.handle({ ctx, account: accountOf(res), params, query, body, idempotency, req, res });
         if (route.status === 204) res.status(204).end();
         else res.status(route.status).json(result);
       });

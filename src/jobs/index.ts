@@ -1,11 +1,18 @@
 import { deliverOutboundEventsJob } from './deliverOutboundEvents';
+import { finishProviderCreationsJob } from './finishProviderCreations';
 import { processWebhookCallsJob } from './processWebhookCalls';
 import { purgeIdempotencyKeysJob } from './purgeIdempotencyKeys';
 import { reconcilePaymentsJob } from './reconcilePayments';
 import type { Job } from './types';
 
 /** Every background job: scheduled by the server, runnable once with `cli jobs run <name>`. */
-export const allJobs: Job[] = [deliverOutboundEventsJob, processWebhookCallsJob, reconcilePaymentsJob, purgeIdempotencyKeysJob];
+export const allJobs: Job[] = [
+  deliverOutboundEventsJob,
+  processWebhookCallsJob,
+  finishProviderCreationsJob,
+  reconcilePaymentsJob,
+  purgeIdempotencyKeysJob,
+];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {
   return jobs.find((job) => job.name === name);

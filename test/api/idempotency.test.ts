@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ProviderUnavailableError } from '../../src/http/errors';
+import * as productPresenter from '../../src/modules/products/presenter';
 import type { PaymentProvider } from '../../src/providers';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -289,11 +290,11 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
     });
   });
 
-  describe('server errors', () => {
+  describe('server errors and dead requests', () => {
     it.each([
-      ['the provider is unavailable (502)', 502, () => new ProviderUnavailableError()],
-      ['the request crashes (500)', 500, () => new Error('connection reset by the provider library')],
-    ])('When %s, then the answer is not kept and a retry with the same key runs again and succeeds', async (_case, status, failure) => {
+      ['the provider is unavailable', () => new ProviderUnavailableError()],
+      ['the provider call crashes', () => new Error('connection reset by the provider library')],
+    ])('When %s, then the 502 is not kept, the key keeps the payment it wrote, and a retry resumes that payment', async (_case, failure) => {
       const { accountId, token, payment } = await accountWithCustomer();
       const key = newKey();
       const restore = replaceCreatePayment(async () => {
@@ -305,14 +306,80 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
       } finally {
         restore();
       }
-      expect(failed.status).toBe(status);
-      expect(await keyRowOf(accountId, key)).toBeUndefined();
+      expect(failed.status).toBe(502);
+      const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
+      expect(kept.status).toBe('creating');
+      expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', resource_id: kept.id, response_status: null });
 
       const retry = await postWithKey(token, '/api/v2/payments', payment, key);
       expect(retry.status).toBe(201);
       expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      expect(retry.body.id).toBe(kept.id);
       expect(await countOf('payments', accountId)).toBe(1);
       expect(await countOf('sandbox_payments', accountId)).toBe(1);
+    });
+
+    it('When a request died holding its key, then a retry gets 409 while the lock lasts and then resumes the same payment', async () => {
+      const { accountId, token, payment } = await accountWithCustomer();
+      const key = newKey();
+      // The first attempt never comes back from the provider: as far as the key can tell, its request died.
+      let release = () => {};
+      const parked = new Promise<void>((resolve) => (release = resolve));
+      let entered = () => {};
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const restore = replaceCreatePayment(async (real, input, providerKey) => {
+        entered();
+        await parked;
+        return real.createPayment(input, providerKey);
+      });
+      try {
+        const dead = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
+        await inside;
+        const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
+
+        expect((await postWithKey(token, '/api/v2/payments', payment, key)).status).toBe(409);
+        t.clock.advance(59_000);
+        expect((await postWithKey(token, '/api/v2/payments', payment, key)).status).toBe(409);
+
+        t.clock.advance(2_000);
+        restore();
+        const retry = await postWithKey(token, '/api/v2/payments', payment, key);
+        expect(retry.status).toBe(201);
+        expect(retry.body.id).toBe(kept.id);
+
+        // The first attempt ends after all, with the same provider key: still one payment everywhere.
+        release();
+        expect((await dead).status).toBe(201);
+        expect(await countOf('payments', accountId)).toBe(1);
+        expect(await countOf('sandbox_payments', accountId)).toBe(1);
+      } finally {
+        release();
+        restore();
+      }
+    });
+  });
+
+  describe('a request that fails after writing', () => {
+    it('When a request fails after its product was written, then a retry with the key answers that product, not a second one', async () => {
+      const { accountId, token } = await t.newAccount();
+      const key = newKey();
+      const product = { type: 'once', name: 'Mug', amount: 12.5, vat: 21 };
+      const failing = jest.spyOn(productPresenter, 'presentProduct').mockImplementationOnce(() => {
+        throw new Error('the process died while answering');
+      });
+      try {
+        const died = await postWithKey(token, '/api/v2/products', product, key);
+        expect(died.status).toBe(500);
+      } finally {
+        failing.mockRestore();
+      }
+      const [written] = await t.ctx.db('products').where({ account_id: accountId });
+      expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', resource_id: written.id });
+
+      const retry = await postWithKey(token, '/api/v2/products', product, key);
+      expect(retry.status).toBe(201);
+      expect(retry.body.id).toBe(written.id);
+      expect(await countOf('products', accountId)).toBe(1);
     });
   });
 

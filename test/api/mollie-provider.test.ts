@@ -175,7 +175,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       expect(stored).toMatchObject({ provider_payment_id: id, checkout_url: checkout, status: 'open' });
     });
 
-    it('When Mollie refuses the amount (422), then it answers 422 naming amount and keeps no payment', async () => {
+    it('When Mollie refuses the amount (422), then it answers 422 naming amount and keeps the payment as rejected with the reason', async () => {
       const { accountId, token } = await mollieAccount();
       await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
       mollie().post('/v2/payments').reply(422, mollieFixture('error-422-payment'));
@@ -187,7 +187,9 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
         code: 'provider_rejected',
         fields: { amount: ['The amount is lower than the minimum'] },
       });
-      expect(await t.ctx.db('payments').where({ account_id: accountId })).toEqual([]);
+      expect(await t.ctx.db('payments').where({ account_id: accountId }).select('status', 'provider_payment_id', 'failure_code', 'failure_reason')).toEqual([
+        { status: 'rejected', provider_payment_id: null, failure_code: 'provider_rejected', failure_reason: 'The amount is lower than the minimum' },
+      ]);
     });
 
     it("When Mollie refuses the account's key (401), then it answers the credentials error and never shows the key", async () => {
@@ -204,10 +206,13 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       });
       expect(JSON.stringify(res.body)).not.toContain(TEST_MOLLIE_KEY);
       expect(t.logs.lines.join('\n')).not.toContain(TEST_MOLLIE_KEY);
-      expect(await t.ctx.db('payments').where({ account_id: accountId })).toEqual([]);
+      // Mollie certainly made nothing: the payment is kept as rejected, never resumed.
+      expect(await t.ctx.db('payments').where({ account_id: accountId }).select('status', 'failure_code')).toEqual([
+        { status: 'rejected', failure_code: 'provider_credentials_invalid' },
+      ]);
     });
 
-    it('When Mollie keeps failing (500), then it answers a retryable 502 with a retry hint', async () => {
+    it('When Mollie keeps failing (500), then it answers a retryable 502 with a retry hint and keeps the payment to resume', async () => {
       const { accountId, token } = await mollieAccount();
       await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
       const keys: Array<string | undefined> = [];
@@ -224,8 +229,12 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       expect(res.body).toMatchObject({
         status: 502,
         code: 'provider_unavailable',
-        error: 'The payment provider could not be reached (HTTP 500); retry the request in about 30 seconds',
+        error: expect.stringMatching(
+          /^The payment provider did not confirm the request \(HTTP 500\); payment pay_\w+ is kept and will be completed, never made twice: retry the request with the same Idempotency-Key in about 30 seconds$/,
+        ),
       });
+      // A 5xx may have been processed at Mollie: the row waits to be resumed with the same key.
+      expect(await t.ctx.db('payments').where({ account_id: accountId }).select('status')).toEqual([{ status: 'creating' }]);
       expect(res.headers['retry-after']).toBe('30');
       expect(new Set(keys).size).toBe(1);
       expect(keys[0]).toMatch(/^payment-pay_/);

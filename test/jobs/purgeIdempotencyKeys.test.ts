@@ -30,6 +30,8 @@ describe.each(TEST_DATABASES)('purge-idempotency-keys job on %s', (kind) => {
       idempotency_key: name,
       request_hash: '0'.repeat(64),
       state: 'done',
+      locked_until: null,
+      resource_id: null,
       response_status: 201,
       response_body: '{}',
       created_at: toDbDateTime(new Date(expiresAt.getTime() - 24 * HOUR_MS)),

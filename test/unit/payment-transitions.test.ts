@@ -25,3 +25,18 @@ describe('payment status transitions', () => {
     expect(canMoveTo('paid', 'paid')).toBe(false);
   });
 });
+
+describe('payment status transitions around the provider call', () => {
+  it('When a payment is still creating, then whatever the provider says it is becomes its status', () => {
+    for (const to of ['open', 'pending', 'authorized', 'paid', 'failed', 'canceled', 'expired', 'refunded', 'charged_back', 'rejected'] as const) {
+      expect(canMoveTo('creating', to)).toBe(true);
+    }
+  });
+
+  it('When the provider refused a payment, then nothing can follow, and nothing goes back to creating', () => {
+    for (const to of ['open', 'pending', 'paid', 'failed', 'refunded', 'charged_back', 'creating'] as const) {
+      expect(canMoveTo('rejected', to)).toBe(false);
+    }
+    for (const from of ['open', 'paid', 'failed'] as const) expect(canMoveTo(from, 'creating')).toBe(false);
+  });
+});

@@ -35,5 +35,19 @@ export const customersRepository = {
   update: (db: Knex, accountId: string, id: string, changes: Partial<CustomerRow>) =>
     table(db).where({ account_id: accountId, id }).update(changes),
 
-  delete: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).delete(),
+  /** Sets the provider's id on a row that has none yet; 0 when a concurrent resume set it first. */
+  recordProviderCustomer: (db: Knex, accountId: string, id: string, providerCustomerId: string, now: string) =>
+    table(db).where({ account_id: accountId, id }).whereNull('provider_customer_id').update({ provider_customer_id: providerCustomerId, updated_at: now }),
+
+  /** Marks an attempt on a row not confirmed at the provider, so the finishing job goes to the others first. */
+  touchUnconfirmed: (db: Knex, accountId: string, id: string, now: string) =>
+    table(db).where({ account_id: accountId, id }).whereNull('provider_customer_id').update({ updated_at: now }),
+
+  /** Removes a row the provider certainly refused: only while it was never confirmed there. */
+  deleteUnconfirmed: (db: Knex, accountId: string, id: string) =>
+    table(db).where({ account_id: accountId, id }).whereNull('provider_customer_id').delete(),
+
+  /** Rows not confirmed at the provider (an answer lost, a crash) and untouched since `before`, oldest first, across accounts. */
+  stalledCreations: (db: Knex, before: string, limit: number) =>
+    table(db).whereNull('provider_customer_id').andWhere('updated_at', '<=', before).orderBy('updated_at').limit(limit),
 };

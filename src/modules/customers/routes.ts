@@ -19,8 +19,8 @@ export const customerRoutes = [
     body: createCustomerBody,
     response: customerResponse,
     invalidMessage: 'Could not create customer. Some fields contain invalid data',
-    async handle({ ctx, account, body }) {
-      const [customer] = present(ctx.db, ctx.config, account.id, [await createCustomer(ctx, account, body)]);
+    async handle({ ctx, account, body, idempotency }) {
+      const [customer] = present(ctx.db, ctx.config, account.id, [await createCustomer(ctx, account, body, idempotency)]);
       return customer;
     },
   }),

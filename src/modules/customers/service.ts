@@ -2,21 +2,29 @@ import type { Account, AppContext } from '../../context';
 import { NotFoundError } from '../../http/errors';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
-import type { ProviderCustomerInput } from '../../providers/types';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
 import { toDbDateTime } from '../../time';
+import { providerCustomerFrom, resumeCustomer, sendCustomerToProvider } from './creation';
 import { customersRepository, type CustomerRow } from './repository';
 import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
 
-function providerCustomerFrom(row: CustomerRow): ProviderCustomerInput {
-  return { name: `${row.first_name} ${row.last_name}`, email: row.email, locale: row.locale, reference: row.id };
-}
-
 /**
- * Creates the customer here and at the provider. Our row is written first and its id is the
- * provider idempotency key; if the provider refuses or cannot be reached the row is removed again,
- * so a customer without a provider id never appears half-made.
+ * Creates the customer here and at the provider, through the same recovery points as a payment
+ * (see creation.ts). With an Idempotency-Key whose earlier attempt already wrote the customer, that
+ * customer is resumed instead of a second one being made.
  */
-export async function createCustomer(ctx: AppContext, account: Account, input: CreateCustomerInput): Promise<CustomerRow> {
+export async function createCustomer(
+  ctx: AppContext,
+  account: Account,
+  input: CreateCustomerInput,
+  idempotency: IdempotencyScope = WITHOUT_IDEMPOTENCY_KEY,
+): Promise<CustomerRow> {
+  if (idempotency.resumedResourceId) {
+    const earlier = await customersRepository.find(ctx.db, account.id, idempotency.resumedResourceId);
+    if (earlier) return resumeCustomer(ctx, account, earlier);
+  }
+  // Chosen before anything is written: an account without a provider leaves no row behind.
+  const provider = await ctx.providers.forAccount(account);
   const now = toDbDateTime(ctx.clock.now());
   const row: CustomerRow = {
     id: newId('cus'),
@@ -37,16 +45,11 @@ export async function createCustomer(ctx: AppContext, account: Account, input: C
     created_at: now,
     updated_at: now,
   };
-  await customersRepository.insert(ctx.db, row);
-  try {
-    const provider = await ctx.providers.forAccount(account);
-    const created = await provider.createCustomer(providerCustomerFrom(row), `customer-${row.id}`);
-    await customersRepository.update(ctx.db, account.id, row.id, { provider_customer_id: created.id });
-    return { ...row, provider_customer_id: created.id };
-  } catch (error) {
-    await customersRepository.delete(ctx.db, account.id, row.id);
-    throw error;
-  }
+  await ctx.db.transaction(async (trx) => {
+    await customersRepository.insert(trx, row);
+    await idempotency.remember(trx, row.id);
+  });
+  return sendCustomerToProvider(ctx, provider, row, { resumed: false });
 }
 
 export async function getCustomer(ctx: AppContext, account: Account, id: string): Promise<CustomerRow> {

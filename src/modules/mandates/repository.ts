@@ -15,7 +15,8 @@ export interface MandateRow {
   card_expiry_date: string | null; // Y-m-d
   card_label: string | null;
   card_fingerprint: string | null;
-  mandate_reference: string;
+  /** The SEPA reference; null for a card mandate that a first payment made. */
+  mandate_reference: string | null;
   /** Whether the client chose the reference; MySQL reads it back as 1/0. */
   custom_reference: boolean | number;
   signature_date: string | null; // Y-m-d

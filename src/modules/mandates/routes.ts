@@ -15,8 +15,8 @@ export const mandateRoutes = [
     body: createMandateBody,
     response: mandateResponse,
     invalidMessage: 'Could not create mandate. Some fields contain invalid data',
-    async handle({ ctx, account, params, body }) {
-      return presentMandate(await createMandate(ctx, account, params.customerId, body));
+    async handle({ ctx, account, params, body, idempotency }) {
+      return presentMandate(await createMandate(ctx, account, params.customerId, body, idempotency));
     },
   }),
 ];

@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
 import { AppError, NotFoundError, ValidationError } from '../../http/errors';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
 import type { PaymentProvider } from '../../providers';
 import type { ProviderMandate } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
@@ -24,8 +26,8 @@ export function generateMandateReference(): string {
 }
 
 interface MandateRecordContext {
-  customer: CustomerRow;
-  reference: string;
+  customer: Pick<CustomerRow, 'id' | 'account_id'>;
+  reference: string | null;
   customReference: boolean;
   now: string;
   today: string;
@@ -58,13 +60,27 @@ function rowFrom(created: ProviderMandate, { customer, reference, customReferenc
 }
 
 /**
+ * Records a mandate the provider made by itself (a paid first payment), in the caller's transaction.
+ * A concurrent processor of the same payment may have recorded it already: then nothing changes.
+ */
+export async function recordProviderMandate(
+  trx: Knex.Transaction,
+  customer: Pick<CustomerRow, 'id' | 'account_id'>,
+  mandate: ProviderMandate,
+  at: { now: string; today: string },
+): Promise<void> {
+  if (await mandatesRepository.findForCustomer(trx, customer.account_id, customer.id, mandate.id)) return;
+  await mandatesRepository.insert(trx, rowFrom(mandate, { customer, reference: mandate.mandateReference, customReference: false, ...at }));
+}
+
+/**
  * A concurrent request stored the reference first. When the provider gave us a mandate of our own
  * (another customer raced for the same reference), revoke it so no unrecorded mandate can be charged.
  * The same customer racing with the same reference shares one idempotency key, hence one mandate:
  * that one is the winner's and stays.
  */
-async function revokeLostMandate(ctx: AppContext, provider: PaymentProvider, providerCustomerId: string, row: MandateRow): Promise<void> {
-  const holder = await mandatesRepository.findByReference(ctx.db, row.account_id, row.mandate_reference);
+async function revokeLostMandate(ctx: AppContext, provider: PaymentProvider, providerCustomerId: string, row: MandateRow, reference: string): Promise<void> {
+  const holder = await mandatesRepository.findByReference(ctx.db, row.account_id, reference);
   if (holder?.id === row.id) return;
   try {
     await provider.revokeMandate(providerCustomerId, row.id);
@@ -78,24 +94,54 @@ async function revokeLostMandate(ctx: AppContext, provider: PaymentProvider, pro
 }
 
 /**
- * Creates a SEPA direct-debit mandate at the provider and records it. The provider call carries a
- * key made of the customer and the reference, so a retried request gets the same mandate back
- * instead of a second one.
+ * The mandate a dead attempt of this request may have made: ours if it was recorded, else the
+ * provider's with the reference the attempt used (its answer was lost), else none.
  */
-export async function createMandate(ctx: AppContext, account: Account, customerId: string, input: CreateMandateInput): Promise<MandateRow> {
+async function mandateOfEarlierAttempt(ctx: AppContext, provider: PaymentProvider, customer: CustomerRow, reference: string) {
+  const recorded = await mandatesRepository.findByReference(ctx.db, customer.account_id, reference);
+  if (recorded) return { recorded };
+  const providerCustomerId = customer.provider_customer_id ?? '';
+  const made = (await provider.listMandates(providerCustomerId)).find((mandate) => mandate.mandateReference?.toLowerCase() === reference.toLowerCase());
+  return { made };
+}
+
+/**
+ * Creates a SEPA direct-debit mandate at the provider and records it. The provider call carries a
+ * key made of the customer and the reference, so a retried call gets the same mandate back instead
+ * of a second one. With an Idempotency-Key the reference is remembered before the provider is
+ * called: a retry after a lost answer uses the same reference, finds the mandate (ours, or at the
+ * provider) and never makes a second one.
+ */
+export async function createMandate(
+  ctx: AppContext,
+  account: Account,
+  customerId: string,
+  input: CreateMandateInput,
+  idempotency: IdempotencyScope = WITHOUT_IDEMPOTENCY_KEY,
+): Promise<MandateRow> {
   const customer = await customersRepository.find(ctx.db, account.id, customerId);
   if (!customer) throw new NotFoundError('Customer');
   if (!customer.provider_customer_id) {
     throw new AppError(409, 'The customer is not known at the payment provider yet', 'customer_not_at_provider');
   }
+  const provider = await ctx.providers.forAccount(account);
   const custom = input.custom_mandate_reference ?? null;
-  if (custom !== null && (await mandatesRepository.findByReference(ctx.db, account.id, custom))) throw referenceTaken();
-  const reference = custom ?? generateMandateReference();
+  let reference: string;
+  let created: ProviderMandate | undefined;
+  if (idempotency.resumedResourceId) {
+    reference = idempotency.resumedResourceId;
+    const earlier = await mandateOfEarlierAttempt(ctx, provider, customer, reference);
+    if (earlier.recorded) return earlier.recorded;
+    created = earlier.made;
+  } else {
+    if (custom !== null && (await mandatesRepository.findByReference(ctx.db, account.id, custom))) throw referenceTaken();
+    reference = custom ?? generateMandateReference();
+    await idempotency.remember(ctx.db, reference);
+  }
 
   const now = ctx.clock.now();
   const today = calendarDateIn(now, ctx.config.APP_TIMEZONE);
-  const provider = await ctx.providers.forAccount(account);
-  const created = await provider.createMandate(
+  created ??= await provider.createMandate(
     {
       customerId: customer.provider_customer_id,
       consumerName: input.consumer_name,
@@ -111,7 +157,7 @@ export async function createMandate(ctx: AppContext, account: Account, customerI
     await mandatesRepository.insert(ctx.db, row);
   } catch (error) {
     if (!isUniqueViolation(error) || custom === null) throw error;
-    await revokeLostMandate(ctx, provider, customer.provider_customer_id, row);
+    await revokeLostMandate(ctx, provider, customer.provider_customer_id, row, reference);
     throw referenceTaken();
   }
   return row;

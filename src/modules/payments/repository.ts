@@ -1,18 +1,22 @@
 import type { Knex } from 'knex';
 import { tenantTable } from '../../db/tenantTable';
-import type { PaymentStatus, SequenceType } from '../../providers/types';
+import type { SequenceType } from '../../providers/types';
+import type { PaymentPurpose } from './purposes';
+import type { PaymentRowStatus } from './transitions';
 
 export interface PaymentRow {
   id: string;
   account_id: string;
   customer_id: string | null;
   subscription_id: string | null;
+  purpose: PaymentPurpose;
+  purpose_id: string | null;
   provider_payment_id: string | null;
   provider_customer_id: string | null;
   provider_mandate_id: string | null;
   provider_profile_id: string | null;
   sequence_type: SequenceType;
-  status: PaymentStatus;
+  status: PaymentRowStatus;
   amount: number;
   currency: string;
   description: string;
@@ -30,7 +34,7 @@ export interface PaymentRow {
 export interface PaymentStatusChangeRow {
   account_id: string;
   payment_id: string;
-  status: PaymentStatus;
+  status: PaymentRowStatus;
   changed_at: string;
 }
 
@@ -45,14 +49,17 @@ export const paymentsRepository = {
   findByProviderPaymentId: (db: Knex, accountId: string, providerPaymentId: string) =>
     table(db).where({ account_id: accountId, provider_payment_id: providerPaymentId }).first(),
 
-  delete: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).delete(),
-
-  update: (db: Knex, accountId: string, id: string, changes: Partial<PaymentRow>) =>
-    table(db).where({ account_id: accountId, id }).update(changes),
-
-  /** Moves the status only if it is still `from`: a concurrent update of the same payment wins once. */
-  updateStatusIfUnchanged: (db: Knex, accountId: string, id: string, from: PaymentStatus, changes: Partial<PaymentRow>) =>
+  /** Moves the status only if it is still `from`: of two concurrent changes of one payment, one wins. */
+  updateStatusIfUnchanged: (db: Knex, accountId: string, id: string, from: PaymentRowStatus, changes: Partial<PaymentRow>) =>
     table(db).where({ account_id: accountId, id, status: from }).update(changes),
+
+  /** Marks an attempt on a row still `creating`, so the job that finishes such rows goes to the others first. */
+  touchCreating: (db: Knex, accountId: string, id: string, now: string) =>
+    table(db).where({ account_id: accountId, id, status: 'creating' }).update({ updated_at: now }),
+
+  /** Rows left `creating` (an answer lost, a crash) and untouched since `before`, oldest first, across accounts. */
+  stalledCreations: (db: Knex, before: string, limit: number) =>
+    table(db).where('status', 'creating').andWhere('updated_at', '<=', before).orderBy('updated_at').limit(limit),
 
   recordStatus: (db: Knex, row: PaymentStatusChangeRow) => db('payment_status_changes').insert(row),
 

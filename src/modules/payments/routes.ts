@@ -15,8 +15,8 @@ export const paymentRoutes = [
     body: createPaymentBody,
     response: paymentResponse,
     invalidMessage: 'Could not create payment. Some fields contain invalid data',
-    async handle({ ctx, account, body }) {
-      return presentCreatedPayment(await createPayment(ctx, account, body));
+    async handle({ ctx, account, body, idempotency }) {
+      return presentCreatedPayment(await createPayment(ctx, account, body, idempotency));
     },
   }),
   defineRoute({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { amountInCents, httpUrl, requiredText } from '../../http/fields';
-import { PAYMENT_STATUSES } from '../../providers/types';
+import { PAYMENT_ROW_STATUSES } from './transitions';
 
 export const PAYMENT_METHODS = ['ideal', 'creditcard', 'bancontact', 'sofort', 'eps', 'giropay', 'belfius', 'kbc', 'banktransfer'] as const;
 
@@ -30,7 +30,7 @@ export const paymentResponse = z.object({
 export const paymentDetailResponse = z.object({
   id: z.string(),
   provider_payment_id: z.string().nullable(),
-  status: z.enum(PAYMENT_STATUSES),
+  status: z.enum(PAYMENT_ROW_STATUSES),
   amount: z.string(),
   currency: z.string(),
   description: z.string(),
@@ -39,7 +39,7 @@ export const paymentDetailResponse = z.object({
   paid_at: z.string().nullable(),
   failure_reason: z.string().nullable(),
   failure_code: z.string().nullable(),
-  status_history: z.array(z.object({ status: z.enum(PAYMENT_STATUSES), changed_at: z.string() })),
+  status_history: z.array(z.object({ status: z.enum(PAYMENT_ROW_STATUSES), changed_at: z.string() })),
   /** Events sent to the payment's webhook_url, one per status change, and how their delivery went. */
   webhook_deliveries: z.array(
     z.object({

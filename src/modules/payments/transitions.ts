@@ -1,10 +1,33 @@
 import type { PaymentStatus } from '../../providers/types';
 
 /**
+ * Our payment's status: the provider's statuses, plus two of our own around the provider call.
+ * `creating`: our row exists and the provider's answer is not recorded yet (not asked yet, or the
+ * answer was lost); it is resumed, never recreated. `rejected`: the provider refused it, or it could
+ * not be created within a day; nothing exists at the provider.
+ */
+export type PaymentRowStatus = PaymentStatus | 'creating' | 'rejected';
+
+export const PAYMENT_ROW_STATUSES = [
+  'creating',
+  'rejected',
+  'open',
+  'pending',
+  'authorized',
+  'paid',
+  'canceled',
+  'expired',
+  'failed',
+  'refunded',
+  'charged_back',
+] as const satisfies readonly PaymentRowStatus[];
+
+/**
  * How far along its life a payment is. A status only ever moves forward, so a late or repeated
  * provider report (an `expired` after `paid`) can never undo what already happened.
  */
-const STAGE: Record<PaymentStatus, number> = {
+const STAGE: Record<PaymentRowStatus, number> = {
+  creating: -1,
   open: 0,
   pending: 1,
   authorized: 2,
@@ -12,13 +35,19 @@ const STAGE: Record<PaymentStatus, number> = {
   canceled: 3,
   expired: 3,
   failed: 3,
+  rejected: 3,
   refunded: 4,
   charged_back: 4,
 };
 
-export function canMoveTo(current: PaymentStatus, next: PaymentStatus): boolean {
+export function canMoveTo(current: PaymentRowStatus, next: PaymentRowStatus): boolean {
   if (STAGE[next] <= STAGE[current]) return false;
-  // Money can only come back from a payment that was paid.
-  if (STAGE[next] === 4) return current === 'paid';
-  return true;
+  // Money can only come back from a payment that was paid (or one whose creation we are still
+  // recording, when the provider tells us about it only now).
+  if (STAGE[next] === 4) return current === 'paid' || current === 'creating';
+  // Nothing comes after a refusal: the provider holds no payment for it.
+  return current !== 'rejected';
 }
+
+/** Statuses in which a payment has settled: features (links, billing, follow-ups, the store) react to these. */
+export const SETTLED_STATUSES: ReadonlySet<PaymentRowStatus> = new Set(['paid', 'failed', 'expired', 'canceled', 'rejected', 'refunded', 'charged_back']);

@@ -19,8 +19,8 @@ export const productRoutes = [
     body: createProductBody,
     response: productResponse,
     invalidMessage: 'Could not create product. Some fields contain invalid data',
-    async handle({ ctx, account, body }) {
-      return presentProduct(await createProduct(ctx, account, body));
+    async handle({ ctx, account, body, idempotency }) {
+      return presentProduct(await createProduct(ctx, account, body, idempotency));
     },
   }),
   readOneRoute({ ...names, operationId: 'getProduct', summary: 'Get one product', get: getProduct, present }),

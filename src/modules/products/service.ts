@@ -1,12 +1,24 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError } from '../../http/errors';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
 import { productsRepository, type ProductRow } from './repository';
 import type { CreateProductInput } from './schemas';
 
-export async function createProduct(ctx: AppContext, account: Account, input: CreateProductInput): Promise<ProductRow> {
+/**
+ * Creates a product. With an Idempotency-Key, the product and the key's record of it are written in
+ * one transaction, so a retry after a crash answers that product instead of making a second one.
+ */
+export async function createProduct(
+  ctx: AppContext,
+  account: Account,
+  input: CreateProductInput,
+  idempotency: IdempotencyScope = WITHOUT_IDEMPOTENCY_KEY,
+): Promise<ProductRow> {
+  const earlier = idempotency.resumedResourceId && (await productsRepository.find(ctx.db, account.id, idempotency.resumedResourceId));
+  if (earlier) return earlier;
   const now = toDbDateTime(ctx.clock.now());
   const row: ProductRow = {
     id: newId('prd'),
@@ -23,7 +35,10 @@ export async function createProduct(ctx: AppContext, account: Account, input: Cr
     created_at: now,
     updated_at: now,
   };
-  await productsRepository.insert(ctx.db, row);
+  await ctx.db.transaction(async (trx) => {
+    await productsRepository.insert(trx, row);
+    await idempotency.remember(trx, row.id);
+  });
   return row;
 }
 

@@ -20,8 +20,8 @@ export const subscriptionRoutes = [
     body: createSubscriptionBody,
     response: subscriptionResponse,
     invalidMessage: 'Could not create subscription. Some fields contain invalid data',
-    async handle({ ctx, account, body }) {
-      const [presented] = await present(ctx.db, ctx.config, account.id, [await createSubscription(ctx, account, body)]);
+    async handle({ ctx, account, body, idempotency }) {
+      const [presented] = await present(ctx.db, ctx.config, account.id, [await createSubscription(ctx, account, body, idempotency)]);
       return presented;
     },
   }),

@@ -1,5 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../http/errors';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { calendarDateIn, toDbDateTime } from '../../time';
@@ -78,7 +79,15 @@ function invoiceRuleRowsFrom(account: Account, rules: SubscriptionRuleRow[], inp
  * amount come from the first rule; the subscription, its rules and their invoice lines are written
  * in one transaction, so a half-made subscription is never billed.
  */
-export async function createSubscription(ctx: AppContext, account: Account, input: CreateSubscriptionInput): Promise<SubscriptionRow> {
+export async function createSubscription(
+  ctx: AppContext,
+  account: Account,
+  input: CreateSubscriptionInput,
+  idempotency: IdempotencyScope = WITHOUT_IDEMPOTENCY_KEY,
+): Promise<SubscriptionRow> {
+  // A retry after a crash answers the subscription its earlier attempt wrote, never a second one.
+  const earlier = idempotency.resumedResourceId && (await subscriptionsRepository.find(ctx.db, account.id, idempotency.resumedResourceId));
+  if (earlier) return earlier;
   const mandate = await checkAgainstAccount(ctx, account, input);
   const now = toDbDateTime(ctx.clock.now());
   const subscriptionId = newId('sub');
@@ -106,7 +115,10 @@ export async function createSubscription(ctx: AppContext, account: Account, inpu
     updated_at: now,
   };
   const invoiceRules = invoiceRuleRowsFrom(account, rules, input);
-  await ctx.db.transaction((trx) => subscriptionsRepository.insertWithRules(trx, row, rules, invoiceRules));
+  await ctx.db.transaction(async (trx) => {
+    await subscriptionsRepository.insertWithRules(trx, row, rules, invoiceRules);
+    await idempotency.remember(trx, row.id);
+  });
   return row;
 }
 

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { newId } from '../../ids';
-import type { PaymentStatus } from '../../providers/types';
+import type { PaymentRowStatus } from '../../modules/payments/transitions';
 import { outboundEventsRepository } from './repository';
 
 /** The JSON body of an event (DESIGN.md): a receiver may also fetch GET /api/v2/payments/{id}. */
-export function paymentEventPayload(paymentId: string, status: PaymentStatus): string {
+export function paymentEventPayload(paymentId: string, status: PaymentRowStatus): string {
   return JSON.stringify({ id: paymentId, event: `payment.${status}`, status });
 }
 
@@ -15,7 +15,7 @@ export function paymentEventPayload(paymentId: string, status: PaymentStatus): s
 export async function enqueuePaymentEvent(
   trx: Knex.Transaction,
   payment: { id: string; account_id: string; webhook_url: string | null },
-  status: PaymentStatus,
+  status: PaymentRowStatus,
   now: string,
 ): Promise<string | null> {
   if (!payment.webhook_url) return null;

@@ -1,0 +1,190 @@
+import type { Account, AppContext } from '../../context';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
+import { newId } from '../../ids';
+import type { Cents } from '../../money';
+import { CreationOutcomeUnknownError, outcomeIsUnknown, ProviderRejectedError } from '../../providers/errors';
+import type { PaymentProvider, ProviderPaymentInput, SequenceType } from '../../providers/types';
+import { fromDbDateTime, toDbDateTime } from '../../time';
+import { providerWebhookUrl } from '../../webhooks/inbound/url';
+import type { PaymentPurpose } from './purposes';
+import { paymentsRepository, type PaymentRow } from './repository';
+import { applyProviderPayment, rejectPayment, type StatusChangeOptions } from './statusChange';
+
+/**
+ * THE way every payment is made, whatever it is for (an API call, a link, a subscription charge, a
+ * follow-up retry, a store order). Recovery points, after "Implementing Stripe-like idempotency keys":
+ *
+ * 1. our row is written first, status `creating` (with the request's Idempotency-Key pointing at it);
+ * 2. the provider is called with a key derived from that row (`payment-<id>`);
+ * 3. its answer is recorded (status open/pending…), or its refusal (`rejected`).
+ *
+ * When the answer is lost (timeout, dropped connection, 5xx, crash) the outcome is unknown: the row
+ * stays `creating` and is resumed — by a retry of the client's request, or by the job that finishes
+ * stalled creations — with the same key, which the provider answers with the same payment. Once the
+ * provider has forgotten the key, the payment is first looked up by our id in its metadata. Nothing
+ * is ever deleted, and nothing is created twice.
+ */
+
+/** What a feature asks the pipeline to make. */
+export interface PaymentRequest {
+  purpose: PaymentPurpose;
+  /** The link, charge, follow-up or order the payment is for (null for a plain API payment). */
+  purposeId: string | null;
+  customer: { id: string; providerCustomerId: string };
+  sequenceType: SequenceType;
+  /** The mandate a recurring payment is charged on. */
+  mandateId: string | null;
+  amount: Cents;
+  currency: string;
+  description: string;
+  method: string | null;
+  /** Where the payer returns after the checkout (none for a recurring charge). */
+  redirectUrl: string | null;
+  /** The client's address for events about this payment. */
+  webhookUrl: string | null;
+  /** Kept for reference; the provider always uses the account's own profile. */
+  profileId: string | null;
+}
+
+/** Mollie replays an idempotency key's answer for one hour; past this age a resume looks the payment up first. */
+export const PROVIDER_KEY_WINDOW_MS = 55 * 60 * 1000;
+/** The provider's creation time and ours differ by the request's duration and clock skew. */
+const LOOKUP_MARGIN_MS = 10 * 60 * 1000;
+/**
+ * A payment that could not be created within a day is given up: its payer left long ago. Only after
+ * the provider was asked and holds no such payment, so this never drops one that exists.
+ */
+export const ABANDON_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export const providerKeyOf = (row: Pick<PaymentRow, 'id'>) => `payment-${row.id}`;
+
+function providerInputOf(ctx: AppContext, account: Account, row: PaymentRow): ProviderPaymentInput {
+  return {
+    amount: row.amount,
+    currency: row.currency,
+    description: row.description,
+    sequenceType: row.sequence_type,
+    customerId: row.provider_customer_id,
+    mandateId: row.provider_mandate_id,
+    method: row.method,
+    redirectUrl: row.redirect_url,
+    webhookUrl: providerWebhookUrl(ctx.config.publicUrl, account),
+    reference: row.id,
+  };
+}
+
+function rowFrom(account: Account, request: PaymentRequest, now: string): PaymentRow {
+  return {
+    id: newId('pay'),
+    account_id: account.id,
+    customer_id: request.customer.id,
+    subscription_id: null,
+    purpose: request.purpose,
+    purpose_id: request.purposeId,
+    provider_payment_id: null,
+    provider_customer_id: request.customer.providerCustomerId,
+    provider_mandate_id: request.mandateId,
+    provider_profile_id: request.profileId,
+    sequence_type: request.sequenceType,
+    status: 'creating',
+    amount: request.amount,
+    currency: request.currency,
+    description: request.description,
+    method: request.method,
+    redirect_url: request.redirectUrl,
+    webhook_url: request.webhookUrl,
+    checkout_url: null,
+    failure_reason: null,
+    failure_code: null,
+    paid_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+interface SendOptions extends StatusChangeOptions {
+  /** An earlier attempt may have reached the provider: its answer may be a replay of back then. */
+  resumed: boolean;
+}
+
+/** Refusals are kept with the provider's reason; the client sees the refusal itself. */
+function refusalOf(error: unknown): { code: string; message: string } {
+  if (error instanceof ProviderRejectedError) return { code: error.code, message: error.detail };
+  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : 'provider_error';
+  return { code, message: error instanceof Error ? error.message : String(error) };
+}
+
+async function sendToProvider(ctx: AppContext, account: Account, provider: PaymentProvider, row: PaymentRow, options: SendOptions): Promise<PaymentRow> {
+  const age = ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime();
+  if (options.resumed && age > PROVIDER_KEY_WINDOW_MS) {
+    const createdAfter = new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS);
+    const found = await provider.findPaymentByReference({ reference: row.id, customerId: row.provider_customer_id, createdAfter });
+    if (found) return applyProviderPayment(ctx, row, found, options);
+    if (age > ABANDON_AFTER_MS) {
+      ctx.logger.warn('payment given up: not created at the provider within a day', { accountId: row.account_id, paymentId: row.id });
+      return rejectPayment(ctx, row, { code: 'not_created', message: 'The payment could not be created at the provider within a day' }, options);
+    }
+  }
+  let created;
+  try {
+    created = await provider.createPayment(providerInputOf(ctx, account, row), providerKeyOf(row));
+  } catch (error) {
+    if (outcomeIsUnknown(error)) {
+      await paymentsRepository.touchCreating(ctx.db, row.account_id, row.id, toDbDateTime(ctx.clock.now()));
+      ctx.logger.warn('payment outcome unknown at the provider; kept to be resumed', { accountId: row.account_id, paymentId: row.id, purpose: row.purpose });
+      throw new CreationOutcomeUnknownError(`payment ${row.id}`, error);
+    }
+    await rejectPayment(ctx, row, refusalOf(error), options);
+    throw error;
+  }
+  const recorded = await applyProviderPayment(ctx, row, created, options);
+  if (!options.resumed) return recorded;
+  // A replayed answer tells the payment as it was when first created; it may have moved on since
+  // (and its webhook found no provider id here then). Ask for it as it is now.
+  try {
+    return await applyProviderPayment(ctx, recorded, await provider.getPayment(created.id), options);
+  } catch (error) {
+    ctx.logger.warn('resumed payment recorded; its current status follows by webhook or reconciliation', {
+      accountId: row.account_id,
+      paymentId: row.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return recorded;
+  }
+}
+
+/**
+ * Makes a payment through the pipeline. With an Idempotency-Key whose earlier attempt already wrote
+ * a payment, that payment is resumed instead. A provider refusal is thrown as it came (the row is
+ * kept as `rejected`); an unknown outcome throws CreationOutcomeUnknownError (the row is kept).
+ */
+export async function startPayment(
+  ctx: AppContext,
+  account: Account,
+  request: PaymentRequest,
+  idempotency: IdempotencyScope = WITHOUT_IDEMPOTENCY_KEY,
+): Promise<PaymentRow> {
+  if (idempotency.resumedResourceId) {
+    const earlier = await paymentsRepository.find(ctx.db, account.id, idempotency.resumedResourceId);
+    if (earlier) return resumePayment(ctx, account, earlier, { answeredInRequest: true });
+  }
+  // Chosen before anything is written: an account without a provider leaves no row behind.
+  const provider = await ctx.providers.forAccount(account);
+  const row = rowFrom(account, request, toDbDateTime(ctx.clock.now()));
+  await ctx.db.transaction(async (trx) => {
+    await paymentsRepository.insert(trx, row);
+    await idempotency.remember(trx, row.id);
+  });
+  return sendToProvider(ctx, account, provider, row, { answeredInRequest: true, resumed: false });
+}
+
+/**
+ * Brings a payment left `creating` to its outcome at the provider; a payment past that is answered
+ * as it is. A payment that was refused is refused again to whoever asks (a retry of the request).
+ */
+export async function resumePayment(ctx: AppContext, account: Account, row: PaymentRow, options: StatusChangeOptions): Promise<PaymentRow> {
+  if (row.status === 'rejected') throw new ProviderRejectedError(row.failure_reason ?? 'the payment was refused', null);
+  if (row.status !== 'creating') return row;
+  const provider = await ctx.providers.forAccount(account);
+  return sendToProvider(ctx, account, provider, row, { ...options, resumed: true });
+}

@@ -1,0 +1,321 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * An in-process model of the part of Mollie's API v2 the service uses, faithful where the money path
+ * depends on it: objects with ids, metadata and creation times; newest-first lists with `next` links;
+ * the `Idempotency-Key` header (the first answer replayed for one hour, 409 while the first request
+ * is in progress, 400 for other parameters). And what the real network does to answers: a fault can
+ * LOSE answers (the work is done at "Mollie", the connection is dropped) or HOLD them (the work is
+ * done, the answer waits until released — or until the caller is killed).
+ *
+ * Transports: nock.ts serves it to a service in the test process, https.ts to a service started as
+ * a child process. Both call `handle`.
+ */
+
+export interface FakeRequest {
+  method: string;
+  /** Path and query as sent, e.g. `/v2/customers/cst_1/payments?limit=250`. */
+  path: string;
+  idempotencyKey: string | undefined;
+  body: Record<string, unknown>;
+}
+
+export type FakeAnswer = { status: number; body: unknown } | { lost: true };
+
+interface Fault {
+  method: string;
+  path: RegExp;
+  /** lose: done, answer dropped; hold: done, answer waits; unreachable: not done, connection fails. */
+  kind: 'lose' | 'hold' | 'unreachable';
+  remaining: number;
+}
+
+interface Held {
+  request: FakeRequest;
+  release: () => void;
+}
+
+type JsonObject = Record<string, unknown>;
+
+/** Mollie keeps an idempotency key's first answer this long. */
+const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
+
+export class MollieFake {
+  readonly customers = new Map<string, JsonObject>();
+  readonly payments = new Map<string, JsonObject>();
+  readonly mandates = new Map<string, JsonObject>();
+  /** Every request that reached the fake, in order (lost and held ones included). */
+  readonly requests: FakeRequest[] = [];
+  readonly held: Held[] = [];
+  private readonly keys = new Map<string, { at: number; fingerprint: string; answer: { status: number; body: unknown } | 'running' }>();
+  private faults: Fault[] = [];
+  private heldWaiters: Array<() => void> = [];
+  /** The fake's own clock: tests move it to let idempotency keys expire. */
+  now = () => Date.now();
+
+  /** `baseUrl` is where the fake is reached, for the `_links` it writes (`https://api.mollie.com`). */
+  constructor(public baseUrl: string) {}
+
+  /** The answers to the next `times` requests matching method and path are lost after the work is done. */
+  loseAnswers(method: string, path: RegExp, times = Number.POSITIVE_INFINITY): void {
+    this.faults.push({ method, path, kind: 'lose', remaining: times });
+  }
+
+  /** The answers to the next `times` matching requests wait (the work done) until `releaseHeld()`. */
+  holdAnswers(method: string, path: RegExp, times = Number.POSITIVE_INFINITY): void {
+    this.faults.push({ method, path, kind: 'hold', remaining: times });
+  }
+
+  /** The next `times` matching requests never arrive: nothing is done and the connection fails. */
+  unreachable(method: string, path: RegExp, times = Number.POSITIVE_INFINITY): void {
+    this.faults.push({ method, path, kind: 'unreachable', remaining: times });
+  }
+
+  /** Ends every fault; held answers stay held until released. */
+  heal(): void {
+    this.faults = [];
+  }
+
+  releaseHeld(): void {
+    for (const held of this.held.splice(0)) held.release();
+  }
+
+  /** Resolves once `count` answers are being held: the work of those requests is done. */
+  async untilHeld(count = 1): Promise<void> {
+    while (this.held.length < count) await new Promise<void>((resolve) => this.heldWaiters.push(resolve));
+  }
+
+  /** Lets a payment move on as if the payer acted (or the bank answered). */
+  setPaymentStatus(id: string, status: string): void {
+    const payment = this.payments.get(id);
+    if (!payment) throw new Error(`no payment ${id} at the fake`);
+    payment.status = status;
+    if (status === 'paid') payment.paidAt = new Date(this.now()).toISOString();
+  }
+
+  /** The payer completes a first payment by card: Mollie makes a valid card mandate for later charges. */
+  payFirstPayment(id: string): string {
+    const payment = this.payments.get(id);
+    if (!payment || payment.sequenceType !== 'first' || typeof payment.customerId !== 'string') throw new Error(`no first payment ${id} with a customer`);
+    const mandateId = newId('mdt');
+    this.mandates.set(mandateId, {
+      resource: 'mandate',
+      id: mandateId,
+      mode: 'test',
+      status: 'valid',
+      method: 'creditcard',
+      details: { cardHolder: 'A. de Vries', cardNumber: '6787', cardLabel: 'Mastercard', cardFingerprint: 'fp_1', cardExpiryDate: '2030-12-31' },
+      mandateReference: null,
+      signatureDate: new Date(this.now()).toISOString().slice(0, 10),
+      createdAt: new Date(this.now()).toISOString(),
+      customerId: payment.customerId,
+      _links: this.links(`/v2/customers/${payment.customerId}/mandates/${mandateId}`),
+    });
+    payment.mandateId = mandateId;
+    payment.method = 'creditcard';
+    this.setPaymentStatus(id, 'paid');
+    return mandateId;
+  }
+
+  paymentsWithReference(reference: string): JsonObject[] {
+    return [...this.payments.values()].filter((payment) => (payment.metadata as JsonObject | null)?.payment_id === reference);
+  }
+
+  customersWithReference(reference: string): JsonObject[] {
+    return [...this.customers.values()].filter((customer) => (customer.metadata as JsonObject | null)?.customer_id === reference);
+  }
+
+  async handle(request: FakeRequest): Promise<FakeAnswer> {
+    this.requests.push(request);
+    const fault = this.faults.find((candidate) => candidate.method === request.method && candidate.path.test(request.path) && candidate.remaining > 0);
+    if (fault) fault.remaining -= 1;
+    if (fault?.kind === 'unreachable') return { lost: true };
+    const answer = this.idempotent(request);
+    if (fault?.kind === 'lose') return { lost: true };
+    if (fault?.kind === 'hold') {
+      await new Promise<void>((release) => {
+        this.held.push({ request, release });
+        for (const wake of this.heldWaiters.splice(0)) wake();
+      });
+    }
+    return answer;
+  }
+
+  /** Mollie's idempotency: the same key within the hour answers the first answer again. */
+  private idempotent(request: FakeRequest): { status: number; body: unknown } {
+    if (request.method !== 'POST' && request.method !== 'DELETE') return this.route(request);
+    if (!request.idempotencyKey) return this.route(request);
+    const fingerprint = `${request.method} ${request.path} ${JSON.stringify(request.body)}`;
+    const known = this.keys.get(request.idempotencyKey);
+    if (known && this.now() - known.at < IDEMPOTENCY_WINDOW_MS) {
+      if (known.fingerprint !== fingerprint) return error(400, 'The idempotency key was used with other parameters');
+      if (known.answer === 'running') return error(409, 'A request with this idempotency key is in progress');
+      return known.answer;
+    }
+    this.keys.set(request.idempotencyKey, { at: this.now(), fingerprint, answer: 'running' });
+    const answer = this.route(request);
+    // Mollie keeps successful answers; a failed request may be tried again with the same key.
+    if (answer.status < 300) this.keys.set(request.idempotencyKey, { at: this.now(), fingerprint, answer });
+    else this.keys.delete(request.idempotencyKey);
+    return answer;
+  }
+
+  private route(request: FakeRequest): { status: number; body: unknown } {
+    const url = new URL(request.path, 'https://fake.invalid');
+    const parts = url.pathname.split('/').filter(Boolean); // ['v2', 'payments', 'tr_…']
+    const [, resource, id, sub, subId] = parts;
+    const key = `${request.method} ${resource}${id ? '/:id' : ''}${sub ? `/${sub}` : ''}${subId ? '/:id' : ''}`;
+    switch (key) {
+      case 'POST customers':
+        return { status: 201, body: this.createCustomer(request.body) };
+      case 'GET customers':
+        return { status: 200, body: this.list('customers', [...this.customers.values()], url) };
+      case 'GET customers/:id':
+        return this.found(this.customers, id);
+      case 'POST payments':
+        return this.createPayment(request.body);
+      case 'GET payments':
+        return { status: 200, body: this.list('payments', [...this.payments.values()], url) };
+      case 'GET payments/:id':
+        return this.found(this.payments, id);
+      case 'DELETE payments/:id':
+        return this.cancelPayment(id ?? '');
+      case 'GET customers/:id/payments':
+        return { status: 200, body: this.list('payments', [...this.payments.values()].filter((p) => p.customerId === id), url) };
+      case 'POST customers/:id/mandates':
+        return this.createMandate(id ?? '', request.body);
+      case 'GET customers/:id/mandates':
+        return { status: 200, body: this.list('mandates', [...this.mandates.values()].filter((m) => m.customerId === id), url) };
+      case 'GET customers/:id/mandates/:id':
+        return this.found(this.mandates, subId);
+      default:
+        return error(404, `The fake does not know ${request.method} ${url.pathname}`);
+    }
+  }
+
+  private links(path: string): JsonObject {
+    return { self: { href: `${this.baseUrl}${path}`, type: 'application/hal+json' } };
+  }
+
+  private found(map: Map<string, JsonObject>, id: string | undefined): { status: number; body: unknown } {
+    const object = id ? map.get(id) : undefined;
+    return object ? { status: 200, body: object } : error(404, `No object with id ${id}`);
+  }
+
+  private createCustomer(body: Record<string, unknown>): JsonObject {
+    const id = newId('cst');
+    const customer = {
+      resource: 'customer',
+      id,
+      mode: 'test',
+      name: body.name ?? null,
+      email: body.email ?? null,
+      locale: body.locale ?? null,
+      metadata: body.metadata ?? null,
+      createdAt: new Date(this.now()).toISOString(),
+      _links: this.links(`/v2/customers/${id}`),
+    };
+    this.customers.set(id, customer);
+    return customer;
+  }
+
+  private createPayment(body: Record<string, unknown>): { status: number; body: unknown } {
+    const customerId = typeof body.customerId === 'string' ? body.customerId : null;
+    if (customerId && !this.customers.has(customerId)) return error(422, 'The customer id is invalid', 'customerId');
+    const id = newId('tr');
+    const recurring = body.sequenceType === 'recurring';
+    const payment: JsonObject = {
+      resource: 'payment',
+      id,
+      mode: 'test',
+      createdAt: new Date(this.now()).toISOString(),
+      amount: body.amount,
+      description: body.description,
+      method: body.method ?? (recurring ? 'directdebit' : null),
+      metadata: body.metadata ?? null,
+      status: recurring ? 'pending' : 'open',
+      isCancelable: true,
+      profileId: 'pfl_QkEhN94Ba',
+      customerId,
+      mandateId: body.mandateId ?? null,
+      sequenceType: body.sequenceType ?? 'oneoff',
+      redirectUrl: body.redirectUrl ?? null,
+      webhookUrl: body.webhookUrl ?? null,
+      _links: {
+        ...this.links(`/v2/payments/${id}`),
+        ...(recurring ? {} : { checkout: { href: `https://www.mollie.com/checkout/select-method/${id.slice(3)}`, type: 'text/html' } }),
+      },
+    };
+    this.payments.set(id, payment);
+    return { status: 201, body: payment };
+  }
+
+  private cancelPayment(id: string): { status: number; body: unknown } {
+    const payment = this.payments.get(id);
+    if (!payment) return error(404, `No payment with id ${id}`);
+    if (payment.status !== 'open' && payment.status !== 'pending') return error(422, 'The payment cannot be canceled');
+    payment.status = 'canceled';
+    return { status: 200, body: payment };
+  }
+
+  private createMandate(customerId: string, body: Record<string, unknown>): { status: number; body: unknown } {
+    if (!this.customers.has(customerId)) return error(404, `No customer with id ${customerId}`);
+    const id = newId('mdt');
+    const mandate = {
+      resource: 'mandate',
+      id,
+      mode: 'test',
+      status: 'valid',
+      method: 'directdebit',
+      details: { consumerName: body.consumerName, consumerAccount: body.consumerAccount, consumerBic: body.consumerBic ?? null },
+      mandateReference: body.mandateReference ?? null,
+      signatureDate: body.signatureDate ?? null,
+      createdAt: new Date(this.now()).toISOString(),
+      customerId,
+      _links: this.links(`/v2/customers/${customerId}/mandates/${id}`),
+    };
+    this.mandates.set(id, mandate);
+    return { status: 201, body: mandate };
+  }
+
+  /** Newest first, `limit` per page (Mollie's default 50, at most 250), `from` an id to start at. */
+  private list(name: string, objects: JsonObject[], url: URL): JsonObject {
+    const newestFirst = [...objects].reverse();
+    const limit = Math.min(Number(url.searchParams.get('limit') ?? 50), 250);
+    const from = url.searchParams.get('from');
+    const start = from ? Math.max(0, newestFirst.findIndex((object) => object.id === from)) : 0;
+    const page = newestFirst.slice(start, start + limit);
+    const next = newestFirst[start + limit];
+    const pageUrl = (id: string) => {
+      const copy = new URL(url.toString());
+      copy.searchParams.set('from', id);
+      copy.searchParams.set('limit', String(limit));
+      return `${this.baseUrl}${copy.pathname}${copy.search}`;
+    };
+    return {
+      count: page.length,
+      _embedded: { [name]: page },
+      _links: {
+        self: { href: `${this.baseUrl}${url.pathname}${url.search}`, type: 'application/hal+json' },
+        previous: null,
+        next: next ? { href: pageUrl(String(next.id)), type: 'application/hal+json' } : null,
+        documentation: { href: 'https://docs.mollie.com/reference/v2', type: 'text/html' },
+      },
+    };
+  }
+}
+
+function error(status: number, detail: string, field?: string): { status: number; body: unknown } {
+  return {
+    status,
+    body: {
+      status,
+      title: status === 422 ? 'Unprocessable Entity' : status === 404 ? 'Not Found' : status === 409 ? 'Conflict' : 'Bad Request',
+      detail,
+      ...(field ? { field } : {}),
+      _links: { documentation: { href: 'https://docs.mollie.com/overview/handling-errors', type: 'text/html' } },
+    },
+  };
+}
