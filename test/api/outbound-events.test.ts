@@ -119,15 +119,33 @@ describe.each(TEST_DATABASES)('events to the client webhook_url on %s', (kind) =
     }
   });
 
-  it('When the receiver cannot be reached, then the attempt fails and is retried like an error answer', async () => {
+  it('When the receiver cannot be reached, then the attempt fails, is retried like an error answer, and the client sees no socket detail', async () => {
     const receiver = await startReceiver([200]);
     const unreachable = receiver.url;
     await receiver.close();
     const paymentId = await payWithWebhook(unreachable);
-    const [delivery] = (await t.as(token).get(`/api/v2/payments/${paymentId}`)).body.webhook_deliveries;
-    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null });
-    expect(delivery.last_error).toEqual(expect.any(String));
+    const read = await t.as(token).get(`/api/v2/payments/${paymentId}`);
+    const [delivery] = read.body.webhook_deliveries;
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'could not connect' });
     expect(delivery.next_attempt_at).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/));
+    // No port, address or errno: the answer must not be a port scanner of our network.
+    const shown = JSON.stringify(read.body);
+    expect(shown).not.toContain(String(receiver.port));
+    expect(shown).not.toMatch(/ECONN|errno|127\.0\.0\.1:/i);
+    expect(t.logs.lines.some((line) => line.includes('webhook event delivery failed') && line.includes('ECONNREFUSED'))).toBe(true);
+  });
+
+  it('When the webhook_url is on loopback outside production (the default there), then it is delivered, by name too', async () => {
+    const receiver = await startReceiver([200]);
+    try {
+      const paymentId = await payWithWebhook(`http://localhost:${receiver.port}/hooks/payments`);
+      expect(receiver.calls).toHaveLength(1);
+      expect((await t.as(token).get(`/api/v2/payments/${paymentId}`)).body.webhook_deliveries).toEqual([
+        expect.objectContaining({ status: 'delivered', attempts: 1, last_status_code: 200, last_error: null }),
+      ]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('When each status changes, then each change is one event; a payment without webhook_url sends none', async () => {

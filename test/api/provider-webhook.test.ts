@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { ProviderRegistry } from '../../src/providers';
 import type { PaymentProvider } from '../../src/providers/types';
-import { processStaleWebhookCalls } from '../../src/webhooks/inbound/calls';
+import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
 
@@ -142,9 +142,9 @@ describe.each(TEST_DATABASES)('the provider webhook on %s', (kind) => {
     expect(call).toMatchObject({ processed_at: null, attempts: 1, last_error: 'provider down' });
 
     const noAbort = new AbortController().signal;
-    expect(await processStaleWebhookCalls(t.ctx, noAbort)).toEqual({ processed: 0, failed: 0 }); // not stale yet
+    expect(await processDueWebhookCalls(t.ctx, noAbort)).toEqual({ processed: 0, failed: 0 }); // not due before its backoff
     t.clock.advance(2 * 60 * 1000);
-    expect(await processStaleWebhookCalls(t.ctx, noAbort)).toEqual({ processed: 1, failed: 0 });
+    expect(await processDueWebhookCalls(t.ctx, noAbort)).toEqual({ processed: 1, failed: 0 });
     expect((await t.as(token).get(`/api/v2/payments/${payment.id}`)).body.status).toBe('paid');
   });
 });

@@ -1,69 +1,92 @@
 import type { AppContext } from '../../context';
 import type { JobResult } from '../../jobs/types';
 import { syncPaymentFromProvider } from '../../modules/payments/service';
-import { toDbDateTime } from '../../time';
+import { fromDbDateTime, toDbDateTime } from '../../time';
+import { nextAttemptAfterFailure } from '../backoff';
 
 interface WebhookCallRow {
   seq: number;
   account_id: string;
   provider: string;
   resource_id: string;
+  received_at: string;
+  processed_at: string | null;
   attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  gave_up_at: string | null;
 }
 
-const MAX_ATTEMPTS = 10;
-/** A call not processed this long after arrival was lost (crash, restart) and is picked up by the job. */
-const STALE_AFTER_MS = 60_000;
+/**
+ * The immediate background attempt normally processes a call first; the job picks it up only when
+ * that attempt was lost (crash, restart) and this long has passed.
+ */
+const FIRST_ATTEMPT_GRACE_MS = 60_000;
+
+export type WebhookCallOutcome = 'processed' | 'retrying' | 'given up' | 'skipped';
+
+const calls = (ctx: AppContext) => ctx.db<WebhookCallRow>('provider_webhook_calls');
 
 /** Keeps the call before anything else happens, so a crash after our 200 loses nothing. */
 export async function recordWebhookCall(ctx: AppContext, accountId: string, resourceId: string): Promise<number> {
-  const [seq] = await ctx.db('provider_webhook_calls').insert({
+  const received = ctx.clock.now();
+  const [seq] = await calls(ctx).insert({
     account_id: accountId,
     provider: 'mollie',
     resource_id: resourceId,
-    received_at: toDbDateTime(ctx.clock.now()),
+    received_at: toDbDateTime(received),
     attempts: 0,
+    next_attempt_at: toDbDateTime(new Date(received.getTime() + FIRST_ATTEMPT_GRACE_MS)),
   });
   return Number(seq);
 }
 
 /**
  * Processes one recorded call. The call says only "look at tr_…": the payment is fetched from the
- * provider and applied (forward-only, so duplicates and late reports change nothing). Answers
- * whether the call is now processed.
+ * provider and applied (forward-only, so duplicates and late reports change nothing). A failure is
+ * retried with backoff until 26 hours after the call arrived, as Mollie would have retried it.
  */
-export async function processWebhookCall(ctx: AppContext, seq: number): Promise<boolean> {
-  const call = await ctx.db<WebhookCallRow>('provider_webhook_calls').where({ seq }).whereNull('processed_at').first();
-  if (!call) return true;
+export async function processWebhookCall(ctx: AppContext, seq: number): Promise<WebhookCallOutcome> {
+  const call = await calls(ctx).where({ seq }).whereNull('processed_at').whereNull('gave_up_at').first();
+  if (!call) return 'skipped';
+  const attempts = call.attempts + 1;
   try {
     await syncPaymentFromProvider(ctx, call.account_id, call.resource_id);
-    await ctx.db('provider_webhook_calls')
-      .where({ seq })
-      .update({ processed_at: toDbDateTime(ctx.clock.now()), attempts: call.attempts + 1, last_error: null });
-    return true;
+    await calls(ctx).where({ seq }).update({ processed_at: toDbDateTime(ctx.clock.now()), attempts, next_attempt_at: null, last_error: null });
+    return 'processed';
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    await ctx.db('provider_webhook_calls').where({ seq }).update({ attempts: call.attempts + 1, last_error: message.slice(0, 500) });
-    ctx.logger.warn('provider webhook call failed; it will be retried', { accountId: call.account_id, resourceId: call.resource_id, error: message });
-    return false;
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const now = ctx.clock.now();
+    const next = nextAttemptAfterFailure(fromDbDateTime(call.received_at), now, attempts);
+    const log = { accountId: call.account_id, resourceId: call.resource_id, attempts };
+    if (next === null) {
+      await calls(ctx).where({ seq }).update({ attempts, last_error: message, next_attempt_at: null, gave_up_at: toDbDateTime(now) });
+      // Only reconciliation can still bring this payment's status (refunds and chargebacks it cannot).
+      ctx.logger.error('provider webhook call given up: unprocessed for 26 hours', { ...log, receivedAt: call.received_at });
+      return 'given up';
+    }
+    await calls(ctx).where({ seq }).update({ attempts, last_error: message, next_attempt_at: toDbDateTime(next) });
+    ctx.logger.warn('provider webhook call failed; it will be retried', { ...log, error: message, nextAttemptAt: toDbDateTime(next) });
+    return 'retrying';
   }
 }
 
-/** The job's body: calls that were not processed (lost to a crash, or failed) are processed again. */
-export async function processStaleWebhookCalls(ctx: AppContext, signal: AbortSignal, batchSize = 100): Promise<JobResult> {
-  const staleBefore = toDbDateTime(new Date(ctx.clock.now().getTime() - STALE_AFTER_MS));
-  const calls = await ctx.db<WebhookCallRow>('provider_webhook_calls')
+/** The job's body: calls whose next attempt is due (failed before, or lost to a crash), longest waiting first. */
+export async function processDueWebhookCalls(ctx: AppContext, signal: AbortSignal, batchSize = 100): Promise<JobResult> {
+  const due = await calls(ctx)
     .whereNull('processed_at')
-    .andWhere('received_at', '<', staleBefore)
-    .andWhere('attempts', '<', MAX_ATTEMPTS)
-    .orderBy('received_at')
+    .whereNull('gave_up_at')
+    .andWhere('next_attempt_at', '<=', toDbDateTime(ctx.clock.now()))
+    .orderBy([{ column: 'next_attempt_at' }, { column: 'seq' }])
     .limit(batchSize)
     .select('seq');
   const result: JobResult = { processed: 0, failed: 0 };
-  for (const { seq } of calls) {
+  for (const { seq } of due) {
     if (signal.aborted) break;
+    const outcome = await processWebhookCall(ctx, seq);
+    if (outcome === 'skipped') continue;
     result.processed += 1;
-    if (!(await processWebhookCall(ctx, seq))) result.failed += 1;
+    if (outcome !== 'processed') result.failed += 1;
   }
   return result;
 }

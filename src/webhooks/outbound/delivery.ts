@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context';
 import type { JobResult } from '../../jobs/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { DELIVERY_WINDOW_MS, delayAfterFailedAttempts } from './backoff';
+import { nextAttemptAfterFailure } from '../backoff';
+import { postToWebhookUrl } from './post';
 import { outboundEventsRepository } from './repository';
 import { webhookSecretOf } from './secret';
 import { signatureHeader } from './signature';
@@ -11,18 +12,6 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 const CLAIM_MS = 60_000;
 
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped';
-
-async function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number | null; error: string | null }> {
-  try {
-    // Redirects are not followed: a receiver answers where it was registered, or the attempt fails.
-    const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
-    await response.body?.cancel();
-    return { status: response.status, error: response.ok ? null : `HTTP ${response.status}` };
-  } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return { status: null, error: `${error instanceof Error ? error.message : String(error)}${cause}`.slice(0, 500) };
-  }
-}
 
 /**
  * One delivery attempt of one event, if it is due and nobody else is attempting it. Any 2xx is a
@@ -37,31 +26,32 @@ export async function deliverEvent(ctx: AppContext, eventId: string): Promise<De
   if (!event) return 'skipped';
 
   const secret = await webhookSecretOf(ctx, event.account_id);
-  const result = await post(event.url, event.payload, {
+  const headers = {
     'Content-Type': 'application/json',
     'User-Agent': 'recurring-payments-service/webhooks',
     'X-Event-Id': event.id, // the same on every attempt: receivers deduplicate on it
     'X-Signature': signatureHeader(secret, event.payload, Math.floor(started.getTime() / 1000)),
-  });
+  };
+  const result = await postToWebhookUrl(event.url, event.payload, headers, { allowPrivate: ctx.config.outboundAllowPrivate, timeoutMs: ATTEMPT_TIMEOUT_MS });
   const attempts = event.attempts + 1;
-  const attempt = { attempts, last_attempt_at: now, last_status_code: result.status, last_error: result.error };
+  // The client sees only the generic failure; the detailed cause is for our log.
+  const attempt = { attempts, last_attempt_at: now, last_status_code: result.status, last_error: result.failure };
   const log = { accountId: event.account_id, eventId: event.id, paymentId: event.payment_id, event: event.event, attempts, status: result.status };
 
-  if (result.error === null) {
+  if (result.failure === null) {
     await outboundEventsRepository.update(ctx.db, event.id, { ...attempt, status: 'delivered', delivered_at: now, next_attempt_at: null });
     ctx.logger.info('webhook event delivered', log);
     return 'delivered';
   }
-  const deadline = fromDbDateTime(event.created_at).getTime() + DELIVERY_WINDOW_MS;
-  if (started.getTime() >= deadline) {
+  const failure = { ...log, error: result.failure, cause: result.detail };
+  const next = nextAttemptAfterFailure(fromDbDateTime(event.created_at), started, attempts);
+  if (next === null) {
     await outboundEventsRepository.update(ctx.db, event.id, { ...attempt, status: 'dead', next_attempt_at: null });
-    ctx.logger.error('webhook event dead: undelivered for 26 hours', { ...log, error: result.error });
+    ctx.logger.error('webhook event dead: undelivered for 26 hours', failure);
     return 'dead';
   }
-  // The last attempt lands exactly at the end of the window.
-  const next = Math.min(started.getTime() + delayAfterFailedAttempts(attempts), deadline);
-  await outboundEventsRepository.update(ctx.db, event.id, { ...attempt, next_attempt_at: toDbDateTime(new Date(next)) });
-  ctx.logger.warn('webhook event delivery failed; will retry', { ...log, error: result.error, nextAttemptAt: toDbDateTime(new Date(next)) });
+  await outboundEventsRepository.update(ctx.db, event.id, { ...attempt, next_attempt_at: toDbDateTime(next) });
+  ctx.logger.warn('webhook event delivery failed; will retry', { ...failure, nextAttemptAt: toDbDateTime(next) });
   return 'retrying';
 }
 
