@@ -160,6 +160,17 @@ export interface IdempotencyScope {
   remember(db: Knex, resourceId: string): Promise<void>;
 }
 
+/**
+ * Writes a new resource and the key's record of it in one transaction: after a crash either both
+ * exist (a retry resumes the resource) or neither (a retry starts afresh).
+ */
+export async function writeRemembered(db: Knex, idempotency: IdempotencyScope, resourceId: string, write: (trx: Knex.Transaction) => Promise<unknown>): Promise<void> {
+  await db.transaction(async (trx) => {
+    await write(trx);
+    await idempotency.remember(trx, resourceId);
+  });
+}
+
 /** A request without an Idempotency-Key: nothing to resume, nothing to record. */
 export const WITHOUT_IDEMPOTENCY_KEY: IdempotencyScope = { resumedResourceId: null, remember: async () => {} };
 

@@ -1,8 +1,8 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError } from '../../http/errors';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
 import { toDbDateTime } from '../../time';
 import { providerCustomerFrom, resumeCustomer, sendCustomerToProvider } from './creation';
 import { customersRepository, type CustomerRow } from './repository';
@@ -45,10 +45,7 @@ export async function createCustomer(
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.transaction(async (trx) => {
-    await customersRepository.insert(trx, row);
-    await idempotency.remember(trx, row.id);
-  });
+  await writeRemembered(ctx.db, idempotency, row.id, (trx) => customersRepository.insert(trx, row));
   return sendCustomerToProvider(ctx, provider, row, { resumed: false });
 }
 

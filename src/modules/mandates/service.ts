@@ -97,10 +97,9 @@ async function revokeLostMandate(ctx: AppContext, provider: PaymentProvider, pro
  * The mandate a dead attempt of this request may have made: ours if it was recorded, else the
  * provider's with the reference the attempt used (its answer was lost), else none.
  */
-async function mandateOfEarlierAttempt(ctx: AppContext, provider: PaymentProvider, customer: CustomerRow, reference: string) {
+async function mandateOfEarlierAttempt(ctx: AppContext, provider: PaymentProvider, customer: CustomerRow, providerCustomerId: string, reference: string) {
   const recorded = await mandatesRepository.findByReference(ctx.db, customer.account_id, reference);
   if (recorded) return { recorded };
-  const providerCustomerId = customer.provider_customer_id ?? '';
   const made = (await provider.listMandates(providerCustomerId)).find((mandate) => mandate.mandateReference?.toLowerCase() === reference.toLowerCase());
   return { made };
 }
@@ -130,7 +129,7 @@ export async function createMandate(
   let created: ProviderMandate | undefined;
   if (idempotency.resumedResourceId) {
     reference = idempotency.resumedResourceId;
-    const earlier = await mandateOfEarlierAttempt(ctx, provider, customer, reference);
+    const earlier = await mandateOfEarlierAttempt(ctx, provider, customer, customer.provider_customer_id, reference);
     if (earlier.recorded) return earlier.recorded;
     created = earlier.made;
   } else {

@@ -1,5 +1,5 @@
 import type { Account, AppContext } from '../../context';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
 import { newId } from '../../ids';
 import type { Cents } from '../../money';
 import { CreationOutcomeUnknownError, outcomeIsUnknown, ProviderRejectedError } from '../../providers/errors';
@@ -171,10 +171,7 @@ export async function startPayment(
   // Chosen before anything is written: an account without a provider leaves no row behind.
   const provider = await ctx.providers.forAccount(account);
   const row = rowFrom(account, request, toDbDateTime(ctx.clock.now()));
-  await ctx.db.transaction(async (trx) => {
-    await paymentsRepository.insert(trx, row);
-    await idempotency.remember(trx, row.id);
-  });
+  await writeRemembered(ctx.db, idempotency, row.id, (trx) => paymentsRepository.insert(trx, row));
   return sendToProvider(ctx, account, provider, row, { answeredInRequest: true, resumed: false });
 }
 

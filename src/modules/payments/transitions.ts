@@ -1,4 +1,4 @@
-import type { PaymentStatus } from '../../providers/types';
+import { PAYMENT_STATUSES } from '../../providers/types';
 
 /**
  * Our payment's status: the provider's statuses, plus two of our own around the provider call.
@@ -6,21 +6,8 @@ import type { PaymentStatus } from '../../providers/types';
  * answer was lost); it is resumed, never recreated. `rejected`: the provider refused it, or it could
  * not be created within a day; nothing exists at the provider.
  */
-export type PaymentRowStatus = PaymentStatus | 'creating' | 'rejected';
-
-export const PAYMENT_ROW_STATUSES = [
-  'creating',
-  'rejected',
-  'open',
-  'pending',
-  'authorized',
-  'paid',
-  'canceled',
-  'expired',
-  'failed',
-  'refunded',
-  'charged_back',
-] as const satisfies readonly PaymentRowStatus[];
+export const PAYMENT_ROW_STATUSES = ['creating', 'rejected', ...PAYMENT_STATUSES] as const;
+export type PaymentRowStatus = (typeof PAYMENT_ROW_STATUSES)[number];
 
 /**
  * How far along its life a payment is. A status only ever moves forward, so a late or repeated

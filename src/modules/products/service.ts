@@ -1,6 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError } from '../../http/errors';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
@@ -35,10 +35,7 @@ export async function createProduct(
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.transaction(async (trx) => {
-    await productsRepository.insert(trx, row);
-    await idempotency.remember(trx, row.id);
-  });
+  await writeRemembered(ctx.db, idempotency, row.id, (trx) => productsRepository.insert(trx, row));
   return row;
 }
 

@@ -1,6 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../http/errors';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { calendarDateIn, toDbDateTime } from '../../time';
@@ -115,10 +115,7 @@ export async function createSubscription(
     updated_at: now,
   };
   const invoiceRules = invoiceRuleRowsFrom(account, rules, input);
-  await ctx.db.transaction(async (trx) => {
-    await subscriptionsRepository.insertWithRules(trx, row, rules, invoiceRules);
-    await idempotency.remember(trx, row.id);
-  });
+  await writeRemembered(ctx.db, idempotency, row.id, (trx) => subscriptionsRepository.insertWithRules(trx, row, rules, invoiceRules));
   return row;
 }
 
