@@ -175,6 +175,24 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       expect(stored).toMatchObject({ provider_payment_id: id, checkout_url: checkout, status: 'open' });
     });
 
+    it("When a request names another provider_profile_id, then the payment goes to the account's own profile and that profile is stored", async () => {
+      const name = `Organization ${randomBase62(8)}`;
+      const { accountId, token } = await t.newAccount(name);
+      const accessToken = `access_${'Y'.repeat(40)}`;
+      await setProviderSettings(t.ctx, name, { mollieApiKey: accessToken, profileId: 'pfl_AccountOwn', allowLive: false });
+      await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
+      const received: Received[] = [];
+      mollie()
+        .post('/v2/payments')
+        .reply(recorder(201, mollieFixture('payment-open', { id: trId() }), received));
+
+      const res = await t.as(token).post('/api/v2/payments', { ...paymentBody, provider_profile_id: 'pfl_SomeoneElse' });
+      expect(res.status).toBe(201);
+      expect(received[0]?.body).toMatchObject({ profileId: 'pfl_AccountOwn' });
+      const stored = await t.ctx.db('payments').where({ account_id: accountId, id: res.body.id }).first();
+      expect(stored.provider_profile_id).toBe('pfl_AccountOwn');
+    });
+
     it('When Mollie refuses the amount (422), then it answers 422 naming amount and keeps the payment as rejected with the reason', async () => {
       const { accountId, token } = await mollieAccount();
       await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
