@@ -45,7 +45,7 @@ export async function runJobOnce(ctx: AppContext, job: Job, owner: string, optio
   try {
     await lease.release();
   } catch (error) {
-    // The lease then simply expires; the next run waits at most leaseSeconds.
+    // The lease then simply expires; the next run waits at most leaseSeconds (plus the second it is stored to).
     ctx.logger.error('job lease could not be released', { job: job.name, error: messageOf(error) });
   }
   return run;

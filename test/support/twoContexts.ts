@@ -10,14 +10,21 @@ export interface TwoContexts {
   /** Two instances of the service: each its own context and connection pool, one database. */
   first: AppContext;
   second: AppContext;
-  /** Shared by both, as two servers share the time of day. */
+  /** Shared by both, as two servers share the time of day; the first's own clock with `ownClocks`. */
   clock: TestClock;
+  /** The second's clock: the same object as `clock` unless `ownClocks` gave each instance its own. */
+  secondClock: TestClock;
   logs: MemoryTransport;
   close(): Promise<void>;
 }
 
+export interface TwoContextsOptions {
+  /** Each instance its own clock, to set them apart as servers whose clocks have drifted. */
+  ownClocks?: boolean;
+}
+
 /** Two service instances against the same fresh database, as several servers against one MySQL. */
-export async function createTwoContexts(kind: TestDatabaseKind): Promise<TwoContexts> {
+export async function createTwoContexts(kind: TestDatabaseKind, options: TwoContextsOptions = {}): Promise<TwoContexts> {
   const database = await createTestDatabase(kind);
   const { config } = loadConfig({
     NODE_ENV: 'test',
@@ -31,13 +38,15 @@ export async function createTwoContexts(kind: TestDatabaseKind): Promise<TwoCont
   logger.clear();
   logger.add(logs);
   const clock = new TestClock();
+  const secondClock = options.ownClocks ? new TestClock() : clock;
   // One after the other: the first migrates, the second finds the schema up to date.
   const { ctx: first } = await createContext(config, logger, clock);
-  const { ctx: second } = await createContext(config, logger, clock);
+  const { ctx: second } = await createContext(config, logger, secondClock);
   return {
     first,
     second,
     clock,
+    secondClock,
     logs,
     async close() {
       await Promise.all([first.background.idle(), second.background.idle()]);
