@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import winston from 'winston';
 import { createContext } from './bootstrap';
 import { runCli } from './cli/run';
@@ -5,9 +6,37 @@ import type { CliIo } from './cli/io';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 
+/**
+ * One line of standard input. On a terminal the prompt goes to stderr (stdout carries results only)
+ * and what is typed is echoed; from a pipe or file the first line is taken, or '' when there is none.
+ */
+function readFirstLineOfStdin(prompt?: string): Promise<string> {
+  const terminal = process.stdin.isTTY === true;
+  const lines = createInterface({ input: process.stdin, output: terminal ? process.stderr : undefined, terminal });
+  return new Promise((resolve) => {
+    let firstLine: string | null = null;
+    lines.once('line', (line) => {
+      firstLine = line;
+      lines.close();
+    });
+    // Ctrl-C at the prompt gives up, like an empty answer.
+    lines.once('SIGINT', () => lines.close());
+    lines.once('close', () => {
+      // Read once per run: let go of stdin, or a writer that keeps its pipe open keeps us waiting.
+      process.stdin.destroy();
+      resolve(firstLine ?? '');
+    });
+    if (terminal && prompt) {
+      lines.setPrompt(prompt);
+      lines.prompt();
+    }
+  });
+}
+
 const io: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  readStdin: readFirstLineOfStdin,
 };
 
 async function main(): Promise<number> {

@@ -9,6 +9,19 @@ import { CliUsageError, type CliIo } from './io';
 /** Fits accounts.bookkeeping_system. */
 const SYSTEM_NAME = /^[\w.-]{1,64}$/;
 
+/** `--mollie-api-key -`: the key is read from standard input, as `-` means for many tools. */
+const FROM_STDIN = '-';
+
+/** The first line of standard input, trimmed; a key typed at a prompt or piped from a file or secret store. */
+async function mollieKeyFromStdin(io: CliIo): Promise<string> {
+  const text = await io.readStdin('Mollie API key: ');
+  const key = (text.split(/\r?\n/, 1)[0] ?? '').trim();
+  if (!key) {
+    throw new CliUsageError('No Mollie API key on standard input: --mollie-api-key - reads the key from the first line of standard input');
+  }
+  return key;
+}
+
 export function registerAccountCommands(program: Command, ctx: AppContext, io: CliIo): void {
   const accounts = program.command('accounts').description('accounts (one merchant or shop each)');
 
@@ -47,7 +60,7 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
     .command('set-provider')
     .description("give an account its own Mollie credentials (stored encrypted with APP_KEY), or --none to use MOLLIE_API_KEY / the sandbox again")
     .requiredOption('--account <name>', 'account name')
-    .option('--mollie-api-key <key>', 'test_… or live_… API key (or an access_… organization token, with --profile-id)')
+    .option('--mollie-api-key <key>', 'test_… or live_… API key (or an access_… organization token, with --profile-id); - reads it from standard input, so it stays out of argv and shell history')
     .option('--profile-id <id>', 'Mollie website profile, pfl_…')
     .option('--mollie-api-url <url>', 'Mollie API root, https only (default https://api.mollie.com/v2/; for tests and proxies)')
     .option('--allow-live', 'accept a live_ key although NODE_ENV is not production')
@@ -64,7 +77,7 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
         io.out(`Account "${options.account}" has no Mollie key of its own; it uses MOLLIE_API_KEY if set, else the sandbox`);
         return;
       }
-      const key = (options.mollieApiKey ?? '').trim();
+      const key = options.mollieApiKey === FROM_STDIN ? await mollieKeyFromStdin(io) : (options.mollieApiKey ?? '').trim();
       const saved = await setProviderSettings(ctx, options.account, {
         mollieApiKey: key,
         profileId: options.profileId ?? null,

@@ -6,6 +6,11 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  * wrong key fails loudly instead of decrypting to garbage.
  */
 const VERSION = 'v1';
+/**
+ * GCM also accepts a truncated tag (down to 4 bytes) unless told its length, and a short tag is far
+ * easier to forge; we always write 16 bytes, so anything else is refused.
+ */
+const AUTH_TAG_BYTES = 16;
 
 export class SecretDecryptionError extends Error {
   constructor() {
@@ -15,7 +20,7 @@ export class SecretDecryptionError extends Error {
 
 export function encryptSecret(key: Buffer, plain: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: AUTH_TAG_BYTES });
   const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join(':');
 }
@@ -23,9 +28,11 @@ export function encryptSecret(key: Buffer, plain: string): string {
 export function decryptSecret(key: Buffer, stored: string): string {
   const [version, iv, tag, ciphertext] = stored.split(':');
   if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new SecretDecryptionError();
+  const authTag = Buffer.from(tag, 'base64url');
+  if (authTag.length !== AUTH_TAG_BYTES) throw new SecretDecryptionError();
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: AUTH_TAG_BYTES });
+    decipher.setAuthTag(authTag);
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
     throw new SecretDecryptionError();

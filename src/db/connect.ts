@@ -16,12 +16,19 @@ function knexLog(logger: Logger): Knex.Config['log'] {
   return { warn: line('warn'), error: line('error'), deprecate: line('warn'), debug: line('debug') };
 }
 
+/**
+ * Without this knex writes a failed query's bound values (e-mail addresses, IBANs) into the error
+ * message, and error messages reach our logs; with it the message shows `?` placeholders.
+ */
+const KEEP_VALUES_OUT_OF_ERRORS = { compileSqlOnError: false } as const;
+
 /** The one knex instance for a DATABASE_URL (`sqlite:<path>` or `mysql://…`). */
 export function connectDatabase(databaseUrl: string, logger: Logger): Knex {
   const log = knexLog(logger);
   if (dialectOf(databaseUrl) === 'mysql') {
     return knex({
       log,
+      ...KEEP_VALUES_OUT_OF_ERRORS,
       client: 'mysql2',
       connection: {
         uri: databaseUrl,
@@ -39,6 +46,7 @@ export function connectDatabase(databaseUrl: string, logger: Logger): Knex {
   if (filename !== ':memory:') mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   return knex({
     log,
+    ...KEEP_VALUES_OUT_OF_ERRORS,
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,

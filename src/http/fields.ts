@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { centsFromNumber } from '../money';
+import { scaledInteger } from '../numbers/decimal';
 import { parseCalendarDate, type IntervalUnit } from '../time/calendar';
 import { ISO_COUNTRY_CODES } from './countries';
 
@@ -32,6 +33,8 @@ export const optionalCountry = () =>
       .optional(),
   );
 
+const AT_MOST_TWO_DECIMALS = 'The :attribute field must have at most 2 decimals.';
+
 /**
  * A JSON number with at most two decimals, converted to integer cents. `sign` says which amounts
  * make sense: a charge is positive, a price may be free, an invoice line may be a discount.
@@ -42,7 +45,7 @@ export const amountInCents = (sign: 'positive' | 'nonNegative' | 'any') =>
     .transform((amount, ctx) => {
       const cents = centsFromNumber(amount);
       if (cents === null) {
-        ctx.addIssue({ code: 'custom', message: 'The :attribute field must have at most 2 decimals.' });
+        ctx.addIssue({ code: 'custom', message: AT_MOST_TWO_DECIMALS });
         return z.NEVER;
       }
       if (sign === 'positive' && cents <= 0) {
@@ -54,6 +57,24 @@ export const amountInCents = (sign: 'positive' | 'nonNegative' | 'any') =>
         return z.NEVER;
       }
       return cents;
+    });
+
+/**
+ * A percentage 0..100 with at most two decimals, as hundredths of a percent (21.5 → 2150). Not
+ * money, so not through the money helper; decided by decimal digits the same way.
+ */
+export const percentageInBasisPoints = () =>
+  z
+    .number()
+    .min(0)
+    .max(100)
+    .transform((percentage, ctx) => {
+      const basisPoints = scaledInteger(percentage, 2);
+      if (basisPoints === null) {
+        ctx.addIssue({ code: 'custom', message: AT_MOST_TWO_DECIMALS });
+        return z.NEVER;
+      }
+      return basisPoints;
     });
 
 /** A `Y-m-d` string naming a real calendar day. */

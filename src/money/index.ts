@@ -3,20 +3,18 @@
  * JSON numbers in, decimal strings out.
  */
 
+import { scaledInteger } from '../numbers/decimal';
+
 export type Cents = number;
 
 /**
- * Converts a JSON number with at most two decimals to cents; null when it has more decimals or is
- * outside the safe range. Floating point is checked with a tolerance, so 0.1 + 0.2 style noise in a
- * client's serialiser (19.990000000000002) is not mistaken for a third decimal.
+ * Converts a JSON number with at most two decimals to cents, exactly; null when it has more
+ * decimals or its cents are outside the safe integers. Decided by the number's decimal digits, not
+ * with a floating-point tolerance: a tolerance relative to the amount let 1000.001 through as
+ * 1000.00. Serialiser noise such as 19.990000000000002 has more than two decimals and is refused.
  */
 export function centsFromNumber(amount: number): Cents | null {
-  if (!Number.isFinite(amount)) return null;
-  const scaled = amount * 100;
-  const cents = Math.round(scaled);
-  if (Math.abs(scaled - cents) > 1e-6 * Math.max(1, Math.abs(scaled))) return null;
-  if (!Number.isSafeInteger(cents)) return null;
-  return cents === 0 ? 0 : cents; // never -0
+  return scaledInteger(amount, 2);
 }
 
 /**

@@ -58,6 +58,8 @@ describe.each(TEST_DATABASES)('payments on %s', (kind) => {
       ['currency', 'USD', 'The selected currency is invalid.'],
       ['method', 'paypal', 'The selected method is invalid.'],
       ['amount', 10.005, 'The amount field must have at most 2 decimals.'],
+      ['amount', 1000.001, 'The amount field must have at most 2 decimals.'],
+      ['amount', 12345.678, 'The amount field must have at most 2 decimals.'],
       ['amount', 0, 'The amount field must be greater than 0.'],
       ['amount', -5, 'The amount field must be greater than 0.'],
       ['amount', '12.50', 'The amount field must be a number.'],

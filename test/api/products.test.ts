@@ -148,12 +148,16 @@ describe.each(TEST_DATABASES)('products on %s', (kind) => {
 
     it.each([
       ['an amount with 3 decimals', { amount: 12.345 }, { amount: ['The amount field must have at most 2 decimals.'] }],
+      // A tolerance relative to the amount once let these through as "1000.00" and "12345.68".
+      ['a large amount with 3 decimals', { amount: 1000.001 }, { amount: ['The amount field must have at most 2 decimals.'] }],
+      ['a larger amount with 3 decimals', { amount: 12345.678 }, { amount: ['The amount field must have at most 2 decimals.'] }],
       ['a negative amount', { amount: -5 }, { amount: ['The amount field must be at least 0.'] }],
       ['an amount of 0', { amount: 0 }, { amount: ['The amount field must be greater than 0.'] }],
       ['an amount as a string', { amount: '12.50' }, { amount: ['The amount field must be a number.'] }],
       ['a negative vat', { vat: -1 }, { vat: ['The vat field must be at least 0.'] }],
       ['a vat above 100', { vat: 100.01 }, { vat: ['The vat field must not be greater than 100.'] }],
       ['a vat with 3 decimals', { vat: 21.125 }, { vat: ['The vat field must have at most 2 decimals.'] }],
+      ['a vat of 21.005', { vat: 21.005 }, { vat: ['The vat field must have at most 2 decimals.'] }],
       ['times 0', { times: 0 }, { times: ['The times field must be at least 1.'] }],
       ['times 1.5', { times: 1.5 }, { times: ['The times field must be an integer.'] }],
       ['a shop product id of 0', { shop_platform_product_id: 0 }, { shop_platform_product_id: ['The shop platform product id field must be at least 1.'] }],

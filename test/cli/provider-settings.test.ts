@@ -1,7 +1,7 @@
 import { openMollieKey, sealMollieKey } from '../../src/providers/mollie/settings';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
-import { cli } from './runInMemory';
+import { cli, cliWithStdin } from './runInMemory';
 
 const TEST_KEY = 'test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM';
 const LIVE_KEY = 'live_pQr5StUvWxYz0123456789AbCdEfGh';
@@ -103,6 +103,48 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
     expect(cleared).toEqual({ code: 0, out: [`Account "${name}" has no Mollie key of its own; it uses MOLLIE_API_KEY if set, else the sandbox`], err: [] });
     expect(await rowOf(accountId)).toMatchObject({ mollie_api_key_encrypted: null, mollie_profile_id: null, mollie_api_url: null });
     expect((await cli(t.ctx, 'accounts', 'show', '--account', name)).out).toContain('provider:             sandbox (no Mollie key on the account nor in MOLLIE_API_KEY)');
+  });
+
+  describe('the key from standard input (--mollie-api-key -)', () => {
+    it.each([
+      ['the key and a line end', `${TEST_KEY}\n`],
+      ['the key without a line end', TEST_KEY],
+      ['the key with spaces and a Windows line end, then more lines', `  ${TEST_KEY}  \r\nsomething else\n`],
+    ])('When stdin holds %s, then the key is stored encrypted and never printed', async (_case, stdin) => {
+      const { name, accountId } = await newNamedAccount();
+      const result = await cliWithStdin(t.ctx, stdin, 'accounts', 'set-provider', '--account', name, '--mollie-api-key', '-');
+      expect(result).toEqual({ code: 0, out: [`Account "${name}" uses Mollie with key test_…lXsM`], err: [] });
+
+      const row = await rowOf(accountId);
+      expect(row.mollie_api_key_encrypted).toMatch(/^v1:/);
+      expect(JSON.stringify(row)).not.toContain(TEST_KEY.slice(5));
+      expect(openMollieKey(t.ctx.config.appKey, row.mollie_api_key_encrypted)).toEqual({ key: TEST_KEY, allowLive: false });
+
+      const shown = await cli(t.ctx, 'accounts', 'show', '--account', name);
+      expect(shown.out).toContain('provider:             mollie (account key test_…lXsM)');
+      const printed = [...result.out, ...result.err, ...shown.out, ...shown.err, ...t.logs.lines].join('\n');
+      expect(printed).not.toContain(TEST_KEY.slice(5));
+    });
+
+    it.each([
+      ['empty', ''],
+      ['an empty first line', '\ntest_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM\n'],
+      ['only spaces', '   \n'],
+    ])('When stdin is %s, then it prints one error line, exits with 1 and stores nothing', async (_case, stdin) => {
+      const { name, accountId } = await newNamedAccount();
+      const result = await cliWithStdin(t.ctx, stdin, 'accounts', 'set-provider', '--account', name, '--mollie-api-key', '-');
+      expect(result).toEqual({
+        code: 1,
+        out: [],
+        err: ['error: No Mollie API key on standard input: --mollie-api-key - reads the key from the first line of standard input'],
+      });
+      expect((await rowOf(accountId)).mollie_api_key_encrypted).toBeNull();
+    });
+
+    it('When the help is shown, then it says that - reads the key from standard input', async () => {
+      const help = await cli(t.ctx, 'accounts', 'set-provider', '--help');
+      expect(help.out.join(' ').replace(/\s+/g, ' ')).toContain('- reads it from standard input');
+    });
   });
 
   describe('bad arguments', () => {

@@ -9,9 +9,15 @@ export interface CliResult {
 
 /** Runs one command line in-process against the test app's database and collects what it printed. */
 export async function cli(ctx: AppContext, ...argv: string[]): Promise<CliResult> {
+  return cliWithStdin(ctx, '', ...argv);
+}
+
+/** As `cli`, with `stdin` as the text on standard input (empty for `cli`). */
+export async function cliWithStdin(ctx: AppContext, stdin: string, ...argv: string[]): Promise<CliResult> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, { out: (line) => out.push(line), err: (line) => err.push(line) }, { ctx });
+  const io = { out: (line: string) => out.push(line), err: (line: string) => err.push(line), readStdin: async () => stdin };
+  const code = await runCli(argv, io, { ctx });
   return { code, out, err };
 }
 

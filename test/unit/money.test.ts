@@ -8,26 +8,38 @@ describe('centsFromNumber', () => {
     [12, 1200],
     [0.01, 1],
     [0, 0],
-    [0.1 + 0.2, 30],
-    [19.990000000000002, 1999],
     [1.15, 115],
     [-5.5, -550],
     [-0.01, -1],
     [10_000_000_000_000, 1_000_000_000_000_000],
+    [12345678901.23, 1234567890123],
+    [99999999999.99, 9999999999999],
+    [-12345678901.23, -1234567890123],
+    [90071992547409.9, 9007199254740990],
   ])('When the amount is %p, then it is %p cents', (amount, cents) => {
     expect(centsFromNumber(amount)).toBe(cents);
   });
 
-  it.each([12.345, 0.001, 1.005, 19.999, -0.005])('When the amount %p has a third decimal, then it is refused (null)', (amount) => {
-    expect(centsFromNumber(amount)).toBeNull();
-  });
+  it.each([12.345, 0.001, 1.005, 19.999, -0.005, 1000.001, 12345.678, 99999999999.999, -1000.001])(
+    'When the amount %p has a third decimal, then it is refused (null), however large the amount',
+    (amount) => {
+      expect(centsFromNumber(amount)).toBeNull();
+    },
+  );
+
+  it.each([0.1 + 0.2, 19.990000000000002, 1e-7, 1.5e-7, -1e-7, 5e-324])(
+    'When the amount %p has more than two decimals in its shortest decimal text, then it is refused: there is no tolerance',
+    (amount) => {
+      expect(centsFromNumber(amount)).toBeNull();
+    },
+  );
 
   it('When the amount is -0, then it is 0 cents and never -0', () => {
     expect(Object.is(centsFromNumber(-0), 0)).toBe(true);
     expect(Object.is(centsFromNumber(-0.001 + 0.001), 0)).toBe(true);
   });
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e15, -1e15, Number.MAX_VALUE])(
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e15, -1e15, 90071992547409.92, 1e21, -1e21, 1e300, Number.MAX_VALUE])(
     'When the amount %p is not finite or its cents are beyond the safe integers, then it is refused',
     (amount) => {
       expect(centsFromNumber(amount)).toBeNull();

@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { amountInCents, intervalUnit, positiveInteger, requiredText } from '../../http/fields';
+import { amountInCents, intervalUnit, percentageInBasisPoints, positiveInteger, requiredText } from '../../http/fields';
 import { INTERVAL_UNITS } from '../../time/calendar';
 import { PRODUCT_TYPES } from './repository';
-
-/** Percent with at most two decimals, stored as hundredths of a percent: the same conversion as money. */
-const vatInBasisPoints = () => z.number().min(0).max(100).pipe(amountInCents('nonNegative'));
 
 /**
  * A string first, so a missing value reads "is required" rather than "the selected type is invalid";
@@ -21,7 +18,7 @@ export const createProductBody = z
     type: requiredEnum(PRODUCT_TYPES),
     name: requiredText(),
     amount: amountInCents('nonNegative').describe('> 0; 0 is allowed for shipping_costs'),
-    vat: vatInBasisPoints().describe('VAT percentage, 0..100'),
+    vat: percentageInBasisPoints().describe('VAT percentage, 0..100'),
     interval: intervalUnit().nullable().optional().describe('required when type is subscription, else absent or null'),
     interval_value: positiveInteger().nullable().optional().describe('required when type is subscription, else absent or null'),
     times: positiveInteger().nullable().optional().describe('number of payments; null or absent: unlimited'),
