@@ -10,6 +10,8 @@ import * as paymentPipeline from './20261122_008_payment_pipeline';
 import * as jobLeaseFencing from './20261122_009_job_lease_fencing';
 import * as webhookCallBackoff from './20261122_010_webhook_call_backoff';
 import * as sandboxReferences from './20261122_011_sandbox_references';
+import * as paymentLinks from './20261123_012_payment_links';
+// 013: outgoing mails; 014: account display names (added with their features)
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -28,6 +30,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122_009_job_lease_fencing': jobLeaseFencing,
   '20261122_010_webhook_call_backoff': webhookCallBackoff,
   '20261122_011_sandbox_references': sandboxReferences,
+  '20261123_012_payment_links': paymentLinks,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -5,6 +5,7 @@ import { connectDatabase } from './db/connect';
 import { migrateLatest } from './db/migrate';
 import type { Logger } from './logger';
 import { accountsRepository } from './modules/accounts/repository';
+import { registerLinkFulfilment } from './modules/links/fulfilment';
 import { SettlementHooks } from './modules/payments/settlement';
 import { createProviderRegistry } from './providers';
 import { systemClock, type Clock } from './time';
@@ -21,5 +22,8 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   const migrated = await migrateLatest(db);
   if (migrated.length) logger.info('database migrated', { migrations: migrated });
   const providers = createProviderRegistry({ db, clock, logger, config, loadSettings: (accountId) => accountsRepository.providerSettings(db, accountId) });
-  return { ctx: { db, config, logger, clock, providers, background: new BackgroundTasks(logger), settlements: new SettlementHooks() }, migrated };
+  const ctx: AppContext = { db, config, logger, clock, providers, background: new BackgroundTasks(logger), settlements: new SettlementHooks() };
+  // What reacts when a payment settles: one handler per feature, for the payments made for it.
+  registerLinkFulfilment(ctx);
+  return { ctx, migrated };
 }

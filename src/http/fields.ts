@@ -12,6 +12,13 @@ import { ISO_COUNTRY_CODES } from './countries';
 /** Empty strings count as absent, as in the original service (Laravel's ConvertEmptyStringsToNull). */
 const emptyToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
 
+/**
+ * A string first, so a missing value reads "is required" rather than "the selected type is invalid";
+ * the values are repeated as metadata so that OpenAPI still lists them.
+ */
+export const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.string().pipe(z.enum(values)).meta({ enum: [...values] });
+
 export const requiredText = (max = 191) => z.string().trim().min(1).max(max);
 
 export const optionalText = (max = 191) => z.preprocess(emptyToNull, z.string().trim().max(max).nullable().optional());

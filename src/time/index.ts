@@ -55,6 +55,35 @@ export function formatNullableDateTime(stored: string | null, timeZone: string):
   return stored === null ? null : formatDateTime(stored, timeZone);
 }
 
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * A wall-clock `Y-m-d H:i:s` in the given zone (the API's date-time format) as an instant; null when
+ * it is not a valid date-time. A time that does not exist (the hour skipped when DST starts) is
+ * read with the offset before the change, so it lands just after the gap; an ambiguous one (the hour
+ * repeated when DST ends) is the first of the two.
+ */
+export function instantFromZonedDateTime(text: string, timeZone: string): Date | null {
+  const match = LOCAL_DATE_TIME.exec(text);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (new Date(asUtc).getUTCDate() !== day) return null; // 31 April and the like
+  const offsetAt = (instant: number) => {
+    const p = zonedParts(new Date(instant), timeZone);
+    return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - instant;
+  };
+  // Read with the offset a few hours earlier; when the offset changed in between, the offset after
+  // the change holds if it reads back as the same wall time, else the time fell in the gap.
+  const earlier = offsetAt(asUtc - 3 * 60 * 60 * 1000);
+  const withEarlier = asUtc - earlier;
+  const later = offsetAt(withEarlier);
+  if (later === earlier) return new Date(withEarlier);
+  const withLater = asUtc - later;
+  return new Date(offsetAt(withLater) === later ? withLater : withEarlier);
+}
+
 /** The calendar date (`Y-m-d`) that it is at this instant in the given zone. */
 export function calendarDateIn(date: Date, timeZone: string): string {
   const p = zonedParts(date, timeZone);

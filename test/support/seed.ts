@@ -167,6 +167,10 @@ export async function seedPaymentLink(db: Knex, accountId: string, overrides: Pa
     redirect_url_paid: null,
     redirect_url_failed: null,
     expires_at: null,
+    rules: null,
+    product_id: null,
+    reminder_sent_at: null,
+    paid_at: null,
     ...stamps,
     ...overrides,
   };

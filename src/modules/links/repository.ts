@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { tenantTable } from '../../db/tenantTable';
 import type { IntervalUnit } from '../../time/calendar';
 
@@ -26,8 +27,29 @@ export interface PaymentLinkRow {
   redirect_url_paid: string | null;
   redirect_url_failed: string | null;
   expires_at: string | null; // Y-m-d
+  /** JSON of the subscription's rules (request form, amounts in cents), for type subscription; see rules.ts. */
+  rules: string | null;
+  /** The subscription product the rules came from, when the link was made from one. */
+  product_id: string | null;
+  reminder_sent_at: string | null; // UTC date-time
+  paid_at: string | null; // UTC date-time
   created_at: string;
   updated_at: string;
 }
 
-export const paymentLinksRepository = tenantTable<PaymentLinkRow>('payment_links');
+const shared = tenantTable<PaymentLinkRow>('payment_links');
+
+export const paymentLinksRepository = {
+  ...shared,
+
+  insert: (db: Knex, row: PaymentLinkRow) => shared.table(db).insert(row),
+};
+
+/** One per fulfilled link: its primary key is what makes a link fulfil (create its subscription) once. */
+export interface LinkFulfilmentRow {
+  link_id: string;
+  account_id: string;
+  payment_id: string;
+  subscription_id: string | null;
+  created_at: string;
+}

@@ -1,14 +1,7 @@
 import { z } from 'zod';
-import { amountInCents, intervalUnit, percentageInBasisPoints, positiveInteger, requiredText } from '../../http/fields';
+import { amountInCents, intervalUnit, percentageInBasisPoints, positiveInteger, requiredEnum, requiredText } from '../../http/fields';
 import { INTERVAL_UNITS } from '../../time/calendar';
 import { PRODUCT_TYPES } from './repository';
-
-/**
- * A string first, so a missing value reads "is required" rather than "the selected type is invalid";
- * the values are repeated as metadata so that OpenAPI still lists them.
- */
-const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.string().pipe(z.enum(values)).meta({ enum: [...values] });
 
 const REQUIRED_FOR_SUBSCRIPTION = 'The :attribute field is required when type is subscription.';
 const PROHIBITED_UNLESS_SUBSCRIPTION = 'The :attribute field is prohibited unless type is subscription.';

@@ -39,7 +39,8 @@ function checkRuleDay(rule: { interval: RuleInterval; day?: number | null }, ctx
   }
 }
 
-const subscriptionRule = z
+/** One rule in request form, amounts in cents; also what a subscription payment link stores. */
+export const subscriptionRule = z
   .object({
     amount: amountInCents('positive'),
     // Singular and plural units are accepted, as for products; the singular is stored and shown.
@@ -51,6 +52,9 @@ const subscriptionRule = z
   })
   .superRefine(checkRuleDay);
 
+/** Rules run one after another: at least one, at most MAX_RULES. */
+export const subscriptionRules = () => z.array(subscriptionRule).min(1).max(MAX_RULES);
+
 /**
  * Spec 4.4. Rules that need the account or the clock (start date not in the past, bookkeeping ids,
  * customer and mandate of this account) are checked in the service.
@@ -61,7 +65,7 @@ export const createSubscriptionBody = z.object({
   provider_profile_id: requiredText(64),
   provider_mandate_id: requiredText(64),
   start_date: calendarDate().describe('Y-m-d, today or later in APP_TIMEZONE'),
-  rules: z.array(subscriptionRule).min(1).max(MAX_RULES),
+  rules: subscriptionRules(),
   workflow_id: optionalText(191).describe('required when the account has a bookkeeping system'),
   docstyle_id: optionalText(191).describe('required when the account has a bookkeeping system'),
 });

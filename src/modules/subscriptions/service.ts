@@ -42,7 +42,7 @@ async function checkAgainstAccount(ctx: AppContext, account: Account, input: Cre
   return mandate;
 }
 
-function ruleRowsFrom(account: Account, subscriptionId: string, input: CreateSubscriptionInput): SubscriptionRuleRow[] {
+function ruleRowsFrom(account: Pick<Account, 'id'>, subscriptionId: string, input: CreateSubscriptionInput): SubscriptionRuleRow[] {
   return input.rules.map((rule, position) => ({
     id: newId('rul'),
     account_id: account.id,
@@ -58,7 +58,7 @@ function ruleRowsFrom(account: Account, subscriptionId: string, input: CreateSub
   }));
 }
 
-function invoiceRuleRowsFrom(account: Account, rules: SubscriptionRuleRow[], input: CreateSubscriptionInput): InvoiceRuleRow[] {
+function invoiceRuleRowsFrom(account: Pick<Account, 'id'>, rules: SubscriptionRuleRow[], input: CreateSubscriptionInput): InvoiceRuleRow[] {
   return input.rules.flatMap((rule, index) =>
     (rule.invoice_rules ?? []).map((line, position) => ({
       id: newId('inv'),
@@ -74,26 +74,24 @@ function invoiceRuleRowsFrom(account: Account, rules: SubscriptionRuleRow[], inp
   );
 }
 
+/** A subscription with its rules and their invoice lines, ready to be written in one transaction. */
+export interface NewSubscription {
+  row: SubscriptionRow;
+  rules: SubscriptionRuleRow[];
+  invoiceRules: InvoiceRuleRow[];
+}
+
 /**
- * Creates a subscription that the service bills itself, rule after rule. The first charge date and
- * amount come from the first rule; the subscription, its rules and their invoice lines are written
- * in one transaction, so a half-made subscription is never billed.
+ * The rows of a new subscription on a mandate, rule after rule. The first charge date and amount
+ * come from the first rule. Shared by the API and by payment links, so a subscription is the same
+ * whoever makes it.
  */
-export async function createSubscription(
-  ctx: AppContext,
-  account: Account,
-  input: CreateSubscriptionInput,
-  idempotency: IdempotencyScope = WITHOUT_IDEMPOTENCY_KEY,
-): Promise<SubscriptionRow> {
-  // A retry after a crash answers the subscription its earlier attempt wrote, never a second one.
-  const earlier = idempotency.resumedResourceId && (await subscriptionsRepository.find(ctx.db, account.id, idempotency.resumedResourceId));
-  if (earlier) return earlier;
-  const mandate = await checkAgainstAccount(ctx, account, input);
-  const now = toDbDateTime(ctx.clock.now());
+export function newSubscription(account: Pick<Account, 'id'>, input: CreateSubscriptionInput, mandate: MandateRow, now: Date): NewSubscription {
   const subscriptionId = newId('sub');
   const rules = ruleRowsFrom(account, subscriptionId, input);
   const [first] = rules;
   if (!first) throw new Error('A subscription needs at least one rule'); // the body schema guarantees one
+  const stamp = toDbDateTime(now);
   const row: SubscriptionRow = {
     id: subscriptionId,
     account_id: account.id,
@@ -111,10 +109,27 @@ export async function createSubscription(
     cancel_at: null,
     workflow_id: input.workflow_id ?? null,
     docstyle_id: input.docstyle_id ?? null,
-    created_at: now,
-    updated_at: now,
+    created_at: stamp,
+    updated_at: stamp,
   };
-  const invoiceRules = invoiceRuleRowsFrom(account, rules, input);
+  return { row, rules, invoiceRules: invoiceRuleRowsFrom(account, rules, input) };
+}
+
+/**
+ * Creates a subscription that the service bills itself. The subscription, its rules and their
+ * invoice lines are written in one transaction, so a half-made subscription is never billed.
+ */
+export async function createSubscription(
+  ctx: AppContext,
+  account: Account,
+  input: CreateSubscriptionInput,
+  idempotency: IdempotencyScope = WITHOUT_IDEMPOTENCY_KEY,
+): Promise<SubscriptionRow> {
+  // A retry after a crash answers the subscription its earlier attempt wrote, never a second one.
+  const earlier = idempotency.resumedResourceId && (await subscriptionsRepository.find(ctx.db, account.id, idempotency.resumedResourceId));
+  if (earlier) return earlier;
+  const mandate = await checkAgainstAccount(ctx, account, input);
+  const { row, rules, invoiceRules } = newSubscription(account, input, mandate, ctx.clock.now());
   await writeRemembered(ctx.db, idempotency, row.id, (trx) => subscriptionsRepository.insertWithRules(trx, row, rules, invoiceRules));
   return row;
 }
