@@ -11,7 +11,8 @@ import * as jobLeaseFencing from './20261122_009_job_lease_fencing';
 import * as webhookCallBackoff from './20261122_010_webhook_call_backoff';
 import * as sandboxReferences from './20261122_011_sandbox_references';
 import * as paymentLinks from './20261123_012_payment_links';
-// 013: outgoing mails; 014: account display names (added with their features)
+import * as outgoingMails from './20261123_013_outgoing_mails';
+import * as accountDisplayName from './20261123_014_account_display_name';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -31,6 +32,8 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122_010_webhook_call_backoff': webhookCallBackoff,
   '20261122_011_sandbox_references': sandboxReferences,
   '20261123_012_payment_links': paymentLinks,
+  '20261123_013_outgoing_mails': outgoingMails,
+  '20261123_014_account_display_name': accountDisplayName,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

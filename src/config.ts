@@ -38,6 +38,12 @@ const environmentSchema = z.object({
   // Absent: allowed outside production, refused in production (see Config.outboundAllowPrivate).
   OUTBOUND_ALLOW_PRIVATE: z.enum(['on', 'off']).optional(),
   IDEMPOTENCY_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  // Absent: mails are kept in the outgoing_mails table only (see README "E-mail"). Holds a password: never logged.
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:587 or smtps://user:pass@host:465' }).optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(/^(?:[^<>@\r\n]+ <[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, 'must be an address or "Name <address>"')
+    .default('Recurring Payments <no-reply@localhost>'),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { accountsRepository } from '../modules/accounts/repository';
 import { accountOverview, clearProviderSettings, setProviderSettings } from '../modules/accounts/providerSettings';
-import { setBookkeepingSystem } from '../modules/accounts/service';
+import { setBookkeepingSystem, setDisplayName } from '../modules/accounts/service';
 import { maskMollieKey } from '../providers/mollie/settings';
 import { CliUsageError, type CliIo } from './io';
 
@@ -53,6 +53,26 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
         system === null
           ? `Account "${options.account}" has no bookkeeping system`
           : `Account "${options.account}" uses bookkeeping system "${system}"; subscriptions now need workflow_id and docstyle_id`,
+      );
+    });
+
+  accounts
+    .command('set-profile')
+    .description('the merchant name buyers see on payment pages and in e-mails (default: the account name)')
+    .requiredOption('--account <name>', 'account name')
+    .option('--display-name <text>', 'name shown to buyers, at most 191 characters; "" clears it')
+    .option('--none', 'show the account name again')
+    .action(async (options: { account: string; displayName?: string; none?: boolean }) => {
+      if ((options.displayName === undefined) === (options.none === undefined)) {
+        throw new CliUsageError('Pass either --display-name <text> or --none');
+      }
+      const displayName = options.displayName?.trim() || null;
+      if (displayName !== null && displayName.length > 191) throw new CliUsageError('A display name is at most 191 characters');
+      await setDisplayName(ctx.db, ctx.clock, options.account, displayName);
+      io.out(
+        displayName === null
+          ? `Account "${options.account}" shows its own name to buyers`
+          : `Account "${options.account}" shows "${displayName}" to buyers`,
       );
     });
 

@@ -4,6 +4,7 @@ import { registerAccountCommands } from './accounts';
 import type { CliEnvironment } from './environment';
 import { CliUsageError, type CliIo } from './io';
 import { JobFailedError, registerJobCommands } from './jobs';
+import { registerMailCommands } from './mails';
 import { registerMigrateCommand } from './migrate';
 import { registerTokenCommands } from './tokens';
 
@@ -30,6 +31,7 @@ function buildProgram(env: CliEnvironment, io: CliIo): Command {
   registerAccountCommands(program, env.ctx, io);
   registerMigrateCommand(program, env, io);
   registerJobCommands(program, env.ctx, io);
+  registerMailCommands(program, env.ctx, io);
   return program;
 }
 

@@ -1,8 +1,10 @@
+import { deliverMailsJob } from './deliverMails';
 import { deliverOutboundEventsJob } from './deliverOutboundEvents';
 import { finishProviderCreationsJob } from './finishProviderCreations';
 import { processWebhookCallsJob } from './processWebhookCalls';
 import { purgeIdempotencyKeysJob } from './purgeIdempotencyKeys';
 import { reconcilePaymentsJob } from './reconcilePayments';
+import { remindAndExpireLinksJob } from './remindAndExpireLinks';
 import type { Job } from './types';
 
 /** Every background job: scheduled by the server, runnable once with `cli jobs run <name>`. */
@@ -12,6 +14,8 @@ export const allJobs: Job[] = [
   finishProviderCreationsJob,
   reconcilePaymentsJob,
   purgeIdempotencyKeysJob,
+  remindAndExpireLinksJob,
+  deliverMailsJob,
 ];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {

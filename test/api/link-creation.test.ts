@@ -199,14 +199,22 @@ describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
     });
 
     it('When reminder_at is in the past, malformed, or after expires_at, then 422 on reminder_at', async () => {
-      await expectFieldErrors({ type: 'payment', description: 'x', amount: 5, reminder_at: '2026-11-21 10:59:59' }, {
+      const { id: customerId } = await seedCustomer(t.ctx.db, accountId);
+      const link = { type: 'payment', description: 'x', amount: 5, customer_id: customerId };
+      await expectFieldErrors({ ...link, reminder_at: '2026-11-21 10:59:59' }, {
         reminder_at: ['The reminder at field must be a date-time in the future.'],
       });
-      await expectFieldErrors({ type: 'payment', description: 'x', amount: 5, reminder_at: 'tomorrow' }, {
+      await expectFieldErrors({ ...link, reminder_at: 'tomorrow' }, {
         reminder_at: ['The reminder at field must be a valid date-time (Y-m-d H:i:s).'],
       });
-      await expectFieldErrors({ type: 'payment', description: 'x', amount: 5, reminder_at: '2026-12-02 09:00:00', expires_at: '2026-12-01' }, {
+      await expectFieldErrors({ ...link, reminder_at: '2026-12-02 09:00:00', expires_at: '2026-12-01' }, {
         reminder_at: ['The reminder at field must be on or before the expires at date.'],
+      });
+    });
+
+    it('When reminder_at is given without a customer to e-mail, then 422 on customer_id', async () => {
+      await expectFieldErrors({ type: 'payment', description: 'x', amount: 5, reminder_at: '2026-11-25 09:00:00' }, {
+        customer_id: ['The customer id field is required when reminder at is given.'],
       });
     });
 

@@ -4,6 +4,8 @@ import type { Account } from './account';
 
 export interface AccountRow extends Account, AccountProviderSettings {
   webhook_secret_encrypted: string | null;
+  /** What buyers see on the hosted pages and in e-mails; null: `name`. */
+  display_name: string | null;
   created_at: string;
   updated_at: string;
 }

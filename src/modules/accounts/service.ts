@@ -19,6 +19,7 @@ export async function findOrCreateAccount(db: Knex, clock: Clock, name: string):
     bookkeeping_system: null,
     public_ref: randomBase62(24),
     webhook_secret_encrypted: null,
+    display_name: null,
     mollie_api_key_encrypted: null,
     mollie_profile_id: null,
     mollie_api_url: null,
@@ -66,6 +67,12 @@ export async function revokeToken(db: Knex, clock: Clock, prefix: string): Promi
 export async function setBookkeepingSystem(db: Knex, clock: Clock, accountName: string, system: string | null) {
   const account = await requireAccount(db, accountName);
   await accountsRepository.update(db, account.id, { bookkeeping_system: system, updated_at: toDbDateTime(clock.now()) });
+}
+
+/** The name buyers see on the hosted pages and in e-mails; null: the account's own name. */
+export async function setDisplayName(db: Knex, clock: Clock, accountName: string, displayName: string | null) {
+  const account = await requireAccount(db, accountName);
+  await accountsRepository.update(db, account.id, { display_name: displayName, updated_at: toDbDateTime(clock.now()) });
 }
 
 export interface Authenticated {

@@ -78,6 +78,8 @@ export const createPaymentLinkBody = z
         }
       }
       if (!given(body.description) && !given(body.product_id)) fail('description', 'The :attribute field is required.');
+      // The reminder is e-mailed to the link's customer: without one there is nobody to write to.
+      if (given(body.reminder_at) && !given(body.customer_id)) fail('customer_id', 'The :attribute field is required when reminder at is given.');
     },
     { when: () => true },
   );

@@ -1,0 +1,10 @@
+import { deliverDueMails } from '../mail/delivery';
+import type { Job } from './types';
+
+export const deliverMailsJob: Job = {
+  name: 'deliver-mails',
+  schedule: '*/30 * * * * *', // every 30 s: a reminder need not wait long after its commit
+  leaseSeconds: 120,
+  description: 'Send queued e-mails through SMTP_URL (retried for 26 hours), or keep them in outgoing_mails without it',
+  run: (ctx, signal) => deliverDueMails(ctx, signal),
+};

@@ -1,0 +1,67 @@
+import type { AppContext } from '../context';
+import type { JobResult } from '../jobs/types';
+import { fromDbDateTime, toDbDateTime } from '../time';
+import { nextAttemptAfterFailure } from '../webhooks/backoff';
+import type { OutgoingMailRow } from './rows';
+import { genericMailError, smtpTransportFor, type MailTransport } from './transport';
+
+const BATCH_SIZE = 50;
+
+/**
+ * Sends the outbox's due mails. With SMTP_URL each goes to the server and is `sent`; a failure is
+ * retried with the webhooks' backoff for 26 hours, then `failed`. Without SMTP_URL (the embedded
+ * default) a mail is `stored`: kept in the table for `cli mails list`, and logged by id only — no
+ * address, subject or body reaches a log line.
+ */
+export async function deliverDueMails(
+  ctx: AppContext,
+  signal: AbortSignal,
+  transport: MailTransport | null = smtpTransportFor(ctx.config),
+): Promise<JobResult> {
+  const result: JobResult = { processed: 0, failed: 0 };
+  const now = toDbDateTime(ctx.clock.now());
+  const due = await ctx.db<OutgoingMailRow>('outgoing_mails')
+    .where({ status: 'queued' })
+    .andWhere('next_attempt_at', '<=', now)
+    .orderBy('seq')
+    .limit(BATCH_SIZE);
+  for (const mail of due) {
+    if (signal.aborted) break;
+    if (await deliver(ctx, mail, transport)) result.processed += 1;
+    else result.failed += 1;
+  }
+  return result;
+}
+
+/** Only a still-queued mail is marked, so two runners racing (a lease taken over) record one outcome. */
+const markQueued = (ctx: AppContext, mail: OutgoingMailRow, changes: Partial<OutgoingMailRow>) =>
+  ctx.db<OutgoingMailRow>('outgoing_mails')
+    .where({ id: mail.id, status: 'queued' })
+    .update({ ...changes, updated_at: toDbDateTime(ctx.clock.now()) });
+
+async function deliver(ctx: AppContext, mail: OutgoingMailRow, transport: MailTransport | null): Promise<boolean> {
+  const about = { mail: mail.id, template: mail.template, locale: mail.locale };
+  if (!transport) {
+    await markQueued(ctx, mail, { status: 'stored', next_attempt_at: null });
+    ctx.logger.info('mail stored (no SMTP_URL): see `cli mails list`', about);
+    return true;
+  }
+  try {
+    await transport.sendMail({ from: ctx.config.MAIL_FROM, to: mail.recipient, subject: mail.subject, text: mail.text_body, html: mail.html_body });
+  } catch (error) {
+    const attempts = mail.attempts + 1;
+    const reason = genericMailError(error);
+    const next = nextAttemptAfterFailure(fromDbDateTime(mail.created_at), ctx.clock.now(), attempts);
+    await markQueued(ctx, mail, {
+      attempts,
+      last_error: reason,
+      status: next ? 'queued' : 'failed',
+      next_attempt_at: next ? toDbDateTime(next) : null,
+    });
+    ctx.logger.warn(next ? 'mail could not be sent; will retry' : 'mail could not be sent for 26 hours; given up', { ...about, attempts, reason });
+    return false;
+  }
+  await markQueued(ctx, mail, { status: 'sent', attempts: mail.attempts + 1, sent_at: toDbDateTime(ctx.clock.now()), next_attempt_at: null, last_error: null });
+  ctx.logger.info('mail sent', about);
+  return true;
+}

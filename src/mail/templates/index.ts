@@ -1,0 +1,26 @@
+import type { PageLocale } from '../../i18n/locales';
+import type { RenderedMail } from './layout';
+import { renderLinkReminder, type LinkReminderData } from './linkReminder';
+
+/**
+ * Every mail we send, by template name, with the data it needs. A new mail is one file with its
+ * words in each locale plus one entry here and in RENDERERS.
+ */
+export interface MailTemplates {
+  'link-reminder': LinkReminderData;
+}
+
+export type MailTemplateName = keyof MailTemplates;
+
+/** A template name with its own data, so one cannot be queued with another's. */
+export type TemplateAndData = { [Name in MailTemplateName]: { template: Name; data: MailTemplates[Name] } }[MailTemplateName];
+
+const RENDERERS: { [Name in MailTemplateName]: (locale: PageLocale, data: MailTemplates[Name]) => RenderedMail } = {
+  'link-reminder': renderLinkReminder,
+};
+
+export function renderMail(locale: PageLocale, mail: TemplateAndData): RenderedMail {
+  return RENDERERS[mail.template](locale, mail.data);
+}
+
+export type { RenderedMail } from './layout';
