@@ -12,6 +12,7 @@ import { mountRoutes } from './http/route';
 import { apiRoutes } from './modules';
 import { processWebhookCall, recordWebhookCall } from './webhooks/inbound/calls';
 import { mollieWebhookRouter } from './webhooks/inbound/mollieRoute';
+import { payPagesRouter } from './pages/pay/routes';
 import { sandboxCheckoutRouter } from './providers/sandbox/checkoutPage';
 
 /** Builds the HTTP app without listening, so tests drive it in-process. */
@@ -44,6 +45,9 @@ export function createApp(ctx: AppContext): Express {
       }),
     );
   }
+
+  // The hosted pages of payment links: public, HTML, their own security headers.
+  app.use('/pay', payPagesRouter(ctx));
 
   const openApiDocument = buildOpenApiDocument(apiRoutes, ctx.config.publicUrl);
   app.get('/api/v2/openapi.json', (_req, res) => {

@@ -1,4 +1,5 @@
 import type { PageLocale } from '../../i18n/locales';
+import { escapeHtml } from '../../pages/html';
 
 /** A mail as it is sent: subject, plain text for every client, HTML for those that show it. */
 export interface RenderedMail {
@@ -7,8 +8,7 @@ export interface RenderedMail {
   html: string;
 }
 
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+export { escapeHtml };
 
 /** Inline styles only: mail clients drop style sheets. */
 export function mailLayout(locale: PageLocale, title: string, body: string): string {

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context';
 import { queueMail } from '../../mail/queue';
 import { toDbDateTime } from '../../time';
+import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { paymentLinksRepository, type PaymentLinkRow } from './repository';
 
@@ -49,7 +50,7 @@ async function remind(ctx: AppContext, link: PaymentLinkRow, now: string): Promi
       .update({ reminder_sent_at: now, updated_at: now });
     if (claimed !== 1) return false; // paid, cancelled or reminded meanwhile
     const customer = link.customer_id === null ? undefined : await customersRepository.find(trx, link.account_id, link.customer_id);
-    const account = await trx('accounts').where({ id: link.account_id }).first<{ name: string; display_name: string | null }>('name', 'display_name');
+    const account = await accountsRepository.findById(trx, link.account_id);
     if (!customer || !account) return false;
     await queueMail(trx, ctx, {
       accountId: link.account_id,

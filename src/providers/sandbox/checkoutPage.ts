@@ -1,11 +1,10 @@
 import express, { type Router } from 'express';
 import type { AppContext } from '../../context';
 import { formatCents } from '../../money';
+import { escapeHtml } from '../../pages/html';
 import { CHECKOUT_OUTCOMES, completeCheckout, type CheckoutOutcome } from './checkoutCompletion';
 import type { SandboxPaymentRow } from './rows';
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 function page(title: string, body: string): string {
   return `<!doctype html>

@@ -1,0 +1,34 @@
+import type { PageLocale } from '../i18n/locales';
+
+/** Text placed into HTML: every value from a merchant, buyer or database goes through this. */
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+
+export interface PageParts {
+  locale: PageLocale;
+  title: string;
+  body: string;
+  /** `<meta http-equiv="refresh">`: how a page checks again without any script. */
+  refreshSeconds?: number;
+  stylesheet: string;
+}
+
+/** The shell of every hosted page: language, viewport, our own stylesheet, one main landmark, no script. */
+export function renderPage({ locale, title, body, refreshSeconds, stylesheet }: PageParts): string {
+  const refresh = refreshSeconds === undefined ? '' : `<meta http-equiv="refresh" content="${refreshSeconds}">`;
+  return `<!doctype html>
+<html lang="${locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+${refresh}<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${escapeHtml(stylesheet)}">
+</head>
+<body>
+<main class="card">
+${body}
+</main>
+</body>
+</html>`;
+}

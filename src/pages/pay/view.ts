@@ -1,0 +1,108 @@
+import type { PageLocale } from '../../i18n/locales';
+import { formatMoneyFor } from '../../i18n/money';
+import type { PublicLink, UnpayableReason } from '../../modules/links/checkout';
+import { regularChargesStart } from '../../modules/links/regularCharges';
+import { linkRulesOf } from '../../modules/links/rules';
+import { parseTrialInterval } from '../../modules/links/trial';
+import { effectiveRuleDay, firstChargeDate } from '../../modules/subscriptions/schedule';
+import { escapeHtml, renderPage } from '../html';
+import { PAY_STRINGS, trialWords } from './strings';
+
+export const STYLESHEET = '/pay/assets/pay.css';
+
+/** What the buyer typed, and what was wrong with it, kept when the form comes back. */
+export interface BuyerForm {
+  values: { first_name: string; last_name: string; email: string };
+  errors: Partial<Record<'first_name' | 'last_name' | 'email', string>>;
+}
+
+const EMPTY_FORM: BuyerForm = { values: { first_name: '', last_name: '', email: '' }, errors: {} };
+
+const merchantOf = ({ account }: Pick<PublicLink, 'account'>) => account.display_name ?? account.name;
+
+const dateFor = (locale: PageLocale, ymd: string) =>
+  new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ymd.slice(0, 10)}T00:00:00Z`));
+
+/** What the page asks now: the payment's amount, or the first payment of a subscription or mandate link. */
+export const amountDueNow = ({ link }: Pick<PublicLink, 'link'>) => Number(link.type === 'payment' ? link.amount : (link.first_amount ?? link.amount));
+
+function regularCharges(locale: PageLocale, found: PublicLink, today: string): string {
+  const { link } = found;
+  const words = PAY_STRINGS[locale];
+  const rules = linkRulesOf(link);
+  const [first] = rules;
+  if (!first) return '';
+  const items = rules.map((rule) => {
+    const how = rule.times ? words.times(rule.times) : words.untilCancelled;
+    return `<li>${escapeHtml(words.thenRegular(formatMoneyFor(locale, rule.amount, link.currency), words.every(rule.interval_amount, rule.interval)))}, ${escapeHtml(how)}</li>`;
+  });
+  const start = regularChargesStart(link, first, today);
+  const firstCharge = firstChargeDate({ interval: first.interval, day: effectiveRuleDay(first.interval, first.day, start) }, start);
+  const trial = link.trial_interval === null ? null : parseTrialInterval(link.trial_interval);
+  const notes = [words.firstRegularCharge(dateFor(locale, firstCharge))];
+  if (trial) notes.unshift(words.trial(trialWords(locale, trial.count, trial.unit)));
+  return `<ul class="regular">${items.join('')}</ul>${notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('')}`;
+}
+
+function field(name: keyof BuyerForm['values'], label: string, type: string, autocomplete: string, form: BuyerForm): string {
+  const error = form.errors[name];
+  const described = error ? ` aria-invalid="true" aria-describedby="${name}-error"` : '';
+  return `<div class="field">
+<label for="${name}">${escapeHtml(label)}</label>
+<input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required maxlength="191" value="${escapeHtml(form.values[name])}"${described}>
+${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ''}
+</div>`;
+}
+
+/** The pay form: name and e-mail when the link was not made for a known customer, then the button. */
+function payForm(locale: PageLocale, found: PublicLink, form: BuyerForm): string {
+  const words = PAY_STRINGS[locale];
+  const amount = formatMoneyFor(locale, amountDueNow(found), found.link.currency);
+  const hasErrors = Object.keys(form.errors).length > 0;
+  const details = found.customer
+    ? ''
+    : `<fieldset><legend>${escapeHtml(words.yourDetails)}</legend>
+${field('first_name', words.firstName, 'text', 'given-name', form)}
+${field('last_name', words.lastName, 'text', 'family-name', form)}
+${field('email', words.email, 'email', 'email', form)}
+</fieldset>`;
+  return `<form method="post" action="/pay/${escapeHtml(found.link.id)}" novalidate>
+${hasErrors ? `<p class="error" role="alert">${escapeHtml(words.fixErrors)}</p>` : ''}${details}
+<button type="submit">${escapeHtml(words.payButton(amount))}</button>
+</form>`;
+}
+
+/** The hosted page of an open link. */
+export function linkPage(locale: PageLocale, found: PublicLink, today: string, form: BuyerForm = EMPTY_FORM): string {
+  const { link } = found;
+  const words = PAY_STRINGS[locale];
+  const parts = [
+    `<h1>${escapeHtml(words.payTo(merchantOf(found)))}</h1>`,
+    `<p class="description">${escapeHtml(link.description)}</p>`,
+    `<p class="label">${escapeHtml(words.payNow)}</p><p class="amount">${escapeHtml(formatMoneyFor(locale, amountDueNow(found), link.currency))}</p>`,
+  ];
+  if (link.type === 'subscription') parts.push(regularCharges(locale, found, today));
+  if (link.type === 'mandate') parts.push(`<p class="note">${escapeHtml(words.mandateNote)}</p>`);
+  if (link.expires_at) parts.push(`<p class="note">${escapeHtml(words.expiresOn(dateFor(locale, link.expires_at)))}</p>`);
+  parts.push(payForm(locale, found, form));
+  return renderPage({ locale, title: words.payTo(merchantOf(found)), body: parts.join('\n'), stylesheet: STYLESHEET });
+}
+
+/** A page with a title and one sentence: gone, not found, thanks, provider down, still waiting. */
+export function messagePage(locale: PageLocale, message: { title: string; text: string }, options: { refreshSeconds?: number; extra?: string } = {}): string {
+  return renderPage({
+    locale,
+    title: message.title,
+    body: `<h1>${escapeHtml(message.title)}</h1>\n<p>${escapeHtml(message.text)}</p>${options.extra ?? ''}`,
+    refreshSeconds: options.refreshSeconds,
+    stylesheet: STYLESHEET,
+  });
+}
+
+export const gonePage = (locale: PageLocale, reason: UnpayableReason) => messagePage(locale, PAY_STRINGS[locale].gone[reason]);
+
+/** The try-again page: what happened, and the pay button again while the link can still be paid. */
+export function failedPage(locale: PageLocale, found: PublicLink | null): string {
+  const words = PAY_STRINGS[locale].failed;
+  return messagePage(locale, words, { extra: found ? `\n<h2>${escapeHtml(words.again)}</h2>\n${payForm(locale, found, EMPTY_FORM)}` : '' });
+}
