@@ -36,7 +36,8 @@ interface AxeViolation {
 async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    // Runs in the page, where axe.min.js put `axe` on the global object.
+    const axe = Reflect.get(globalThis, 'axe') as { run(): Promise<{ violations: AxeViolation[] }> };
     return (await axe.run()).violations;
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');

@@ -1,4 +1,4 @@
-import { formatMoneyFor } from '../../i18n/money';
+import { formatMoneyFor } from '../../money/forLocale';
 import type { PageLocale } from '../../i18n/locales';
 import { escapeHtml, mailLayout, type RenderedMail } from './layout';
 

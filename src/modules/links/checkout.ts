@@ -59,6 +59,10 @@ export interface Buyer {
 const paymentsOfLink = (ctx: AppContext, link: PaymentLinkRow) =>
   ctx.db<PaymentRow>('payments').where({ account_id: link.account_id, purpose: 'link', purpose_id: link.id }).orderBy('created_at', 'desc').orderBy('id', 'desc');
 
+/** What the page asks now: the payment's amount, or the first payment of a subscription or mandate link. */
+export const amountDueNow = (link: Pick<PaymentLinkRow, 'type' | 'amount' | 'first_amount'>): number =>
+  Number(link.type === 'payment' ? link.amount : (link.first_amount ?? link.amount));
+
 export const linkReturnUrl = (ctx: AppContext, link: Pick<PaymentLinkRow, 'id'>) => `${ctx.config.publicUrl}/pay/${link.id}/return`;
 
 /**
@@ -92,7 +96,7 @@ export async function payLink(ctx: AppContext, found: PublicLink, buyer: Buyer |
     customer: { id: customer.id, providerCustomerId: customer.provider_customer_id },
     sequenceType: link.type === 'payment' ? 'oneoff' : 'first',
     mandateId: null,
-    amount: Number(link.type === 'payment' ? link.amount : (link.first_amount ?? link.amount)),
+    amount: amountDueNow(link),
     currency: link.currency,
     description: link.description,
     method: null,

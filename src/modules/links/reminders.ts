@@ -3,6 +3,7 @@ import { queueMail } from '../../mail/queue';
 import { toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
+import { amountDueNow } from './checkout';
 import { paymentLinksRepository, type PaymentLinkRow } from './repository';
 
 const BATCH_SIZE = 100;
@@ -62,7 +63,7 @@ async function remind(ctx: AppContext, link: PaymentLinkRow, now: string): Promi
         merchantName: account.display_name ?? account.name,
         customerName: `${customer.first_name} ${customer.last_name}`.trim() || null,
         description: link.description,
-        amountCents: Number(link.first_amount ?? link.amount),
+        amountCents: amountDueNow(link),
         currency: link.currency,
         url: `${ctx.config.publicUrl}/pay/${link.id}`,
         expiresAt: link.expires_at === null ? null : link.expires_at.slice(0, 10),

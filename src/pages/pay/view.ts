@@ -1,6 +1,6 @@
 import type { PageLocale } from '../../i18n/locales';
-import { formatMoneyFor } from '../../i18n/money';
-import type { PublicLink, UnpayableReason } from '../../modules/links/checkout';
+import { formatMoneyFor } from '../../money/forLocale';
+import { amountDueNow, type PublicLink, type UnpayableReason } from '../../modules/links/checkout';
 import { regularChargesStart } from '../../modules/links/regularCharges';
 import { linkRulesOf } from '../../modules/links/rules';
 import { parseTrialInterval } from '../../modules/links/trial';
@@ -22,9 +22,6 @@ const merchantOf = ({ account }: Pick<PublicLink, 'account'>) => account.display
 
 const dateFor = (locale: PageLocale, ymd: string) =>
   new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ymd.slice(0, 10)}T00:00:00Z`));
-
-/** What the page asks now: the payment's amount, or the first payment of a subscription or mandate link. */
-export const amountDueNow = ({ link }: Pick<PublicLink, 'link'>) => Number(link.type === 'payment' ? link.amount : (link.first_amount ?? link.amount));
 
 function regularCharges(locale: PageLocale, found: PublicLink, today: string): string {
   const { link } = found;
@@ -57,7 +54,7 @@ ${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ''}
 /** The pay form: name and e-mail when the link was not made for a known customer, then the button. */
 function payForm(locale: PageLocale, found: PublicLink, form: BuyerForm): string {
   const words = PAY_STRINGS[locale];
-  const amount = formatMoneyFor(locale, amountDueNow(found), found.link.currency);
+  const amount = formatMoneyFor(locale, amountDueNow(found.link), found.link.currency);
   const hasErrors = Object.keys(form.errors).length > 0;
   const details = found.customer
     ? ''
@@ -79,7 +76,7 @@ export function linkPage(locale: PageLocale, found: PublicLink, today: string, f
   const parts = [
     `<h1>${escapeHtml(words.payTo(merchantOf(found)))}</h1>`,
     `<p class="description">${escapeHtml(link.description)}</p>`,
-    `<p class="label">${escapeHtml(words.payNow)}</p><p class="amount">${escapeHtml(formatMoneyFor(locale, amountDueNow(found), link.currency))}</p>`,
+    `<p class="label">${escapeHtml(words.payNow)}</p><p class="amount">${escapeHtml(formatMoneyFor(locale, amountDueNow(found.link), link.currency))}</p>`,
   ];
   if (link.type === 'subscription') parts.push(regularCharges(locale, found, today));
   if (link.type === 'mandate') parts.push(`<p class="note">${escapeHtml(words.mandateNote)}</p>`);

@@ -1,5 +1,5 @@
-import type { Cents } from '../money';
-import type { PageLocale } from './locales';
+import type { Cents } from './index';
+import type { PageLocale } from '../i18n/locales';
 
 const SYMBOLS: Record<string, string> = { EUR: '€', USD: '$', GBP: '£' };
 
