@@ -13,6 +13,7 @@ import * as sandboxReferences from './20261122_011_sandbox_references';
 import * as paymentLinks from './20261123_012_payment_links';
 import * as outgoingMails from './20261123_013_outgoing_mails';
 import * as accountDisplayName from './20261123_014_account_display_name';
+import * as billing from './20261124_015_billing';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -34,6 +35,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123_012_payment_links': paymentLinks,
   '20261123_013_outgoing_mails': outgoingMails,
   '20261123_014_account_display_name': accountDisplayName,
+  '20261124_015_billing': billing,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

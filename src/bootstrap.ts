@@ -5,6 +5,7 @@ import { connectDatabase } from './db/connect';
 import { migrateLatest } from './db/migrate';
 import type { Logger } from './logger';
 import { accountsRepository } from './modules/accounts/repository';
+import { registerBillingSettlement } from './modules/billing/settlement';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
 import { SettlementHooks } from './modules/payments/settlement';
 import { createProviderRegistry } from './providers';
@@ -25,5 +26,6 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   const ctx: AppContext = { db, config, logger, clock, providers, background: new BackgroundTasks(logger), settlements: new SettlementHooks() };
   // What reacts when a payment settles: one handler per feature, for the payments made for it.
   registerLinkFulfilment(ctx);
+  registerBillingSettlement(ctx);
   return { ctx, migrated };
 }

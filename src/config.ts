@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { validate } from 'node-cron';
 import { z } from 'zod';
 
 /** A time zone the runtime knows; checked once at start so rendering never throws later. */
@@ -44,6 +45,13 @@ const environmentSchema = z.object({
     .string()
     .regex(/^(?:[^<>@\r\n]+ <[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, 'must be an address or "Name <address>"')
     .default('Recurring Payments <no-reply@localhost>'),
+  // When the billing run starts each day, in APP_TIMEZONE (node-cron syntax).
+  BILLING_CRON: z
+    .string()
+    .refine((expression) => validate(expression), 'must be a cron expression such as "0 6 * * *"')
+    .default('0 6 * * *'),
+  // Charges made at once by one instance (each waits for the provider's answer).
+  BILLING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -1,3 +1,4 @@
+import { registerAccountBillingCommands } from './accountBilling';
 import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { accountsRepository } from '../modules/accounts/repository';
@@ -125,4 +126,6 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
       line('webhook secret', webhookSecret);
       line('provider webhook url', providerWebhookUrl);
     });
+
+  registerAccountBillingCommands(accounts, ctx, io);
 }

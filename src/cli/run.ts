@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { AccountError } from '../modules/accounts/service';
 import { registerAccountCommands } from './accounts';
+import { registerBillingCommands, registerFollowUpCommands } from './billing';
 import type { CliEnvironment } from './environment';
 import { CliUsageError, type CliIo } from './io';
 import { JobFailedError, registerJobCommands } from './jobs';
@@ -32,6 +33,8 @@ function buildProgram(env: CliEnvironment, io: CliIo): Command {
   registerMigrateCommand(program, env, io);
   registerJobCommands(program, env.ctx, io);
   registerMailCommands(program, env.ctx, io);
+  registerBillingCommands(program, env.ctx, io);
+  registerFollowUpCommands(program, env.ctx, io);
   return program;
 }
 

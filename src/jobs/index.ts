@@ -1,5 +1,7 @@
+import { billJob } from './bill';
 import { deliverMailsJob } from './deliverMails';
 import { deliverOutboundEventsJob } from './deliverOutboundEvents';
+import { followUpsJob } from './followUps';
 import { finishProviderCreationsJob } from './finishProviderCreations';
 import { processWebhookCallsJob } from './processWebhookCalls';
 import { purgeIdempotencyKeysJob } from './purgeIdempotencyKeys';
@@ -16,6 +18,8 @@ export const allJobs: Job[] = [
   purgeIdempotencyKeysJob,
   remindAndExpireLinksJob,
   deliverMailsJob,
+  billJob,
+  followUpsJob,
 ];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {

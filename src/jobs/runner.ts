@@ -16,6 +16,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * job to stop early (shutdown); losing the lease does the same.
  */
 export async function runJobOnce(ctx: AppContext, job: Job, owner: string, options: { signal?: AbortSignal } = {}): Promise<JobRun> {
+  if (job.sharedAcrossInstances) return runShared(ctx, job, options.signal ?? new AbortController().signal);
   let lease;
   try {
     lease = await holdLease(ctx, job.name, owner, job.leaseSeconds);
@@ -49,4 +50,19 @@ export async function runJobOnce(ctx: AppContext, job: Job, owner: string, optio
     ctx.logger.error('job lease could not be released', { job: job.name, error: messageOf(error) });
   }
   return run;
+}
+
+/** A job that shares its own work between instances runs everywhere at once, without the lease. */
+async function runShared(ctx: AppContext, job: Job, signal: AbortSignal): Promise<JobRun> {
+  const started = Date.now();
+  try {
+    const result = await job.run(ctx, signal);
+    const durationMs = Date.now() - started;
+    ctx.logger.log(result.processed || result.failed ? 'info' : 'debug', 'job finished', { job: job.name, ...result, durationMs, aborted: signal.aborted });
+    return { outcome: 'ran', result, durationMs };
+  } catch (error) {
+    const durationMs = Date.now() - started;
+    ctx.logger.error('job failed', { job: job.name, error: messageOf(error), durationMs, stack: error instanceof Error ? error.stack : undefined });
+    return { outcome: 'failed', error: messageOf(error), durationMs };
+  }
 }

@@ -52,9 +52,10 @@ export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerO
   let stopping = false;
   const logger = cronLogger(ctx.logger);
 
+  const timingOf = (job: Job) => job.timing?.(ctx.config) ?? { schedule: job.schedule, timezone: 'UTC' };
   const tasks: ScheduledTask[] = jobs.map((job) =>
     createTask(
-      job.schedule,
+      timingOf(job).schedule,
       async () => {
         // A tick node-cron had already begun when stop() was called starts nothing.
         if (stopping) return;
@@ -67,11 +68,11 @@ export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerO
         }
       },
       // noOverlap: a run still going when its next tick comes makes that tick a no-op in this process.
-      { name: job.name, timezone: 'UTC', noOverlap: true, logger },
+      { name: job.name, timezone: timingOf(job).timezone, noOverlap: true, logger },
     ),
   );
   for (const task of tasks) void task.start();
-  ctx.logger.info('job scheduler started', { owner, jobs: jobs.map((job) => `${job.name} (${job.schedule})`) });
+  ctx.logger.info('job scheduler started', { owner, jobs: jobs.map((job) => `${job.name} (${timingOf(job).schedule} ${timingOf(job).timezone})`) });
 
   let stopped: Promise<void> | undefined;
   const stop = async () => {

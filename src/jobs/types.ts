@@ -1,3 +1,4 @@
+import type { Config } from '../config';
 import type { AppContext } from '../context';
 
 /**
@@ -9,6 +10,13 @@ export interface Job {
   name: string;
   /** node-cron expression, in UTC. */
   schedule: string;
+  /** A schedule the operator sets (`BILLING_CRON`, in APP_TIMEZONE); replaces `schedule` when present. */
+  timing?: (config: Config) => { schedule: string; timezone: string };
+  /**
+   * Runs on every instance at once, without the lease: the job shares its work between instances
+   * itself (billing claims charge rows), so N instances finish it N times faster.
+   */
+  sharedAcrossInstances?: boolean;
   /** How long one run may hold the lease before another instance may take it over. */
   leaseSeconds: number;
   description: string;

@@ -6,6 +6,8 @@ import { mandateRoutes } from './mandates/routes';
 import { orderRoutes } from './orders/routes';
 import { paymentRoutes } from './payments/routes';
 import { productRoutes } from './products/routes';
+import { invoiceRoutes } from './billing/invoiceRoutes';
+import { subscriptionLifecycleRoutes } from './subscriptions/lifecycleRoutes';
 import { subscriptionRoutes } from './subscriptions/routes';
 
 /** Every API operation, in the order OpenAPI lists them. */
@@ -13,6 +15,8 @@ export const apiRoutes: RouteSpec[] = [
   ...customerRoutes,
   ...mandateRoutes,
   ...subscriptionRoutes,
+  ...subscriptionLifecycleRoutes,
+  ...invoiceRoutes,
   ...productRoutes,
   ...paymentRoutes,
   ...linkRoutes,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { newId } from '../../src/ids';
+import { newId, randomBase62 } from '../../src/ids';
 import type { CustomerRow } from '../../src/modules/customers/repository';
 import type { FollowUpRow } from '../../src/modules/follow-ups/repository';
 import type { PaymentLinkRow } from '../../src/modules/links/repository';
@@ -61,6 +61,8 @@ export async function seedSubscription(
     next_amount: 1250,
     last_payment_created_at: null,
     resume_at: null,
+    next_charge_number: 1,
+    next_charge_date: '2026-12-01',
     cancel_at: null,
     workflow_id: null,
     docstyle_id: null,
@@ -198,6 +200,11 @@ export async function seedFollowUp(db: Knex, accountId: string, overrides: Parti
     retries_done: 0,
     mails_sent: 0,
     next_retry_at: null,
+    kind: 'failure',
+    origin_key: `failure-seeded-${randomBase62(12)}`,
+    stage: 'done',
+    link_id: null,
+    resolved_at: null,
     ...stamps,
     ...overrides,
   };

@@ -6,6 +6,13 @@ export type FollowUpType = (typeof FOLLOW_UP_TYPES)[number];
 export const FOLLOW_UP_STATUSES = ['pending', 'solved', 'failed'] as const;
 export type FollowUpStatus = (typeof FOLLOW_UP_STATUSES)[number];
 
+export const FOLLOW_UP_KINDS = ['failure', 'chargeback', 'mandate'] as const;
+export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number];
+export type FollowUpStage = 'retry' | 'link' | 'waiting' | 'done';
+
+export const ON_FAILURE_ACTIONS = ['pause', 'cancel', 'keep'] as const;
+export type OnFailureAction = (typeof ON_FAILURE_ACTIONS)[number];
+
 export interface FollowUpRow {
   id: string;
   account_id: string;
@@ -24,7 +31,15 @@ export interface FollowUpRow {
   reason_code: string | null;
   retries_done: number;
   mails_sent: number;
-  next_retry_at: string | null; // Y-m-d
+  next_retry_at: string | null; // Y-m-d: when the next step (a retry, or the link e-mail) is due
+  /** failure: a failed charge; chargeback: money taken back; mandate: a charge not made for want of a valid mandate. */
+  kind: FollowUpKind;
+  /** `<kind>-<payment or charge id>`: unique per account, so a repeated webhook never opens a second follow-up. */
+  origin_key: string;
+  /** retry or link: that step is due at next_retry_at; waiting: for the retry's or the link's payment; done. */
+  stage: FollowUpStage;
+  link_id: string | null;
+  resolved_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,5 +1,7 @@
 import type { Account, AppContext } from '../../context';
-import { NotFoundError } from '../../http/errors';
+import { ConflictError, NotFoundError } from '../../http/errors';
+import { toDbDateTime } from '../../time';
+import { giveUp, solve } from './progress';
 import type { Page, PageRequest } from '../../http/pagination';
 import { followUpsRepository, type FollowUpRow } from './repository';
 
@@ -11,4 +13,18 @@ export async function getFollowUp(ctx: AppContext, account: Account, id: string)
 
 export function listFollowUps(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<FollowUpRow>> {
   return followUpsRepository.page(ctx.db, account.id, request);
+}
+
+/**
+ * `PUT /api/v2/follow-ups/{id}`: the merchant settles a follow-up by hand (paid in the shop, written
+ * off). No retry or mail follows. Setting the status it already has changes nothing; a follow-up
+ * that is already solved or failed keeps its outcome.
+ */
+export async function setFollowUpStatus(ctx: AppContext, account: Account, id: string, status: 'solved' | 'failed'): Promise<FollowUpRow> {
+  const row = await getFollowUp(ctx, account, id);
+  if (row.status === status) return row;
+  if (row.status !== 'pending') throw new ConflictError(`The follow-up is already ${row.status}`);
+  const now = toDbDateTime(ctx.clock.now());
+  await ctx.db.transaction((trx) => (status === 'solved' ? solve(ctx, trx, row, now) : giveUp(ctx, trx, row, now, { act: false })));
+  return getFollowUp(ctx, account, id);
 }

@@ -152,3 +152,41 @@ export async function deactivatePaymentLink(ctx: AppContext, account: Account, i
     .update({ status: 'cancelled', updated_at: now });
   return getPaymentLink(ctx, account, id);
 }
+
+/**
+ * A payment link the service makes itself (a follow-up of a failed charge): one payment of `amount`
+ * for a known customer, open until `expiresAt`. Returned as a row for the caller to insert in its
+ * own transaction, with whatever else it records.
+ */
+export function followUpLinkRow(
+  account: Pick<Account, 'id'>,
+  input: { customerId: string | null; amount: Cents; currency: string; description: string; expiresAt: string },
+  now: string,
+): PaymentLinkRow {
+  return {
+    id: newId('lnk'),
+    account_id: account.id,
+    customer_id: input.customerId,
+    subscription_id: null,
+    type: 'payment',
+    status: 'open',
+    active: true,
+    description: input.description.slice(0, 191),
+    currency: input.currency,
+    amount: input.amount,
+    first_amount: null,
+    interval: null,
+    times: null,
+    trial_interval: null,
+    reminder_at: null,
+    redirect_url_paid: null,
+    redirect_url_failed: null,
+    expires_at: input.expiresAt,
+    rules: null,
+    product_id: null,
+    reminder_sent_at: null,
+    paid_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}

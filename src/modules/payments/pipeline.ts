@@ -1,4 +1,5 @@
 import type { Account, AppContext } from '../../context';
+import { isUniqueViolation } from '../../db/connect';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
 import { newId } from '../../ids';
 import type { Cents } from '../../money';
@@ -30,6 +31,12 @@ export interface PaymentRequest {
   purpose: PaymentPurpose;
   /** The link, charge, follow-up or order the payment is for (null for a plain API payment). */
   purposeId: string | null;
+  /**
+   * Set when the payment must exist at most once (a subscription charge, a follow-up retry): a
+   * second request with the same key resumes the first payment instead of making another.
+   */
+  originKey?: string;
+  subscriptionId?: string;
   customer: { id: string; providerCustomerId: string };
   sequenceType: SequenceType;
   /** The mandate a recurring payment is charged on. */
@@ -78,9 +85,10 @@ function rowFrom(account: Account, request: PaymentRequest, now: string): Paymen
     id: newId('pay'),
     account_id: account.id,
     customer_id: request.customer.id,
-    subscription_id: null,
+    subscription_id: request.subscriptionId ?? null,
     purpose: request.purpose,
     purpose_id: request.purposeId,
+    origin_key: request.originKey ?? null,
     provider_payment_id: null,
     provider_customer_id: request.customer.providerCustomerId,
     provider_mandate_id: request.mandateId,
@@ -168,11 +176,23 @@ export async function startPayment(
     const earlier = await paymentsRepository.find(ctx.db, account.id, idempotency.resumedResourceId);
     if (earlier) return resumePayment(ctx, account, earlier, { answeredInRequest: true });
   }
+  const answeredInRequest = request.originKey === undefined;
+  const made = request.originKey ? await paymentsRepository.findByOriginKey(ctx.db, account.id, request.originKey) : undefined;
+  if (made) return resumePayment(ctx, account, made, { answeredInRequest });
   // Chosen before anything is written: an account without a provider leaves no row behind.
   const provider = await ctx.providers.forAccount(account);
   const row = rowFrom(account, request, toDbDateTime(ctx.clock.now()));
-  await writeRemembered(ctx.db, idempotency, row.id, (trx) => paymentsRepository.insert(trx, row));
-  return sendToProvider(ctx, account, provider, row, { answeredInRequest: true, resumed: false });
+  try {
+    await writeRemembered(ctx.db, idempotency, row.id, (trx) => paymentsRepository.insert(trx, row));
+  } catch (error) {
+    // Another instance made this payment a moment ago: the unique origin key let only one row in.
+    if (!request.originKey || !isUniqueViolation(error)) throw error;
+    const winner = await paymentsRepository.findByOriginKey(ctx.db, account.id, request.originKey);
+    if (!winner) throw error;
+    return resumePayment(ctx, account, winner, { answeredInRequest });
+  }
+  // A payment made by the service itself (a charge) is told to the client by events, not by an answer.
+  return sendToProvider(ctx, account, provider, row, { answeredInRequest, resumed: false });
 }
 
 /**

@@ -11,6 +11,8 @@ export interface PaymentRow {
   subscription_id: string | null;
   purpose: PaymentPurpose;
   purpose_id: string | null;
+  /** What the payment is made for, once (`charge-<id>`); unique per account. Null for payments made on request. */
+  origin_key: string | null;
   provider_payment_id: string | null;
   provider_customer_id: string | null;
   provider_mandate_id: string | null;
@@ -45,6 +47,8 @@ export const paymentsRepository = {
   ...shared,
 
   insert: (db: Knex, row: PaymentRow) => table(db).insert(row),
+
+  findByOriginKey: (db: Knex, accountId: string, originKey: string) => table(db).where({ account_id: accountId, origin_key: originKey }).first(),
 
   findByProviderPaymentId: (db: Knex, accountId: string, providerPaymentId: string) =>
     table(db).where({ account_id: accountId, provider_payment_id: providerPaymentId }).first(),

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context';
 import type { ProviderMandate, ProviderPayment } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
 import { deliverEvent } from '../../webhooks/outbound/delivery';
-import { enqueuePaymentEvent } from '../../webhooks/outbound/events';
+import { enqueuePaymentEvents } from '../../webhooks/outbound/events';
 import { mandatesRepository } from '../mandates/repository';
 import { recordProviderMandate } from '../mandates/service';
 import { paymentsRepository, type PaymentRow } from './repository';
@@ -35,7 +35,7 @@ interface Transition {
 async function commitTransition(ctx: AppContext, { row, to, changes, mandate }: Transition, options: StatusChangeOptions): Promise<boolean> {
   const now = toDbDateTime(ctx.clock.now());
   const after: PaymentRow = { ...row, ...changes, status: to, updated_at: now };
-  const eventId = await ctx.db.transaction(async (trx) => {
+  const eventIds = await ctx.db.transaction(async (trx) => {
     const moved = await paymentsRepository.updateStatusIfUnchanged(trx, row.account_id, row.id, row.status, { ...changes, status: to, updated_at: now });
     if (!moved) return false;
     await paymentsRepository.recordStatus(trx, { account_id: row.account_id, payment_id: row.id, status: to, changed_at: now });
@@ -44,12 +44,12 @@ async function commitTransition(ctx: AppContext, { row, to, changes, mandate }: 
       await recordProviderMandate(trx, { id: row.customer_id, account_id: row.account_id }, mandate, { now, today });
     }
     if (SETTLED_STATUSES.has(to)) await ctx.settlements.run(trx, { payment: after, from: row.status, to });
-    return options.answeredInRequest ? null : await enqueuePaymentEvent(trx, row, to, now);
+    return enqueuePaymentEvents(trx, row, to, now, { toPaymentUrl: !options.answeredInRequest });
   });
-  if (eventId === false) return false;
+  if (eventIds === false) return false;
   ctx.logger.info('payment status changed', { accountId: row.account_id, paymentId: row.id, purpose: row.purpose, from: row.status, to });
   // A first attempt right away; the delivery job retries whatever this does not deliver.
-  if (eventId) ctx.background.run('deliver webhook event', () => deliverEvent(ctx, eventId));
+  for (const eventId of eventIds) ctx.background.run('deliver webhook event', () => deliverEvent(ctx, eventId));
   return true;
 }
 

@@ -17,10 +17,13 @@ export interface SubscriptionRow {
   currency: string;
   provider_mandate_id: string;
   provider_profile_id: string;
-  next_payment_at: string | null; // Y-m-d
+  next_payment_at: string | null; // Y-m-d, the next date actually charged (pauses skipped)
   next_amount: number | null; // cents
   last_payment_created_at: string | null; // UTC date-time
   resume_at: string | null;
+  /** The next charge the billing planner writes, and its scheduled date (null when there is none). */
+  next_charge_number: number;
+  next_charge_date: string | null;
   cancel_at: string | null;
   workflow_id: string | null;
   docstyle_id: string | null;

@@ -103,6 +103,8 @@ export function newSubscription(account: Pick<Account, 'id'>, input: CreateSubsc
     provider_mandate_id: mandate.id,
     provider_profile_id: input.provider_profile_id,
     next_payment_at: firstChargeDate(first, input.start_date),
+    next_charge_number: 1,
+    next_charge_date: firstChargeDate(first, input.start_date),
     next_amount: first.amount,
     last_payment_created_at: null,
     resume_at: null,

@@ -8,25 +8,25 @@ export function paymentEventPayload(paymentId: string, status: PaymentRowStatus)
   return JSON.stringify({ id: paymentId, event: `payment.${status}`, status });
 }
 
-/**
- * Writes a payment's status change into the outbox. Called inside the transaction that changes the
- * status, so an event exists exactly when the change does, whatever crashes afterwards.
- */
-export async function enqueuePaymentEvent(
-  trx: Knex.Transaction,
-  payment: { id: string; account_id: string; webhook_url: string | null },
-  status: PaymentRowStatus,
-  now: string,
-): Promise<string | null> {
-  if (!payment.webhook_url) return null;
+interface NewEvent {
+  accountId: string;
+  paymentId: string | null;
+  resourceId: string | null;
+  event: string;
+  payload: string;
+  url: string;
+}
+
+async function insertEvent(trx: Knex.Transaction, event: NewEvent, now: string): Promise<string> {
   const id = newId('evt');
   await outboundEventsRepository.insert(trx, {
     id,
-    account_id: payment.account_id,
-    payment_id: payment.id,
-    event: `payment.${status}`,
-    payload: paymentEventPayload(payment.id, status),
-    url: payment.webhook_url,
+    account_id: event.accountId,
+    payment_id: event.paymentId,
+    resource_id: event.resourceId,
+    event: event.event,
+    payload: event.payload,
+    url: event.url,
     status: 'pending',
     attempts: 0,
     next_attempt_at: now,
@@ -37,4 +37,47 @@ export async function enqueuePaymentEvent(
     created_at: now,
   });
   return id;
+}
+
+/** The merchant's account-wide endpoint (`cli accounts set-webhook`), or null when none is set. */
+async function accountEventsUrl(trx: Knex.Transaction, accountId: string): Promise<string | null> {
+  const row = await trx('accounts').where({ id: accountId }).first<{ events_url: string | null } | undefined>('events_url');
+  return row?.events_url ?? null;
+}
+
+/**
+ * Writes a payment's status change into the outbox: to the payment's own webhook_url (unless the
+ * change was told in the answer to the client's request) and to the account's events endpoint
+ * (always: it hears of payments of every purpose). Called inside the transaction that changes the
+ * status, so an event exists exactly when the change does, whatever crashes afterwards.
+ */
+export async function enqueuePaymentEvents(
+  trx: Knex.Transaction,
+  payment: { id: string; account_id: string; webhook_url: string | null },
+  status: PaymentRowStatus,
+  now: string,
+  options: { toPaymentUrl: boolean },
+): Promise<string[]> {
+  const base = { accountId: payment.account_id, paymentId: payment.id, resourceId: payment.id, event: `payment.${status}`, payload: paymentEventPayload(payment.id, status) };
+  const ids: string[] = [];
+  if (options.toPaymentUrl && payment.webhook_url) ids.push(await insertEvent(trx, { ...base, url: payment.webhook_url }, now));
+  const accountUrl = await accountEventsUrl(trx, payment.account_id);
+  if (accountUrl) ids.push(await insertEvent(trx, { ...base, url: accountUrl }, now));
+  return ids;
+}
+
+/**
+ * An event about something other than a payment (`subscription.charged`, `follow_up.solved`) to the
+ * account's events endpoint, in the caller's transaction. Nothing is written when none is set.
+ */
+export async function enqueueAccountEvent(
+  trx: Knex.Transaction,
+  accountId: string,
+  event: { name: string; resourceId: string; body: Record<string, unknown> },
+  now: string,
+): Promise<string | null> {
+  const url = await accountEventsUrl(trx, accountId);
+  if (!url) return null;
+  const payload = JSON.stringify({ id: event.resourceId, event: event.name, ...event.body });
+  return insertEvent(trx, { accountId, paymentId: null, resourceId: event.resourceId, event: event.name, payload, url }, now);
 }

@@ -5,7 +5,10 @@ export type OutboundEventStatus = 'pending' | 'delivered' | 'dead';
 export interface OutboundEventRow {
   id: string;
   account_id: string;
-  payment_id: string;
+  /** The payment an event is about; null for events about subscriptions and follow-ups. */
+  payment_id: string | null;
+  /** What a non-payment event is about (sub_…, fu_…). */
+  resource_id: string | null;
   event: string;
   payload: string;
   url: string;

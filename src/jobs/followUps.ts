@@ -1,0 +1,14 @@
+import { runFollowUps } from '../modules/follow-ups/progress';
+import { calendarDateIn } from '../time';
+import type { Job } from './types';
+
+export const followUpsJob: Job = {
+  name: 'follow-ups',
+  schedule: '20 * * * *', // hourly: retries and link e-mails are due by the day
+  leaseSeconds: 900,
+  description: 'Retries failed charges and e-mails payment links for pending follow-ups; fails those whose link expired unpaid',
+  async run(ctx, signal) {
+    const run = await runFollowUps(ctx, calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE), signal);
+    return { processed: run.retried + run.linked + run.failed, failed: run.errors };
+  },
+};

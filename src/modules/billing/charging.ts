@@ -1,0 +1,127 @@
+import type { Account, AppContext } from '../../context';
+import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
+import { formatDate, formatNullableDate, toDbDateTime } from '../../time';
+import { accountsRepository } from '../accounts/repository';
+import { customersRepository } from '../customers/repository';
+import { openFollowUp } from '../follow-ups/opening';
+import { mandatesRepository } from '../mandates/repository';
+import { startPayment } from '../payments/pipeline';
+import { pausesRepository } from '../subscriptions/pauses';
+import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/repository';
+import { fateOf } from '../subscriptions/schedule';
+import { chargesRepository, type ChargeRow } from './chargesRepository';
+import { enqueueSubscriptionEvent } from '../subscriptions/events';
+
+/** What became of one claimed charge, for the run's summary. */
+export type ChargeOutcome = 'charged' | 'skipped' | 'not_charged' | 'unknown' | 'failed';
+
+/** A charge whose payment's outcome was not learned is tried again (same payment, same key) after this. */
+export const CHARGE_RETRY_AFTER_MS = 60 * 1000;
+
+/** The origin key of a charge's payment: unique per account, so a charge has one payment, ever. */
+export const chargeOriginKey = (charge: Pick<ChargeRow, 'id'>) => `charge-${charge.id}`;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Accounts met during one run, read once. */
+export class AccountCache {
+  private readonly accounts = new Map<string, Promise<Account | undefined>>();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  get(id: string): Promise<Account | undefined> {
+    let account = this.accounts.get(id);
+    if (!account) {
+      account = accountsRepository.findById(this.ctx.db, id).then((row) => row && { id: row.id, name: row.name, bookkeeping_system: row.bookkeeping_system, public_ref: row.public_ref });
+      this.accounts.set(id, account);
+    }
+    return account;
+  }
+}
+
+async function finishWithout(ctx: AppContext, charge: ChargeRow, status: 'skipped' | 'cancelled', now: string): Promise<ChargeOutcome> {
+  await chargesRepository.finish(ctx.db, charge, { status, updated_at: now });
+  return 'skipped';
+}
+
+/** The mandate is not valid (revoked here, or refused by the provider): no charge; the customer is asked to pay by link. */
+async function notCharged(ctx: AppContext, charge: ChargeRow, subscription: SubscriptionRow, reason: string, paymentId: string | null): Promise<ChargeOutcome> {
+  const now = toDbDateTime(ctx.clock.now());
+  await ctx.db.transaction(async (trx) => {
+    const finished = await chargesRepository.finish(trx, charge, { status: 'not_charged', payment_id: paymentId, last_error: reason.slice(0, 191), updated_at: now });
+    if (!finished) return;
+    await openFollowUp(ctx, trx, {
+      kind: 'mandate',
+      originId: charge.id,
+      accountId: charge.account_id,
+      customerId: subscription.customer_id,
+      subscriptionId: subscription.id,
+      paymentId,
+      providerPaymentId: null,
+      amount: Number(charge.amount),
+      currency: charge.currency,
+      description: subscription.name,
+      providerProfileId: subscription.provider_profile_id,
+      reason,
+      reasonCode: 'mandate_invalid',
+    });
+  });
+  ctx.logger.warn('subscription not charged: its mandate is not valid', { accountId: charge.account_id, subscriptionId: subscription.id, chargeId: charge.id });
+  return 'not_charged';
+}
+
+/**
+ * Makes one claimed charge: a `recurring` payment on the subscription's mandate, through the
+ * pipeline, with the charge's origin key, so however often this runs (a retried run, a second
+ * instance, a crash halfway) the charge has one payment. The charge's fate is decided again here
+ * against the subscription as it is now: paused or cancelled after planning means no payment.
+ */
+export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge: ChargeRow): Promise<ChargeOutcome> {
+  const now = toDbDateTime(ctx.clock.now());
+  const account = await accounts.get(charge.account_id);
+  const subscription = await subscriptionsRepository.find(ctx.db, charge.account_id, charge.subscription_id);
+  if (!account || !subscription) throw new Error(`charge ${charge.id} has no account or subscription`);
+  const pauses = await pausesRepository.periodsOf(ctx.db, charge.account_id, subscription.id);
+  const fate = fateOf(formatDate(charge.due_date), pauses, formatNullableDate(subscription.cancel_at));
+  if (fate === 'ended' || subscription.status === 'cancelled') return finishWithout(ctx, charge, 'cancelled', now);
+  if (fate === 'skip') return finishWithout(ctx, charge, 'skipped', now);
+
+  const customer = await customersRepository.find(ctx.db, charge.account_id, subscription.customer_id);
+  const mandate = await mandatesRepository.findForCustomer(ctx.db, charge.account_id, subscription.customer_id, subscription.provider_mandate_id);
+  if (!customer?.provider_customer_id || !mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) {
+    return notCharged(ctx, charge, subscription, 'The mandate of this subscription is no longer valid', null);
+  }
+  let payment;
+  try {
+    payment = await startPayment(ctx, account, {
+      purpose: 'charge',
+      purposeId: charge.id,
+      originKey: chargeOriginKey(charge),
+      subscriptionId: subscription.id,
+      customer: { id: customer.id, providerCustomerId: customer.provider_customer_id },
+      sequenceType: 'recurring',
+      mandateId: mandate.id,
+      amount: Number(charge.amount),
+      currency: charge.currency,
+      description: `${subscription.name} ${formatDate(charge.due_date)}`,
+      method: null,
+      redirectUrl: null,
+      webhookUrl: null,
+      profileId: subscription.provider_profile_id,
+    });
+  } catch (error) {
+    if (error instanceof ProviderRejectedError) return notCharged(ctx, charge, subscription, error.detail, null);
+    const retryAt = toDbDateTime(new Date(ctx.clock.now().getTime() + CHARGE_RETRY_AFTER_MS));
+    await chargesRepository.postpone(ctx.db, charge, { retryAt, error: messageOf(error), now });
+    if (error instanceof CreationOutcomeUnknownError) return 'unknown';
+    ctx.logger.error('subscription charge failed; it is tried again', { accountId: charge.account_id, chargeId: charge.id, error: messageOf(error) });
+    return 'failed';
+  }
+  await ctx.db.transaction(async (trx) => {
+    const finished = await chargesRepository.finish(trx, charge, { status: 'charged', payment_id: payment.id, last_error: null, updated_at: now });
+    if (!finished) return; // our claim was taken over; whoever holds it records the same payment
+    await subscriptionsRepository.table(trx).where({ id: subscription.id, account_id: subscription.account_id }).update({ last_payment_created_at: payment.created_at, updated_at: now });
+    await enqueueSubscriptionEvent(trx, subscription, 'charged', now, { payment_id: payment.id, charge_number: charge.charge_number, due_date: formatDate(charge.due_date) });
+  });
+  return 'charged';
+}

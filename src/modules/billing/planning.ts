@@ -1,0 +1,128 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context';
+import { newId } from '../../ids';
+import { formatNullableDate, toDbDateTime } from '../../time';
+import { pausesRepository } from '../subscriptions/pauses';
+import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow } from '../subscriptions/repository';
+import { chargesDueBy, fateOf, nextCharged, scheduledCharge, timesDoneBefore } from '../subscriptions/schedule';
+import { chargesRepository, type ChargeRow } from './chargesRepository';
+import { planOf } from '../subscriptions/plan';
+import { enqueueSubscriptionEvent } from '../subscriptions/events';
+
+/** Subscriptions planned per query: small enough to keep each transaction short. */
+const PAGE = 200;
+
+/**
+ * Writes the charge rows of one subscription that are due on or before `date`, from its next
+ * charge number on, and moves the subscription past them — in one transaction. The rows are keyed
+ * by (subscription, charge number), so a second planner (another instance, a retried run) inserts
+ * nothing new, and the subscription only moves if nobody moved it first.
+ */
+export async function planSubscription(ctx: AppContext, subscription: SubscriptionRow, rules: SubscriptionRuleRow[], date: string): Promise<number> {
+  const plan = planOf(subscription, rules);
+  const pauses = await pausesRepository.periodsOf(ctx.db, subscription.account_id, subscription.id);
+  const cancelAt = formatNullableDate(subscription.cancel_at);
+  const now = toDbDateTime(ctx.clock.now());
+  const rows: ChargeRow[] = [];
+  let ended = false;
+  for (const charge of chargesDueBy(plan, subscription.next_charge_number, date)) {
+    const fate = fateOf(charge.date, pauses, cancelAt);
+    if (fate === 'ended') {
+      ended = true;
+      break;
+    }
+    const rule = rules.find((candidate) => candidate.position === charge.ruleIndex) ?? (rules[charge.ruleIndex] as SubscriptionRuleRow);
+    rows.push({
+      id: newId('chg'),
+      account_id: subscription.account_id,
+      subscription_id: subscription.id,
+      charge_number: charge.number,
+      rule_id: rule.id,
+      due_date: charge.date,
+      amount: charge.amount,
+      currency: subscription.currency,
+      status: fate === 'skip' ? 'skipped' : 'due',
+      payment_id: null,
+      claim_token: null,
+      claimed_until: null,
+      attempts: 0,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+  const next = subscription.next_charge_number + rows.length;
+  const following = ended ? null : scheduledCharge(plan, next);
+  const upcoming = ended ? null : nextCharged(plan, next, pauses, cancelAt);
+  const completed = !ended && following === null;
+  await ctx.db.transaction(async (trx) => {
+    await chargesRepository.insertNew(trx, rows);
+    const moved = await subscriptionsRepository
+      .table(trx)
+      .where({ id: subscription.id, account_id: subscription.account_id, next_charge_number: subscription.next_charge_number })
+      .update({
+        next_charge_number: next,
+        next_charge_date: following?.date ?? null,
+        next_payment_at: upcoming?.date ?? null,
+        next_amount: upcoming?.amount ?? null,
+        ...(completed ? { status: 'completed' as const } : {}),
+        updated_at: now,
+      });
+    if (!moved) return; // another planner was first: its rows and its move stand
+    await recordTimesDone(trx, rules, timesDoneBefore(plan, next));
+    if (completed) await enqueueSubscriptionEvent(trx, subscription, 'completed', now);
+  });
+  return rows.length;
+}
+
+async function recordTimesDone(trx: Knex.Transaction, rules: SubscriptionRuleRow[], done: number[]): Promise<void> {
+  const sorted = [...rules].sort((a, b) => a.position - b.position);
+  for (const [index, rule] of sorted.entries()) {
+    const times = done[index] ?? 0;
+    if (Number(rule.times_done) !== times) await trx<SubscriptionRuleRow>('subscription_rules').where({ id: rule.id }).update({ times_done: times });
+  }
+}
+
+/**
+ * Plans every active or paused subscription with a charge due on or before `date`, across accounts,
+ * page by page. A failure of one subscription is logged and does not stop the others.
+ */
+export async function planDueCharges(ctx: AppContext, date: string, signal?: AbortSignal): Promise<{ planned: number; failed: number }> {
+  let planned = 0;
+  let failed = 0;
+  let afterSeq = 0;
+  for (;;) {
+    if (signal?.aborted) break;
+    const page = (await subscriptionsRepository
+      .table(ctx.db)
+      .whereIn('status', ['active', 'paused'])
+      .andWhere('next_charge_date', '<=', date)
+      .andWhere('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(PAGE)) as Array<SubscriptionRow & { seq: number }>;
+    if (!page.length) break;
+    afterSeq = Number((page[page.length - 1] as { seq: number }).seq);
+    const rules = await ctx.db<SubscriptionRuleRow>('subscription_rules').whereIn(
+      'subscription_id',
+      page.map((row) => row.id),
+    );
+    for (const subscription of page) {
+      try {
+        planned += await planSubscription(
+          ctx,
+          subscription,
+          rules.filter((rule) => rule.subscription_id === subscription.id),
+          date,
+        );
+      } catch (error) {
+        failed += 1;
+        ctx.logger.error('subscription charges could not be planned', {
+          accountId: subscription.account_id,
+          subscriptionId: subscription.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+  }
+  return { planned, failed };
+}

@@ -1,0 +1,82 @@
+import type { AppContext } from '../../context';
+import { newId } from '../../ids';
+import { toDbDateTime } from '../../time';
+import { chargesRepository } from './chargesRepository';
+import { AccountCache, makeCharge, type ChargeOutcome } from './charging';
+import { applyDueStateChanges } from '../subscriptions/lifecycle';
+import { planDueCharges } from './planning';
+
+/** Charges one worker claims at a time: small, so instances share a run's work evenly. */
+const CLAIM_BATCH = 4;
+/** How long a claim holds: longer than a batch of provider calls takes, short enough to take over a crashed instance's rows soon. */
+export const CLAIM_MS = 5 * 60 * 1000;
+
+export interface BillingSummary {
+  date: string;
+  /** Charges that were due and claimed by this run. */
+  due: number;
+  charged: number;
+  skipped: number;
+  /** The mandate was not valid: a follow-up asks the customer to pay by link. */
+  notCharged: number;
+  /** The provider's answer was lost or the call failed: kept due, tried again (same payment) by the next run. */
+  failed: number;
+  cancelled: number;
+  resumed: number;
+}
+
+/**
+ * One billing pass as of `date` (a calendar date in APP_TIMEZONE):
+ *
+ * 1. state changes that are due (cancellations on their date, pauses that end);
+ * 2. every charge due on or before `date` is written as a charge row (unique per subscription and
+ *    charge number) — missed runs are made up here, each charge once;
+ * 3. the due charge rows are claimed in small batches by `BILLING_CONCURRENCY` workers and charged
+ *    through the payment pipeline. Several instances may run this at once: they share the rows.
+ */
+export async function runBilling(ctx: AppContext, date: string, signal?: AbortSignal): Promise<BillingSummary> {
+  const started = Date.now();
+  const { cancelled, resumed } = await applyDueStateChanges(ctx, date);
+  await planDueCharges(ctx, date, signal);
+  const counts: Record<ChargeOutcome, number> = { charged: 0, skipped: 0, not_charged: 0, unknown: 0, failed: 0 };
+  const accounts = new AccountCache(ctx);
+  const worker = async () => {
+    while (!signal?.aborted) {
+      const now = ctx.clock.now();
+      const claimed = await chargesRepository.claim(ctx.db, {
+        date,
+        now: toDbDateTime(now),
+        until: toDbDateTime(new Date(now.getTime() + CLAIM_MS)),
+        token: newId('clm'),
+        limit: CLAIM_BATCH,
+      });
+      if (!claimed.length) return;
+      for (const charge of claimed) {
+        try {
+          counts[await makeCharge(ctx, accounts, charge)] += 1;
+        } catch (error) {
+          // One charge that cannot be made never stops the run; its claim expires and it is tried again.
+          counts.failed += 1;
+          ctx.logger.error('subscription charge could not be made', {
+            accountId: charge.account_id,
+            chargeId: charge.id,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: ctx.config.BILLING_CONCURRENCY }, worker));
+  const summary: BillingSummary = {
+    date,
+    due: Object.values(counts).reduce((sum, count) => sum + count, 0),
+    charged: counts.charged,
+    skipped: counts.skipped,
+    notCharged: counts.not_charged,
+    failed: counts.failed + counts.unknown,
+    cancelled,
+    resumed,
+  };
+  ctx.logger.info('billing run finished', { ...summary, durationMs: Date.now() - started });
+  return summary;
+}

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context';
+import { toDbDateTime } from '../../time';
+import { openFollowUp } from '../follow-ups/opening';
+import { onLinkPaid, onRetrySettled } from '../follow-ups/progress';
+import type { PaymentSettlement } from '../payments/settlement';
+import { subscriptionsRepository } from '../subscriptions/repository';
+import { chargesRepository } from './chargesRepository';
+import { recordInvoice } from './invoices';
+
+/** A charge's payment that ended without money: a follow-up takes over. */
+const UNPAID: ReadonlySet<string> = new Set(['failed', 'expired', 'canceled']);
+
+/** The code a chargeback reports: SEPA's reversal (MD06) for a direct debit, `chargeback` for a card. */
+function chargebackCode(payment: PaymentSettlement['payment']): string {
+  if (payment.failure_code) return payment.failure_code;
+  return payment.method === 'directdebit' ? 'MD06' : 'chargeback';
+}
+
+async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment, to }: PaymentSettlement): Promise<void> {
+  if (!payment.purpose_id) return;
+  const charge = await chargesRepository.find(trx, payment.account_id, payment.purpose_id);
+  if (!charge) return;
+  const now = toDbDateTime(ctx.clock.now());
+  // `due` too: a payment whose answer was lost can settle before the charge records it.
+  const link = { payment_id: payment.id, updated_at: now };
+  if (to === 'paid') {
+    await chargesRepository.settle(trx, charge.account_id, charge.id, ['due', 'charged'], { ...link, status: 'paid', claim_token: null, claimed_until: null });
+    await recordInvoice(ctx, trx, charge, payment);
+    return;
+  }
+  if (!UNPAID.has(to)) return;
+  await chargesRepository.settle(trx, charge.account_id, charge.id, ['due', 'charged'], { ...link, status: 'failed', claim_token: null, claimed_until: null });
+  const subscription = await subscriptionsRepository.find(trx, charge.account_id, charge.subscription_id);
+  await openFollowUp(ctx, trx, {
+    kind: 'failure',
+    originId: payment.id,
+    accountId: payment.account_id,
+    customerId: payment.customer_id,
+    subscriptionId: charge.subscription_id,
+    paymentId: payment.id,
+    providerPaymentId: payment.provider_payment_id,
+    amount: Number(payment.amount),
+    currency: payment.currency,
+    description: subscription?.name ?? payment.description,
+    providerProfileId: subscription?.provider_profile_id ?? payment.provider_profile_id,
+    reason: payment.failure_reason,
+    reasonCode: payment.failure_code,
+  });
+}
+
+/** Money taken back by the payer's bank or card issuer: the merchant follows it up like a failed charge. */
+async function onChargedBack(ctx: AppContext, trx: Knex.Transaction, { payment }: PaymentSettlement): Promise<void> {
+  const code = chargebackCode(payment);
+  await openFollowUp(ctx, trx, {
+    kind: 'chargeback',
+    originId: payment.id,
+    accountId: payment.account_id,
+    customerId: payment.customer_id,
+    subscriptionId: payment.subscription_id,
+    paymentId: payment.id,
+    providerPaymentId: payment.provider_payment_id,
+    amount: Number(payment.amount),
+    currency: payment.currency,
+    description: payment.description,
+    providerProfileId: payment.provider_profile_id,
+    reason: payment.failure_reason ?? 'The payment was charged back',
+    reasonCode: code,
+  });
+}
+
+/** Billing and follow-ups listen to the payments they make (and chargebacks of any payment). */
+export function registerBillingSettlement(ctx: AppContext): void {
+  ctx.settlements.on(['charge'], (trx, settlement) => onChargeSettled(ctx, trx, settlement));
+  ctx.settlements.on(['follow-up'], (trx, { payment, to }) => onRetrySettled(ctx, trx, payment, to));
+  ctx.settlements.on(['link'], async (trx, { payment, to }) => {
+    if (to === 'paid') await onLinkPaid(ctx, trx, payment);
+  });
+  ctx.settlements.on('all', async (trx, settlement) => {
+    if (settlement.to === 'charged_back') await onChargedBack(ctx, trx, settlement);
+  });
+}

@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context';
+import { newId } from '../../ids';
+import { addDays, formatCalendarDate, parseCalendarDate } from '../../time/calendar';
+import { calendarDateIn, toDbDateTime } from '../../time';
+import { enqueueFollowUpEvent } from './events';
+import { followUpsRepository, type FollowUpKind, type FollowUpRow, type FollowUpStage } from './repository';
+import { followUpSettingsOf, worthRetrying, type FollowUpSettings } from './settings';
+
+/** `days` calendar days after `date` (Y-m-d). */
+export function daysAfter(date: string, days: number): string {
+  const parsed = parseCalendarDate(date);
+  if (!parsed) throw new Error(`Not a calendar date: ${date}`);
+  return formatCalendarDate(addDays(parsed, days));
+}
+
+export interface FollowUpInput {
+  kind: FollowUpKind;
+  /** The payment (or, for a charge never made, the charge) the follow-up is about: one follow-up each. */
+  originId: string;
+  accountId: string;
+  customerId: string | null;
+  subscriptionId: string | null;
+  orderId?: string | null;
+  paymentId: string | null;
+  providerPaymentId: string | null;
+  amount: number; // cents
+  currency: string;
+  description: string;
+  providerProfileId: string | null;
+  reason: string | null;
+  reasonCode: string | null;
+}
+
+/** The first step: a retry after the account's days when the code is worth it, otherwise the link the day after. */
+export function firstStep(input: Pick<FollowUpInput, 'kind' | 'reasonCode'>, settings: FollowUpSettings, today: string): { stage: FollowUpStage; at: string } {
+  const retry = input.kind === 'failure' && settings.type !== 'link' && worthRetrying(input.reasonCode);
+  return retry ? { stage: 'retry', at: daysAfter(today, settings.retryDays) } : { stage: 'link', at: daysAfter(today, 1) };
+}
+
+/**
+ * Opens a follow-up, inside the transaction that records what went wrong (the payment's status
+ * change, or the charge that could not be made). Its origin key is unique, so a repeated webhook
+ * or a second instance never opens a second one. Answers null when it already existed.
+ */
+export async function openFollowUp(ctx: AppContext, trx: Knex.Transaction, input: FollowUpInput): Promise<FollowUpRow | null> {
+  const originKey = `${input.kind}-${input.originId}`;
+  const existing = await followUpsRepository.table(trx).where({ account_id: input.accountId, origin_key: originKey }).first();
+  if (existing) return null;
+  const settings = await followUpSettingsOf(trx, input.accountId);
+  const today = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
+  const step = firstStep(input, settings, today);
+  const now = toDbDateTime(ctx.clock.now());
+  const row: FollowUpRow = {
+    id: newId('fu'),
+    account_id: input.accountId,
+    customer_id: input.customerId,
+    subscription_id: input.subscriptionId,
+    order_id: input.orderId ?? null,
+    payment_id: input.paymentId,
+    type: settings.type,
+    status: 'pending',
+    description: input.description.slice(0, 191),
+    amount: input.amount,
+    currency: input.currency,
+    provider_profile_id: input.providerProfileId,
+    provider_payment_id: input.providerPaymentId,
+    reason: input.reason?.slice(0, 191) ?? null,
+    reason_code: input.reasonCode?.slice(0, 32) ?? null,
+    retries_done: 0,
+    mails_sent: 0,
+    next_retry_at: step.at,
+    kind: input.kind,
+    origin_key: originKey,
+    stage: step.stage,
+    link_id: null,
+    resolved_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  // The unique origin key decides a race between two transactions; the loser's insert fails and
+  // rolls its status change back, which is then retried and finds this follow-up.
+  await followUpsRepository.table(trx).insert(row);
+  await enqueueFollowUpEvent(trx, row, 'created', now);
+  ctx.logger.info('follow-up opened', { accountId: row.account_id, followUpId: row.id, kind: row.kind, stage: row.stage, reasonCode: row.reason_code });
+  return row;
+}

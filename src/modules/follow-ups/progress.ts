@@ -1,0 +1,236 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context';
+import { queueMail } from '../../mail/queue';
+import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
+import { calendarDateIn, toDbDateTime } from '../../time';
+import { accountsRepository } from '../accounts/repository';
+import { customersRepository } from '../customers/repository';
+import { paymentLinksRepository } from '../links/repository';
+import { followUpLinkRow } from '../links/service';
+import { mandatesRepository } from '../mandates/repository';
+import { startPayment } from '../payments/pipeline';
+import { paymentsRepository, type PaymentRow } from '../payments/repository';
+import { SETTLED_STATUSES } from '../payments/transitions';
+import { cancelIn, pauseIn } from '../subscriptions/lifecycle';
+import { subscriptionsRepository } from '../subscriptions/repository';
+import { enqueueFollowUpEvent } from './events';
+import { daysAfter } from './opening';
+import { followUpsRepository, type FollowUpRow } from './repository';
+import { followUpSettingsOf, worthRetrying } from './settings';
+
+/** How long the payment link of a follow-up can be paid. */
+export const FOLLOW_UP_LINK_DAYS = 14;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const today = (ctx: AppContext) => calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
+
+/** The origin key of a follow-up's n-th retry: that retry has one payment, however often the job runs. */
+export const retryOriginKey = (followUp: Pick<FollowUpRow, 'id'>, attempt: number) => `follow-up-${followUp.id}-retry-${attempt}`;
+
+/** Moves a pending follow-up from one stage to the next, only if nobody moved it first. */
+function advance(trx: Knex, row: FollowUpRow, changes: Partial<FollowUpRow>): Promise<number> {
+  return followUpsRepository
+    .table(trx)
+    .where({ id: row.id, account_id: row.account_id, status: 'pending', stage: row.stage, retries_done: row.retries_done })
+    .update(changes);
+}
+
+/** Marks a follow-up solved (a paid retry, a paid link, or by hand). */
+export async function solve(ctx: AppContext, trx: Knex.Transaction, row: FollowUpRow, now: string): Promise<boolean> {
+  const moved = await followUpsRepository
+    .table(trx)
+    .where({ id: row.id, account_id: row.account_id, status: 'pending' })
+    .update({ status: 'solved', stage: 'done', next_retry_at: null, resolved_at: now, updated_at: now });
+  if (!moved) return false;
+  await enqueueFollowUpEvent(trx, row, 'solved', now);
+  ctx.logger.info('follow-up solved', { accountId: row.account_id, followUpId: row.id });
+  return true;
+}
+
+/** Marks a follow-up failed; when `act`, the account's on-failure action applies to its subscription. */
+export async function giveUp(ctx: AppContext, trx: Knex.Transaction, row: FollowUpRow, now: string, options: { act: boolean }): Promise<boolean> {
+  const moved = await followUpsRepository
+    .table(trx)
+    .where({ id: row.id, account_id: row.account_id, status: 'pending' })
+    .update({ status: 'failed', stage: 'done', next_retry_at: null, resolved_at: now, updated_at: now });
+  if (!moved) return false;
+  await enqueueFollowUpEvent(trx, row, 'failed', now);
+  const { onFailure } = await followUpSettingsOf(trx, row.account_id);
+  if (options.act && row.subscription_id && onFailure !== 'keep') {
+    const subscription = { id: row.subscription_id, account_id: row.account_id };
+    if (onFailure === 'pause') await pauseIn(trx, subscription, today(ctx), now);
+    else await cancelIn(trx, subscription, today(ctx), now);
+  }
+  ctx.logger.info('follow-up failed', { accountId: row.account_id, followUpId: row.id, onFailure: options.act ? onFailure : 'by hand' });
+  return true;
+}
+
+/**
+ * A retry did not pay: another retry after the account's days while retries are left and the code
+ * is worth it; otherwise the link (type both, or a code not worth retrying) or, for type retry, the end.
+ */
+async function afterFailedRetry(ctx: AppContext, trx: Knex.Transaction, row: FollowUpRow, payment: Pick<PaymentRow, 'failure_code' | 'failure_reason'>, now: string): Promise<void> {
+  const settings = await followUpSettingsOf(trx, row.account_id);
+  const code = payment.failure_code ?? row.reason_code;
+  const changes = { reason: payment.failure_reason?.slice(0, 191) ?? row.reason, reason_code: code?.slice(0, 32) ?? null, updated_at: now };
+  const waiting = { ...row, stage: 'waiting' as const };
+  if (row.retries_done < settings.maxRetries && worthRetrying(code)) {
+    await advance(trx, waiting, { ...changes, stage: 'retry', next_retry_at: daysAfter(today(ctx), settings.retryDays) });
+  } else if (settings.type !== 'retry' || !worthRetrying(code)) {
+    await advance(trx, waiting, { ...changes, stage: 'link', next_retry_at: daysAfter(today(ctx), 1) });
+  } else {
+    await giveUp(ctx, trx, row, now, { act: true });
+  }
+}
+
+/**
+ * The settle hook for payments made by follow-ups (retries): paid solves the follow-up; anything
+ * else that ends the payment moves it to its next step. Runs in the payment's status transaction.
+ */
+export async function onRetrySettled(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow, to: string): Promise<void> {
+  if (!payment.purpose_id) return;
+  const row = await followUpsRepository.find(trx, payment.account_id, payment.purpose_id);
+  if (!row || row.status !== 'pending') return;
+  const now = toDbDateTime(ctx.clock.now());
+  if (to === 'paid') await solve(ctx, trx, row, now);
+  else if (['failed', 'expired', 'canceled', 'rejected'].includes(to) && row.stage === 'waiting' && row.link_id === null) {
+    await afterFailedRetry(ctx, trx, row, payment, now);
+  }
+}
+
+/** The settle hook for payment links: a paid link that a follow-up sent solves it. */
+export async function onLinkPaid(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow): Promise<void> {
+  if (!payment.purpose_id) return;
+  const rows = await followUpsRepository.table(trx).where({ account_id: payment.account_id, link_id: payment.purpose_id, status: 'pending' });
+  for (const row of rows) await solve(ctx, trx, row, toDbDateTime(ctx.clock.now()));
+}
+
+/** The n-th retry: a recurring payment on the subscription's mandate, made once per (follow-up, n). */
+async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unknown'> {
+  const account = await accountsRepository.findById(ctx.db, row.account_id);
+  const subscription = row.subscription_id ? await subscriptionsRepository.find(ctx.db, row.account_id, row.subscription_id) : undefined;
+  const customer = row.customer_id ? await customersRepository.find(ctx.db, row.account_id, row.customer_id) : undefined;
+  const mandate = subscription && (await mandatesRepository.findForCustomer(ctx.db, row.account_id, subscription.customer_id, subscription.provider_mandate_id));
+  const now = toDbDateTime(ctx.clock.now());
+  const attempt = row.retries_done + 1;
+  if (!account || !subscription || !customer?.provider_customer_id || !mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) {
+    // Nothing to charge again on: the customer is asked to pay by link instead.
+    await advance(ctx.db, row, { stage: 'link', next_retry_at: daysAfter(today(ctx), 0), updated_at: now });
+    return 'done';
+  }
+  let payment: PaymentRow;
+  try {
+    payment = await startPayment(ctx, account, {
+      purpose: 'follow-up',
+      purposeId: row.id,
+      originKey: retryOriginKey(row, attempt),
+      subscriptionId: subscription.id,
+      customer: { id: customer.id, providerCustomerId: customer.provider_customer_id },
+      sequenceType: 'recurring',
+      mandateId: mandate.id,
+      amount: Number(row.amount),
+      currency: row.currency,
+      description: row.description,
+      method: null,
+      redirectUrl: null,
+      webhookUrl: null,
+      profileId: row.provider_profile_id,
+    });
+  } catch (error) {
+    if (error instanceof ProviderRejectedError) {
+      await advance(ctx.db, row, { stage: 'link', next_retry_at: daysAfter(today(ctx), 0), retries_done: attempt, updated_at: now });
+      return 'done';
+    }
+    if (error instanceof CreationOutcomeUnknownError) return 'unknown'; // the next run resumes the same payment
+    throw error;
+  }
+  await advance(ctx.db, row, { stage: 'waiting', retries_done: attempt, next_retry_at: null, provider_payment_id: payment.provider_payment_id, updated_at: now });
+  // The payment may have settled before this follow-up was waiting for it (its hook then changed nothing).
+  const settled = await paymentsRepository.find(ctx.db, row.account_id, payment.id);
+  if (settled && SETTLED_STATUSES.has(settled.status)) {
+    await ctx.db.transaction(async (trx) => {
+      const waiting = await followUpsRepository.find(trx, row.account_id, row.id);
+      if (waiting?.status !== 'pending' || waiting.stage !== 'waiting' || waiting.link_id !== null) return;
+      if (settled.status === 'paid') await solve(ctx, trx, waiting, now);
+      else if (settled.status !== 'refunded' && settled.status !== 'charged_back') await afterFailedRetry(ctx, trx, waiting, settled, now);
+    });
+  }
+  return 'done';
+}
+
+/** The link step: a payment link for the failed amount, e-mailed to the customer, in one transaction. */
+async function sendLink(ctx: AppContext, row: FollowUpRow): Promise<void> {
+  const now = toDbDateTime(ctx.clock.now());
+  await ctx.db.transaction(async (trx) => {
+    const account = await accountsRepository.findById(trx, row.account_id);
+    const customer = row.customer_id ? await customersRepository.find(trx, row.account_id, row.customer_id) : undefined;
+    const link = followUpLinkRow(
+      { id: row.account_id },
+      { customerId: row.customer_id, amount: Number(row.amount), currency: row.currency, description: row.description, expiresAt: daysAfter(today(ctx), FOLLOW_UP_LINK_DAYS) },
+      now,
+    );
+    const moved = await advance(trx, row, { stage: 'waiting', link_id: link.id, next_retry_at: null, mails_sent: row.mails_sent + (customer ? 1 : 0), updated_at: now });
+    if (!moved) return;
+    await paymentLinksRepository.insert(trx, link);
+    if (!customer || !account) return; // no one to write to: the link is there for the merchant to pass on
+    await queueMail(trx, ctx, {
+      accountId: row.account_id,
+      to: customer.email,
+      locale: customer.locale,
+      dedupeKey: `follow-up-link:${row.id}`,
+      template: 'link-reminder',
+      data: {
+        merchantName: account.display_name ?? account.name,
+        customerName: `${customer.first_name} ${customer.last_name}`.trim() || null,
+        description: link.description,
+        amountCents: link.amount,
+        currency: link.currency,
+        url: `${ctx.config.publicUrl}/pay/${link.id}`,
+        expiresAt: link.expires_at,
+      },
+    });
+  });
+}
+
+export interface FollowUpRun {
+  retried: number;
+  linked: number;
+  failed: number;
+  errors: number;
+}
+
+/**
+ * One pass over pending follow-ups as of `date`: due retries are charged, due links sent, and
+ * follow-ups whose link expired unpaid fail (with the account's on-failure action).
+ */
+export async function runFollowUps(ctx: AppContext, date: string, signal?: AbortSignal): Promise<FollowUpRun> {
+  const run: FollowUpRun = { retried: 0, linked: 0, failed: 0, errors: 0 };
+  const due = await followUpsRepository.table(ctx.db).where('status', 'pending').whereIn('stage', ['retry', 'link']).andWhere('next_retry_at', '<=', date).orderBy('next_retry_at').limit(1000);
+  for (const row of due) {
+    if (signal?.aborted) break;
+    try {
+      if (row.stage === 'retry') {
+        if ((await retry(ctx, row)) === 'done') run.retried += 1;
+        else run.errors += 1;
+      } else {
+        await sendLink(ctx, row);
+        run.linked += 1;
+      }
+    } catch (error) {
+      run.errors += 1;
+      ctx.logger.error('follow-up step failed; tried again next run', { accountId: row.account_id, followUpId: row.id, error: messageOf(error) });
+    }
+  }
+  const lapsed = await followUpsRepository
+    .table(ctx.db)
+    .join('payment_links', 'payment_links.id', 'follow_ups.link_id')
+    .where('follow_ups.status', 'pending')
+    .where('follow_ups.stage', 'waiting')
+    .whereIn('payment_links.status', ['expired', 'cancelled'])
+    .select('follow_ups.*');
+  for (const row of lapsed) {
+    const now = toDbDateTime(ctx.clock.now());
+    if (await ctx.db.transaction((trx) => giveUp(ctx, trx, row, now, { act: true }))) run.failed += 1;
+  }
+  return run;
+}

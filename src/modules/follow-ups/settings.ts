@@ -1,0 +1,48 @@
+import type { Knex } from 'knex';
+import type { FollowUpType, OnFailureAction } from './repository';
+
+/** How an account follows up failed payments (`cli accounts set-follow-ups`). */
+export interface FollowUpSettings {
+  type: FollowUpType;
+  maxRetries: number; // 1..3
+  retryDays: number;
+  onFailure: OnFailureAction;
+}
+
+export const DEFAULT_FOLLOW_UP_SETTINGS: FollowUpSettings = { type: 'both', maxRetries: 3, retryDays: 3, onFailure: 'pause' };
+
+interface SettingsColumns {
+  follow_up_type: FollowUpType;
+  follow_up_max_retries: number;
+  follow_up_retry_days: number;
+  follow_up_on_failure: OnFailureAction;
+}
+
+export async function followUpSettingsOf(db: Knex, accountId: string): Promise<FollowUpSettings> {
+  const row = await db('accounts')
+    .where({ id: accountId })
+    .first<SettingsColumns | undefined>('follow_up_type', 'follow_up_max_retries', 'follow_up_retry_days', 'follow_up_on_failure');
+  if (!row) return DEFAULT_FOLLOW_UP_SETTINGS;
+  return { type: row.follow_up_type, maxRetries: Number(row.follow_up_max_retries), retryDays: Number(row.follow_up_retry_days), onFailure: row.follow_up_on_failure };
+}
+
+export async function setFollowUpSettings(db: Knex, accountId: string, settings: FollowUpSettings, now: string): Promise<void> {
+  await db('accounts').where({ id: accountId }).update({
+    follow_up_type: settings.type,
+    follow_up_max_retries: settings.maxRetries,
+    follow_up_retry_days: settings.retryDays,
+    follow_up_on_failure: settings.onFailure,
+    updated_at: now,
+  });
+}
+
+/**
+ * Failure codes worth charging again: the money may be there in a few days (SEPA AM04 insufficient
+ * funds, MS03 unspecified; cards without funds or declined once). Every other code (a closed
+ * account, an invalid mandate, a refusal, an expired card) goes straight to the payment link.
+ */
+const RETRYABLE_CODES: ReadonlySet<string> = new Set(['AM04', 'MS03', 'insufficient_funds', 'card_declined']);
+
+export function worthRetrying(reasonCode: string | null): boolean {
+  return reasonCode !== null && RETRYABLE_CODES.has(reasonCode);
+}

@@ -1,0 +1,17 @@
+import type { Knex } from 'knex';
+import { enqueueAccountEvent } from '../../webhooks/outbound/events';
+import type { SubscriptionRow } from './repository';
+
+export type SubscriptionEvent = 'charged' | 'paused' | 'resumed' | 'cancelled' | 'completed';
+
+/** `subscription.<event>` to the account's events endpoint, in the transaction that made the change. */
+export function enqueueSubscriptionEvent(
+  trx: Knex.Transaction,
+  subscription: Pick<SubscriptionRow, 'id' | 'account_id'>,
+  event: SubscriptionEvent,
+  now: string,
+  extra: Record<string, unknown> = {},
+): Promise<string | null> {
+  const status = event === 'charged' || event === 'resumed' ? 'active' : event;
+  return enqueueAccountEvent(trx, subscription.account_id, { name: `subscription.${event}`, resourceId: subscription.id, body: { status, ...extra } }, now);
+}

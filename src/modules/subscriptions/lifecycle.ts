@@ -1,0 +1,166 @@
+import type { Knex } from 'knex';
+import type { Account, AppContext } from '../../context';
+import { NotFoundError, ValidationError } from '../../http/errors';
+import { newId } from '../../ids';
+import { calendarDateIn, formatNullableDate, toDbDateTime } from '../../time';
+import { enqueueSubscriptionEvent } from './events';
+import { pausesRepository } from './pauses';
+import { subscriptionsRepository, type SubscriptionRow } from './repository';
+import { planOf } from './plan';
+import { nextCharged } from './schedule';
+
+/** Statuses from which a subscription can still be charged (or become chargeable). */
+const LIVE: ReadonlySet<SubscriptionRow['status']> = new Set(['draft', 'active', 'paused']);
+
+const today = (ctx: AppContext) => calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
+
+/** next_payment_at / next_amount as pauses and cancellation now leave them: the next charge actually made. */
+async function upcomingCharge(trx: Knex, subscription: SubscriptionRow): Promise<Pick<SubscriptionRow, 'next_payment_at' | 'next_amount'>> {
+  const rules = await subscriptionsRepository.rulesOf(trx, subscription.account_id, [subscription.id]);
+  const pauses = await pausesRepository.periodsOf(trx, subscription.account_id, subscription.id);
+  const next = nextCharged(planOf(subscription, rules), subscription.next_charge_number, pauses, formatNullableDate(subscription.cancel_at));
+  return { next_payment_at: next?.date ?? null, next_amount: next?.amount ?? null };
+}
+
+async function requireSubscription(ctx: AppContext, account: Account, id: string): Promise<SubscriptionRow> {
+  const row = await subscriptionsRepository.find(ctx.db, account.id, id);
+  if (!row) throw new NotFoundError('Subscription');
+  return row;
+}
+
+function refuse(message: string, field: string, reason: string): never {
+  throw new ValidationError(message, { [field]: [reason] });
+}
+
+/**
+ * Changes one subscription in a transaction, only if it is still as `before` (its status and
+ * next charge number): a billing run or another request that changed it first makes this retry.
+ */
+async function change(ctx: AppContext, before: SubscriptionRow, apply: (trx: Knex.Transaction, now: string) => Promise<Partial<SubscriptionRow>>): Promise<SubscriptionRow> {
+  const now = toDbDateTime(ctx.clock.now());
+  await ctx.db.transaction(async (trx) => {
+    const changes = await apply(trx, now);
+    const moved = await subscriptionsRepository
+      .table(trx)
+      .where({ id: before.id, account_id: before.account_id, status: before.status, next_charge_number: before.next_charge_number })
+      .update({ ...changes, updated_at: now });
+    if (!moved) throw new ConcurrentChange();
+    const after = { ...before, ...changes };
+    await subscriptionsRepository.table(trx).where({ id: before.id }).update(await upcomingCharge(trx, after));
+  });
+  return (await subscriptionsRepository.find(ctx.db, before.account_id, before.id)) as SubscriptionRow;
+}
+
+class ConcurrentChange extends Error {}
+
+async function withRetry(ctx: AppContext, account: Account, id: string, attempt: (row: SubscriptionRow) => Promise<SubscriptionRow>): Promise<SubscriptionRow> {
+  for (let tries = 0; ; tries += 1) {
+    try {
+      return await attempt(await requireSubscription(ctx, account, id));
+    } catch (error) {
+      if (!(error instanceof ConcurrentChange) || tries >= 4) throw error;
+    }
+  }
+}
+
+/**
+ * `DELETE /api/v2/subscriptions/{id}` (extension): no charge on or after `cancel_at`; the status
+ * becomes `cancelled` on that date (today when absent or past). Cancelling again only moves a
+ * future date; a cancelled or completed subscription stays as it is.
+ */
+export function cancelSubscription(ctx: AppContext, account: Account, id: string, cancelAt: string | undefined): Promise<SubscriptionRow> {
+  return withRetry(ctx, account, id, async (row) => {
+    if (!LIVE.has(row.status)) return row;
+    const on = cancelAt && cancelAt > today(ctx) ? cancelAt : today(ctx);
+    const now = on === today(ctx);
+    return change(ctx, row, async (trx, stamp) => {
+      if (now) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on });
+      return now ? { status: 'cancelled', cancel_at: on } : { cancel_at: on };
+    });
+  });
+}
+
+/**
+ * `POST /api/v2/subscriptions/{id}/pause` (extension): from today, charges are skipped — not made
+ * up later — until `resume_at` (exclusive) or until resumed.
+ */
+export function pauseSubscription(ctx: AppContext, account: Account, id: string, resumeAt: string | undefined): Promise<SubscriptionRow> {
+  return withRetry(ctx, account, id, async (row) => {
+    if (row.status !== 'active') refuse('Could not pause subscription', 'status', `A subscription that is ${row.status} cannot be paused.`);
+    const from = today(ctx);
+    if (resumeAt !== undefined && resumeAt <= from) refuse('Could not pause subscription', 'resume_at', 'The resume at field must be a date after today.');
+    return change(ctx, row, async (trx, stamp) => {
+      await pausesRepository.insert(trx, { id: newId('pau'), account_id: row.account_id, subscription_id: row.id, from_date: from, until_date: resumeAt ?? null, created_at: stamp });
+      await enqueueSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: resumeAt ?? null });
+      return { status: 'paused', resume_at: resumeAt ?? null };
+    });
+  });
+}
+
+/** `POST /api/v2/subscriptions/{id}/resume` (extension): charges dated today or later are made again. */
+export function resumeSubscription(ctx: AppContext, account: Account, id: string): Promise<SubscriptionRow> {
+  return withRetry(ctx, account, id, async (row) => {
+    if (row.status !== 'paused') refuse('Could not resume subscription', 'status', `A subscription that is ${row.status} cannot be resumed.`);
+    return change(ctx, row, (trx, stamp) => resumeIn(trx, row, today(ctx), stamp));
+  });
+}
+
+async function resumeIn(trx: Knex.Transaction, row: SubscriptionRow, on: string, stamp: string): Promise<Partial<SubscriptionRow>> {
+  await pausesRepository.endOpen(trx, row.account_id, row.id, on);
+  await enqueueSubscriptionEvent(trx, row, 'resumed', stamp);
+  return { status: 'active', resume_at: null };
+}
+
+/**
+ * Pauses a subscription without end for the service itself (a follow-up that failed, with the
+ * account's on-failure action `pause`), inside the caller's transaction.
+ */
+export async function pauseIn(trx: Knex.Transaction, row: Pick<SubscriptionRow, 'id' | 'account_id'>, from: string, stamp: string): Promise<void> {
+  const moved = await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id, status: 'active' }).update({ status: 'paused', resume_at: null, updated_at: stamp });
+  if (!moved) return;
+  await pausesRepository.insert(trx, { id: newId('pau'), account_id: row.account_id, subscription_id: row.id, from_date: from, until_date: null, created_at: stamp });
+  await subscriptionsRepository.table(trx).where({ id: row.id }).update({ next_payment_at: null, next_amount: null });
+  await enqueueSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: null });
+}
+
+/** Cancels a subscription today for the service itself (on-failure action `cancel`), inside the caller's transaction. */
+export async function cancelIn(trx: Knex.Transaction, row: Pick<SubscriptionRow, 'id' | 'account_id'>, on: string, stamp: string): Promise<void> {
+  const moved = await subscriptionsRepository
+    .table(trx)
+    .where({ id: row.id, account_id: row.account_id })
+    .whereIn('status', [...LIVE])
+    .update({ status: 'cancelled', cancel_at: on, next_payment_at: null, next_amount: null, updated_at: stamp });
+  if (moved) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on });
+}
+
+/**
+ * The changes whose date has come (run by billing before it charges): cancellations dated today or
+ * earlier take effect, pauses whose `resume_at` has come end. Each is a conditional update, so two
+ * instances doing this at once change each subscription once.
+ */
+export async function applyDueStateChanges(ctx: AppContext, date: string): Promise<{ cancelled: number; resumed: number }> {
+  const stamp = toDbDateTime(ctx.clock.now());
+  let cancelled = 0;
+  let resumed = 0;
+  const cancelling = await subscriptionsRepository.table(ctx.db).whereIn('status', [...LIVE]).whereNotNull('cancel_at').andWhere('cancel_at', '<=', date);
+  for (const row of cancelling) {
+    await ctx.db.transaction(async (trx) => {
+      const moved = await subscriptionsRepository.table(trx).where({ id: row.id, status: row.status }).update({ status: 'cancelled', next_payment_at: null, next_amount: null, updated_at: stamp });
+      if (moved) {
+        cancelled += 1;
+        await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: formatNullableDate(row.cancel_at) });
+      }
+    });
+  }
+  const resuming = await subscriptionsRepository.table(ctx.db).where('status', 'paused').whereNotNull('resume_at').andWhere('resume_at', '<=', date);
+  for (const row of resuming) {
+    await ctx.db.transaction(async (trx) => {
+      const moved = await subscriptionsRepository.table(trx).where({ id: row.id, status: 'paused' }).update({ status: 'active', resume_at: null, updated_at: stamp });
+      if (!moved) return;
+      resumed += 1;
+      await enqueueSubscriptionEvent(trx, row, 'resumed', stamp);
+      await subscriptionsRepository.table(trx).where({ id: row.id }).update(await upcomingCharge(trx, { ...row, status: 'active', resume_at: null }));
+    });
+  }
+  return { cancelled, resumed };
+}

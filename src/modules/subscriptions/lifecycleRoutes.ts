@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { calendarDate } from '../../http/fields';
+import { idParams } from '../../http/resourceRoutes';
+import { defineRoute } from '../../http/route';
+import { cancelSubscription, pauseSubscription, resumeSubscription } from './lifecycle';
+import { presentSubscriptions } from './presenter';
+import { subscriptionResponse } from './schemas';
+import type { AppContext } from '../../context';
+import type { SubscriptionRow } from './repository';
+
+const path = '/api/v2/subscriptions/:id';
+const tag = 'Subscriptions';
+
+const cancelBody = z.object({ cancel_at: calendarDate().optional().describe('Y-m-d; absent or past: today') }).strict();
+const pauseBody = z.object({ resume_at: calendarDate().optional().describe('Y-m-d, after today; absent: until resumed') }).strict();
+
+async function presentOne(ctx: AppContext, accountId: string, row: SubscriptionRow) {
+  const [item] = await presentSubscriptions(ctx.db, ctx.config, accountId, [row]);
+  if (item === undefined) throw new Error(`Presenting subscription ${row.id} gave nothing`);
+  return item;
+}
+
+/** Extensions: cancel (optionally on a date), pause (optionally until a date) and resume. */
+export const subscriptionLifecycleRoutes = [
+  defineRoute({
+    methods: ['delete'],
+    path,
+    operationId: 'cancelSubscription',
+    summary: 'Cancel a subscription: no charge on or after cancel_at (today when absent)',
+    tag,
+    status: 200,
+    extension: true,
+    params: idParams,
+    body: cancelBody,
+    response: subscriptionResponse,
+    invalidMessage: 'Could not cancel subscription. Some fields contain invalid data',
+    async handle({ ctx, account, params, body }) {
+      return presentOne(ctx, account.id, await cancelSubscription(ctx, account, params.id, body.cancel_at));
+    },
+  }),
+  defineRoute({
+    methods: ['post'],
+    path: `${path}/pause`,
+    operationId: 'pauseSubscription',
+    summary: "Pause a subscription: its charges are skipped (not made up later) until resume_at or until resumed",
+    tag,
+    status: 200,
+    extension: true,
+    params: idParams,
+    body: pauseBody,
+    response: subscriptionResponse,
+    invalidMessage: 'Could not pause subscription. Some fields contain invalid data',
+    async handle({ ctx, account, params, body }) {
+      return presentOne(ctx, account.id, await pauseSubscription(ctx, account, params.id, body.resume_at));
+    },
+  }),
+  defineRoute({
+    methods: ['post'],
+    path: `${path}/resume`,
+    operationId: 'resumeSubscription',
+    summary: 'Resume a paused subscription: charges dated today or later are made again',
+    tag,
+    status: 200,
+    extension: true,
+    params: idParams,
+    response: subscriptionResponse,
+    invalidMessage: 'Could not resume subscription. Some parameters are invalid',
+    async handle({ ctx, account, params }) {
+      return presentOne(ctx, account.id, await resumeSubscription(ctx, account, params.id));
+    },
+  }),
+];
