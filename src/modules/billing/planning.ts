@@ -18,11 +18,18 @@ const PAGE = 200;
  * by (subscription, charge number), so a second planner (another instance, a retried run) inserts
  * nothing new, and the subscription only moves if nobody moved it first.
  */
-export async function planSubscription(ctx: AppContext, subscription: SubscriptionRow, rules: SubscriptionRuleRow[], date: string): Promise<number> {
+/** What planning wrote: charge rows to be made, and rows skipped at once (dated in a paused period). */
+export interface Planned {
+  due: number;
+  skipped: number;
+}
+
+export async function planSubscription(ctx: AppContext, subscription: SubscriptionRow, rules: SubscriptionRuleRow[], date: string): Promise<Planned> {
   const plan = planOf(subscription, rules);
   const pauses = await pausesRepository.periodsOf(ctx.db, subscription.account_id, subscription.id);
   const cancelAt = formatNullableDate(subscription.cancel_at);
   const now = toDbDateTime(ctx.clock.now());
+  const inOrder = [...rules].sort((a, b) => a.position - b.position);
   const rows: ChargeRow[] = [];
   let ended = false;
   for (const charge of chargesDueBy(plan, subscription.next_charge_number, date)) {
@@ -31,7 +38,7 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
       ended = true;
       break;
     }
-    const rule = rules.find((candidate) => candidate.position === charge.ruleIndex) ?? (rules[charge.ruleIndex] as SubscriptionRuleRow);
+    const rule = inOrder[charge.ruleIndex] as SubscriptionRuleRow;
     rows.push({
       id: newId('chg'),
       account_id: subscription.account_id,
@@ -55,7 +62,7 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
   const following = ended ? null : scheduledCharge(plan, next);
   const upcoming = ended ? null : nextCharged(plan, next, pauses, cancelAt);
   const completed = !ended && following === null;
-  await ctx.db.transaction(async (trx) => {
+  return ctx.db.transaction(async (trx): Promise<Planned> => {
     await chargesRepository.insertNew(trx, rows);
     const moved = await subscriptionsRepository
       .table(trx)
@@ -68,11 +75,12 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
         ...(completed ? { status: 'completed' as const } : {}),
         updated_at: now,
       });
-    if (!moved) return; // another planner was first: its rows and its move stand
+    if (!moved) return { due: 0, skipped: 0 }; // another planner was first: its rows and its move stand
     await recordTimesDone(trx, rules, timesDoneBefore(plan, next));
     if (completed) await enqueueSubscriptionEvent(trx, subscription, 'completed', now);
+    const skipped = rows.filter((row) => row.status === 'skipped').length;
+    return { due: rows.length - skipped, skipped };
   });
-  return rows.length;
 }
 
 async function recordTimesDone(trx: Knex.Transaction, rules: SubscriptionRuleRow[], done: number[]): Promise<void> {
@@ -87,9 +95,8 @@ async function recordTimesDone(trx: Knex.Transaction, rules: SubscriptionRuleRow
  * Plans every active or paused subscription with a charge due on or before `date`, across accounts,
  * page by page. A failure of one subscription is logged and does not stop the others.
  */
-export async function planDueCharges(ctx: AppContext, date: string, signal?: AbortSignal): Promise<{ planned: number; failed: number }> {
-  let planned = 0;
-  let failed = 0;
+export async function planDueCharges(ctx: AppContext, date: string, signal?: AbortSignal): Promise<Planned & { failed: number }> {
+  const planned = { due: 0, skipped: 0, failed: 0 };
   let afterSeq = 0;
   for (;;) {
     if (signal?.aborted) break;
@@ -108,14 +115,16 @@ export async function planDueCharges(ctx: AppContext, date: string, signal?: Abo
     );
     for (const subscription of page) {
       try {
-        planned += await planSubscription(
+        const written = await planSubscription(
           ctx,
           subscription,
           rules.filter((rule) => rule.subscription_id === subscription.id),
           date,
         );
+        planned.due += written.due;
+        planned.skipped += written.skipped;
       } catch (error) {
-        failed += 1;
+        planned.failed += 1;
         ctx.logger.error('subscription charges could not be planned', {
           accountId: subscription.account_id,
           subscriptionId: subscription.id,
@@ -124,5 +133,5 @@ export async function planDueCharges(ctx: AppContext, date: string, signal?: Abo
       }
     }
   }
-  return { planned, failed };
+  return planned;
 }

@@ -13,7 +13,7 @@ export const CLAIM_MS = 5 * 60 * 1000;
 
 export interface BillingSummary {
   date: string;
-  /** Charges that were due and claimed by this run. */
+  /** Charges that were due and handled by this run (made, skipped, not made, or failed). */
   due: number;
   charged: number;
   skipped: number;
@@ -37,7 +37,7 @@ export interface BillingSummary {
 export async function runBilling(ctx: AppContext, date: string, signal?: AbortSignal): Promise<BillingSummary> {
   const started = Date.now();
   const { cancelled, resumed } = await applyDueStateChanges(ctx, date);
-  await planDueCharges(ctx, date, signal);
+  const planned = await planDueCharges(ctx, date, signal);
   const counts: Record<ChargeOutcome, number> = { charged: 0, skipped: 0, not_charged: 0, unknown: 0, failed: 0 };
   const accounts = new AccountCache(ctx);
   const worker = async () => {
@@ -69,11 +69,11 @@ export async function runBilling(ctx: AppContext, date: string, signal?: AbortSi
   await Promise.all(Array.from({ length: ctx.config.BILLING_CONCURRENCY }, worker));
   const summary: BillingSummary = {
     date,
-    due: Object.values(counts).reduce((sum, count) => sum + count, 0),
+    due: Object.values(counts).reduce((sum, count) => sum + count, 0) + planned.skipped,
     charged: counts.charged,
-    skipped: counts.skipped,
+    skipped: counts.skipped + planned.skipped,
     notCharged: counts.not_charged,
-    failed: counts.failed + counts.unknown,
+    failed: counts.failed + counts.unknown + planned.failed,
     cancelled,
     resumed,
   };

@@ -1,14 +1,11 @@
-import { z } from 'zod';
 import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
 import { presentFollowUps } from './presenter';
-import { followUpResponse } from './schemas';
+import { followUpResponse, updateFollowUpBody } from './schemas';
 import { getFollowUp, listFollowUps, setFollowUpStatus } from './service';
 
 const names = { path: '/api/v2/follow-ups', tag: 'Follow-ups', plural: 'follow-ups', item: followUpResponse };
 const present = presentFollowUps;
-
-const updateBody = z.object({ status: z.enum(['solved', 'failed']).describe('set by hand: solved (paid elsewhere) or failed (written off)') }).strict();
 
 export const followUpRoutes = [
   listRoute({ ...names, operationId: 'listFollowUps', summary: 'List follow-ups of failed payments', list: listFollowUps, present }),
@@ -22,7 +19,7 @@ export const followUpRoutes = [
     status: 200,
     extension: true,
     params: idParams,
-    body: updateBody,
+    body: updateFollowUpBody,
     response: followUpResponse,
     invalidMessage: 'Could not update follow-up. Some fields contain invalid data',
     async handle({ ctx, account, params, body }) {

@@ -27,3 +27,8 @@ export const followUpResponse = z.object({
 });
 
 export type FollowUpResponse = z.infer<typeof followUpResponse>;
+
+/** `PUT /api/v2/follow-ups/{id}`: the merchant settles a pending follow-up by hand. */
+export const updateFollowUpBody = z
+  .object({ status: z.enum(['solved', 'failed']).describe('set by hand: solved (paid elsewhere) or failed (written off)') })
+  .strict();

@@ -1,9 +1,8 @@
-import { z } from 'zod';
-import { calendarDate } from '../../http/fields';
 import { idParams } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
 import { cancelSubscription, pauseSubscription, resumeSubscription } from './lifecycle';
 import { presentSubscriptions } from './presenter';
+import { cancelSubscriptionBody, pauseSubscriptionBody } from './requestSchemas';
 import { subscriptionResponse } from './schemas';
 import type { AppContext } from '../../context';
 import type { SubscriptionRow } from './repository';
@@ -11,8 +10,6 @@ import type { SubscriptionRow } from './repository';
 const path = '/api/v2/subscriptions/:id';
 const tag = 'Subscriptions';
 
-const cancelBody = z.object({ cancel_at: calendarDate().optional().describe('Y-m-d; absent or past: today') }).strict();
-const pauseBody = z.object({ resume_at: calendarDate().optional().describe('Y-m-d, after today; absent: until resumed') }).strict();
 
 async function presentOne(ctx: AppContext, accountId: string, row: SubscriptionRow) {
   const [item] = await presentSubscriptions(ctx.db, ctx.config, accountId, [row]);
@@ -31,7 +28,7 @@ export const subscriptionLifecycleRoutes = [
     status: 200,
     extension: true,
     params: idParams,
-    body: cancelBody,
+    body: cancelSubscriptionBody,
     response: subscriptionResponse,
     invalidMessage: 'Could not cancel subscription. Some fields contain invalid data',
     async handle({ ctx, account, params, body }) {
@@ -47,7 +44,7 @@ export const subscriptionLifecycleRoutes = [
     status: 200,
     extension: true,
     params: idParams,
-    body: pauseBody,
+    body: pauseSubscriptionBody,
     response: subscriptionResponse,
     invalidMessage: 'Could not pause subscription. Some fields contain invalid data',
     async handle({ ctx, account, params, body }) {

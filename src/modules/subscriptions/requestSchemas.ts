@@ -73,3 +73,9 @@ export const createSubscriptionBody = z.object({
 export type CreateSubscriptionInput = z.output<typeof createSubscriptionBody>;
 export type CreateSubscriptionRuleInput = CreateSubscriptionInput['rules'][number];
 
+
+/** `DELETE /api/v2/subscriptions/{id}` (extension); a body is optional. */
+export const cancelSubscriptionBody = z.object({ cancel_at: calendarDate().optional().describe('Y-m-d; absent or past: today') }).strict();
+
+/** `POST /api/v2/subscriptions/{id}/pause` (extension); a body is optional. */
+export const pauseSubscriptionBody = z.object({ resume_at: calendarDate().optional().describe('Y-m-d, after today; absent: until resumed') }).strict();
