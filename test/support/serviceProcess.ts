@@ -83,3 +83,27 @@ export async function runCliProcess(env: Record<string, string>, args: string[])
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
 }
+
+export interface RunningCli {
+  /** Kills it at once (SIGKILL), as a crash or an OOM kill would. */
+  crash(): Promise<void>;
+  exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+/** Starts one command of the built CLI without waiting for it, so a test can kill it halfway. */
+export function startCliProcess(env: Record<string, string>, args: string[]): RunningCli {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+  return {
+    async crash() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    exited,
+  };
+}

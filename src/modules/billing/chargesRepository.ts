@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { retryDeadlocks } from '../../db/deadlocks';
 
 export const CHARGE_STATUSES = ['due', 'charged', 'paid', 'failed', 'skipped', 'not_charged', 'cancelled'] as const;
 /**
@@ -65,7 +66,7 @@ export const chargesRepository = {
       .sort((a, b) => a.order - b.order)
       .slice(0, options.limit)
       .map((row) => row.id);
-    await claimable(table(db).whereIn('id', picked)).update({ claim_token: options.token, claimed_until: options.until });
+    await retryDeadlocks(() => claimable(table(db).whereIn('id', picked)).update({ claim_token: options.token, claimed_until: options.until }));
     return table(db).where({ claim_token: options.token, status: 'due' });
   },
 

@@ -1,4 +1,5 @@
 import type { Account, AppContext } from '../../context';
+import { retryDeadlocks } from '../../db/deadlocks';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
 import { formatDate, formatNullableDate, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
@@ -40,14 +41,14 @@ export class AccountCache {
 }
 
 async function finishWithout(ctx: AppContext, charge: ChargeRow, status: 'skipped' | 'cancelled', now: string): Promise<ChargeOutcome> {
-  await chargesRepository.finish(ctx.db, charge, { status, updated_at: now });
+  await retryDeadlocks(() => chargesRepository.finish(ctx.db, charge, { status, updated_at: now }));
   return 'skipped';
 }
 
 /** The mandate is not valid (revoked here, or refused by the provider): no charge; the customer is asked to pay by link. */
 async function notCharged(ctx: AppContext, charge: ChargeRow, subscription: SubscriptionRow, reason: string, paymentId: string | null): Promise<ChargeOutcome> {
   const now = toDbDateTime(ctx.clock.now());
-  await ctx.db.transaction(async (trx) => {
+  await retryDeadlocks(() => ctx.db.transaction(async (trx) => {
     const finished = await chargesRepository.finish(trx, charge, { status: 'not_charged', payment_id: paymentId, last_error: reason.slice(0, 191), updated_at: now });
     if (!finished) return;
     await openFollowUp(ctx, trx, {
@@ -65,7 +66,7 @@ async function notCharged(ctx: AppContext, charge: ChargeRow, subscription: Subs
       reason,
       reasonCode: 'mandate_invalid',
     });
-  });
+  }));
   ctx.logger.warn('subscription not charged: its mandate is not valid', { accountId: charge.account_id, subscriptionId: subscription.id, chargeId: charge.id });
   return 'not_charged';
 }
@@ -112,16 +113,16 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
   } catch (error) {
     if (error instanceof ProviderRejectedError) return notCharged(ctx, charge, subscription, error.detail, null);
     const retryAt = toDbDateTime(new Date(ctx.clock.now().getTime() + CHARGE_RETRY_AFTER_MS));
-    await chargesRepository.postpone(ctx.db, charge, { retryAt, error: messageOf(error), now });
+    await retryDeadlocks(() => chargesRepository.postpone(ctx.db, charge, { retryAt, error: messageOf(error), now }));
     if (error instanceof CreationOutcomeUnknownError) return 'unknown';
     ctx.logger.error('subscription charge failed; it is tried again', { accountId: charge.account_id, chargeId: charge.id, error: messageOf(error) });
     return 'failed';
   }
-  await ctx.db.transaction(async (trx) => {
+  await retryDeadlocks(() => ctx.db.transaction(async (trx) => {
     const finished = await chargesRepository.finish(trx, charge, { status: 'charged', payment_id: payment.id, last_error: null, updated_at: now });
     if (!finished) return; // our claim was taken over; whoever holds it records the same payment
     await subscriptionsRepository.table(trx).where({ id: subscription.id, account_id: subscription.account_id }).update({ last_payment_created_at: payment.created_at, updated_at: now });
     await enqueueSubscriptionEvent(trx, subscription, 'charged', now, { payment_id: payment.id, charge_number: charge.charge_number, due_date: formatDate(charge.due_date) });
-  });
+  }));
   return 'charged';
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
+import { retryDeadlocks } from '../../db/deadlocks';
 import { newId } from '../../ids';
 import { formatNullableDate, toDbDateTime } from '../../time';
 import { pausesRepository } from '../subscriptions/pauses';
@@ -62,8 +63,9 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
   const following = ended ? null : scheduledCharge(plan, next);
   const upcoming = ended ? null : nextCharged(plan, next, pauses, cancelAt);
   const completed = !ended && following === null;
-  return ctx.db.transaction(async (trx): Promise<Planned> => {
-    await chargesRepository.insertNew(trx, rows);
+  // The subscription is moved first: its row lock makes a second planner wait, then find it moved
+  // and write nothing, instead of both inserting the same charge rows (which deadlocks on MySQL).
+  return retryDeadlocks(() => ctx.db.transaction(async (trx): Promise<Planned> => {
     const moved = await subscriptionsRepository
       .table(trx)
       .where({ id: subscription.id, account_id: subscription.account_id, next_charge_number: subscription.next_charge_number })
@@ -76,11 +78,12 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
         updated_at: now,
       });
     if (!moved) return { due: 0, skipped: 0 }; // another planner was first: its rows and its move stand
+    await chargesRepository.insertNew(trx, rows);
     await recordTimesDone(trx, rules, timesDoneBefore(plan, next));
     if (completed) await enqueueSubscriptionEvent(trx, subscription, 'completed', now);
     const skipped = rows.filter((row) => row.status === 'skipped').length;
     return { due: rows.length - skipped, skipped };
-  });
+  }));
 }
 
 async function recordTimesDone(trx: Knex.Transaction, rules: SubscriptionRuleRow[], done: number[]): Promise<void> {

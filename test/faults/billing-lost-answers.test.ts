@@ -1,0 +1,82 @@
+import { randomBase62 } from '../../src/ids';
+import { finishStalledCreations } from '../../src/jobs/finishProviderCreations';
+import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
+import { CHARGE_RETRY_AFTER_MS } from '../../src/modules/billing/charging';
+import { runBilling } from '../../src/modules/billing/run';
+import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { seedBillableSubscriptions } from '../support/billing';
+import { TEST_DATABASES } from '../support/databases';
+import { MollieFake } from '../support/mollieFake/fake';
+import { serveWithNock } from '../support/mollieFake/nock';
+import { createTestApp, type TestApp } from '../support/testApp';
+
+const HOUR = 60 * 60 * 1000;
+
+/** A charge whose answer from Mollie is lost: kept, resumed with the same key or found by reference; never made twice. */
+describe.each(TEST_DATABASES)('billing when Mollie’s answer is lost, on %s', (kind) => {
+  let t: TestApp;
+  let fake: MollieFake;
+  let served: { stop(): void };
+  let accountId: string;
+
+  beforeEach(async () => {
+    t = await createTestApp(kind);
+    fake = new MollieFake('https://api.mollie.com');
+    fake.now = () => t.clock.now().getTime();
+    served = serveWithNock(fake);
+    const name = `Lost charge ${randomBase62(8)}`;
+    ({ accountId } = await t.newAccount(name));
+    await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
+    await seedBillableSubscriptions(t.ctx.db, accountId, 1);
+    for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
+      fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
+    }
+  });
+  afterEach(async () => {
+    served.stop();
+    await t.close();
+  });
+
+  const chargePayments = () => t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' });
+
+  it('When the answer is lost, then the charge stays due with its payment kept, and the next run records the one payment Mollie made', async () => {
+    fake.loseAnswers('POST', /^\/v2\/payments/, 1);
+    const first = await runBilling(t.ctx, '2026-12-01');
+    expect(first).toMatchObject({ due: 1, charged: 0, failed: 1 });
+    const [kept] = await chargePayments();
+    expect(kept).toMatchObject({ status: 'creating' });
+    expect(fake.paymentsWithReference(kept.id)).toHaveLength(1);
+    const [charge] = await t.ctx.db('subscription_charges').where({ account_id: accountId });
+    expect(charge).toMatchObject({ status: 'due', attempts: 1 });
+
+    // A run at once does not hammer it; one after the retry delay resumes it with the same key.
+    expect((await runBilling(t.ctx, '2026-12-01')).due).toBe(0);
+    t.clock.advance(CHARGE_RETRY_AFTER_MS + 1000);
+    expect(await runBilling(t.ctx, '2026-12-01')).toMatchObject({ due: 1, charged: 1, failed: 0 });
+    expect(await chargePayments()).toEqual([expect.objectContaining({ id: kept.id, status: 'pending', provider_payment_id: fake.paymentsWithReference(kept.id)[0]?.id })]);
+    expect(fake.payments.size).toBe(1);
+  });
+
+  it('When the answer is lost and the key has expired at Mollie, then the payment is found by reference, not made again', async () => {
+    fake.loseAnswers('POST', /^\/v2\/payments/, 1);
+    await runBilling(t.ctx, '2026-12-01');
+    const [kept] = await chargePayments();
+    t.clock.advance(2 * HOUR); // past Mollie's one-hour idempotency window
+    expect(await runBilling(t.ctx, '2026-12-01')).toMatchObject({ charged: 1 });
+    expect(fake.paymentsWithReference(kept.id)).toHaveLength(1);
+    expect(fake.payments.size).toBe(1);
+    expect(await chargePayments()).toHaveLength(1);
+  });
+
+  it('When the job that finishes stalled creations gets there first, then the next run only records that payment', async () => {
+    fake.loseAnswers('POST', /^\/v2\/payments/, 1);
+    await runBilling(t.ctx, '2026-12-01');
+    t.clock.advance(10 * 60 * 1000);
+    await finishStalledCreations(t.ctx, new AbortController().signal);
+    const [finished] = await chargePayments();
+    expect(finished.status).toBe('pending');
+    expect(await runBilling(t.ctx, '2026-12-01')).toMatchObject({ charged: 1 });
+    expect(fake.payments.size).toBe(1);
+    expect((await t.ctx.db('subscription_charges').where({ account_id: accountId }))[0]).toMatchObject({ status: 'charged', payment_id: finished.id });
+  });
+});
