@@ -88,11 +88,20 @@ export class MollieFake {
   }
 
   /** Lets a payment move on as if the payer acted (or the bank answered). */
-  setPaymentStatus(id: string, status: string): void {
+  setPaymentStatus(id: string, status: string, details?: JsonObject): void {
     const payment = this.payments.get(id);
     if (!payment) throw new Error(`no payment ${id} at the fake`);
     payment.status = status;
+    // How Mollie tells why: SEPA `bankReasonCode`/`bankReason`, cards `failureReason`/`failureMessage`.
+    if (details) payment.details = { ...((payment.details as JsonObject | null) ?? {}), ...details };
     if (status === 'paid') payment.paidAt = new Date(this.now()).toISOString();
+  }
+
+  /** The payer's bank takes the money of a paid payment back (a SEPA reversal, a card chargeback). */
+  chargeBack(id: string): void {
+    const payment = this.payments.get(id);
+    if (!payment) throw new Error(`no payment ${id} at the fake`);
+    payment.amountChargedBack = payment.amount;
   }
 
   /** The payer completes a first payment by card: Mollie makes a valid card mandate for later charges. */
