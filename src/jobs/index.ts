@@ -2,6 +2,7 @@ import { billJob } from './bill';
 import { deliverMailsJob } from './deliverMails';
 import { deliverOutboundEventsJob } from './deliverOutboundEvents';
 import { followUpsJob } from './followUps';
+import { preNotifyJob } from './preNotify';
 import { finishProviderCreationsJob } from './finishProviderCreations';
 import { processWebhookCallsJob } from './processWebhookCalls';
 import { purgeIdempotencyKeysJob } from './purgeIdempotencyKeys';
@@ -20,6 +21,7 @@ export const allJobs: Job[] = [
   deliverMailsJob,
   billJob,
   followUpsJob,
+  preNotifyJob,
 ];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {

@@ -1,5 +1,6 @@
 import type { PageLocale } from '../../i18n/locales';
 import type { RenderedMail } from './layout';
+import { renderChargeNotice, type ChargeNoticeData } from './chargeNotice';
 import { renderLinkReminder, type LinkReminderData } from './linkReminder';
 
 /**
@@ -8,6 +9,7 @@ import { renderLinkReminder, type LinkReminderData } from './linkReminder';
  */
 export interface MailTemplates {
   'link-reminder': LinkReminderData;
+  'charge-notice': ChargeNoticeData;
 }
 
 export type MailTemplateName = keyof MailTemplates;
@@ -17,10 +19,16 @@ export type TemplateAndData = { [Name in MailTemplateName]: { template: Name; da
 
 const RENDERERS: { [Name in MailTemplateName]: (locale: PageLocale, data: MailTemplates[Name]) => RenderedMail } = {
   'link-reminder': renderLinkReminder,
+  'charge-notice': renderChargeNotice,
 };
 
 export function renderMail(locale: PageLocale, mail: TemplateAndData): RenderedMail {
-  return RENDERERS[mail.template](locale, mail.data);
+  switch (mail.template) {
+    case 'link-reminder':
+      return RENDERERS[mail.template](locale, mail.data);
+    case 'charge-notice':
+      return RENDERERS[mail.template](locale, mail.data);
+  }
 }
 
 export type { RenderedMail } from './layout';
