@@ -33,9 +33,12 @@ export function registerJobCommands(program: Command, ctx: AppContext, io: CliIo
 
   group
     .command('list')
-    .description('list jobs: name, schedule (UTC), description')
+    .description('list jobs: name, schedule (UTC unless named), description')
     .action(() => {
-      for (const job of jobs) io.out(`${job.name}  ${job.schedule}  ${job.description}`);
+      for (const job of jobs) {
+        const timing = job.timing?.(ctx.config);
+        io.out(`${job.name}  ${timing ? `${timing.schedule} ${timing.timezone}` : job.schedule}  ${job.description}`);
+      }
     });
 
   group

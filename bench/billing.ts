@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { createContext } from '../src/bootstrap';
+import { loadConfig } from '../src/config';
+import { newId, randomBase62 } from '../src/ids';
+import { createLogger } from '../src/logger';
+import { runBilling } from '../src/modules/billing/run';
+import type { CustomerRow } from '../src/modules/customers/repository';
+import type { MandateRow } from '../src/modules/mandates/repository';
+import type { SubscriptionRow, SubscriptionRuleRow } from '../src/modules/subscriptions/repository';
+import { newSubscription } from '../src/modules/subscriptions/service';
+import { toDbDateTime } from '../src/time';
+import { SlowProvider } from './slowProvider';
+
+export interface BillingBenchResult {
+  case: 'billing';
+  subscriptions: number;
+  concurrency: number;
+  providerLatencyMs: number;
+  seconds: number;
+  chargesPerSecond: number;
+  ceilingPerSecond: number;
+  ratio: number;
+  peakRssMb: number;
+  target: string;
+}
+
+/** Customers, mandates and monthly subscriptions due on 1 December, written in bulk. */
+async function seed(db: Knex, accountId: string, count: number): Promise<void> {
+  const now = new Date('2026-11-21T10:00:00Z');
+  const stamp = toDbDateTime(now);
+  for (let start = 0; start < count; start += 500) {
+    const customers: CustomerRow[] = [];
+    const mandates: MandateRow[] = [];
+    const subscriptions: SubscriptionRow[] = [];
+    const rules: SubscriptionRuleRow[] = [];
+    for (let index = start; index < Math.min(count, start + 500); index += 1) {
+      const customerId = newId('cus');
+      customers.push({
+        id: customerId,
+        account_id: accountId,
+        number: null,
+        first_name: 'Bench',
+        last_name: `Customer ${index}`,
+        email: `bench${index}@example.nl`,
+        phone: null,
+        organization_name: null,
+        address: null,
+        postal_code: null,
+        city: null,
+        country: null,
+        vat_number: null,
+        locale: 'nl',
+        provider_customer_id: `cst_${randomBase62(10)}`,
+        created_at: stamp,
+        updated_at: stamp,
+      });
+      const mandate: MandateRow = {
+        id: `mdt_${randomBase62(10)}`,
+        account_id: accountId,
+        customer_id: customerId,
+        method: 'directdebit',
+        status: 'valid',
+        consumer_name: 'Bench',
+        consumer_account: 'NL91ABNA0417164300',
+        consumer_bic: null,
+        card_holder: null,
+        card_number: null,
+        card_expiry_date: null,
+        card_label: null,
+        card_fingerprint: null,
+        mandate_reference: `BENCH-${index}`,
+        custom_reference: false,
+        signature_date: '2026-11-01',
+        revoked_at: null,
+        created_at: stamp,
+        updated_at: stamp,
+      };
+      mandates.push(mandate);
+      const made = newSubscription(
+        { id: accountId },
+        { name: `Bench ${index}`, customer_id: customerId, provider_profile_id: 'pfl_bench', provider_mandate_id: mandate.id, start_date: '2026-12-01', rules: [{ amount: 1250, interval: 'month', interval_amount: 1 }] },
+        mandate,
+        now,
+      );
+      subscriptions.push(made.row);
+      rules.push(...made.rules);
+    }
+    await db.transaction(async (trx) => {
+      await trx('customers').insert(customers);
+      await trx('mandates').insert(mandates);
+      await trx('subscriptions').insert(subscriptions);
+      await trx('subscription_rules').insert(rules);
+    });
+  }
+}
+
+/**
+ * One billing run of `count` due subscriptions against a provider answering after `latencyMs`.
+ * The ceiling is what the provider's latency allows: BILLING_CONCURRENCY calls in flight, each
+ * taking `latencyMs`.
+ */
+export async function benchBilling(options: { count: number; latencyMs: number; concurrency: number }): Promise<BillingBenchResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-billing-'));
+  try {
+    const { config } = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'warn',
+      BILLING_CONCURRENCY: String(options.concurrency),
+      PUBLIC_URL: 'https://rps.example',
+    });
+    const logger = createLogger('warn');
+    const { ctx } = await createContext(config, logger);
+    const provider = new SlowProvider(options.latencyMs);
+    const bench = { ...ctx, providers: { forAccount: async () => provider } };
+    const stamp = toDbDateTime(new Date());
+    const accountId = newId('acc');
+    await ctx.db('accounts').insert({ id: accountId, name: 'Bench', public_ref: randomBase62(20), bookkeeping_system: null, created_at: stamp, updated_at: stamp });
+    await seed(ctx.db, accountId, options.count);
+
+    let peakRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    const started = process.hrtime.bigint();
+    const summary = await runBilling(bench, '2026-12-01');
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    clearInterval(sampler);
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    if (summary.charged !== options.count || provider.created !== options.count) {
+      throw new Error(`billing bench: expected ${options.count} charges, made ${summary.charged} (${provider.created} at the provider)`);
+    }
+    await ctx.db.destroy();
+    const chargesPerSecond = options.count / seconds;
+    const ceilingPerSecond = options.concurrency / (options.latencyMs / 1000);
+    return {
+      case: 'billing',
+      subscriptions: options.count,
+      concurrency: options.concurrency,
+      providerLatencyMs: options.latencyMs,
+      seconds: Number(seconds.toFixed(2)),
+      chargesPerSecond: Number(chargesPerSecond.toFixed(1)),
+      ceilingPerSecond,
+      ratio: Number((chargesPerSecond / ceilingPerSecond).toFixed(2)),
+      peakRssMb: Math.round(peakRss / 1024 / 1024),
+      target: '≥ 0.8 of the ceiling; peak RSS < 250 MB',
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,32 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { benchBilling } from './billing';
+
+/**
+ * `npm run bench`: measurements, not tests. Prints each case beside its ceiling and writes
+ * bench/results/latest.json. Cases are chosen with BENCH_CASES (comma-separated; default all).
+ */
+async function main(): Promise<void> {
+  const cases = (process.env.BENCH_CASES ?? 'billing').split(',').map((name) => name.trim());
+  const results = [];
+  if (cases.includes('billing')) {
+    const count = Number(process.env.BENCH_BILLING_SUBSCRIPTIONS ?? 10_000);
+    const concurrency = Number(process.env.BILLING_CONCURRENCY ?? 8);
+    const result = await benchBilling({ count, latencyMs: 50, concurrency });
+    results.push(result);
+    console.log(
+      `billing: ${result.subscriptions} due subscriptions, provider answering after ${result.providerLatencyMs} ms, concurrency ${result.concurrency}: ` +
+        `${result.chargesPerSecond} charges/s in ${result.seconds} s; ceiling ${result.ceilingPerSecond}/s; ratio ${result.ratio}; peak RSS ${result.peakRssMb} MB (target ${result.target})`,
+    );
+  }
+  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.platform()} ${os.release()}` };
+  const dir = path.resolve(__dirname, '../../bench/results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, results }, null, 2)}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+});

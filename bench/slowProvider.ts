@@ -1,0 +1,72 @@
+import { randomBase62 } from '../src/ids';
+import type { PaymentProvider, ProviderMandate, ProviderPayment, ProviderPaymentInput } from '../src/providers/types';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A payment provider that answers every payment creation after `latencyMs`, as a remote API on the
+ * other side of the internet does. Only what a billing run calls is implemented.
+ */
+export class SlowProvider implements PaymentProvider {
+  readonly name = 'sandbox' as const;
+  created = 0;
+
+  constructor(private readonly latencyMs: number) {}
+
+  async createPayment(input: ProviderPaymentInput): Promise<ProviderPayment> {
+    await sleep(this.latencyMs);
+    this.created += 1;
+    return {
+      id: `tr_${randomBase62(10)}`,
+      status: 'pending',
+      amount: input.amount,
+      currency: input.currency,
+      method: 'directdebit',
+      checkoutUrl: null,
+      customerId: input.customerId,
+      mandateId: input.mandateId,
+      paidAt: null,
+      failureReason: null,
+      failureCode: null,
+      amountRefunded: 0,
+      amountChargedBack: 0,
+      reference: input.reference,
+      createdAt: new Date(),
+    };
+  }
+
+  private unused(): never {
+    throw new Error('not used by a billing run');
+  }
+
+  createCustomer(): Promise<{ id: string }> {
+    return this.unused();
+  }
+  findCustomerByReference(): Promise<{ id: string } | null> {
+    return this.unused();
+  }
+  updateCustomer(): Promise<void> {
+    return this.unused();
+  }
+  createMandate(): Promise<ProviderMandate> {
+    return this.unused();
+  }
+  getMandate(): Promise<ProviderMandate> {
+    return this.unused();
+  }
+  listMandates(): Promise<ProviderMandate[]> {
+    return this.unused();
+  }
+  revokeMandate(): Promise<void> {
+    return this.unused();
+  }
+  getPayment(): Promise<ProviderPayment> {
+    return this.unused();
+  }
+  findPaymentByReference(): Promise<ProviderPayment | null> {
+    return this.unused();
+  }
+  cancelPayment(): Promise<ProviderPayment> {
+    return this.unused();
+  }
+}
