@@ -3,6 +3,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import express from 'express';
+import nock from 'nock';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../support/testApp';
 
@@ -15,7 +16,12 @@ import { createTestApp, type TestApp } from '../support/testApp';
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
 const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM)) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+if (!existsSync(CHROMIUM)) {
+  console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+  // With every test skipped jest runs no afterAll, so restoreNetwork.ts would not unwrap this file's
+  // nock; left wrapped, it would swallow the intercepted calls of the next file in this worker.
+  nock.restore();
+}
 
 async function freePort(): Promise<number> {
   const probe: Server = createServer();

@@ -67,7 +67,11 @@ describe.each(TEST_DATABASES)('cli jobs on %s', (kind) => {
   it('When `jobs list` runs, then it prints each job with its schedule and description', async () => {
     const result = await cli(t.ctx, 'jobs', 'list');
     expect(result.code).toBe(0);
-    expect(result.out).toEqual(allJobs.map((job) => `${job.name}  ${job.schedule}  ${job.description}`));
+    const scheduleOf = (job: (typeof allJobs)[number]) => {
+      const timing = job.timing?.(t.ctx.config);
+      return timing ? `${timing.schedule} ${timing.timezone}` : job.schedule;
+    };
+    expect(result.out).toEqual(allJobs.map((job) => `${job.name}  ${scheduleOf(job)}  ${job.description}`));
     expect(result.out).toContain(
       'reconcile-payments  */10 * * * *  Fetches payments still open or pending past their expiry from the provider (lost webhooks)',
     );

@@ -74,14 +74,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
 
 /** Runs one command of the built CLI with only the given environment, as an operator would. */
 export async function runCliProcess(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
+  return startCliProcess(env, args).exited;
 }
 
 export interface RunningCli {
