@@ -122,6 +122,13 @@ export async function benchBilling(options: { count: number; latencyMs: number; 
     await ctx.db('accounts').insert({ id: accountId, name: 'Bench', public_ref: randomBase62(20), bookkeeping_system: null, created_at: stamp, updated_at: stamp });
     await seed(ctx.db, accountId, options.count);
 
+    const statements = new Map<string, number>();
+    if (process.env.BENCH_COUNT_STATEMENTS) {
+      ctx.db.on('query', (query: { sql: string }) => {
+        const key = query.sql.slice(0, 60);
+        statements.set(key, (statements.get(key) ?? 0) + 1);
+      });
+    }
     let peakRss = process.memoryUsage().rss;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
     const started = process.hrtime.bigint();
@@ -132,6 +139,7 @@ export async function benchBilling(options: { count: number; latencyMs: number; 
     if (summary.charged !== options.count || provider.created !== options.count) {
       throw new Error(`billing bench: expected ${options.count} charges, made ${summary.charged} (${provider.created} at the provider)`);
     }
+    if (statements.size) console.log([...statements.entries()].sort((a, b) => b[1] - a[1]).map(([sql, n]) => `${(n / options.count).toFixed(2)}  ${sql}`).join('\n'));
     await ctx.db.destroy();
     const chargesPerSecond = options.count / seconds;
     const ceilingPerSecond = options.concurrency / (options.latencyMs / 1000);

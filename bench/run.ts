@@ -5,7 +5,9 @@ import { benchBilling } from './billing';
 
 /**
  * `npm run bench`: measurements, not tests. Prints each case beside its ceiling and writes
- * bench/results/latest.json. Cases are chosen with BENCH_CASES (comma-separated; default all).
+ * bench/results/latest.json. Cases are chosen with BENCH_CASES (comma-separated; default all);
+ * BENCH_BILLING_SUBSCRIPTIONS sizes the billing case, BENCH_COUNT_STATEMENTS=1 prints the SQL
+ * statements per charge.
  */
 async function main(): Promise<void> {
   const cases = (process.env.BENCH_CASES ?? 'billing').split(',').map((name) => name.trim());
