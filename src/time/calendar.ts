@@ -66,3 +66,10 @@ export function compareCalendarDates(a: CalendarDate, b: CalendarDate): number {
 /** Units in which products and subscription rules repeat. */
 export const INTERVAL_UNITS = ['day', 'week', 'month', 'year'] as const;
 export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
+
+/** The calendar day `days` after `date` (both `YYYY-MM-DD`); throws on a date that is not a day. */
+export function daysAfter(date: string, days: number): string {
+  const parsed = parseCalendarDate(date);
+  if (!parsed) throw new Error(`Not a calendar date: ${date}`);
+  return formatCalendarDate(addDays(parsed, days));
+}

@@ -1,4 +1,4 @@
-import { vatCents } from '../../src/modules/billing/vat';
+import { vatCents } from '../../src/money/vat';
 
 describe('VAT of an invoice line, rounded half-up per line', () => {
   it.each<[number, string | null, number]>([

@@ -4,7 +4,7 @@ import { newId } from '../../ids';
 import type { PaymentRow } from '../payments/repository';
 import type { InvoiceRuleRow } from '../subscriptions/repository';
 import type { ChargeRow } from './chargesRepository';
-import { vatCents } from './vat';
+import { vatCents } from '../../money/vat';
 
 export interface InvoiceLine {
   quantity: number;

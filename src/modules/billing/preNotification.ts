@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import { queueMail } from '../../mail/queue';
 import { formatDate } from '../../time';
-import { daysAfter } from '../follow-ups/opening';
+import { daysAfter } from '../../time/calendar';
 
 interface Due {
   subscription_id: string;

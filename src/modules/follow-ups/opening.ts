@@ -1,18 +1,11 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
-import { addDays, formatCalendarDate, parseCalendarDate } from '../../time/calendar';
+import { daysAfter } from '../../time/calendar';
 import { calendarDateIn, toDbDateTime } from '../../time';
 import { enqueueFollowUpEvent } from './events';
 import { followUpsRepository, type FollowUpKind, type FollowUpRow, type FollowUpStage } from './repository';
 import { followUpSettingsOf, worthRetrying, type FollowUpSettings } from './settings';
-
-/** `days` calendar days after `date` (Y-m-d). */
-export function daysAfter(date: string, days: number): string {
-  const parsed = parseCalendarDate(date);
-  if (!parsed) throw new Error(`Not a calendar date: ${date}`);
-  return formatCalendarDate(addDays(parsed, days));
-}
 
 export interface FollowUpInput {
   kind: FollowUpKind;

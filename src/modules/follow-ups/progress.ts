@@ -14,7 +14,7 @@ import { SETTLED_STATUSES } from '../payments/transitions';
 import { cancelIn, pauseIn } from '../subscriptions/lifecycle';
 import { subscriptionsRepository } from '../subscriptions/repository';
 import { enqueueFollowUpEvent } from './events';
-import { daysAfter } from './opening';
+import { daysAfter } from '../../time/calendar';
 import { followUpsRepository, type FollowUpRow } from './repository';
 import { followUpSettingsOf, worthRetrying } from './settings';
 
