@@ -105,7 +105,7 @@ describe.each(TEST_DATABASES)('billing run on %s', (kind) => {
     expect(charge.status).toBe('not_charged');
     const followUps = await t.as(token).get('/api/v2/follow-ups');
     expect(followUps.body.data).toEqual([
-      expect.objectContaining({ status: 'pending', amount: '12.50', reason_code: 'mandate_invalid', subscription: expect.objectContaining({ id: subscriptionId }) }),
+      expect.objectContaining({ type: 'link', status: 'pending', amount: '12.50', reason_code: 'mandate_invalid', next_retry_at: '2026-11-22', subscription: expect.objectContaining({ id: subscriptionId }) }),
     ]);
   });
 

@@ -51,7 +51,8 @@ export async function openFollowUp(ctx: AppContext, trx: Knex.Transaction, input
     subscription_id: input.subscriptionId,
     order_id: input.orderId ?? null,
     payment_id: input.paymentId,
-    type: settings.type,
+    // Without a valid mandate nothing can be charged again: the customer can only pay by link.
+    type: input.kind === 'mandate' ? 'link' : settings.type,
     status: 'pending',
     description: input.description.slice(0, 191),
     amount: input.amount,
