@@ -32,17 +32,12 @@ export interface ChargeRow {
 const table = (db: Knex) => db<ChargeRow>('subscription_charges');
 
 export const chargesRepository = {
-  table,
-
   /** Writes planned charges; a row that exists already (another planner was first) is left as it is. */
   insertNew: async (db: Knex, rows: ChargeRow[]): Promise<void> => {
     if (rows.length) await table(db).insert(rows).onConflict(['subscription_id', 'charge_number']).ignore();
   },
 
   find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
-
-  ofSubscription: (db: Knex, accountId: string, subscriptionId: string) =>
-    table(db).where({ account_id: accountId, subscription_id: subscriptionId }).orderBy('charge_number'),
 
   /**
    * Claims up to `limit` due charges for one worker: a conditional UPDATE that only takes rows whose
@@ -69,16 +64,6 @@ export const chargesRepository = {
     await retryDeadlocks(() => claimable(table(db).whereIn('id', picked)).update({ claim_token: options.token, claimed_until: options.until }));
     return table(db).where({ claim_token: options.token, status: 'due' });
   },
-
-  /** Whether any due charge up to `date` is still unclaimed (or its claim expired): the run is not finished. */
-  anyClaimable: async (db: Knex, date: string, now: string): Promise<boolean> =>
-    Boolean(
-      await table(db)
-        .where('status', 'due')
-        .andWhere('due_date', '<=', date)
-        .andWhere((free) => free.whereNull('claimed_until').orWhere('claimed_until', '<', now))
-        .first('id'),
-    ),
 
   /** Settles a charge this worker holds; a claim taken over meanwhile (ours expired) changes nothing. */
   finish: (db: Knex, row: Pick<ChargeRow, 'id' | 'claim_token'>, changes: Partial<ChargeRow>) =>

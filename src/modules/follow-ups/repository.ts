@@ -6,8 +6,7 @@ export type FollowUpType = (typeof FOLLOW_UP_TYPES)[number];
 export const FOLLOW_UP_STATUSES = ['pending', 'solved', 'failed'] as const;
 export type FollowUpStatus = (typeof FOLLOW_UP_STATUSES)[number];
 
-export const FOLLOW_UP_KINDS = ['failure', 'chargeback', 'mandate'] as const;
-export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number];
+export type FollowUpKind = 'failure' | 'chargeback' | 'mandate';
 export type FollowUpStage = 'retry' | 'link' | 'waiting' | 'done';
 
 export const ON_FAILURE_ACTIONS = ['pause', 'cancel', 'keep'] as const;
