@@ -18,6 +18,9 @@ const PERIODS = SUBSCRIPTIONS * 2;
  * two runs at the same moment, and a run killed with SIGKILL halfway. Counted at the fake, by
  * idempotency key and by our payment reference: one recurring payment per due period, never two.
  */
+// Child processes start, crash and restart here; on a busy 2-core CI machine that takes longer than the default.
+jest.setTimeout(90_000);
+
 describe.each(TEST_DATABASES)('billing exactly once across processes, on %s', (kind) => {
   let t: TestApp;
   let fake: MollieFake;

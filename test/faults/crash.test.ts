@@ -18,6 +18,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * done at Mollie, our process is gone before it hears of it. After a restart, the same request (same
  * Idempotency-Key) or the job that finishes stalled creations ends with exactly one object at Mollie.
  */
+// Child processes start, crash and restart here; on a busy 2-core CI machine that takes longer than the default.
+jest.setTimeout(90_000);
+
 describe.each(TEST_DATABASES)('a crash while Mollie holds the answer, on %s', (kind) => {
   let t: TestApp;
   let fake: MollieFake;
