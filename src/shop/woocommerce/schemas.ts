@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * What wc/v3 answers, as far as we use it. Money comes as decimal strings, ids as integers; unknown
+ * fields are allowed (stores add plenty through plugins) and ignored.
+ */
+const metaData = z.array(z.object({ key: z.string(), value: z.unknown() })).default([]);
+
+export const wooProduct = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  type: z.string(), // simple, variable, subscription, variable-subscription, grouped, external
+  status: z.string(),
+  sku: z.string().default(''),
+  price: z.string().default(''),
+  regular_price: z.string().default(''),
+  virtual: z.boolean().default(false),
+  shipping_required: z.boolean().optional(),
+  date_modified_gmt: z.string().nullable().optional(),
+  meta_data: metaData,
+});
+export type WooProduct = z.infer<typeof wooProduct>;
+
+const address = z.object({
+  first_name: z.string().default(''),
+  last_name: z.string().default(''),
+  company: z.string().default(''),
+  address_1: z.string().default(''),
+  address_2: z.string().default(''),
+  city: z.string().default(''),
+  postcode: z.string().default(''),
+  country: z.string().default(''),
+  email: z.string().default(''),
+  phone: z.string().default(''),
+});
+
+export const wooOrder = z.object({
+  id: z.number().int().positive(),
+  number: z.string(),
+  parent_id: z.number().int().default(0),
+  status: z.string(),
+  currency: z.string().length(3),
+  total: z.string(),
+  date_modified_gmt: z.string().nullable().optional(),
+  billing: address.partial().default({}),
+  line_items: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        product_id: z.number().int(),
+        quantity: z.number().int(),
+        total: z.string(),
+      }),
+    )
+    .default([]),
+  meta_data: metaData,
+});
+export type WooOrder = z.infer<typeof wooOrder>;
+
+export const wooWebhook = z.object({
+  id: z.number().int().positive(),
+  topic: z.string(),
+  delivery_url: z.string(),
+  status: z.string(),
+});
+export type WooWebhook = z.infer<typeof wooWebhook>;
+
+/** `GET /wp-json/wc/v3` (the API index): proves the address is a WooCommerce store and the keys work. */
+export const wooIndex = z.object({ namespace: z.literal('wc/v3'), routes: z.record(z.string(), z.unknown()) });

@@ -1,0 +1,230 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Request, type Response } from 'express';
+
+type Json = Record<string, unknown>;
+
+interface Fault {
+  method: string;
+  path: RegExp;
+  status: number;
+  retryAfter?: string;
+  remaining: number;
+}
+
+export interface SimulatorRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+}
+
+/** RFC 3986 percent-encoding, as OAuth 1.0a signs. */
+const rfc3986 = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * A WooCommerce store's REST API (wc/v3) over real HTTP on localhost, as the real one answers: OAuth
+ * 1.0a (HMAC-SHA256) checked on every request over plain HTTP, `per_page`/`page` with `X-WP-Total`
+ * and `X-WP-TotalPages`, `modified_after` with `dates_are_gmt`, webhooks it delivers signed, and
+ * faults (429 with Retry-After, 5xx) and latency on demand.
+ */
+export class WooSimulator {
+  readonly products = new Map<number, Json>();
+  readonly orders = new Map<number, Json>();
+  readonly webhooks = new Map<number, Json & { secret: string }>();
+  readonly notes = new Map<number, Json[]>();
+  readonly requests: SimulatorRequest[] = [];
+  consumerKey = 'ck_simulator0000000000000000000000000000';
+  consumerSecret = 'cs_simulator0000000000000000000000000000';
+  /** WordPress with plain permalinks: /wp-json/ is not routed. */
+  prettyPermalinks = true;
+  /** A WordPress without WooCommerce: wc/v3 routes answer rest_no_route. */
+  wooCommerceActive = true;
+  latencyMs = 0;
+  private faults: Fault[] = [];
+  private nextId = 1000;
+  private server: Server | undefined;
+  url = '';
+
+  async start(): Promise<string> {
+    const app = express();
+    app.use(express.json());
+    app.use((req, res, next) => this.gate(req, res, next));
+    const api = express.Router();
+    api.get('/', (_req, res) => void res.json({ namespace: 'wc/v3', routes: { '/wc/v3/products': {}, '/wc/v3/orders': {} } }));
+    api.get('/products', (req, res) => this.list(req, res, this.products));
+    api.get('/orders', (req, res) => this.list(req, res, this.orders));
+    api.get('/orders/:id', (req, res) => this.one(res, this.orders, Number(req.params.id)));
+    api.put('/orders/:id', (req, res) => {
+      const order = this.orders.get(Number(req.params.id));
+      if (!order) return void this.notFound(res);
+      const body = req.body as Json;
+      if (body.status) order.status = body.status;
+      if (body.set_paid === true) order.date_paid_gmt = new Date().toISOString().slice(0, 19);
+      if (Array.isArray(body.meta_data)) order.meta_data = [...((order.meta_data as Json[]) ?? []), ...(body.meta_data as Json[])];
+      order.date_modified_gmt = new Date().toISOString().slice(0, 19);
+      res.json(order);
+    });
+    api.post('/orders/:id/notes', (req, res) => {
+      const id = Number(req.params.id);
+      if (!this.orders.has(id)) return void this.notFound(res);
+      const note = { id: this.nextId++, note: (req.body as Json).note };
+      this.notes.set(id, [...(this.notes.get(id) ?? []), note]);
+      res.status(201).json(note);
+    });
+    api.post('/orders', (req, res) => {
+      const id = this.nextId++;
+      const order: Json = { id, number: String(id), parent_id: 0, status: 'pending', currency: 'EUR', total: '0.00', line_items: [], meta_data: [], ...(req.body as Json) };
+      order.date_modified_gmt = new Date().toISOString().slice(0, 19);
+      this.orders.set(id, order);
+      res.status(201).json(order);
+    });
+    api.get('/webhooks', (_req, res) => void res.json([...this.webhooks.values()].map(({ secret: _secret, ...hook }) => hook)));
+    api.post('/webhooks', (req, res) => {
+      const body = req.body as Json;
+      const hook = { id: this.nextId++, topic: String(body.topic), delivery_url: String(body.delivery_url), name: String(body.name ?? ''), status: 'active', secret: String(body.secret ?? '') };
+      this.webhooks.set(hook.id, hook);
+      const { secret: _secret, ...shown } = hook;
+      res.status(201).json(shown);
+    });
+    api.delete('/webhooks/:id', (req, res) => {
+      const hook = this.webhooks.get(Number(req.params.id));
+      if (!hook) return void this.notFound(res);
+      this.webhooks.delete(Number(hook.id));
+      const { secret: _secret, ...shown } = hook;
+      res.json(shown);
+    });
+    app.use('/wp-json/wc/v3', api);
+    await new Promise<void>((resolve) => {
+      this.server = app.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** The next `times` requests matching fail with `status` (and a Retry-After when given). */
+  fail(method: string, path: RegExp, status: number, times = 1, retryAfter?: string): void {
+    this.faults.push({ method, path, status, retryAfter, remaining: times });
+  }
+
+  addProducts(count: number, make: (index: number) => Json = () => ({})): number[] {
+    return Array.from({ length: count }, (_, index) => {
+      const id = this.nextId++;
+      this.products.set(id, { id, name: `Product ${index + 1}`, type: 'simple', status: 'publish', sku: `SKU-${id}`, price: '9.95', regular_price: '9.95', virtual: false, meta_data: [], date_modified_gmt: this.stamp(index), ...make(index) });
+      return id;
+    });
+  }
+
+  addOrders(count: number, make: (index: number) => Json = () => ({})): number[] {
+    return Array.from({ length: count }, (_, index) => {
+      const id = this.nextId++;
+      this.orders.set(id, {
+        id,
+        number: String(id),
+        parent_id: 0,
+        status: 'processing',
+        currency: 'EUR',
+        total: '19.90',
+        billing: { first_name: 'Anna', last_name: 'de Vries', email: `buyer${index}@example.nl`, company: '', phone: '', address_1: 'Dorpsstraat 1', city: 'Utrecht', postcode: '3511 AA', country: 'NL' },
+        line_items: [],
+        meta_data: [],
+        date_modified_gmt: this.stamp(index),
+        ...make(index),
+      });
+      return id;
+    });
+  }
+
+  /** Delivers a webhook of `topic` for `resource`, signed as WooCommerce signs: base64 HMAC-SHA256 of the raw body. */
+  async deliver(topic: string, resource: Json, options: { deliveryId?: string; secret?: string } = {}): Promise<globalThis.Response> {
+    const hook = [...this.webhooks.values()].find((candidate) => candidate.topic === topic);
+    if (!hook) throw new Error(`no webhook registered for ${topic}`);
+    const body = JSON.stringify(resource);
+    const signature = createHmac('sha256', options.secret ?? hook.secret).update(body).digest('base64');
+    const [kind, event] = topic.split('.');
+    return fetch(String(hook.delivery_url), {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-WC-Webhook-Topic': topic,
+        'X-WC-Webhook-Resource': kind ?? '',
+        'X-WC-Webhook-Event': event ?? '',
+        'X-WC-Webhook-ID': String(hook.id),
+        'X-WC-Webhook-Delivery-ID': options.deliveryId ?? String(this.nextId++),
+        'X-WC-Webhook-Source': `${this.url}/`,
+        'X-WC-Webhook-Signature': signature,
+      },
+      body,
+    });
+  }
+
+  private stamp(index: number): string {
+    return new Date(Date.UTC(2026, 10, 1, 0, 0, index)).toISOString().slice(0, 19);
+  }
+
+  private notFound(res: Response): void {
+    res.status(404).json({ code: 'woocommerce_rest_invalid_id', message: 'Invalid ID.', data: { status: 404 } });
+  }
+
+  private one(res: Response, store: Map<number, Json>, id: number): void {
+    const found = store.get(id);
+    if (!found) return this.notFound(res);
+    res.json(found);
+  }
+
+  private list(_req: Request, res: Response, store: Map<number, Json>): void {
+    const query = res.locals.query as Record<string, string>;
+    const perPage = Math.min(100, Number(query.per_page ?? 10));
+    const page = Number(query.page ?? 1);
+    let items = [...store.values()];
+    const after = query.modified_after ?? null;
+    if (after) items = items.filter((item) => String(item.date_modified_gmt) > after);
+    if (query.orderby === 'modified') items.sort((a, b) => String(a.date_modified_gmt).localeCompare(String(b.date_modified_gmt)));
+    res.set('X-WP-Total', String(items.length));
+    res.set('X-WP-TotalPages', String(Math.max(1, Math.ceil(items.length / perPage))));
+    res.json(items.slice((page - 1) * perPage, page * perPage));
+  }
+
+  /** Permalinks, WooCommerce, faults, latency and OAuth, in the order a real store meets them. */
+  private gate(req: Request, res: Response, next: () => void): void {
+    // PHP keeps the last of repeated query parameters (the client library sends the URL's own twice).
+    const query = Object.fromEntries(Object.entries(req.query).map(([key, value]) => [key, String(Array.isArray(value) ? value[value.length - 1] : value)]));
+    this.requests.push({ method: req.method, path: req.path, query });
+    res.locals.query = query;
+    const go = () => {
+      if (!req.path.startsWith('/wp-json/')) return next();
+      if (!this.prettyPermalinks) return void res.status(404).type('html').send('<!doctype html><title>Page not found</title>');
+      if (!this.wooCommerceActive) return void res.status(404).json({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      const fault = this.faults.find((candidate) => candidate.remaining > 0 && candidate.method === req.method && candidate.path.test(req.path));
+      if (fault) {
+        fault.remaining -= 1;
+        if (fault.retryAfter) res.set('Retry-After', fault.retryAfter);
+        return void res.status(fault.status).json({ code: 'simulated', message: `simulated ${fault.status}`, data: { status: fault.status } });
+      }
+      if (!this.authorized(req, query)) {
+        return void res.status(401).json({ code: 'woocommerce_rest_authentication_error', message: 'Invalid signature - provided signature does not match.', data: { status: 401 } });
+      }
+      next();
+    };
+    if (this.latencyMs) setTimeout(go, this.latencyMs);
+    else go();
+  }
+
+  /** OAuth 1.0a over plain HTTP, as WooCommerce checks it: consumer key known, signature over method, URL and every parameter. */
+  private authorized(req: Request, query: Record<string, string>): boolean {
+    const { oauth_signature: signature, ...params } = query;
+    if (!signature || params.oauth_consumer_key !== this.consumerKey) return false;
+    const method = params.oauth_signature_method === 'HMAC-SHA1' ? 'sha1' : 'sha256';
+    const pairs = Object.entries(params)
+      .map(([key, value]) => [rfc3986(key), rfc3986(value)] as const)
+      .sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a < b ? -1 : 1));
+    const base = [req.method.toUpperCase(), rfc3986(`${this.url}${req.baseUrl}${req.path}`), rfc3986(pairs.map(([key, value]) => `${key}=${value}`).join('&'))].join('&');
+    const expected = createHmac(method, `${rfc3986(this.consumerSecret)}&`).update(base).digest();
+    const given = Buffer.from(signature, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
