@@ -14,6 +14,7 @@ import * as paymentLinks from './20261123_012_payment_links';
 import * as outgoingMails from './20261123_013_outgoing_mails';
 import * as accountDisplayName from './20261123_014_account_display_name';
 import * as billing from './20261124_015_billing';
+import * as shops from './20261125_016_shops';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -36,6 +37,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123_013_outgoing_mails': outgoingMails,
   '20261123_014_account_display_name': accountDisplayName,
   '20261124_015_billing': billing,
+  '20261125_016_shops': shops,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -7,6 +7,7 @@ import { CliUsageError, type CliIo } from './io';
 import { JobFailedError, registerJobCommands } from './jobs';
 import { registerMailCommands } from './mails';
 import { registerMigrateCommand } from './migrate';
+import { registerShopCommands } from './shops';
 import { registerTokenCommands } from './tokens';
 
 /** commander writes whole chunks ("text\n"); the io takes lines. */
@@ -35,6 +36,7 @@ function buildProgram(env: CliEnvironment, io: CliIo): Command {
   registerMailCommands(program, env.ctx, io);
   registerBillingCommands(program, env.ctx, io);
   registerFollowUpCommands(program, env.ctx, io);
+  registerShopCommands(program, env.ctx, io);
   return program;
 }
 

@@ -7,6 +7,7 @@ import { orderRoutes } from './orders/routes';
 import { paymentRoutes } from './payments/routes';
 import { productRoutes } from './products/routes';
 import { invoiceRoutes } from './billing/invoiceRoutes';
+import { shopRoutes } from './shop/routes';
 import { subscriptionLifecycleRoutes } from './subscriptions/lifecycleRoutes';
 import { subscriptionRoutes } from './subscriptions/routes';
 
@@ -17,6 +18,7 @@ export const apiRoutes: RouteSpec[] = [
   ...subscriptionRoutes,
   ...subscriptionLifecycleRoutes,
   ...invoiceRoutes,
+  ...shopRoutes,
   ...productRoutes,
   ...paymentRoutes,
   ...linkRoutes,

@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import type { AppContext } from '../context';
+import { NotFoundError, ValidationError } from '../http/errors';
+import { requireAccount } from '../modules/accounts/service';
+import { connectShopBody } from '../modules/shop/schemas';
+import { presentShop } from '../modules/shop/presenter';
+import { connectShop, disconnectShop, getShop } from '../modules/shop/service';
+import { CliUsageError, type CliIo } from './io';
+
+/** One line per field: what the API would answer as a 422, for a person at a terminal. */
+function asUsageError(error: unknown): never {
+  if (error instanceof ValidationError) {
+    const details = Object.entries(error.fields).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
+    throw new CliUsageError([error.message, ...details].join('; '));
+  }
+  throw error;
+}
+
+function printShop(io: CliIo, shown: ReturnType<typeof presentShop>): void {
+  const line = (label: string, value: string) => io.out(`${`${label}:`.padEnd(18)}${value}`);
+  line('store', shown.url);
+  line('status', shown.status);
+  line('consumer key', shown.consumer_key);
+  line('webhooks', shown.webhooks.state + (shown.webhooks.error ? ` (${shown.webhooks.error})` : ''));
+  line('delivery url', shown.webhooks.delivery_url);
+  if (shown.webhooks.state === 'not_reachable') {
+    io.out('The store cannot reach PUBLIC_URL, so no webhooks were registered; the sync every 15 minutes keeps products and orders current.');
+  }
+}
+
+export function registerShopCommands(program: Command, ctx: AppContext, io: CliIo): void {
+  const shops = program.command('shops').description("the account's WooCommerce store");
+
+  shops
+    .command('connect')
+    .description('connect a store: its REST keys are verified with one call and our webhooks registered')
+    .requiredOption('--account <name>', 'account name')
+    .requiredOption('--url <url>', 'the store address, e.g. https://shop.example')
+    .requiredOption('--key <ck_…>', 'WooCommerce REST consumer key (read/write)')
+    .option('--secret <cs_…>', 'consumer secret; - or absent reads it from standard input, out of argv and shell history')
+    .action(async (options: { account: string; url: string; key: string; secret?: string }) => {
+      const account = await requireAccount(ctx.db, options.account);
+      const secret = options.secret && options.secret !== '-' ? options.secret : ((await io.readStdin('Consumer secret: ')).split(/\r?\n/, 1)[0] ?? '').trim();
+      const body = connectShopBody.safeParse({ url: options.url, consumer_key: options.key, consumer_secret: secret });
+      if (!body.success) throw new CliUsageError(body.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+      const row = await connectShop(ctx, account, body.data).catch(asUsageError);
+      printShop(io, presentShop(ctx.config, account, row));
+    });
+
+  shops
+    .command('disconnect')
+    .description('remove our webhooks from the store and forget its keys (synced products and orders stay)')
+    .requiredOption('--account <name>', 'account name')
+    .action(async (options: { account: string }) => {
+      const account = await requireAccount(ctx.db, options.account);
+      await disconnectShop(ctx, account).catch((error: unknown) => {
+        throw error instanceof NotFoundError ? new CliUsageError(`Account "${account.name}" has no connected store`) : error;
+      });
+      io.out(`Account "${account.name}" is no longer connected to its store`);
+    });
+
+  shops
+    .command('show')
+    .description("the account's store connection")
+    .requiredOption('--account <name>', 'account name')
+    .action(async (options: { account: string }) => {
+      const account = await requireAccount(ctx.db, options.account);
+      const shop = await getShop(ctx, account).catch((error: unknown) => {
+        throw error instanceof NotFoundError ? new CliUsageError(`Account "${account.name}" has no store; connect one with shops connect`) : error;
+      });
+      printShop(io, presentShop(ctx.config, account, shop));
+    });
+}

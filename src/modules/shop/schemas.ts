@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { requiredText } from '../../http/fields';
+
+/** `POST /api/v2/shop` (extension; the plugin's "Connect this store" sends it). */
+export const connectShopBody = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: 'The url field must be the http(s) address of the store.' }).max(2048),
+    consumer_key: requiredText(191).refine((key) => key.startsWith('ck_'), 'The consumer key field must start with ck_.'),
+    consumer_secret: requiredText(191).refine((secret) => secret.startsWith('cs_'), 'The consumer secret field must start with cs_.'),
+  })
+  .strict();
+
+export const shopResponse = z.object({
+  platform: z.literal('woocommerce'),
+  url: z.string(),
+  status: z.enum(['connected', 'disconnected']),
+  consumer_key: z.string().describe('masked: ck_… and the last four characters'),
+  webhooks: z.object({
+    state: z.enum(['registered', 'not_reachable', 'failed']).describe('not_reachable: PUBLIC_URL cannot be reached from the store; the periodic sync keeps data current'),
+    delivery_url: z.string(),
+    error: z.string().nullable(),
+  }),
+  connected_at: z.string().nullable().describe('Y-m-d H:i:s in APP_TIMEZONE'),
+});
+export type ShopResponse = z.input<typeof shopResponse>;

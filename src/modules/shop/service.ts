@@ -1,0 +1,139 @@
+import { isIP } from 'node:net';
+import type { Account, AppContext } from '../../context';
+import { decryptSecret, encryptSecret } from '../../crypto/secrets';
+import { NotFoundError, ValidationError } from '../../http/errors';
+import { newId, randomBase62 } from '../../ids';
+import { SHOP_WEBHOOK_TOPICS, type ShopConnectionCheck } from '../../shop/platform';
+import { WooConnection } from '../../shop/woocommerce/connection';
+import { ShopApiError } from '../../shop/woocommerce/errors';
+import { toDbDateTime } from '../../time';
+import { isPublicAddress } from '../../webhooks/outbound/publicAddress';
+import { shopsRepository, type ShopRow } from './repository';
+
+const CONNECT_FAILED = 'Could not connect the store';
+
+export interface ShopCredentialsInput {
+  url: string;
+  consumer_key: string;
+  consumer_secret: string;
+}
+
+/** How the service reaches a store: replaced in tests that need no store at all. */
+export type ConnectionFactory = (credentials: { url: string; consumerKey: string; consumerSecret: string }) => ShopConnectionCheck;
+const wooConnection: ConnectionFactory = (credentials) => new WooConnection(credentials);
+
+/** Hosts that only this machine or its private network can reach. */
+function isLocalHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (isIP(host)) return !isPublicAddress(host);
+  return host === 'localhost' || /\.(localhost|local|internal|lan|home\.arpa)$/.test(host) || !host.includes('.');
+}
+
+/**
+ * Whether the store can call PUBLIC_URL: yes when it is a public address; when it is local, only a
+ * store on the same machine or network can (then it is local too).
+ */
+export function storeCanReach(publicUrl: string, storeUrl: string): boolean {
+  return !isLocalHost(new URL(publicUrl).hostname) || isLocalHost(new URL(storeUrl).hostname);
+}
+
+/** Where the store delivers its webhooks for this account: its opaque public ref, never its id. */
+export const shopWebhookUrl = (publicUrl: string, account: Pick<Account, 'public_ref'>) => `${publicUrl}/webhooks/woocommerce/${account.public_ref}`;
+
+function refusal(error: unknown): never {
+  if (!(error instanceof ShopApiError)) throw error;
+  switch (error.kind) {
+    case 'unauthorized':
+      throw new ValidationError(CONNECT_FAILED, { consumer_secret: [`The store refused the consumer key or secret: ${error.message}`] });
+    case 'no_permalinks':
+      throw new ValidationError(CONNECT_FAILED, { url: ['No REST API answered at /wp-json/: enable pretty permalinks (Settings → Permalinks) or check the address.'] });
+    case 'not_woocommerce':
+      throw new ValidationError(CONNECT_FAILED, { url: ['This WordPress has no WooCommerce REST API (wc/v3): is WooCommerce active?'] });
+    default:
+      throw new ValidationError(CONNECT_FAILED, { url: [`The store could not be used: ${error.message}`] });
+  }
+}
+
+function normalisedUrl(ctx: AppContext, url: string): string {
+  const parsed = new URL(url);
+  // A merchant's token must not make the service probe its own private network (SSRF), in production.
+  if (!ctx.config.outboundAllowPrivate && isLocalHost(parsed.hostname)) {
+    throw new ValidationError(CONNECT_FAILED, { url: ['The store address must be a public address (OUTBOUND_ALLOW_PRIVATE=on allows private ones).'] });
+  }
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Connects the account's store: one REST call proves address and keys (a clear 422 naming what is
+ * wrong otherwise), the credentials are kept with the secret encrypted, and our webhooks are
+ * registered with a secret of ours — unless the store cannot reach PUBLIC_URL, which the state says:
+ * the periodic sync then keeps everything current on its own. Connecting again replaces the
+ * connection and the webhooks registered before.
+ */
+export async function connectShop(ctx: AppContext, account: Account, input: ShopCredentialsInput, connect: ConnectionFactory = wooConnection): Promise<ShopRow> {
+  const url = normalisedUrl(ctx, input.url);
+  const connection = connect({ url, consumerKey: input.consumer_key, consumerSecret: input.consumer_secret });
+  await connection.verify().catch(refusal);
+  const earlier = await shopsRepository.ofAccount(ctx.db, account.id);
+  if (earlier?.status === 'connected' && earlier.webhook_ids) await removeOldWebhooks(ctx, earlier, connect);
+
+  const secret = `wcsec_${randomBase62(40)}`;
+  const now = toDbDateTime(ctx.clock.now());
+  const row: ShopRow = {
+    id: earlier?.id ?? newId('shp'),
+    account_id: account.id,
+    platform: 'woocommerce',
+    url,
+    consumer_key: input.consumer_key,
+    consumer_secret_encrypted: encryptSecret(ctx.config.appKey, input.consumer_secret),
+    webhook_secret_encrypted: encryptSecret(ctx.config.appKey, secret),
+    webhook_ids: null,
+    webhooks_state: 'not_reachable',
+    webhooks_error: null,
+    status: 'connected',
+    connected_at: now,
+    created_at: earlier?.created_at ?? now,
+    updated_at: now,
+  };
+  if (storeCanReach(ctx.config.publicUrl, url)) {
+    try {
+      const ids = await connection.registerWebhooks(SHOP_WEBHOOK_TOPICS, shopWebhookUrl(ctx.config.publicUrl, account), secret);
+      row.webhook_ids = JSON.stringify(ids);
+      row.webhooks_state = 'registered';
+    } catch (error) {
+      row.webhooks_state = 'failed';
+      row.webhooks_error = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+      ctx.logger.warn('store webhooks could not be registered; the periodic sync keeps the data current', { accountId: account.id, error: row.webhooks_error });
+    }
+  }
+  await shopsRepository.save(ctx.db, row);
+  ctx.logger.info('store connected', { accountId: account.id, platform: row.platform, webhooks: row.webhooks_state });
+  return row;
+}
+
+async function removeOldWebhooks(ctx: AppContext, shop: ShopRow, connect: ConnectionFactory): Promise<void> {
+  const ids = JSON.parse(shop.webhook_ids ?? '[]') as number[];
+  try {
+    await connect({ url: shop.url, consumerKey: shop.consumer_key, consumerSecret: decryptSecret(ctx.config.appKey, shop.consumer_secret_encrypted) }).removeWebhooks(ids);
+  } catch (error) {
+    // The old store (or its keys) may be gone; its webhooks then fail against a secret we no longer accept.
+    ctx.logger.warn('webhooks of the earlier store connection could not be removed', { accountId: shop.account_id, error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/** Removes our webhooks from the store and forgets its credentials; synced products and orders stay. */
+export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id'>, connect: ConnectionFactory = wooConnection): Promise<ShopRow> {
+  const shop = await shopsRepository.ofAccount(ctx.db, account.id);
+  if (!shop || shop.status !== 'connected') throw new NotFoundError('Shop');
+  await removeOldWebhooks(ctx, shop, connect);
+  const now = toDbDateTime(ctx.clock.now());
+  const changes = { status: 'disconnected' as const, webhook_ids: null, webhooks_state: 'not_reachable' as const, consumer_secret_encrypted: '', updated_at: now };
+  await shopsRepository.update(ctx.db, account.id, changes);
+  return { ...shop, ...changes };
+}
+
+export async function getShop(ctx: AppContext, account: Pick<Account, 'id'>): Promise<ShopRow> {
+  const shop = await shopsRepository.ofAccount(ctx.db, account.id);
+  if (!shop) throw new NotFoundError('Shop');
+  return shop;
+}

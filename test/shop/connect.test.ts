@@ -1,0 +1,121 @@
+import { decryptSecret } from '../../src/crypto/secrets';
+import { storeCanReach } from '../../src/modules/shop/service';
+import { cli, cliWithStdin } from '../cli/runInMemory';
+import { TEST_DATABASES } from '../support/databases';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { WooSimulator } from '../support/wooSimulator';
+
+describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => {
+  let t: TestApp;
+  let store: WooSimulator;
+  let token: string;
+  let accountId: string;
+  let publicRef: string;
+  const accountName = 'Store owner';
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    ({ token, accountId } = await t.newAccount(accountName));
+    publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
+  });
+  beforeEach(async () => {
+    store = new WooSimulator();
+    await store.start();
+  });
+  afterEach(() => store.stop());
+  afterAll(() => t.close());
+
+  const connect = (overrides: Record<string, string> = {}, as = token) =>
+    t.as(as).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret, ...overrides });
+
+  it('When the keys are right, then the store is connected, the secret kept encrypted, and six webhooks registered with a secret of ours', async () => {
+    const res = await connect();
+    expect(res.status).toBe(200);
+    const deliveryUrl = `${TEST_PUBLIC_URL}/webhooks/woocommerce/${publicRef}`;
+    expect(res.body).toEqual({
+      platform: 'woocommerce',
+      url: store.url,
+      status: 'connected',
+      consumer_key: `ck_…${store.consumerKey.slice(-4)}`,
+      webhooks: { state: 'registered', delivery_url: deliveryUrl, error: null },
+      connected_at: expect.any(String),
+    });
+    const hooks = [...store.webhooks.values()];
+    expect(hooks.map((hook) => hook.topic).sort()).toEqual(['order.created', 'order.deleted', 'order.updated', 'product.created', 'product.deleted', 'product.updated']);
+    expect(hooks.every((hook) => hook.delivery_url === deliveryUrl)).toBe(true);
+    const row = await t.ctx.db('shops').where({ account_id: accountId }).first();
+    expect(JSON.stringify(row)).not.toContain(store.consumerSecret);
+    expect(decryptSecret(t.ctx.config.appKey, row.consumer_secret_encrypted)).toBe(store.consumerSecret);
+    const ours = decryptSecret(t.ctx.config.appKey, row.webhook_secret_encrypted);
+    expect(ours).toMatch(/^wcsec_/);
+    expect(hooks.every((hook) => hook.secret === ours)).toBe(true);
+    expect((await t.as(token).get('/api/v2/shop')).body).toEqual(res.body);
+  });
+
+  it('When connected again, then the earlier webhooks are removed and new ones registered', async () => {
+    await connect();
+    await connect();
+    expect(store.webhooks.size).toBe(6);
+    const row = await t.ctx.db('shops').where({ account_id: accountId });
+    expect(row).toHaveLength(1);
+  });
+
+  it.each<[string, (s: WooSimulator) => Record<string, string>, string, string]>([
+    ['a wrong consumer secret', () => ({ consumer_secret: 'cs_wrong' }), 'consumer_secret', 'The store refused the consumer key or secret'],
+    ['a wrong consumer key', () => ({ consumer_key: 'ck_wrong' }), 'consumer_secret', 'The store refused the consumer key or secret'],
+    ['plain permalinks', (s) => ((s.prettyPermalinks = false), {}), 'url', 'enable pretty permalinks'],
+    ['WordPress without WooCommerce', (s) => ((s.wooCommerceActive = false), {}), 'url', 'is WooCommerce active?'],
+    ['an address where nothing answers', () => ({ url: 'http://127.0.0.1:9' }), 'url', 'could not be reached'],
+  ])('When the store has %s, then 422 says what is wrong and nothing is stored', async (_, setup, field, message) => {
+    const other = await t.newAccount();
+    const res = await connect(setup(store), other.token);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ status: 422, error: 'Could not connect the store' });
+    expect(res.body.fields[field][0]).toContain(message);
+    expect(await t.ctx.db('shops').where({ account_id: other.accountId })).toHaveLength(0);
+    expect(store.webhooks.size).toBe(0);
+  });
+
+  it('When the body is incomplete, then 422 names each field', async () => {
+    const res = await t.as(token).post('/api/v2/shop', { url: 'ftp://shop.example', consumer_key: 'nope' });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.fields).sort()).toEqual(['consumer_key', 'consumer_secret', 'url']);
+  });
+
+  it('When disconnected, then our webhooks are removed from the store and the keys forgotten; another account never sees the store', async () => {
+    await connect();
+    const other = await t.newAccount();
+    expect((await t.as(other.token).get('/api/v2/shop')).status).toBe(404);
+    expect((await t.as(other.token).delete('/api/v2/shop')).status).toBe(404);
+    const res = await t.as(token).delete('/api/v2/shop');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('disconnected');
+    expect(store.webhooks.size).toBe(0);
+    expect((await t.ctx.db('shops').where({ account_id: accountId }).first()).consumer_secret_encrypted).toBe('');
+  });
+
+  it('When the CLI connects with the secret on standard input, then it is connected; a wrong key prints one line', async () => {
+    const ok = await cliWithStdin(t.ctx, `${store.consumerSecret}\n`, 'shops', 'connect', '--account', accountName, '--url', store.url, '--key', store.consumerKey);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toEqual(expect.arrayContaining([`store:            ${store.url}`, 'status:           connected', 'webhooks:         registered']));
+    const wrong = await cli(t.ctx, 'shops', 'connect', '--account', accountName, '--url', store.url, '--key', store.consumerKey, '--secret', 'cs_wrong');
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toHaveLength(1);
+    expect(wrong.err[0]).toContain('consumer_secret: The store refused the consumer key or secret');
+    expect((await cli(t.ctx, 'shops', 'show', '--account', accountName)).out[1]).toBe('status:           connected');
+    expect((await cli(t.ctx, 'shops', 'disconnect', '--account', accountName)).code).toBe(0);
+    expect((await cli(t.ctx, 'shops', 'disconnect', '--account', accountName)).err).toEqual([`error: Account "${accountName}" has no connected store`]);
+  });
+});
+
+describe('whether the store can reach PUBLIC_URL', () => {
+  it.each([
+    ['https://rps.example.com', 'https://shop.example', true],
+    ['http://localhost:3000', 'https://shop.example', false],
+    ['http://192.168.1.5:3000', 'https://shop.example', false],
+    ['http://localhost:3000', 'http://localhost:8080', true],
+    ['http://10.0.0.2:3000', 'http://10.0.0.3', true],
+  ])('PUBLIC_URL %s, store %s: %s', (publicUrl, storeUrl, reachable) => {
+    expect(storeCanReach(publicUrl, storeUrl)).toBe(reachable);
+  });
+});
