@@ -15,6 +15,7 @@ import * as outgoingMails from './20261123_013_outgoing_mails';
 import * as accountDisplayName from './20261123_014_account_display_name';
 import * as billing from './20261124_015_billing';
 import * as shops from './20261125_016_shops';
+import * as syncRuns from './20261125_017_sync_runs';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -38,6 +39,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261123_014_account_display_name': accountDisplayName,
   '20261124_015_billing': billing,
   '20261125_016_shops': shops,
+  '20261125_017_sync_runs': syncRuns,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -44,6 +44,21 @@ describe.each(TEST_DATABASES)('products on %s', (kind) => {
       });
     });
 
+    it('When a store product is created a second time, then 422 says its shop product id is taken; another account may use it', async () => {
+      const first = await t.as(token).post('/api/v2/products', { ...monthly, shop_platform_product_id: 4100 });
+      expect(first.status).toBe(201);
+      const again = await t.as(token).post('/api/v2/products', { ...monthly, shop_platform_product_id: 4100 });
+      expect(again.status).toBe(422);
+      expect(again.body).toEqual({
+        status: 422,
+        error: 'Could not create product. Some fields contain invalid data',
+        fields: { shop_platform_product_id: ['The shop platform product id has already been taken.'] },
+        code: 'validation_failed',
+      });
+      const other = await t.newAccount();
+      expect((await t.as(other.token).post('/api/v2/products', { ...monthly, shop_platform_product_id: 4100 })).status).toBe(201);
+    });
+
     it('When a subscription product is valid, then it answers 201 with interval, times and shop product id, and stores vat and interval value', async () => {
       const res = await t.as(token).post('/api/v2/products', { ...monthly, times: 12, shop_platform_product_id: 3000000000 });
       expect(res.status).toBe(201);

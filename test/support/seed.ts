@@ -100,6 +100,7 @@ export async function seedProduct(db: Knex, accountId: string, overrides: Partia
     interval_value: null,
     times: null,
     shop_product_id: null,
+    deleted_at: null,
     ...stamps,
     ...overrides,
   };

@@ -17,6 +17,8 @@ export interface ProductRow {
   interval_value: number | null;
   times: number | null; // null: unlimited
   shop_product_id: number | null;
+  /** Deleted in the store: kept (orders and links refer to it), marked. */
+  deleted_at: string | null;
   created_at: string;
   updated_at: string;
 }

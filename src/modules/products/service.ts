@@ -1,5 +1,6 @@
 import type { Account, AppContext } from '../../context';
-import { NotFoundError } from '../../http/errors';
+import { isUniqueViolation } from '../../db/connect';
+import { NotFoundError, ValidationError } from '../../http/errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
@@ -32,10 +33,19 @@ export async function createProduct(
     interval_value: input.interval_value ?? null,
     times: input.times ?? null,
     shop_product_id: input.shop_platform_product_id ?? null,
+    deleted_at: null,
     created_at: now,
     updated_at: now,
   };
-  await writeRemembered(ctx.db, idempotency, row.id, (trx) => productsRepository.insert(trx, row));
+  try {
+    await writeRemembered(ctx.db, idempotency, row.id, (trx) => productsRepository.insert(trx, row));
+  } catch (error) {
+    // One product per store product: the unique (account, shop product id) says it exists already.
+    if (!isUniqueViolation(error) || row.shop_product_id === null) throw error;
+    throw new ValidationError('Could not create product. Some fields contain invalid data', {
+      shop_platform_product_id: ['The shop platform product id has already been taken.'],
+    });
+  }
   return row;
 }
 
