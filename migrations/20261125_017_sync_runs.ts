@@ -26,6 +26,12 @@ export async function up(db: Knex): Promise<void> {
     t.dateTime('finished_at').nullable();
     t.index(['account_id', 'seq']);
   });
+  await db.schema.alterTable('shops', (t) => {
+    // The newest `date_modified_gmt` an incremental sync has seen (Y-m-dTH:i:s, GMT): the next one
+    // asks for what changed after it, minus an overlap.
+    t.string('products_cursor', 19).nullable();
+    t.string('orders_cursor', 19).nullable();
+  });
   await db.schema.alterTable('products', (t) => {
     t.dateTime('deleted_at').nullable();
     t.unique(['account_id', 'shop_product_id']);
@@ -42,6 +48,9 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.alterTable('products', (t) => {
     t.dropUnique(['account_id', 'shop_product_id']);
     t.dropColumn('deleted_at');
+  });
+  await db.schema.alterTable('shops', (t) => {
+    t.dropColumns('products_cursor', 'orders_cursor');
   });
   await db.schema.dropTable('sync_runs');
 }

@@ -36,7 +36,7 @@ export interface RouteSpec<
   summary: string;
   tag: string;
   /** Status of a successful answer. */
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
   params?: P;
   query?: Q;
   body?: B;

@@ -3,6 +3,7 @@ import { deliverMailsJob } from './deliverMails';
 import { deliverOutboundEventsJob } from './deliverOutboundEvents';
 import { followUpsJob } from './followUps';
 import { preNotifyJob } from './preNotify';
+import { syncStoresJob } from './syncStores';
 import { finishProviderCreationsJob } from './finishProviderCreations';
 import { processWebhookCallsJob } from './processWebhookCalls';
 import { purgeIdempotencyKeysJob } from './purgeIdempotencyKeys';
@@ -22,6 +23,7 @@ export const allJobs: Job[] = [
   billJob,
   followUpsJob,
   preNotifyJob,
+  syncStoresJob,
 ];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {

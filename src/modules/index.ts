@@ -8,6 +8,7 @@ import { paymentRoutes } from './payments/routes';
 import { productRoutes } from './products/routes';
 import { invoiceRoutes } from './billing/invoiceRoutes';
 import { shopRoutes } from './shop/routes';
+import { syncRoutes } from './sync/routes';
 import { subscriptionLifecycleRoutes } from './subscriptions/lifecycleRoutes';
 import { subscriptionRoutes } from './subscriptions/routes';
 
@@ -19,6 +20,7 @@ export const apiRoutes: RouteSpec[] = [
   ...subscriptionLifecycleRoutes,
   ...invoiceRoutes,
   ...shopRoutes,
+  ...syncRoutes,
   ...productRoutes,
   ...paymentRoutes,
   ...linkRoutes,

@@ -12,6 +12,8 @@ export interface ShopRow {
   webhooks_state: 'registered' | 'not_reachable' | 'failed';
   webhooks_error: string | null;
   status: 'connected' | 'disconnected';
+  products_cursor: string | null;
+  orders_cursor: string | null;
   connected_at: string | null;
   created_at: string;
   updated_at: string;

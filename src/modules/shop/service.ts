@@ -91,6 +91,9 @@ export async function connectShop(ctx: AppContext, account: Account, input: Shop
     webhooks_state: 'not_reachable',
     webhooks_error: null,
     status: 'connected',
+    // Another store (or the same again) starts from scratch: the first sync reads everything.
+    products_cursor: earlier?.url === url ? earlier.products_cursor : null,
+    orders_cursor: earlier?.url === url ? earlier.orders_cursor : null,
     connected_at: now,
     created_at: earlier?.created_at ?? now,
     updated_at: now,
