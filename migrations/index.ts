@@ -16,6 +16,7 @@ import * as accountDisplayName from './20261123_014_account_display_name';
 import * as billing from './20261124_015_billing';
 import * as shops from './20261125_016_shops';
 import * as syncRuns from './20261125_017_sync_runs';
+import * as shopWebhookDeliveries from './20261125_018_shop_webhook_deliveries';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -40,6 +41,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261124_015_billing': billing,
   '20261125_016_shops': shops,
   '20261125_017_sync_runs': syncRuns,
+  '20261125_018_shop_webhook_deliveries': shopWebhookDeliveries,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

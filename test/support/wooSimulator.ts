@@ -139,15 +139,15 @@ export class WooSimulator {
     });
   }
 
-  /** Delivers a webhook of `topic` for `resource`, signed as WooCommerce signs: base64 HMAC-SHA256 of the raw body. */
-  async deliver(topic: string, resource: Json, options: { deliveryId?: string; secret?: string } = {}): Promise<globalThis.Response> {
+  /** A webhook delivery of `topic` for `resource`, signed as WooCommerce signs: base64 HMAC-SHA256 of the raw body. */
+  delivery(topic: string, resource: Json, options: { deliveryId?: string; secret?: string } = {}): { url: string; headers: Record<string, string>; body: string } {
     const hook = [...this.webhooks.values()].find((candidate) => candidate.topic === topic);
     if (!hook) throw new Error(`no webhook registered for ${topic}`);
     const body = JSON.stringify(resource);
-    const signature = createHmac('sha256', options.secret ?? hook.secret).update(body).digest('base64');
     const [kind, event] = topic.split('.');
-    return fetch(String(hook.delivery_url), {
-      method: 'POST',
+    return {
+      url: String(hook.delivery_url),
+      body,
       headers: {
         'Content-Type': 'application/json',
         'X-WC-Webhook-Topic': topic,
@@ -156,10 +156,15 @@ export class WooSimulator {
         'X-WC-Webhook-ID': String(hook.id),
         'X-WC-Webhook-Delivery-ID': options.deliveryId ?? String(this.nextId++),
         'X-WC-Webhook-Source': `${this.url}/`,
-        'X-WC-Webhook-Signature': signature,
+        'X-WC-Webhook-Signature': createHmac('sha256', options.secret ?? hook.secret).update(body).digest('base64'),
       },
-      body,
-    });
+    };
+  }
+
+  /** Delivers it over HTTP to the address the webhook was registered with. */
+  async deliver(topic: string, resource: Json, options: { deliveryId?: string; secret?: string } = {}): Promise<globalThis.Response> {
+    const { url, headers, body } = this.delivery(topic, resource, options);
+    return fetch(url, { method: 'POST', headers, body });
   }
 
   private stamp(index: number): string {

@@ -1,0 +1,78 @@
+import type { AppContext } from '../../context';
+import { decryptSecret } from '../../crypto/secrets';
+import { isUniqueViolation } from '../../db/connect';
+import { mapProduct } from '../../shop/woocommerce/productMapping';
+import { wooProduct } from '../../shop/woocommerce/schemas';
+import { validWooSignature } from '../../shop/woocommerce/signature';
+import { toDbDateTime } from '../../time';
+import { accountsRepository } from '../accounts/repository';
+import { shopsRepository } from '../shop/repository';
+import { upsertStoreProducts } from './productUpsert';
+
+export interface StoreDelivery {
+  publicRef: string;
+  rawBody: Buffer;
+  contentType: string;
+  headers: { signature?: string; topic?: string; deliveryId?: string };
+}
+
+/** What the receiver answers: 200 for a ping, an applied or a duplicate delivery; 401 unsigned; 404 unknown store. */
+export type DeliveryOutcome = 'ping' | 'applied' | 'duplicate' | 'ignored' | 'unauthorized' | 'unknown';
+
+/** A new webhook's first call: form-encoded `webhook_id=N`, unsigned. Only a 200 keeps it active. */
+function isPing(delivery: StoreDelivery): boolean {
+  return !delivery.headers.signature && /^webhook_id=\d+$/.test(delivery.rawBody.toString('utf8').trim());
+}
+
+/**
+ * A WooCommerce webhook delivery: the signature is verified on the raw bytes before anything is read
+ * or stored; a delivery id seen before is not applied again; a product is applied as the sync would.
+ * Webhooks are a hint: the periodic sync is the truth, so what cannot be applied is left to it.
+ */
+export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDelivery): Promise<DeliveryOutcome> {
+  const account = await accountsRepository.findByPublicRef(ctx.db, delivery.publicRef);
+  const shop = account && (await shopsRepository.ofAccount(ctx.db, account.id));
+  if (!account || !shop || shop.status !== 'connected') return 'unknown';
+  if (isPing(delivery)) return 'ping';
+  if (!validWooSignature(delivery.rawBody, delivery.headers.signature, decryptSecret(ctx.config.appKey, shop.webhook_secret_encrypted))) {
+    ctx.logger.warn('store webhook with a missing or wrong signature refused', { accountId: account.id, topic: delivery.headers.topic });
+    return 'unauthorized';
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(delivery.rawBody.toString('utf8'));
+  } catch {
+    return 'ignored';
+  }
+  const topic = delivery.headers.topic ?? '';
+  const resourceId = typeof body === 'object' && body !== null && 'id' in body ? String((body as { id: unknown }).id) : null;
+  const now = toDbDateTime(ctx.clock.now());
+  if (delivery.headers.deliveryId) {
+    try {
+      await ctx.db('shop_webhook_deliveries').insert({ account_id: account.id, delivery_id: delivery.headers.deliveryId.slice(0, 64), topic: topic.slice(0, 40), resource_id: resourceId?.slice(0, 40) ?? null, received_at: now });
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'duplicate';
+      throw error;
+    }
+  }
+  if (topic === 'product.created' || topic === 'product.updated') {
+    const product = wooProduct.safeParse(body);
+    if (!product.success) {
+      ctx.logger.warn('store webhook product could not be read; the periodic sync retries it', { accountId: account.id, resourceId });
+      return 'ignored';
+    }
+    try {
+      await upsertStoreProducts(ctx.db, account.id, [mapProduct(product.data)], now);
+    } catch (error) {
+      ctx.logger.warn('store webhook product could not be applied', { accountId: account.id, resourceId, error: error instanceof Error ? error.message : String(error) });
+      return 'ignored';
+    }
+    return 'applied';
+  }
+  if (topic === 'product.deleted' && resourceId && /^\d+$/.test(resourceId)) {
+    await ctx.db('products').where({ account_id: account.id, shop_product_id: Number(resourceId) }).whereNull('deleted_at').update({ deleted_at: now, updated_at: now });
+    return 'applied';
+  }
+  // Orders are applied by their sync once it exists; until then the periodic sync is all there is.
+  return 'ignored';
+}

@@ -1,0 +1,76 @@
+import request from 'supertest';
+import { TEST_DATABASES } from '../support/databases';
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { WooSimulator } from '../support/wooSimulator';
+
+describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
+  let t: TestApp;
+  let store: WooSimulator;
+  let accountId: string;
+
+  beforeEach(async () => {
+    t = await createTestApp(kind);
+    const account = await t.newAccount();
+    accountId = account.accountId;
+    store = new WooSimulator();
+    await store.start();
+    expect((await t.as(account.token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret })).status).toBe(200);
+  });
+  afterEach(async () => {
+    await store.stop();
+    await t.close();
+  });
+
+  /** Posts what the store would deliver to the service (the registered address, in-process). */
+  const post = ({ url, headers, body }: { url: string; headers: Record<string, string>; body: string }) => {
+    let test = request(t.app).post(url.slice(TEST_PUBLIC_URL.length));
+    for (const [name, value] of Object.entries(headers)) test = test.set(name, value);
+    return test.send(body);
+  };
+  const product = (id: number, name = 'Coffee beans') => ({ id, name, type: 'simple', status: 'publish', price: '7.50', regular_price: '7.50', meta_data: [] });
+  const products = () => t.ctx.db('products').where({ account_id: accountId });
+
+  it('When a new webhook pings (webhook_id=N, unsigned), then it answers 200 and stores nothing', async () => {
+    const { url } = store.delivery('product.created', {});
+    const res = await request(t.app).post(url.slice(TEST_PUBLIC_URL.length)).type('form').send('webhook_id=1234');
+    expect(res.status).toBe(200);
+    expect(await t.ctx.db('shop_webhook_deliveries')).toHaveLength(0);
+  });
+
+  it('When a product is delivered with a good signature, then it becomes a Product; a repeated delivery id is applied once', async () => {
+    const delivery = store.delivery('product.created', product(501), { deliveryId: 'd-1' });
+    expect((await post(delivery)).body).toEqual({ status: 200, result: 'applied' });
+    expect(await products()).toEqual([expect.objectContaining({ shop_product_id: 501, name: 'Coffee beans', amount: 750 })]);
+    // The same delivery again (WooCommerce duplicates them), now with a changed body under the same id.
+    const again = store.delivery('product.updated', product(501, 'Renamed'), { deliveryId: 'd-1' });
+    expect((await post(again)).body).toEqual({ status: 200, result: 'duplicate' });
+    expect((await products())[0].name).toBe('Coffee beans');
+    expect((await post(store.delivery('product.updated', product(501, 'Renamed'), { deliveryId: 'd-2' }))).body.result).toBe('applied');
+    expect((await products())[0].name).toBe('Renamed');
+  });
+
+  it.each([
+    ['a wrong signature', (d: { headers: Record<string, string> }) => (d.headers['X-WC-Webhook-Signature'] = Buffer.alloc(32).toString('base64'))],
+    ['a missing signature', (d: { headers: Record<string, string> }) => delete d.headers['X-WC-Webhook-Signature']],
+    ['a body changed after signing', (d: { body: string }) => (d.body = d.body.replace('Coffee', 'Cocoa'))],
+  ])('When a delivery has %s, then 401 and nothing is stored', async (_, spoil) => {
+    const delivery = store.delivery('product.created', product(502));
+    spoil(delivery);
+    const res = await post(delivery);
+    expect(res.status).toBe(401);
+    expect(await products()).toHaveLength(0);
+    expect(await t.ctx.db('shop_webhook_deliveries')).toHaveLength(0);
+  });
+
+  it('When a product is deleted in the store, then it is marked deleted, not removed', async () => {
+    await post(store.delivery('product.created', product(503)));
+    await post(store.delivery('product.deleted', { id: 503 }));
+    const [row] = await products();
+    expect(row.deleted_at).not.toBeNull();
+  });
+
+  it('When the account reference is unknown, then 404', async () => {
+    const res = await request(t.app).post('/webhooks/woocommerce/nope').set('X-WC-Webhook-Signature', 'x').send('{}');
+    expect(res.status).toBe(404);
+  });
+});
