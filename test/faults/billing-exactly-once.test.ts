@@ -93,7 +93,14 @@ describe.each(TEST_DATABASES)('billing exactly once across processes, on %s', (k
     const accountId = await billableAccount();
     fake.holdAnswers('POST', /^\/v2\/payments/, 1);
     const doomed = startCliProcess(env(1), ['billing', 'run', '--date', BILLING_DATE]);
-    await fake.untilHeld(); // the rows are written and the first charge is made at Mollie; its answer never arrives
+    // The rows are written and the first charge is made at Mollie; its answer never arrives. A run that
+    // dies before that (it cannot start) fails the test at once instead of waiting for the hold.
+    await Promise.race([
+      fake.untilHeld(),
+      doomed.exited.then((run) => {
+        throw new Error(`billing ended before its first charge reached Mollie: ${run.stderr}`);
+      }),
+    ]);
     await doomed.crash();
     // Planning runs beside charging, so it may have been cut off too: some rows are written, none charged.
     const written = await t.ctx.db('subscription_charges').where({ account_id: accountId });
