@@ -138,7 +138,7 @@ describe.each(TEST_DATABASES)('the periodic store sync on %s', (kind) => {
       const { token, accountId } = await t.newAccount();
       await t.as(token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret });
       store.addProducts(3);
-      expect((await cli(t.ctx, 'jobs', 'run', 'sync-stores')).out).toEqual([expect.stringMatching(/^sync-stores: 1 processed, 0 failed/)]);
+      expect((await cli(t.ctx, 'jobs', 'run', 'sync-stores')).out).toEqual([expect.stringMatching(/^sync-stores: 2 processed, 0 failed/)]); // products, then orders
       expect(await t.ctx.db('products').where({ account_id: accountId })).toHaveLength(3);
       store.requests.length = 0;
       await cli(t.ctx, 'jobs', 'run', 'sync-stores');

@@ -69,6 +69,15 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
     expect(row.deleted_at).not.toBeNull();
   });
 
+  it('When an order is delivered, then it becomes an Order as the sync would make it; deleted in the store, it is cancelled', async () => {
+    const order = { id: 7001, number: 'W-7001', status: 'processing', currency: 'EUR', total: '24.95', billing: { first_name: 'Bert', last_name: 'Jansen', email: 'bert@example.nl' }, line_items: [], meta_data: [] };
+    expect((await post(store.delivery('order.created', order))).body.result).toBe('applied');
+    const row = await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: 7001 }).first();
+    expect(row).toMatchObject({ status: 'paid', total_amount: 2495, shop_order_number: 'W-7001', email: 'bert@example.nl' });
+    await post(store.delivery('order.deleted', { id: 7001 }));
+    expect((await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: 7001 }).first()).status).toBe('cancelled');
+  });
+
   it('When the account reference is unknown, then 404', async () => {
     const res = await request(t.app).post('/webhooks/woocommerce/nope').set('X-WC-Webhook-Signature', 'x').send('{}');
     expect(res.status).toBe(404);

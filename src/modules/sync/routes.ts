@@ -6,12 +6,11 @@ import { getSyncRun, listSyncRuns, startSync } from './service';
 
 const names = { path: '/api/v2/sync/runs', tag: 'Store sync', plural: 'sync runs', item: syncRunResponse };
 
-// Orders join with their sync (the next step of the WooCommerce issue).
-const startRoute = (kind: 'products') =>
+const startRoute = (kind: 'products' | 'orders') =>
   defineRoute({
     methods: ['post'],
     path: `/api/v2/sync/${kind}`,
-    operationId: 'syncProducts',
+    operationId: kind === 'products' ? 'syncProducts' : 'syncOrders',
     summary: `Start a sync of the store's ${kind} (202 with the run; 409 while one runs)`,
     tag: names.tag,
     status: 202,
@@ -26,6 +25,7 @@ const startRoute = (kind: 'products') =>
 
 export const syncRoutes = [
   startRoute('products'),
+  startRoute('orders'),
   listRoute({ ...names, operationId: 'listSyncRuns', summary: 'List store sync runs, oldest first', list: listSyncRuns, present: presentSyncRuns }),
   readOneRoute({ ...names, operationId: 'getSyncRun', summary: 'One sync run: status, progress and errors', get: getSyncRun, present: presentSyncRuns }),
 ];

@@ -7,7 +7,7 @@ import { newId } from '../../ids';
 import { WooClient } from '../../shop/woocommerce/client';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { shopsRepository, type ShopRow } from '../shop/repository';
-import { syncProducts } from './productSync';
+import { syncStore } from './storeSync';
 import { syncRunsRepository, type SyncKind, type SyncRunRow } from './repository';
 
 /** A run whose heartbeat is older than this died with its instance: a new start takes over. */
@@ -68,7 +68,7 @@ async function claimRun(ctx: AppContext, accountId: string, kind: SyncKind, full
 /** Runs one sync to its end; never throws: the run row says how it went. */
 export async function performSync(ctx: AppContext, run: SyncRunRow, shop: ShopRow): Promise<void> {
   try {
-    await syncProducts(ctx, run, shop, storeClient(ctx, shop));
+    await syncStore(ctx, run, shop, storeClient(ctx, shop), run.kind);
     await syncRunsRepository.finish(ctx.db, run.id, 'succeeded', toDbDateTime(ctx.clock.now()));
     ctx.logger.info('store sync finished', { accountId: run.account_id, syncRunId: run.id, kind: run.kind });
   } catch (error) {
@@ -79,11 +79,11 @@ export async function performSync(ctx: AppContext, run: SyncRunRow, shop: ShopRo
 }
 
 /**
- * `POST /api/v2/sync/products`: starts a sync in the background and answers its run (202).
+ * `POST /api/v2/sync/{products|orders}`: starts a sync in the background and answers its run (202).
  * Two syncs of one kind for one store never run at once, also across instances (409 naming the
  * running one).
  */
-export async function startSync(ctx: AppContext, account: Account, kind: 'products', full: boolean): Promise<SyncRunRow> {
+export async function startSync(ctx: AppContext, account: Account, kind: SyncKind, full: boolean): Promise<SyncRunRow> {
   const shop = await connectedShop(ctx, account.id);
   const run = await claimRun(ctx, account.id, kind, full);
   ctx.background.run(`store ${kind} sync`, () => performSync(ctx, run, shop));
@@ -107,22 +107,25 @@ export function listSyncRuns(ctx: AppContext, account: Account, request: PageReq
 export async function syncAllStores(ctx: AppContext, signal?: AbortSignal): Promise<{ synced: number; skipped: number; failed: number }> {
   const result = { synced: 0, skipped: 0, failed: 0 };
   const shops = await ctx.db<ShopRow>('shops').where({ status: 'connected' });
+  // Products first: order lines refer to them.
   for (const shop of shops) {
-    if (signal?.aborted) break;
-    let run: SyncRunRow;
-    try {
-      run = await claimRun(ctx, shop.account_id, 'products', false);
-    } catch (error) {
-      if (error instanceof ConflictError) {
-        result.skipped += 1;
-        continue;
+    for (const kind of ['products', 'orders'] as const) {
+      if (signal?.aborted) return result;
+      let run: SyncRunRow;
+      try {
+        run = await claimRun(ctx, shop.account_id, kind, false);
+      } catch (error) {
+        if (error instanceof ConflictError) {
+          result.skipped += 1;
+          continue;
+        }
+        throw error;
       }
-      throw error;
+      await performSync(ctx, run, shop);
+      const finished = await syncRunsRepository.find(ctx.db, shop.account_id, run.id);
+      if (finished?.status === 'succeeded') result.synced += 1;
+      else result.failed += 1;
     }
-    await performSync(ctx, run, shop);
-    const finished = await syncRunsRepository.find(ctx.db, shop.account_id, run.id);
-    if (finished?.status === 'succeeded') result.synced += 1;
-    else result.failed += 1;
   }
   return result;
 }

@@ -1,12 +1,14 @@
 import type { AppContext } from '../../context';
 import { decryptSecret } from '../../crypto/secrets';
 import { isUniqueViolation } from '../../db/connect';
+import { mapOrder } from '../../shop/woocommerce/orderMapping';
 import { mapProduct } from '../../shop/woocommerce/productMapping';
-import { wooProduct } from '../../shop/woocommerce/schemas';
+import { wooOrder, wooProduct } from '../../shop/woocommerce/schemas';
 import { validWooSignature } from '../../shop/woocommerce/signature';
 import { toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { shopsRepository } from '../shop/repository';
+import { upsertStoreOrders } from './orderUpsert';
 import { upsertStoreProducts } from './productUpsert';
 
 export interface StoreDelivery {
@@ -26,7 +28,8 @@ function isPing(delivery: StoreDelivery): boolean {
 
 /**
  * A WooCommerce webhook delivery: the signature is verified on the raw bytes before anything is read
- * or stored; a delivery id seen before is not applied again; a product is applied as the sync would.
+ * or stored; a delivery id seen before is not applied again; a product or an order is applied as the
+ * sync would.
  * Webhooks are a hint: the periodic sync is the truth, so what cannot be applied is left to it.
  */
 export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDelivery): Promise<DeliveryOutcome> {
@@ -73,6 +76,24 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
     await ctx.db('products').where({ account_id: account.id, shop_product_id: Number(resourceId) }).whereNull('deleted_at').update({ deleted_at: now, updated_at: now });
     return 'applied';
   }
-  // Orders are applied by their sync once it exists; until then the periodic sync is all there is.
+  if (topic === 'order.created' || topic === 'order.updated') {
+    const order = wooOrder.safeParse(body);
+    if (!order.success) {
+      ctx.logger.warn('store webhook order could not be read; the periodic sync retries it', { accountId: account.id, resourceId });
+      return 'ignored';
+    }
+    try {
+      await upsertStoreOrders(ctx.db, account.id, [mapOrder(order.data)], now);
+    } catch (error) {
+      ctx.logger.warn('store webhook order could not be applied', { accountId: account.id, resourceId, error: error instanceof Error ? error.message : String(error) });
+      return 'ignored';
+    }
+    return 'applied';
+  }
+  if (topic === 'order.deleted' && resourceId && /^\d+$/.test(resourceId)) {
+    // An order deleted in the store can no longer be paid or shipped: ours is cancelled, not removed.
+    await ctx.db('orders').where({ account_id: account.id, shop_order_id: Number(resourceId) }).update({ status: 'cancelled', updated_at: now });
+    return 'applied';
+  }
   return 'ignored';
 }

@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+import { newId } from '../../ids';
+import type { MappedOrder } from '../../shop/woocommerce/orderMapping';
+import type { OrderLineRow, OrderRow } from '../orders/repository';
+import type { UpsertCounts } from './productUpsert';
+import type { SyncError } from './repository';
+
+function fieldsOf(order: MappedOrder): Partial<OrderRow> {
+  return {
+    status: order.status,
+    total_amount: order.totalAmount,
+    currency: order.currency,
+    order_number: order.shopOrderNumber,
+    shop_order_number: order.shopOrderNumber,
+    first_name: order.firstName,
+    last_name: order.lastName,
+    email: order.email,
+    organization_name: order.organizationName,
+    phone: order.phone,
+    address: order.address,
+    postal_code: order.postalCode,
+    city: order.city,
+    country: order.country,
+  };
+}
+
+const sameFields = (existing: OrderRow, fields: Partial<OrderRow>) =>
+  (Object.keys(fields) as Array<keyof OrderRow>).every((key) => (existing[key] ?? null) === (fields[key] ?? null) || String(existing[key]) === String(fields[key]));
+
+const lineKey = (lines: Array<{ product_id: string; quantity: number }>) => lines.map((line) => `${line.product_id}x${Number(line.quantity)}`).join(',');
+
+/**
+ * Writes a page of store orders as Orders, by their unique store id, with their lines on the
+ * account's Products (by store product id). A line whose product is not synced yet is left out and
+ * reported; the next sync after the product's adds it. A repeated sync changes nothing.
+ */
+export async function upsertStoreOrders(db: Knex, accountId: string, orders: MappedOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
+  const counts = { created: 0, updated: 0, unchanged: 0, errors: [] as SyncError[] };
+  if (!orders.length) return counts;
+  await db.transaction(async (trx) => {
+    const existing = new Map(
+      (await trx<OrderRow>('orders').where('account_id', accountId).whereIn('shop_order_id', orders.map((order) => order.shopOrderId))).map((row) => [Number(row.shop_order_id), row]),
+    );
+    const productIds = [...new Set(orders.flatMap((order) => order.lines.map((line) => line.shopProductId)))];
+    const products = new Map(
+      (await trx('products').where('account_id', accountId).whereIn('shop_product_id', productIds).select('id', 'shop_product_id')).map((row: { id: string; shop_product_id: number }) => [
+        Number(row.shop_product_id),
+        row.id,
+      ]),
+    );
+    const existingLines = await trx<OrderLineRow>('order_lines')
+      .where('account_id', accountId)
+      .whereIn('order_id', [...existing.values()].map((row) => row.id))
+      .orderBy([{ column: 'order_id' }, { column: 'position' }]);
+    for (const order of orders) {
+      const lines = order.lines.flatMap((line) => {
+        const productId = products.get(line.shopProductId);
+        if (!productId) {
+          counts.errors.push({ record: `order ${order.shopOrderId}`, error: `product ${line.shopProductId} is not synced yet: its line is left out until it is` });
+          return [];
+        }
+        return [{ product_id: productId, quantity: line.quantity }];
+      });
+      const found = existing.get(order.shopOrderId);
+      const fields = fieldsOf(order);
+      if (!found) {
+        const id = newId('ord');
+        await trx('orders').insert({
+          id,
+          account_id: accountId,
+          shop_order_id: order.shopOrderId,
+          vat_number: null,
+          carrier: null,
+          tracktrace: null,
+          subscription_id: null,
+          subscription_status: null,
+          cancel_subscription_at: null,
+          created_at: now,
+          updated_at: now,
+          ...fields,
+        });
+        if (lines.length) await trx('order_lines').insert(lines.map((line, position) => ({ id: newId('orl'), account_id: accountId, order_id: id, position, next_order: null, ...line })));
+        counts.created += 1;
+        continue;
+      }
+      const linesBefore = existingLines.filter((line) => line.order_id === found.id);
+      const linesSame = lineKey(linesBefore) === lineKey(lines);
+      if (sameFields(found, fields) && linesSame) {
+        counts.unchanged += 1;
+        continue;
+      }
+      await trx('orders').where({ id: found.id }).update({ ...fields, updated_at: now });
+      if (!linesSame) {
+        await trx('order_lines').where({ account_id: accountId, order_id: found.id }).delete();
+        if (lines.length) await trx('order_lines').insert(lines.map((line, position) => ({ id: newId('orl'), account_id: accountId, order_id: found.id, position, next_order: null, ...line })));
+      }
+      counts.updated += 1;
+    }
+  });
+  return counts;
+}
