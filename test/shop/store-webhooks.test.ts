@@ -78,6 +78,12 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
     expect((await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: 7001 }).first()).status).toBe('cancelled');
   });
 
+  it('When a signed delivery carries a record we cannot use, then 200 (the store must not disable the hook) and nothing is stored', async () => {
+    const res = await post(store.delivery('product.updated', { id: 504, name: null }));
+    expect(res.body).toEqual({ status: 200, result: 'ignored' });
+    expect(await products()).toHaveLength(0);
+  });
+
   it('When the account reference is unknown, then 404', async () => {
     const res = await request(t.app).post('/webhooks/woocommerce/nope').set('X-WC-Webhook-Signature', 'x').send('{}');
     expect(res.status).toBe(404);

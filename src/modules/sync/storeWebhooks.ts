@@ -59,36 +59,14 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
     }
   }
   if (topic === 'product.created' || topic === 'product.updated') {
-    const product = wooProduct.safeParse(body);
-    if (!product.success) {
-      ctx.logger.warn('store webhook product could not be read; the periodic sync retries it', { accountId: account.id, resourceId });
-      return 'ignored';
-    }
-    try {
-      await upsertStoreProducts(ctx.db, account.id, [mapProduct(product.data)], now);
-    } catch (error) {
-      ctx.logger.warn('store webhook product could not be applied', { accountId: account.id, resourceId, error: error instanceof Error ? error.message : String(error) });
-      return 'ignored';
-    }
-    return 'applied';
+    return applyRecord(ctx, account.id, resourceId, 'product', () => upsertStoreProducts(ctx.db, account.id, [mapProduct(wooProduct.parse(body))], now));
   }
   if (topic === 'product.deleted' && resourceId && /^\d+$/.test(resourceId)) {
     await ctx.db('products').where({ account_id: account.id, shop_product_id: Number(resourceId) }).whereNull('deleted_at').update({ deleted_at: now, updated_at: now });
     return 'applied';
   }
   if (topic === 'order.created' || topic === 'order.updated') {
-    const order = wooOrder.safeParse(body);
-    if (!order.success) {
-      ctx.logger.warn('store webhook order could not be read; the periodic sync retries it', { accountId: account.id, resourceId });
-      return 'ignored';
-    }
-    try {
-      await upsertStoreOrders(ctx.db, account.id, [mapOrder(order.data)], now);
-    } catch (error) {
-      ctx.logger.warn('store webhook order could not be applied', { accountId: account.id, resourceId, error: error instanceof Error ? error.message : String(error) });
-      return 'ignored';
-    }
-    return 'applied';
+    return applyRecord(ctx, account.id, resourceId, 'order', () => upsertStoreOrders(ctx.db, account.id, [mapOrder(wooOrder.parse(body))], now));
   }
   if (topic === 'order.deleted' && resourceId && /^\d+$/.test(resourceId)) {
     // An order deleted in the store can no longer be paid or shipped: ours is cancelled, not removed.
@@ -96,4 +74,15 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
     return 'applied';
   }
   return 'ignored';
+}
+
+/** Applies a delivered record as the sync would; one the store sent in a shape we cannot use is left to the periodic sync. */
+async function applyRecord(ctx: AppContext, accountId: string, resourceId: string | null, label: string, apply: () => Promise<unknown>): Promise<DeliveryOutcome> {
+  try {
+    await apply();
+    return 'applied';
+  } catch (error) {
+    ctx.logger.warn(`store webhook ${label} could not be applied; the periodic sync retries it`, { accountId, resourceId, error: error instanceof Error ? error.message.slice(0, 300) : String(error) });
+    return 'ignored';
+  }
 }
