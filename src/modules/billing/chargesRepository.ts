@@ -66,15 +66,15 @@ export const chargesRepository = {
   },
 
   /** Settles a charge this worker holds; a claim taken over meanwhile (ours expired) changes nothing. */
-  finish: (db: Knex, row: Pick<ChargeRow, 'id' | 'claim_token'>, changes: Partial<ChargeRow>) =>
+  finish: (db: Knex, row: Pick<ChargeRow, 'id' | 'account_id' | 'claim_token'>, changes: Partial<ChargeRow>) =>
     table(db)
-      .where({ id: row.id, claim_token: row.claim_token, status: 'due' })
+      .where({ id: row.id, account_id: row.account_id, claim_token: row.claim_token, status: 'due' })
       .update({ ...changes, claim_token: null, claimed_until: null }),
 
   /** The outcome of the charge's payment was not learned: keep it due and let it be tried again after `retryAt`. */
-  postpone: (db: Knex, row: Pick<ChargeRow, 'id' | 'claim_token'>, changes: { retryAt: string; error: string; now: string }) =>
+  postpone: (db: Knex, row: Pick<ChargeRow, 'id' | 'account_id' | 'claim_token'>, changes: { retryAt: string; error: string; now: string }) =>
     table(db)
-      .where({ id: row.id, claim_token: row.claim_token, status: 'due' })
+      .where({ id: row.id, account_id: row.account_id, claim_token: row.claim_token, status: 'due' })
       .update({ claimed_until: changes.retryAt, last_error: changes.error.slice(0, 191), updated_at: changes.now, attempts: db.raw('attempts + 1') }),
 
   /** The payment a charge made settled: moves it on from `charged` (or `paid`, for a chargeback). */

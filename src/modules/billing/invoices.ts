@@ -64,7 +64,7 @@ export async function recordInvoice(ctx: AppContext, trx: Knex.Transaction, char
   if (!rules.length) return;
   if (await trx('invoices').where({ charge_id: charge.id }).first('id')) return;
   const lines = invoiceLines(rules);
-  const subscription = await trx('subscriptions').where({ id: charge.subscription_id }).first<{ workflow_id: string | null; docstyle_id: string | null }>('workflow_id', 'docstyle_id');
+  const subscription = await trx('subscriptions').where({ id: charge.subscription_id, account_id: charge.account_id }).first<{ workflow_id: string | null; docstyle_id: string | null }>('workflow_id', 'docstyle_id');
   const account = await trx('accounts').where({ id: charge.account_id }).first<{ bookkeeping_system: string | null }>('bookkeeping_system');
   const sum = (pick: (line: InvoiceLine) => number) => lines.reduce((total, line) => total + pick(line), 0);
   const row: InvoiceRow = {

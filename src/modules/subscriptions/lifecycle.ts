@@ -46,7 +46,7 @@ async function change(ctx: AppContext, before: SubscriptionRow, apply: (trx: Kne
       .update({ ...changes, updated_at: now });
     if (!moved) throw new ConcurrentChange();
     const after = { ...before, ...changes };
-    await subscriptionsRepository.table(trx).where({ id: before.id }).update(await upcomingCharge(trx, after));
+    await subscriptionsRepository.table(trx).where({ id: before.id, account_id: before.account_id }).update(await upcomingCharge(trx, after));
   });
   return (await subscriptionsRepository.find(ctx.db, before.account_id, before.id)) as SubscriptionRow;
 }
@@ -119,7 +119,7 @@ export async function pauseIn(trx: Knex.Transaction, row: Pick<SubscriptionRow, 
   const moved = await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id, status: 'active' }).update({ status: 'paused', resume_at: null, updated_at: stamp });
   if (!moved) return;
   await pausesRepository.insert(trx, { id: newId('pau'), account_id: row.account_id, subscription_id: row.id, from_date: from, until_date: null, created_at: stamp });
-  await subscriptionsRepository.table(trx).where({ id: row.id }).update({ next_payment_at: null, next_amount: null });
+  await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id }).update({ next_payment_at: null, next_amount: null });
   await enqueueSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: null });
 }
 
@@ -145,7 +145,7 @@ export async function applyDueStateChanges(ctx: AppContext, date: string): Promi
   const cancelling = await subscriptionsRepository.table(ctx.db).whereIn('status', [...LIVE]).whereNotNull('cancel_at').andWhere('cancel_at', '<=', date);
   for (const row of cancelling) {
     await ctx.db.transaction(async (trx) => {
-      const moved = await subscriptionsRepository.table(trx).where({ id: row.id, status: row.status }).update({ status: 'cancelled', next_payment_at: null, next_amount: null, updated_at: stamp });
+      const moved = await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id, status: row.status }).update({ status: 'cancelled', next_payment_at: null, next_amount: null, updated_at: stamp });
       if (moved) {
         cancelled += 1;
         await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: formatNullableDate(row.cancel_at) });
@@ -155,11 +155,11 @@ export async function applyDueStateChanges(ctx: AppContext, date: string): Promi
   const resuming = await subscriptionsRepository.table(ctx.db).where('status', 'paused').whereNotNull('resume_at').andWhere('resume_at', '<=', date);
   for (const row of resuming) {
     await ctx.db.transaction(async (trx) => {
-      const moved = await subscriptionsRepository.table(trx).where({ id: row.id, status: 'paused' }).update({ status: 'active', resume_at: null, updated_at: stamp });
+      const moved = await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id, status: 'paused' }).update({ status: 'active', resume_at: null, updated_at: stamp });
       if (!moved) return;
       resumed += 1;
       await enqueueSubscriptionEvent(trx, row, 'resumed', stamp);
-      await subscriptionsRepository.table(trx).where({ id: row.id }).update(await upcomingCharge(trx, { ...row, status: 'active', resume_at: null }));
+      await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id }).update(await upcomingCharge(trx, { ...row, status: 'active', resume_at: null }));
     });
   }
   return { cancelled, resumed };

@@ -89,7 +89,7 @@ export async function upsertStoreOrders(db: Knex, accountId: string, orders: Map
         counts.unchanged += 1;
         continue;
       }
-      await trx('orders').where({ id: found.id }).update({ ...fields, updated_at: now });
+      await trx('orders').where({ id: found.id, account_id: accountId }).update({ ...fields, updated_at: now });
       if (!linesSame) {
         await trx('order_lines').where({ account_id: accountId, order_id: found.id }).delete();
         if (lines.length) await trx('order_lines').insert(lines.map((line, position) => ({ id: newId('orl'), account_id: accountId, order_id: found.id, position, next_order: null, ...line })));

@@ -63,7 +63,7 @@ export async function upsertStoreProducts(db: Knex, accountId: string, products:
       } else if (same(found, fields)) {
         counts.unchanged += 1;
       } else {
-        await trx('products').where({ id: found.id }).update({ ...fields, updated_at: now });
+        await trx('products').where({ id: found.id, account_id: accountId }).update({ ...fields, updated_at: now });
         counts.updated += 1;
       }
     }
