@@ -2,13 +2,13 @@ import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { runBilling } from '../modules/billing/run';
 import { runFollowUps } from '../modules/follow-ups/progress';
-import { calendarDateIn } from '../time';
+import { todayIn } from '../time';
 import { parseCalendarDate } from '../time/calendar';
 import { CliUsageError, type CliIo } from './io';
 
 /** `--date`: a real calendar day, or today in APP_TIMEZONE. */
 export function dateOption(ctx: AppContext, date: string | undefined): string {
-  if (date === undefined) return calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
+  if (date === undefined) return todayIn(ctx);
   if (!parseCalendarDate(date)) throw new CliUsageError(`--date must be a date as YYYY-MM-DD, not "${date}"`);
   return date;
 }

@@ -1,5 +1,5 @@
 import { runBilling } from '../modules/billing/run';
-import { calendarDateIn } from '../time';
+import { todayIn } from '../time';
 import type { Job } from './types';
 
 /**
@@ -14,7 +14,7 @@ export const billJob: Job = {
   leaseSeconds: 3600,
   description: 'Charges every subscription with a charge due today or earlier, once per period (BILLING_CRON, in APP_TIMEZONE)',
   async run(ctx, signal) {
-    const summary = await runBilling(ctx, calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE), signal);
+    const summary = await runBilling(ctx, todayIn(ctx), signal);
     return { processed: summary.charged + summary.skipped + summary.notCharged, failed: summary.failed };
   },
 };

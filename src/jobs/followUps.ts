@@ -1,5 +1,5 @@
 import { runFollowUps } from '../modules/follow-ups/progress';
-import { calendarDateIn } from '../time';
+import { todayIn } from '../time';
 import type { Job } from './types';
 
 export const followUpsJob: Job = {
@@ -8,7 +8,7 @@ export const followUpsJob: Job = {
   leaseSeconds: 900,
   description: 'Retries failed charges and e-mails payment links for pending follow-ups; fails those whose link expired unpaid',
   async run(ctx, signal) {
-    const run = await runFollowUps(ctx, calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE), signal);
+    const run = await runFollowUps(ctx, todayIn(ctx), signal);
     return { processed: run.retried + run.linked + run.failed, failed: run.errors };
   },
 };

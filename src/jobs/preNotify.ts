@@ -1,5 +1,5 @@
 import { sendPreNotifications } from '../modules/billing/preNotification';
-import { calendarDateIn } from '../time';
+import { todayIn } from '../time';
 import type { Job } from './types';
 
 export const preNotifyJob: Job = {
@@ -8,7 +8,7 @@ export const preNotifyJob: Job = {
   leaseSeconds: 600,
   description: 'E-mails customers the date and amount of each direct debit, pre_notification_days before it (accounts that set it)',
   async run(ctx) {
-    const queued = await sendPreNotifications(ctx, calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE));
+    const queued = await sendPreNotifications(ctx, todayIn(ctx));
     return { processed: queued, failed: 0 };
   },
 };

@@ -90,6 +90,11 @@ export function calendarDateIn(date: Date, timeZone: string): string {
   return `${p.year}-${p.month}-${p.day}`;
 }
 
+/** Today as a calendar date in APP_TIMEZONE: the day billing, follow-ups and links decide by. */
+export function todayIn(ctx: { clock: Clock; config: { APP_TIMEZONE: string } }): string {
+  return calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
+}
+
 /** Stored DATE columns come back as `YYYY-MM-DD` (MySQL with dateStrings, SQLite text); normalise. */
 export function formatDate(stored: string): string {
   return stored.slice(0, 10);

@@ -103,6 +103,10 @@ describe.each(TEST_DATABASES)('billing run on %s', (kind) => {
     expect(await sandboxCharges()).toHaveLength(0);
     const [charge] = await charges(subscriptionId);
     expect(charge.status).toBe('not_charged');
+    // Refused by the provider: the charge points at the refused payment; refused here: no payment was made.
+    const [refused] = await chargePayments(subscriptionId);
+    expect(charge.payment_id).toBe(where === 'provider' ? refused?.id : null);
+    if (where === 'provider') expect(refused).toMatchObject({ status: 'rejected' });
     const followUps = await t.as(token).get('/api/v2/follow-ups');
     expect(followUps.body.data).toEqual([
       expect.objectContaining({ type: 'link', status: 'pending', amount: '12.50', reason_code: 'mandate_invalid', next_retry_at: '2026-11-22', subscription: expect.objectContaining({ id: subscriptionId }) }),

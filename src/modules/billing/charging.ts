@@ -7,6 +7,7 @@ import { customersRepository } from '../customers/repository';
 import { openFollowUp } from '../follow-ups/opening';
 import { mandatesRepository } from '../mandates/repository';
 import { startPayment } from '../payments/pipeline';
+import { paymentsRepository } from '../payments/repository';
 import { pausesRepository } from '../subscriptions/pauses';
 import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/repository';
 import { fateOf } from '../subscriptions/schedule';
@@ -111,7 +112,11 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
       profileId: subscription.provider_profile_id,
     });
   } catch (error) {
-    if (error instanceof ProviderRejectedError) return notCharged(ctx, charge, subscription, error.detail, null);
+    if (error instanceof ProviderRejectedError) {
+      // The refused payment row stays (status rejected): the charge points at it, so the refusal can be read there.
+      const refused = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));
+      return notCharged(ctx, charge, subscription, error.detail, refused?.id ?? null);
+    }
     const retryAt = toDbDateTime(new Date(ctx.clock.now().getTime() + CHARGE_RETRY_AFTER_MS));
     await retryDeadlocks(() => chargesRepository.postpone(ctx.db, charge, { retryAt, error: messageOf(error), now }));
     if (error instanceof CreationOutcomeUnknownError) return 'unknown';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import { daysAfter } from '../../time/calendar';
-import { calendarDateIn, toDbDateTime } from '../../time';
+import { todayIn, toDbDateTime } from '../../time';
 import { enqueueFollowUpEvent } from './events';
 import { followUpsRepository, type FollowUpKind, type FollowUpRow, type FollowUpStage } from './repository';
 import { followUpSettingsOf, worthRetrying, type FollowUpSettings } from './settings';
@@ -41,7 +41,7 @@ export async function openFollowUp(ctx: AppContext, trx: Knex.Transaction, input
   const existing = await followUpsRepository.table(trx).where({ account_id: input.accountId, origin_key: originKey }).first();
   if (existing) return null;
   const settings = await followUpSettingsOf(trx, input.accountId);
-  const today = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
+  const today = todayIn(ctx);
   const step = firstStep(input, settings, today);
   const now = toDbDateTime(ctx.clock.now());
   const row: FollowUpRow = {

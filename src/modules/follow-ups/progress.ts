@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { queueMail } from '../../mail/queue';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
-import { calendarDateIn, toDbDateTime } from '../../time';
+import { todayIn, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { paymentLinksRepository } from '../links/repository';
@@ -22,7 +22,6 @@ import { followUpSettingsOf, worthRetrying } from './settings';
 export const FOLLOW_UP_LINK_DAYS = 14;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const today = (ctx: AppContext) => calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
 
 /** The origin key of a follow-up's n-th retry: that retry has one payment, however often the job runs. */
 export const retryOriginKey = (followUp: Pick<FollowUpRow, 'id'>, attempt: number) => `follow-up-${followUp.id}-retry-${attempt}`;
@@ -58,8 +57,8 @@ export async function giveUp(ctx: AppContext, trx: Knex.Transaction, row: Follow
   const { onFailure } = await followUpSettingsOf(trx, row.account_id);
   if (options.act && row.subscription_id && onFailure !== 'keep') {
     const subscription = { id: row.subscription_id, account_id: row.account_id };
-    if (onFailure === 'pause') await pauseIn(trx, subscription, today(ctx), now);
-    else await cancelIn(trx, subscription, today(ctx), now);
+    if (onFailure === 'pause') await pauseIn(trx, subscription, todayIn(ctx), now);
+    else await cancelIn(trx, subscription, todayIn(ctx), now);
   }
   ctx.logger.info('follow-up failed', { accountId: row.account_id, followUpId: row.id, onFailure: options.act ? onFailure : 'by hand' });
   return true;
@@ -75,9 +74,9 @@ async function afterFailedRetry(ctx: AppContext, trx: Knex.Transaction, row: Fol
   const changes = { reason: payment.failure_reason?.slice(0, 191) ?? row.reason, reason_code: code?.slice(0, 32) ?? null, updated_at: now };
   const waiting = { ...row, stage: 'waiting' as const };
   if (row.retries_done < settings.maxRetries && worthRetrying(code)) {
-    await advance(trx, waiting, { ...changes, stage: 'retry', next_retry_at: daysAfter(today(ctx), settings.retryDays) });
+    await advance(trx, waiting, { ...changes, stage: 'retry', next_retry_at: daysAfter(todayIn(ctx), settings.retryDays) });
   } else if (settings.type !== 'retry' || !worthRetrying(code)) {
-    await advance(trx, waiting, { ...changes, stage: 'link', next_retry_at: daysAfter(today(ctx), 1) });
+    await advance(trx, waiting, { ...changes, stage: 'link', next_retry_at: daysAfter(todayIn(ctx), 1) });
   } else {
     await giveUp(ctx, trx, row, now, { act: true });
   }
@@ -115,7 +114,7 @@ async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unkno
   const attempt = row.retries_done + 1;
   if (!account || !subscription || !customer?.provider_customer_id || !mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) {
     // Nothing to charge again on: the customer is asked to pay by link instead.
-    await advance(ctx.db, row, { stage: 'link', next_retry_at: daysAfter(today(ctx), 0), updated_at: now });
+    await advance(ctx.db, row, { stage: 'link', next_retry_at: daysAfter(todayIn(ctx), 0), updated_at: now });
     return 'done';
   }
   let payment: PaymentRow;
@@ -138,7 +137,7 @@ async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unkno
     });
   } catch (error) {
     if (error instanceof ProviderRejectedError) {
-      await advance(ctx.db, row, { stage: 'link', next_retry_at: daysAfter(today(ctx), 0), retries_done: attempt, updated_at: now });
+      await advance(ctx.db, row, { stage: 'link', next_retry_at: daysAfter(todayIn(ctx), 0), retries_done: attempt, updated_at: now });
       return 'done';
     }
     if (error instanceof CreationOutcomeUnknownError) return 'unknown'; // the next run resumes the same payment
@@ -166,7 +165,7 @@ async function sendLink(ctx: AppContext, row: FollowUpRow): Promise<void> {
     const customer = row.customer_id ? await customersRepository.find(trx, row.account_id, row.customer_id) : undefined;
     const link = followUpLinkRow(
       { id: row.account_id },
-      { customerId: row.customer_id, amount: Number(row.amount), currency: row.currency, description: row.description, expiresAt: daysAfter(today(ctx), FOLLOW_UP_LINK_DAYS) },
+      { customerId: row.customer_id, amount: Number(row.amount), currency: row.currency, description: row.description, expiresAt: daysAfter(todayIn(ctx), FOLLOW_UP_LINK_DAYS) },
       now,
     );
     const moved = await advance(trx, row, { stage: 'waiting', link_id: link.id, next_retry_at: null, mails_sent: row.mails_sent + (customer ? 1 : 0), updated_at: now });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../http/errors';
 import { newId } from '../../ids';
-import { calendarDateIn, formatNullableDate, toDbDateTime } from '../../time';
+import { formatNullableDate, todayIn, toDbDateTime } from '../../time';
 import { enqueueSubscriptionEvent } from './events';
 import { pausesRepository } from './pauses';
 import { subscriptionsRepository, type SubscriptionRow } from './repository';
@@ -12,7 +12,6 @@ import { nextCharged } from './schedule';
 /** Statuses from which a subscription can still be charged (or become chargeable). */
 const LIVE: ReadonlySet<SubscriptionRow['status']> = new Set(['draft', 'active', 'paused']);
 
-const today = (ctx: AppContext) => calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
 
 /** next_payment_at / next_amount as pauses and cancellation now leave them: the next charge actually made. */
 async function upcomingCharge(trx: Knex, subscription: SubscriptionRow): Promise<Pick<SubscriptionRow, 'next_payment_at' | 'next_amount'>> {
@@ -71,8 +70,8 @@ async function withRetry(ctx: AppContext, account: Account, id: string, attempt:
 export function cancelSubscription(ctx: AppContext, account: Account, id: string, cancelAt: string | undefined): Promise<SubscriptionRow> {
   return withRetry(ctx, account, id, async (row) => {
     if (!LIVE.has(row.status)) return row;
-    const on = cancelAt && cancelAt > today(ctx) ? cancelAt : today(ctx);
-    const now = on === today(ctx);
+    const on = cancelAt && cancelAt > todayIn(ctx) ? cancelAt : todayIn(ctx);
+    const now = on === todayIn(ctx);
     return change(ctx, row, async (trx, stamp) => {
       if (now) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on });
       return now ? { status: 'cancelled', cancel_at: on } : { cancel_at: on };
@@ -87,7 +86,7 @@ export function cancelSubscription(ctx: AppContext, account: Account, id: string
 export function pauseSubscription(ctx: AppContext, account: Account, id: string, resumeAt: string | undefined): Promise<SubscriptionRow> {
   return withRetry(ctx, account, id, async (row) => {
     if (row.status !== 'active') refuse('Could not pause subscription', 'status', `A subscription that is ${row.status} cannot be paused.`);
-    const from = today(ctx);
+    const from = todayIn(ctx);
     if (resumeAt !== undefined && resumeAt <= from) refuse('Could not pause subscription', 'resume_at', 'The resume at field must be a date after today.');
     return change(ctx, row, async (trx, stamp) => {
       await pausesRepository.insert(trx, { id: newId('pau'), account_id: row.account_id, subscription_id: row.id, from_date: from, until_date: resumeAt ?? null, created_at: stamp });
@@ -101,7 +100,7 @@ export function pauseSubscription(ctx: AppContext, account: Account, id: string,
 export function resumeSubscription(ctx: AppContext, account: Account, id: string): Promise<SubscriptionRow> {
   return withRetry(ctx, account, id, async (row) => {
     if (row.status !== 'paused') refuse('Could not resume subscription', 'status', `A subscription that is ${row.status} cannot be resumed.`);
-    return change(ctx, row, (trx, stamp) => resumeIn(trx, row, today(ctx), stamp));
+    return change(ctx, row, (trx, stamp) => resumeIn(trx, row, todayIn(ctx), stamp));
   });
 }
 
