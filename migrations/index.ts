@@ -17,6 +17,7 @@ import * as billing from './20261124_015_billing';
 import * as shops from './20261125_016_shops';
 import * as syncRuns from './20261125_017_sync_runs';
 import * as shopWebhookDeliveries from './20261125_018_shop_webhook_deliveries';
+import * as storeOrders from './20261126_019_store_orders';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -42,6 +43,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261125_016_shops': shops,
   '20261125_017_sync_runs': syncRuns,
   '20261125_018_shop_webhook_deliveries': shopWebhookDeliveries,
+  '20261126_019_store_orders': storeOrders,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

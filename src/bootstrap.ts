@@ -8,6 +8,7 @@ import { accountsRepository } from './modules/accounts/repository';
 import { registerBillingSettlement } from './modules/billing/settlement';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
 import { SettlementHooks } from './modules/payments/settlement';
+import { registerStoreOrderSettlement } from './modules/shop/orderSettlement';
 import { createProviderRegistry } from './providers';
 import { systemClock, type Clock } from './time';
 
@@ -27,5 +28,6 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   // What reacts when a payment settles: one handler per feature, for the payments made for it.
   registerLinkFulfilment(ctx);
   registerBillingSettlement(ctx);
+  registerStoreOrderSettlement(ctx);
   return { ctx, migrated };
 }

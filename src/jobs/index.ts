@@ -4,6 +4,8 @@ import { deliverOutboundEventsJob } from './deliverOutboundEvents';
 import { followUpsJob } from './followUps';
 import { preNotifyJob } from './preNotify';
 import { syncStoresJob } from './syncStores';
+import { trackShipmentsJob } from './trackShipments';
+import { writeBackToStoresJob } from './writeBackToStores';
 import { finishProviderCreationsJob } from './finishProviderCreations';
 import { processWebhookCallsJob } from './processWebhookCalls';
 import { purgeIdempotencyKeysJob } from './purgeIdempotencyKeys';
@@ -24,6 +26,8 @@ export const allJobs: Job[] = [
   followUpsJob,
   preNotifyJob,
   syncStoresJob,
+  writeBackToStoresJob,
+  trackShipmentsJob,
 ];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {

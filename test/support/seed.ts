@@ -141,11 +141,13 @@ export async function seedOrder(
     subscription_id: null,
     subscription_status: null,
     cancel_subscription_at: null,
+    origin_key: null,
+    parent_order_id: null,
     ...stamps,
     ...overrides,
   };
   await db('orders').insert(order);
-  const lineRows = lines.map((line, position): OrderLineRow => ({ id: newId('orl'), account_id: accountId, order_id: order.id, position, ...line }));
+  const lineRows = lines.map((line, position): OrderLineRow => ({ id: newId('orl'), account_id: accountId, order_id: order.id, position, subscription_id: null, ...line }));
   if (lineRows.length) await db('order_lines').insert(lineRows);
   return { order, lines: lineRows };
 }

@@ -33,6 +33,10 @@ export class WooSimulator {
   readonly orders = new Map<number, Json>();
   readonly webhooks = new Map<number, Json & { secret: string }>();
   readonly notes = new Map<number, Json[]>();
+  /** Parcels per order at the Shipment Tracking extension's endpoint (only when `trackingExtension`). */
+  readonly trackings = new Map<number, Json[]>();
+  /** Whether the Shipment Tracking extension is installed: its REST namespace answers. */
+  trackingExtension = false;
   readonly requests: SimulatorRequest[] = [];
   consumerKey = 'ck_simulator0000000000000000000000000000';
   consumerSecret = 'cs_simulator0000000000000000000000000000';
@@ -60,6 +64,7 @@ export class WooSimulator {
       if (!order) return void this.notFound(res);
       const body = req.body as Json;
       if (body.status) order.status = body.status;
+      if (typeof body.transaction_id === 'string') order.transaction_id = body.transaction_id;
       if (body.set_paid === true) order.date_paid_gmt = new Date().toISOString().slice(0, 19);
       if (Array.isArray(body.meta_data)) order.meta_data = [...((order.meta_data as Json[]) ?? []), ...(body.meta_data as Json[])];
       order.date_modified_gmt = new Date().toISOString().slice(0, 19);
@@ -74,7 +79,17 @@ export class WooSimulator {
     });
     api.post('/orders', (req, res) => {
       const id = this.nextId++;
-      const order: Json = { id, number: String(id), parent_id: 0, status: 'pending', currency: 'EUR', total: '0.00', line_items: [], meta_data: [], ...(req.body as Json) };
+      const { set_paid: setPaid, line_items: lineItems, ...fields } = req.body as Json;
+      const lines = Array.isArray(lineItems) ? (lineItems as Json[]) : [];
+      // The store prices the lines itself, from its products, as WooCommerce does.
+      const priced = lines.map((line, index) => {
+        const product = this.products.get(Number(line.product_id));
+        const total = (Number(product?.price ?? 0) * Number(line.quantity ?? 1)).toFixed(2);
+        return { id: index + 1, product_id: Number(line.product_id), quantity: Number(line.quantity ?? 1), total };
+      });
+      const total = priced.reduce((sum, line) => sum + Number(line.total), 0).toFixed(2);
+      const order: Json = { id, number: String(id), parent_id: 0, status: 'pending', currency: 'EUR', total, meta_data: [], ...fields, line_items: priced };
+      if (setPaid === true) order.date_paid_gmt = new Date().toISOString().slice(0, 19);
       order.date_modified_gmt = new Date().toISOString().slice(0, 19);
       this.orders.set(id, order);
       res.status(201).json(order);
@@ -95,6 +110,11 @@ export class WooSimulator {
       res.json(shown);
     });
     app.use('/wp-json/wc/v3', api);
+    app.get('/wp-json/wc-shipment-tracking/v3/orders/:id/shipment-trackings', (req, res) => {
+      if (!this.trackingExtension) return void res.status(404).json({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      if (!this.orders.has(Number(req.params.id))) return void this.notFound(res);
+      res.json(this.trackings.get(Number(req.params.id)) ?? []);
+    });
     await new Promise<void>((resolve) => {
       this.server = app.listen(0, '127.0.0.1', () => resolve());
     });
@@ -188,6 +208,11 @@ export class WooSimulator {
     let items = [...store.values()];
     const after = query.modified_after ?? null;
     if (after) items = items.filter((item) => String(item.date_modified_gmt) > after);
+    if (query.parent) items = items.filter((item) => String(item.parent_id) === query.parent);
+    if (query.include) {
+      const ids = new Set(query.include.split(',').map(Number));
+      items = items.filter((item) => ids.has(Number(item.id)));
+    }
     if (query.orderby === 'modified') items.sort((a, b) => String(a.date_modified_gmt).localeCompare(String(b.date_modified_gmt)));
     res.set('X-WP-Total', String(items.length));
     res.set('X-WP-TotalPages', String(Math.max(1, Math.ceil(items.length / perPage))));

@@ -28,6 +28,10 @@ export interface OrderRow {
   subscription_id: string | null;
   subscription_status: string | null;
   cancel_subscription_at: string | null; // Y-m-d
+  /** `renewal-<charge id>` for the order a subscription's charge made; null for store and API orders. */
+  origin_key: string | null;
+  /** The store order a renewal order renews. */
+  parent_order_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -40,10 +44,20 @@ export interface OrderLineRow {
   position: number;
   quantity: number;
   next_order: string | null; // Y-m-d
+  /** The subscription this line became when its order was paid. */
+  subscription_id: string | null;
 }
 
+const shared = tenantTable<OrderRow>('orders');
+
 export const ordersRepository = {
-  ...tenantTable<OrderRow>('orders'),
+  ...shared,
+
+  findByShopOrderId: (db: Knex, accountId: string, shopOrderId: number) => shared.table(db).where({ account_id: accountId, shop_order_id: shopOrderId }).first(),
+
+  findByOriginKey: (db: Knex, accountId: string, originKey: string) => shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),
+
+  update: (db: Knex, accountId: string, id: string, changes: Partial<OrderRow>) => shared.table(db).where({ account_id: accountId, id }).update(changes),
 
   /** Lines of several orders in one query, in their order on the order. */
   linesOf: async (db: Knex, accountId: string, orderIds: string[]): Promise<OrderLineRow[]> =>

@@ -13,6 +13,12 @@ export const createPaymentBody = z.object({
   method: z.enum(PAYMENT_METHODS).optional(),
   webhook_url: httpUrl().optional(),
   provider_profile_id: requiredText(64).optional(),
+  /**
+   * Extension: the WooCommerce order this checkout pays (its `id` in the store). The payment is then
+   * for that order: its amount must be the order's total, a paid payment marks the order paid in the
+   * store, and an order with subscription products is paid with a `first` payment that starts them.
+   */
+  shop_order_id: z.number().int().positive().optional(),
 });
 
 export type CreatePaymentInput = z.output<typeof createPaymentBody>;

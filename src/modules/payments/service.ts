@@ -4,6 +4,7 @@ import type { IdempotencyScope } from '../../http/idempotency';
 import { outboundEventsRepository } from '../../webhooks/outbound/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
+import { checkoutOrder } from '../shop/checkout';
 import { startPayment } from './pipeline';
 import { paymentsRepository, type PaymentRow } from './repository';
 import type { CreatePaymentInput } from './schemas';
@@ -21,15 +22,18 @@ export async function createPayment(ctx: AppContext, account: Account, input: Cr
   if (!customer) {
     throw ValidationError.field(CREATE_FAILED, 'provider_customer_id', 'The selected provider customer id is invalid.');
   }
+  // A retry of a request whose payment was written resumes it, without asking the store again.
+  const checkout = input.shop_order_id === undefined || idempotency.resumedResourceId ? null : await checkoutOrder(ctx, account, input.shop_order_id, input.amount, input.currency);
   const settings = await accountsRepository.providerSettings(ctx.db, account.id);
   return startPayment(
     ctx,
     account,
     {
-      purpose: 'api',
-      purposeId: null,
+      purpose: checkout ? 'order' : 'api',
+      purposeId: checkout?.order.id ?? null,
       customer: { id: customer.id, providerCustomerId: input.provider_customer_id },
-      sequenceType: 'oneoff',
+      // Subscription products are charged later on the mandate this payment leaves.
+      sequenceType: checkout?.subscription ? 'first' : 'oneoff',
       mandateId: null,
       amount: input.amount,
       currency: input.currency,

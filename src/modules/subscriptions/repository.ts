@@ -27,6 +27,10 @@ export interface SubscriptionRow {
   cancel_at: string | null;
   workflow_id: string | null;
   docstyle_id: string | null;
+  /** `order-<order id>-<interval>` for a subscription a paid store order made; unique per account. */
+  origin_key?: string | null;
+  /** The store order it was made from: its later charges become renewal orders of it. */
+  origin_order_id?: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -5,9 +5,14 @@ import type { OrderLineRow, OrderRow } from '../orders/repository';
 import type { UpsertCounts } from './productUpsert';
 import type { SyncError } from './repository';
 
-function fieldsOf(order: MappedOrder): Partial<OrderRow> {
+/** A payment recorded here is the truth about money: a store still waiting for our write-back does not undo it. */
+const MONEY_IN: ReadonlySet<string> = new Set(['paid', 'charged_back']);
+const NOT_YET_PAID: ReadonlySet<string> = new Set(['unpaid', 'pending']);
+
+function fieldsOf(order: MappedOrder, existing: OrderRow | undefined): Partial<OrderRow> {
+  const keepOurs = existing !== undefined && MONEY_IN.has(existing.status) && NOT_YET_PAID.has(order.status);
   return {
-    status: order.status,
+    status: keepOurs ? existing.status : order.status,
     total_amount: order.totalAmount,
     currency: order.currency,
     order_number: order.shopOrderNumber,
@@ -41,6 +46,16 @@ export async function upsertStoreOrders(db: Knex, accountId: string, orders: Map
     const existing = new Map(
       (await trx<OrderRow>('orders').where('account_id', accountId).whereIn('shop_order_id', orders.map((order) => order.shopOrderId))).map((row) => [Number(row.shop_order_id), row]),
     );
+    // Orders the service made in the store (renewals) whose store id it has not recorded yet: the
+    // store answered, but the answer was lost. They are ours: linked, not made twice.
+    const unlinked = orders.filter((order) => !existing.has(order.shopOrderId) && order.serviceOrderId).map((order) => order.serviceOrderId as string);
+    if (unlinked.length) {
+      const made = new Map((await trx<OrderRow>('orders').where('account_id', accountId).whereNull('shop_order_id').whereIn('id', unlinked)).map((row) => [row.id, row]));
+      for (const order of orders) {
+        const row = order.serviceOrderId ? made.get(order.serviceOrderId) : undefined;
+        if (row) existing.set(order.shopOrderId, { ...row, shop_order_id: null });
+      }
+    }
     const productIds = [...new Set(orders.flatMap((order) => order.lines.map((line) => line.shopProductId)))];
     const products = new Map(
       (await trx('products').where('account_id', accountId).whereIn('shop_product_id', productIds).select('id', 'shop_product_id')).map((row: { id: string; shop_product_id: number }) => [
@@ -62,13 +77,12 @@ export async function upsertStoreOrders(db: Knex, accountId: string, orders: Map
         return [{ product_id: productId, quantity: line.quantity }];
       });
       const found = existing.get(order.shopOrderId);
-      const fields = fieldsOf(order);
+      const fields = { ...fieldsOf(order, found), shop_order_id: order.shopOrderId };
       if (!found) {
         const id = newId('ord');
         await trx('orders').insert({
           id,
           account_id: accountId,
-          shop_order_id: order.shopOrderId,
           vat_number: null,
           carrier: null,
           tracktrace: null,

@@ -1,12 +1,11 @@
 import type { Account, AppContext } from '../../context';
-import { decryptSecret } from '../../crypto/secrets';
 import { isUniqueViolation } from '../../db/connect';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors';
+import { ConflictError, NotFoundError } from '../../http/errors';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
-import { WooClient } from '../../shop/woocommerce/client';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { shopsRepository, type ShopRow } from '../shop/repository';
+import type { ShopRow } from '../shop/repository';
+import { requireConnectedStore, storeClient } from '../shop/storeClient';
 import { syncStore } from './storeSync';
 import { syncRunsRepository, type SyncKind, type SyncRunRow } from './repository';
 
@@ -15,17 +14,6 @@ export const ABANDONED_AFTER_MS = 5 * 60 * 1000;
 
 const runningKeyOf = (accountId: string, kind: SyncKind) => `${accountId}:${kind}`;
 
-export function storeClient(ctx: AppContext, shop: ShopRow): WooClient {
-  return new WooClient({ url: shop.url, consumerKey: shop.consumer_key, consumerSecret: decryptSecret(ctx.config.appKey, shop.consumer_secret_encrypted) });
-}
-
-async function connectedShop(ctx: AppContext, accountId: string): Promise<ShopRow> {
-  const shop = await shopsRepository.ofAccount(ctx.db, accountId);
-  if (!shop || shop.status !== 'connected') {
-    throw new ValidationError('Could not start the sync', { shop: ['No store is connected to this account: connect one with POST /api/v2/shop first.'] });
-  }
-  return shop;
-}
 
 /** Claims the one running slot of this kind for this store, taking over a run whose instance died. */
 async function claimRun(ctx: AppContext, accountId: string, kind: SyncKind, full: boolean): Promise<SyncRunRow> {
@@ -84,7 +72,7 @@ export async function performSync(ctx: AppContext, run: SyncRunRow, shop: ShopRo
  * running one).
  */
 export async function startSync(ctx: AppContext, account: Account, kind: SyncKind, full: boolean): Promise<SyncRunRow> {
-  const shop = await connectedShop(ctx, account.id);
+  const shop = await requireConnectedStore(ctx, account.id, 'Could not start the sync');
   const run = await claimRun(ctx, account.id, kind, full);
   ctx.background.run(`store ${kind} sync`, () => performSync(ctx, run, shop));
   return run;

@@ -1,4 +1,4 @@
-import WooCommerceRestApi from '@woocommerce/woocommerce-rest-api';
+import WooCommerceRestApi, { type WooCommerceRestApiVersion } from '@woocommerce/woocommerce-rest-api';
 import { z } from 'zod';
 import { RequestBudget } from './budget';
 import { ShopApiError } from './errors';
@@ -17,6 +17,8 @@ export interface WooClientOptions {
   /** First backoff; doubled per attempt unless the store says Retry-After. */
   backoffMs?: number;
   budget?: RequestBudget;
+  /** The REST namespace: `wc/v3`, or an extension's own (`wc-shipment-tracking/v3`). */
+  version?: string;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -93,7 +95,8 @@ export class WooClient {
       url: credentials.url,
       consumerKey: credentials.consumerKey,
       consumerSecret: credentials.consumerSecret,
-      version: 'wc/v3',
+      // The library's type names only WooCommerce's own namespaces; it joins any namespace into the URL.
+      version: (options.version ?? 'wc/v3') as WooCommerceRestApiVersion,
       timeout: options.timeoutMs ?? 20_000,
       // Plain HTTP (a store on a private network, the test simulator) is signed with OAuth 1.0a by
       // the library; HTTPS uses Basic auth. Neither follows redirects to another host.

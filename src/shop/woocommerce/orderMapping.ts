@@ -18,6 +18,8 @@ export interface MappedOrder {
   postalCode: string | null;
   city: string | null;
   country: string | null;
+  /** Our order id, on a store order the service made itself (a renewal order): meta `_rps_order_id`. */
+  serviceOrderId: string | null;
   /** Store product ids and quantities, in the order's own order. */
   lines: Array<{ shopProductId: number; quantity: number }>;
 }
@@ -43,6 +45,14 @@ const text = (value: string | undefined, max = 191): string | null => {
   return trimmed ? trimmed.slice(0, max) : null;
 };
 
+/** The meta key under which the service writes its own order id on an order it makes in the store. */
+export const SERVICE_ORDER_ID_META = '_rps_order_id';
+
+function serviceOrderIdOf(order: WooOrder): string | null {
+  const value = order.meta_data.find((meta) => meta.key === SERVICE_ORDER_ID_META)?.value;
+  return typeof value === 'string' && /^ord_[A-Za-z0-9]{1,36}$/.test(value) ? value : null;
+}
+
 /** Throws an Error naming what is wrong; the sync records it against the order and goes on. */
 export function mapOrder(order: WooOrder): MappedOrder {
   const status = STATUS[order.status];
@@ -67,6 +77,7 @@ export function mapOrder(order: WooOrder): MappedOrder {
     postalCode: text(billing.postcode),
     city: text(billing.city),
     country: country && country.length === 2 ? country.toUpperCase() : null,
+    serviceOrderId: serviceOrderIdOf(order),
     lines: order.line_items.filter((line) => line.product_id > 0).map((line) => ({ shopProductId: line.product_id, quantity: line.quantity })),
   };
 }
