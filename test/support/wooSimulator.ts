@@ -46,6 +46,7 @@ export class WooSimulator {
   wooCommerceActive = true;
   latencyMs = 0;
   private faults: Fault[] = [];
+  private lostAnswers: Fault[] = [];
   private nextId = 1000;
   private server: Server | undefined;
   url = '';
@@ -129,6 +130,11 @@ export class WooSimulator {
   /** The next `times` requests matching fail with `status` (and a Retry-After when given). */
   fail(method: string, path: RegExp, status: number, times = 1, retryAfter?: string): void {
     this.faults.push({ method, path, status, retryAfter, remaining: times });
+  }
+
+  /** The next `times` requests matching are carried out, but the connection drops before the answer. */
+  loseAnswers(method: string, path: RegExp, times = 1): void {
+    this.lostAnswers.push({ method, path, status: 0, remaining: times });
   }
 
   addProducts(count: number, make: (index: number) => Json = () => ({})): number[] {
@@ -237,6 +243,14 @@ export class WooSimulator {
       }
       if (!this.authorized(req, query)) {
         return void res.status(401).json({ code: 'woocommerce_rest_authentication_error', message: 'Invalid signature - provided signature does not match.', data: { status: 401 } });
+      }
+      const lost = this.lostAnswers.find((candidate) => candidate.remaining > 0 && candidate.method === req.method && candidate.path.test(req.path));
+      if (lost) {
+        lost.remaining -= 1;
+        res.json = () => {
+          req.socket.destroy();
+          return res;
+        };
       }
       next();
     };

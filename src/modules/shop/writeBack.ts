@@ -5,12 +5,13 @@ import { formatCents } from '../../money';
 import { ShopApiError } from '../../shop/woocommerce/errors';
 import type { WooClient } from '../../shop/woocommerce/client';
 import { SERVICE_ORDER_ID_META } from '../../shop/woocommerce/orderMapping';
-import { wooOrder } from '../../shop/woocommerce/schemas';
+import { wooOrder, type WooOrder } from '../../shop/woocommerce/schemas';
 import { toDbDateTime } from '../../time';
 import { ordersRepository, type OrderRow } from '../orders/repository';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { productsRepository } from '../products/repository';
 import { connectedStore, storeClient } from './storeClient';
+import type { ShopRow } from './repository';
 import { shopTasksRepository, type ShopTaskRow } from './tasksRepository';
 
 /** After this many attempts (about two days with the backoff below) a task is given up and logged. */
@@ -18,6 +19,8 @@ const MAX_ATTEMPTS = 12;
 /** How long a taken task is left alone: longer than any one attempt with its retries takes. */
 const HOLD_MS = 10 * 60 * 1000;
 const BATCH = 50;
+/** Quick retries within one attempt (a store's hiccup); longer outages wait for the task's next attempt. */
+const TASK_CLIENT_RETRIES = 2;
 /** Store order statuses that still wait for a payment: a paid write-back moves them to processing. */
 const PAYABLE = new Set(['pending', 'failed', 'on-hold', 'checkout-draft']);
 
@@ -56,12 +59,16 @@ function requireShopOrderId(order: OrderRow): number {
   return Number(order.shop_order_id);
 }
 
+const recordStoreOrder = (ctx: AppContext, db: Knex, order: OrderRow, made: WooOrder) =>
+  ordersRepository.update(db, order.account_id, order.id, { shop_order_id: made.id, shop_order_number: made.number.slice(0, 64), updated_at: toDbDateTime(ctx.clock.now()) });
+
 /**
  * A subscription's charge as an order in the store, child of the order the subscription came from.
  * Made once: the order carries our order id in its meta, and an attempt after one whose answer was
  * lost first looks among the parent's children for it.
  */
-async function writeRenewal(ctx: AppContext, db: Knex, client: WooClient, task: ShopTaskRow, order: OrderRow, payment: PaymentRow): Promise<void> {
+async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: ShopTaskRow, order: OrderRow, payment: PaymentRow): Promise<void> {
+  const client = storeClient(ctx, shop, { retries: TASK_CLIENT_RETRIES });
   const parent = order.parent_order_id ? await ordersRepository.find(db, order.account_id, order.parent_order_id) : undefined;
   if (!parent || parent.shop_order_id === null) throw new HopelessTask(`renewal order ${order.id} has no store order to renew`);
   const parentShopId = Number(parent.shop_order_id);
@@ -69,12 +76,18 @@ async function writeRenewal(ctx: AppContext, db: Knex, client: WooClient, task: 
   let shopOrderId = order.shop_order_id === null ? null : Number(order.shop_order_id);
   if (shopOrderId === null && task.attempts > 0) {
     const { body: children } = await client.get('orders', orderList, { parent: parentShopId, per_page: 100 });
-    shopOrderId = children.find((child) => child.meta_data.some((meta) => meta.key === META_ORDER_ID && meta.value === order.id))?.id ?? null;
+    const mine = children.find((child) => child.meta_data.some((meta) => meta.key === META_ORDER_ID && meta.value === order.id));
+    if (mine) {
+      shopOrderId = mine.id;
+      await recordStoreOrder(ctx, db, order, mine);
+    }
   }
   if (shopOrderId === null) {
     const lines = await ordersRepository.linesOf(db, order.account_id, [order.id]);
     const products = await productsRepository.findMany(db, order.account_id, lines.map((line) => line.product_id));
-    const { body: made } = await client.post(
+    // Made without the client's own retries: a retry after a lost answer would make a second order.
+    // The task's next attempt looks for it first instead.
+    const { body: made } = await storeClient(ctx, shop, { retries: 0 }).post(
       'orders',
       {
         parent_id: parentShopId,
@@ -105,7 +118,7 @@ async function writeRenewal(ctx: AppContext, db: Knex, client: WooClient, task: 
       wooOrder,
     );
     shopOrderId = made.id;
-    await ordersRepository.update(db, order.account_id, order.id, { shop_order_id: made.id, shop_order_number: made.number.slice(0, 64), updated_at: toDbDateTime(ctx.clock.now()) });
+    await recordStoreOrder(ctx, db, order, made);
   }
   const note = paid ? paidNote(payment) : `Renewal not paid: Mollie payment ${payment.provider_payment_id ?? payment.id} ${payment.status}${payment.failure_reason ? ` (${payment.failure_reason})` : ''}.`;
   await client.post(`orders/${shopOrderId}/notes`, { note: `Renewal of order #${parent.shop_order_number ?? parentShopId}. ${note}` }, anyBody);
@@ -117,10 +130,10 @@ async function perform(ctx: AppContext, task: ShopTaskRow): Promise<void> {
   const order = await ordersRepository.find(ctx.db, task.account_id, task.order_id);
   const payment = task.payment_id ? await paymentsRepository.find(ctx.db, task.account_id, task.payment_id) : undefined;
   if (!order || !payment) throw new HopelessTask(`task ${task.id} has no order or payment`);
-  const client = storeClient(ctx, shop, { retries: 2 });
+  if (task.kind === 'renewal') return writeRenewal(ctx, ctx.db, shop, task, order, payment);
+  const client = storeClient(ctx, shop, { retries: TASK_CLIENT_RETRIES });
   if (task.kind === 'paid') await writePaid(client, order, payment);
-  else if (task.kind === 'unpaid') await writeUnpaid(client, order, payment);
-  else await writeRenewal(ctx, ctx.db, client, task, order, payment);
+  else await writeUnpaid(client, order, payment);
 }
 
 /** One attempt of one task, if nobody else took it; the outcome is recorded on the task. */
