@@ -188,9 +188,11 @@ export class WooSimulator {
   }
 
   /** Delivers it over HTTP to the address the webhook was registered with. */
-  async deliver(topic: string, resource: Json, options: { deliveryId?: string; secret?: string } = {}): Promise<globalThis.Response> {
+  async deliver(topic: string, resource: Json, options: { deliveryId?: string; secret?: string; via?: { from: string; to: string } } = {}): Promise<globalThis.Response> {
     const { url, headers, body } = this.delivery(topic, resource, options);
-    return fetch(url, { method: 'POST', headers, body });
+    // `via`: the service's PUBLIC_URL stands for a server listening elsewhere on this machine.
+    const target = options.via && url.startsWith(options.via.from) ? options.via.to + url.slice(options.via.from.length) : url;
+    return fetch(target, { method: 'POST', headers, body });
   }
 
   private stamp(index: number): string {
