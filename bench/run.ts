@@ -2,15 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchBilling } from './billing';
+import { benchSync } from './sync';
 
 /**
  * `npm run bench`: measurements, not tests. Prints each case beside its ceiling and writes
  * bench/results/latest.json. Cases are chosen with BENCH_CASES (comma-separated; default all);
- * BENCH_BILLING_SUBSCRIPTIONS sizes the billing case, BENCH_COUNT_STATEMENTS=1 prints the SQL
+ * BENCH_BILLING_SUBSCRIPTIONS sizes the billing case, BENCH_SYNC_ORDERS the sync case, BENCH_COUNT_STATEMENTS=1 prints the SQL
  * statements per charge.
  */
 async function main(): Promise<void> {
-  const cases = (process.env.BENCH_CASES ?? 'billing').split(',').map((name) => name.trim());
+  const cases = (process.env.BENCH_CASES ?? 'billing,sync').split(',').map((name) => name.trim());
   const results = [];
   if (cases.includes('billing')) {
     const count = Number(process.env.BENCH_BILLING_SUBSCRIPTIONS ?? 10_000);
@@ -20,6 +21,14 @@ async function main(): Promise<void> {
     console.log(
       `billing: ${result.subscriptions} due subscriptions, provider answering after ${result.providerLatencyMs} ms, concurrency ${result.concurrency}: ` +
         `${result.chargesPerSecond} charges/s in ${result.seconds} s; ceiling ${result.ceilingPerSecond}/s; ratio ${result.ratio}; peak RSS ${result.peakRssMb} MB (target ${result.target})`,
+    );
+  }
+  if (cases.includes('sync')) {
+    const result = await benchSync({ count: Number(process.env.BENCH_SYNC_ORDERS ?? 10_000), latencyMs: 200 });
+    results.push(result);
+    console.log(
+      `sync: full order sync of ${result.orders} orders (${result.pages} pages), store answering after ${result.storeLatencyMs} ms, ${result.parallelism} at once: ` +
+        `${result.seconds} s; ceiling ${result.ceilingSeconds} s; ratio ${result.ratio} (target ${result.target}); peak RSS ${result.peakRssMb} MB`,
     );
   }
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.platform()} ${os.release()}` };

@@ -64,7 +64,7 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
   /** The billing run of the due date, then the provider's webhook for the charge (the sandbox settles it then). */
   async function chargeAndSettle(date: string): Promise<string> {
     expect((await cli(t.ctx, 'billing', 'run', '--date', date)).out[0]).toContain('1 charged');
-    const charge = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' }).orderBy('created_at', 'desc').first();
+    const charge = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge', status: 'pending' }).first();
     await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({ id: charge.provider_payment_id });
     await processDueWebhookCalls(t.ctx, new AbortController().signal);
     await t.ctx.background.idle();

@@ -44,7 +44,12 @@ interface AxiosLikeError {
 const PAGE_SIZE = 100;
 /** A list body before its records are validated one by one. */
 const arrayOfUnknown = z.array(z.unknown());
-const DEFAULT_BUDGET = () => new RequestBudget(4, 10);
+/**
+ * What one sync may ask of a store: 4 requests at once (a page of 100 orders costs a small shop's
+ * PHP a good fraction of a second), started at most 20 per second.
+ */
+export const STORE_BUDGET = { concurrency: 4, perSecond: 20 } as const;
+const DEFAULT_BUDGET = () => new RequestBudget(STORE_BUDGET.concurrency, STORE_BUDGET.perSecond);
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function retryAfterMs(header: string | undefined): number | null {
