@@ -37,7 +37,7 @@ export async function benchSync(options: { count: number; latencyMs: number }): 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-sync-'));
   const store = new WooSimulator();
   try {
-    const { config } = loadConfig({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`, DATA_DIR: dir, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://rps.example' });
+    const { config } = loadConfig({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`, DATA_DIR: dir, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://rps.example', OUTBOUND_ALLOW_PRIVATE: 'on' });
     const { ctx } = await createContext(config, createLogger('warn'));
     await store.start();
     store.addOrders(options.count);

@@ -12,7 +12,7 @@ describe('the WooCommerce client', () => {
   const client = (overrides: { secret?: string; budget?: RequestBudget } = {}) =>
     new WooClient(
       { url: store.url, consumerKey: store.consumerKey, consumerSecret: overrides.secret ?? store.consumerSecret },
-      { sleep: async (ms) => void waits.push(ms), backoffMs: 100, budget: overrides.budget },
+      { sleep: async (ms) => void waits.push(ms), backoffMs: 100, budget: overrides.budget, allowPrivate: true },
     );
 
   beforeEach(async () => {
@@ -26,6 +26,20 @@ describe('the WooCommerce client', () => {
     const { body } = await client().get('', wooIndex);
     expect(body.namespace).toBe('wc/v3');
     expect(store.requests[0]?.query).toMatchObject({ oauth_consumer_key: store.consumerKey, oauth_signature_method: 'HMAC-SHA256' });
+  });
+
+  it.each([
+    ['a name that resolves to loopback', (url: string) => url.replace('127.0.0.1', 'localhost')],
+    ['a literal loopback address', (url: string) => url],
+  ])('When private addresses are not allowed and the store is at %s, then nothing is sent to it', async (_case, address) => {
+    const guarded = new WooClient({ url: address(store.url), consumerKey: store.consumerKey, consumerSecret: store.consumerSecret }, { retries: 0, allowPrivate: false });
+    await expect(guarded.get('', wooIndex)).rejects.toMatchObject({ kind: 'unreachable' });
+    expect(store.requests).toHaveLength(0);
+    // Allowed (OUTBOUND_ALLOW_PRIVATE=on), the request reaches the same address (the simulator signs
+    // for its own 127.0.0.1 URL, so under another name it refuses the signature: it was reached).
+    const allowed = new WooClient({ url: address(store.url), consumerKey: store.consumerKey, consumerSecret: store.consumerSecret }, { retries: 0, allowPrivate: true });
+    await allowed.get('', wooIndex).catch(() => undefined);
+    expect(store.requests).toHaveLength(1);
   });
 
   it.each<[string, (store: WooSimulator) => void, string]>([

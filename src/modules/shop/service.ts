@@ -20,7 +20,8 @@ export interface ShopCredentialsInput {
 
 /** How the service reaches a store: replaced in tests that need no store at all. */
 export type ConnectionFactory = (credentials: { url: string; consumerKey: string; consumerSecret: string }) => ShopConnectionCheck;
-const wooConnection: ConnectionFactory = (credentials) => new WooConnection(credentials);
+/** The real store, reached only at public addresses unless OUTBOUND_ALLOW_PRIVATE is on. */
+const wooConnection = (ctx: AppContext): ConnectionFactory => (credentials) => new WooConnection(credentials, { allowPrivate: ctx.config.outboundAllowPrivate });
 
 /** Hosts that only this machine or its private network can reach. */
 function isLocalHost(hostname: string): boolean {
@@ -70,7 +71,7 @@ function normalisedUrl(ctx: AppContext, url: string): string {
  * the periodic sync then keeps everything current on its own. Connecting again replaces the
  * connection and the webhooks registered before.
  */
-export async function connectShop(ctx: AppContext, account: Account, input: ShopCredentialsInput, connect: ConnectionFactory = wooConnection): Promise<ShopRow> {
+export async function connectShop(ctx: AppContext, account: Account, input: ShopCredentialsInput, connect: ConnectionFactory = wooConnection(ctx)): Promise<ShopRow> {
   const url = normalisedUrl(ctx, input.url);
   const connection = connect({ url, consumerKey: input.consumer_key, consumerSecret: input.consumer_secret });
   await connection.verify().catch(refusal);
@@ -125,7 +126,7 @@ async function removeOldWebhooks(ctx: AppContext, shop: ShopRow, connect: Connec
 }
 
 /** Removes our webhooks from the store and forgets its credentials; synced products and orders stay. */
-export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id'>, connect: ConnectionFactory = wooConnection): Promise<ShopRow> {
+export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id'>, connect: ConnectionFactory = wooConnection(ctx)): Promise<ShopRow> {
   const shop = await shopsRepository.ofAccount(ctx.db, account.id);
   if (!shop || shop.status !== 'connected') throw new NotFoundError('Shop');
   await removeOldWebhooks(ctx, shop, connect);

@@ -6,7 +6,10 @@ import { shopsRepository, type ShopRow } from './repository';
 
 /** The REST client of an account's store, with its secret decrypted for this use only. */
 export function storeClient(ctx: AppContext, shop: ShopRow, options: WooClientOptions = {}): WooClient {
-  return new WooClient({ url: shop.url, consumerKey: shop.consumer_key, consumerSecret: decryptSecret(ctx.config.appKey, shop.consumer_secret_encrypted) }, options);
+  return new WooClient({ url: shop.url, consumerKey: shop.consumer_key, consumerSecret: decryptSecret(ctx.config.appKey, shop.consumer_secret_encrypted) }, {
+    allowPrivate: ctx.config.outboundAllowPrivate,
+    ...options,
+  });
 }
 
 /** The account's store when it is connected; undefined otherwise. */

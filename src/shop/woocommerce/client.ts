@@ -1,5 +1,9 @@
 import WooCommerceRestApi, { type WooCommerceRestApiVersion } from '@woocommerce/woocommerce-rest-api';
+import http from 'node:http';
+import https from 'node:https';
 import { z } from 'zod';
+import { isIP } from 'node:net';
+import { checkedLookup, isPublicAddress } from '../../webhooks/outbound/publicAddress';
 import { RequestBudget } from './budget';
 import { ShopApiError } from './errors';
 
@@ -17,6 +21,11 @@ export interface WooClientOptions {
   /** First backoff; doubled per attempt unless the store says Retry-After. */
   backoffMs?: number;
   budget?: RequestBudget;
+  /**
+   * Whether the store may be on a private or loopback address (OUTBOUND_ALLOW_PRIVATE). Off: every
+   * connection resolves the host once and refuses it when any address is not public (SSRF, DNS rebinding).
+   */
+  allowPrivate?: boolean;
   /** The REST namespace: `wc/v3`, or an extension's own (`wc-shipment-tracking/v3`). */
   version?: string;
   sleep?: (ms: number) => Promise<void>;
@@ -94,8 +103,13 @@ export class WooClient {
   private readonly backoffMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   readonly budget: RequestBudget;
+  /** Set when the store's address is a literal private IP and private addresses are not allowed. */
+  private readonly refusal: ShopApiError | null;
 
   constructor(credentials: WooCredentials, options: WooClientOptions = {}) {
+    // A literal IP is connected to without a lookup: it is checked here instead.
+    const host = new URL(credentials.url).hostname.replace(/^\[|\]$/g, '');
+    this.refusal = !options.allowPrivate && isIP(host) && !isPublicAddress(host) ? new ShopApiError('unreachable', `the store's address ${host} is not a public address`, null) : null;
     this.api = new WooCommerceRestApi({
       url: credentials.url,
       consumerKey: credentials.consumerKey,
@@ -105,7 +119,11 @@ export class WooClient {
       timeout: options.timeoutMs ?? 20_000,
       // Plain HTTP (a store on a private network, the test simulator) is signed with OAuth 1.0a by
       // the library; HTTPS uses Basic auth. Neither follows redirects to another host.
-      axiosConfig: { maxRedirects: 0, validateStatus: (status: number) => status >= 200 && status < 300 },
+      axiosConfig: {
+        maxRedirects: 0,
+        validateStatus: (status: number) => status >= 200 && status < 300,
+        ...(options.allowPrivate ? {} : { httpAgent: new http.Agent({ lookup: checkedLookup(false) }), httpsAgent: new https.Agent({ lookup: checkedLookup(false) }) }),
+      },
     });
     this.retries = options.retries ?? 4;
     this.backoffMs = options.backoffMs ?? 500;
@@ -114,6 +132,7 @@ export class WooClient {
   }
 
   private async call<T>(send: () => Promise<unknown>, schema: z.ZodType<T>, what: string): Promise<WooAnswer<T>> {
+    if (this.refusal) throw this.refusal;
     for (let attempt = 0; ; attempt += 1) {
       try {
         const response = (await this.budget.run(send)) as { data: unknown; headers: Record<string, string | undefined> };

@@ -1,8 +1,7 @@
-import { lookup as resolve, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { isPublicAddress } from './publicAddress';
+import { isIP } from 'node:net';
+import { AddressNotAllowedError, checkedLookup, isPublicAddress } from './publicAddress';
 
 /**
  * Why an attempt failed, as stored in outbound_events.last_error and shown to the client on
@@ -32,27 +31,7 @@ export interface PostOptions {
   timeoutMs: number;
 }
 
-class AddressNotAllowedError extends Error {}
 class AttemptTimeoutError extends Error {}
-
-/**
- * Resolves a host name once, refuses it when any of its addresses is not public, and hands exactly
- * the checked addresses to the connection: no second resolution a DNS rebinding could answer differently.
- */
-function checkedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname, { family: options.family, hints: options.hints, all: true }, (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '');
-      const refused = addresses.filter(({ address }) => !isPublicAddress(address));
-      if (!allowPrivate && refused.length > 0) {
-        return callback(new AddressNotAllowedError(`${hostname} resolves to ${refused.map(({ address }) => address).join(', ')}`), '');
-      }
-      const [first] = addresses;
-      if (!first) return callback(new Error(`${hostname} resolves to no address`), '');
-      return options.all ? callback(null, addresses) : callback(null, first.address, first.family);
-    });
-  };
-}
 
 const failed = (failure: AttemptFailure, detail: string): AttemptResult => ({ status: null, failure, detail });
 

@@ -1,4 +1,5 @@
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { lookup as resolve, type LookupAddress } from 'node:dns';
+import { BlockList, isIPv4, isIPv6, type LookupFunction } from 'node:net';
 
 /**
  * Addresses a client's webhook_url must not reach (SSRF): our own host, the private network behind
@@ -68,4 +69,26 @@ export function isPublicAddress(address: string): boolean {
   const v4 = embeddedIPv4(groups);
   if (v4 !== null) return isPublicAddress(v4);
   return !notPublic.check(groups.map((group) => group.toString(16)).join(':'), 'ipv6');
+}
+
+/** A host that resolves to an address we must not call (outside OUTBOUND_ALLOW_PRIVATE). */
+export class AddressNotAllowedError extends Error {}
+
+/**
+ * Resolves a host name once, refuses it when any of its addresses is not public, and hands exactly
+ * the checked addresses to the connection: no second resolution a DNS rebinding could answer differently.
+ */
+export function checkedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { family: options.family, hints: options.hints, all: true }, (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '');
+      const refused = addresses.filter(({ address }) => !isPublicAddress(address));
+      if (!allowPrivate && refused.length > 0) {
+        return callback(new AddressNotAllowedError(`${hostname} resolves to ${refused.map(({ address }) => address).join(', ')}`), '');
+      }
+      const [first] = addresses;
+      if (!first) return callback(new Error(`${hostname} resolves to no address`), '');
+      return options.all ? callback(null, addresses) : callback(null, first.address, first.family);
+    });
+  };
 }
