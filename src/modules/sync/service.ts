@@ -14,7 +14,6 @@ export const ABANDONED_AFTER_MS = 5 * 60 * 1000;
 
 const runningKeyOf = (accountId: string, kind: SyncKind) => `${accountId}:${kind}`;
 
-
 /** Claims the one running slot of this kind for this store, taking over a run whose instance died. */
 async function claimRun(ctx: AppContext, accountId: string, kind: SyncKind, full: boolean): Promise<SyncRunRow> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
