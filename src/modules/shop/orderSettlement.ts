@@ -13,7 +13,7 @@ const UNPAID: ReadonlySet<string> = new Set(['failed', 'expired', 'canceled']);
 
 async function queue(ctx: AppContext, trx: Knex.Transaction, accountId: string, orderId: string, kind: ShopTaskKind, paymentId: string): Promise<void> {
   const taskId = await shopTasksRepository.enqueue(trx, { account_id: accountId, order_id: orderId, kind, payment_id: paymentId, origin_key: `${kind}-${paymentId}` }, toDbDateTime(ctx.clock.now()));
-  if (taskId) attemptAfterCommit(ctx, trx, taskId);
+  if (taskId) attemptAfterCommit(ctx, trx, accountId, taskId);
 }
 
 /** A checkout payment of a store order settled: the order (and its subscriptions) follow, the store is told. */

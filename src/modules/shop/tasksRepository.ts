@@ -39,7 +39,7 @@ export const shopTasksRepository = {
     return id;
   },
 
-  find: (db: Knex, id: string) => table(db).where({ id }).first(),
+  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
 
   /** Pending tasks whose time has come, oldest first, across accounts. */
   due: (db: Knex, now: string, limit: number) => table(db).where('status', 'pending').andWhere('next_attempt_at', '<=', now).orderBy('seq').limit(limit),
@@ -51,13 +51,16 @@ export const shopTasksRepository = {
    * one sees (a renewal order then looks for the order it may have made).
    */
   take: async (db: Knex, task: ShopTaskRow, holdUntil: string): Promise<boolean> =>
-    (await table(db).where({ id: task.id, status: 'pending', attempts: task.attempts }).update({ attempts: task.attempts + 1, next_attempt_at: holdUntil })) === 1,
+    (await table(db).where({ account_id: task.account_id, id: task.id, status: 'pending', attempts: task.attempts }).update({ attempts: task.attempts + 1, next_attempt_at: holdUntil })) === 1,
 
-  done: (db: Knex, id: string, now: string) => table(db).where({ id }).update({ status: 'done', done_at: now, last_error: null }),
+  done: (db: Knex, task: Pick<ShopTaskRow, 'account_id' | 'id'>, now: string) =>
+    table(db).where({ account_id: task.account_id, id: task.id }).update({ status: 'done', done_at: now, last_error: null }),
 
-  retryLater: (db: Knex, id: string, nextAttemptAt: string, error: string) => table(db).where({ id }).update({ next_attempt_at: nextAttemptAt, last_error: error.slice(0, 500) }),
+  retryLater: (db: Knex, task: Pick<ShopTaskRow, 'account_id' | 'id'>, nextAttemptAt: string, error: string) =>
+    table(db).where({ account_id: task.account_id, id: task.id }).update({ next_attempt_at: nextAttemptAt, last_error: error.slice(0, 500) }),
 
-  dead: (db: Knex, id: string, error: string) => table(db).where({ id }).update({ status: 'dead', last_error: error.slice(0, 500) }),
+  dead: (db: Knex, task: Pick<ShopTaskRow, 'account_id' | 'id'>, error: string) =>
+    table(db).where({ account_id: task.account_id, id: task.id }).update({ status: 'dead', last_error: error.slice(0, 500) }),
 
   ofOrder: (db: Knex, accountId: string, orderId: string) => table(db).where({ account_id: accountId, order_id: orderId }).orderBy('seq'),
 };

@@ -5,7 +5,7 @@ import type { WooClient } from '../../shop/woocommerce/client';
 import { wooOrder, type WooOrder } from '../../shop/woocommerce/schemas';
 import { toDbDateTime } from '../../time';
 import type { OrderRow } from '../orders/repository';
-import { connectedStore, storeClient } from './storeClient';
+import { storeClient } from './storeClient';
 import type { ShopRow } from './repository';
 
 /** Orders asked per request: wc/v3's largest page. */
@@ -91,11 +91,9 @@ async function trackStore(ctx: AppContext, shop: ShopRow, signal?: AbortSignal):
  */
 export async function trackShipments(ctx: AppContext, signal?: AbortSignal): Promise<{ processed: number; failed: number }> {
   const result = { processed: 0, failed: 0 };
-  const accounts = await ctx.db<ShopRow>('shops').where({ status: 'connected' }).pluck('account_id');
-  for (const accountId of accounts) {
+  const shops = await ctx.db<ShopRow>('shops').where({ status: 'connected' });
+  for (const shop of shops) {
     if (signal?.aborted) break;
-    const shop = await connectedStore(ctx, String(accountId));
-    if (!shop) continue;
     try {
       const one = await trackStore(ctx, shop, signal);
       result.processed += one.processed;

@@ -143,18 +143,18 @@ export async function attemptShopTask(ctx: AppContext, task: ShopTaskRow): Promi
   const taken = { ...task, attempts: task.attempts + 1 };
   try {
     await perform(ctx, task);
-    await shopTasksRepository.done(ctx.db, task.id, toDbDateTime(ctx.clock.now()));
+    await shopTasksRepository.done(ctx.db, task, toDbDateTime(ctx.clock.now()));
     ctx.logger.info('store updated', { accountId: task.account_id, orderId: task.order_id, task: task.kind });
     return 'done';
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const gone = error instanceof ShopApiError && error.status === 404;
     if (error instanceof HopelessTask || gone || taken.attempts >= MAX_ATTEMPTS) {
-      await shopTasksRepository.dead(ctx.db, task.id, message);
+      await shopTasksRepository.dead(ctx.db, task, message);
       ctx.logger.error('store update given up', { accountId: task.account_id, orderId: task.order_id, task: task.kind, attempts: taken.attempts, error: message });
       return 'dead';
     }
-    await shopTasksRepository.retryLater(ctx.db, task.id, toDbDateTime(new Date(ctx.clock.now().getTime() + backoffMs(taken.attempts))), message);
+    await shopTasksRepository.retryLater(ctx.db, task, toDbDateTime(new Date(ctx.clock.now().getTime() + backoffMs(taken.attempts))), message);
     ctx.logger.warn('store update failed; retried later', { accountId: task.account_id, orderId: task.order_id, task: task.kind, attempts: taken.attempts, error: message });
     return 'retry';
   }
@@ -182,11 +182,11 @@ export async function runDueShopTasks(ctx: AppContext, signal?: AbortSignal): Pr
  * Queued inside a settlement's transaction: tried right after it commits (nothing if it rolls back),
  * and by the job after that until the store has it.
  */
-export function attemptAfterCommit(ctx: AppContext, trx: Knex.Transaction, taskId: string): void {
+export function attemptAfterCommit(ctx: AppContext, trx: Knex.Transaction, accountId: string, taskId: string): void {
   trx.executionPromise.then(
     () =>
       ctx.background.run('store write-back', async () => {
-        const task = await shopTasksRepository.find(ctx.db, taskId);
+        const task = await shopTasksRepository.find(ctx.db, accountId, taskId);
         if (task && task.status === 'pending') await attemptShopTask(ctx, task);
       }),
     () => undefined,
