@@ -2,7 +2,8 @@ import request from 'supertest';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { WooSimulator } from '../support/wooSimulator';
+import { connectedSimulatorStore } from '../support/connectedStore';
+import type { WooSimulator } from '../support/wooSimulator';
 
 /**
  * Checkout to payments: a payment made for a store order (`shop_order_id`) is for that order; paid,
@@ -20,9 +21,7 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
   beforeEach(async () => {
     t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
-    store = new WooSimulator();
-    await store.start();
-    expect((await t.as(token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret })).status).toBe(200);
+    store = await connectedSimulatorStore(t, token);
     customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body;
   });
   afterEach(async () => {

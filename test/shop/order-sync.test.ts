@@ -1,7 +1,8 @@
 import { orderResponse } from '../../src/modules/orders/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { WooSimulator } from '../support/wooSimulator';
+import { connectedSimulatorStore } from '../support/connectedStore';
+import type { WooSimulator } from '../support/wooSimulator';
 
 describe.each(TEST_DATABASES)('syncing store orders on %s', (kind) => {
   let t: TestApp;
@@ -13,9 +14,7 @@ describe.each(TEST_DATABASES)('syncing store orders on %s', (kind) => {
   beforeEach(async () => {
     t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
-    store = new WooSimulator();
-    await store.start();
-    expect((await t.as(token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret })).status).toBe(200);
+    store = await connectedSimulatorStore(t, token);
     productIds = store.addProducts(2);
     await sync('products');
   });

@@ -1,6 +1,7 @@
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
+import { connectedSimulatorStore } from '../support/connectedStore';
 import { WooSimulator } from '../support/wooSimulator';
 
 describe.each(TEST_DATABASES)('syncing store products on %s', (kind) => {
@@ -12,10 +13,7 @@ describe.each(TEST_DATABASES)('syncing store products on %s', (kind) => {
   beforeEach(async () => {
     t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
-    store = new WooSimulator();
-    await store.start();
-    const connected = await t.as(token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret });
-    expect(connected.status).toBe(200);
+    store = await connectedSimulatorStore(t, token);
   });
   afterEach(async () => {
     await t.ctx.background.idle();

@@ -3,7 +3,8 @@ import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { WooSimulator } from '../support/wooSimulator';
+import { connectedSimulatorStore } from '../support/connectedStore';
+import type { WooSimulator } from '../support/wooSimulator';
 
 /**
  * Renewal orders: every later charge of a subscription that a paid store order started becomes an
@@ -22,9 +23,7 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
     t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
-    store = new WooSimulator();
-    await store.start();
-    expect((await t.as(token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret })).status).toBe(200);
+    store = await connectedSimulatorStore(t, token);
   });
   afterEach(async () => {
     await t.ctx.background.idle();

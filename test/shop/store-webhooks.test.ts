@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
-import { WooSimulator } from '../support/wooSimulator';
+import { connectedSimulatorStore } from '../support/connectedStore';
+import type { WooSimulator } from '../support/wooSimulator';
 
 describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
   let t: TestApp;
@@ -12,9 +13,7 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
     t = await createTestApp(kind);
     const account = await t.newAccount();
     accountId = account.accountId;
-    store = new WooSimulator();
-    await store.start();
-    expect((await t.as(account.token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret })).status).toBe(200);
+    store = await connectedSimulatorStore(t, account.token);
   });
   afterEach(async () => {
     await store.stop();

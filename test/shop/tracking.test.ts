@@ -1,7 +1,8 @@
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { WooSimulator } from '../support/wooSimulator';
+import { connectedSimulatorStore } from '../support/connectedStore';
+import type { WooSimulator } from '../support/wooSimulator';
 
 /**
  * The tracking job reads shipment tracking of paid store orders (not the completed ones) from the
@@ -16,9 +17,7 @@ describe.each(TEST_DATABASES)('shipment tracking on %s', (kind) => {
   beforeEach(async () => {
     t = await createTestApp(kind);
     ({ token } = await t.newAccount());
-    store = new WooSimulator();
-    await store.start();
-    expect((await t.as(token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret })).status).toBe(200);
+    store = await connectedSimulatorStore(t, token);
   });
   afterEach(async () => {
     await t.ctx.background.idle();
