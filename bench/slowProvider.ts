@@ -69,4 +69,7 @@ export class SlowProvider implements PaymentProvider {
   cancelPayment(): Promise<ProviderPayment> {
     return this.unused();
   }
+  listMethods(): Promise<string[]> {
+    return this.unused();
+  }
 }

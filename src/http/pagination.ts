@@ -39,10 +39,12 @@ export interface Page<T> {
 }
 
 /** Envelope of every list (spec 2.9 plus DESIGN.md): `""` for a missing prev/next, from/to null on an empty page. */
-export function pagedEnvelope<T>(page: Page<T>, request: PageRequest, listUrl: string) {
+export function pagedEnvelope<T>(page: Page<T>, request: PageRequest, listUrl: string, filters: Record<string, string> = {}) {
   const lastPage = Math.max(1, Math.ceil(page.total / request.perPage));
+  // A filtered list's page links keep the filter, as they keep per_page.
+  const filterQuery = Object.entries(filters).map(([name, value]) => `&${name}=${encodeURIComponent(value)}`).join('');
   const pageUrl = (n: number) =>
-    `${listUrl}?page=${n}${request.explicitPerPage ? `&per_page=${request.perPage}` : ''}`;
+    `${listUrl}?page=${n}${request.explicitPerPage ? `&per_page=${request.perPage}` : ''}${filterQuery}`;
   const from = page.items.length ? (request.page - 1) * request.perPage + 1 : null;
   return {
     data: page.items,

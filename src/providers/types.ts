@@ -131,6 +131,8 @@ export interface PaymentProvider {
   findPaymentByReference(lookup: PaymentLookup): Promise<ProviderPayment | null>;
   /** Cancels a payment that is still open (or a pending SEPA debit); answers it as it now is. */
   cancelPayment(paymentId: string): Promise<ProviderPayment>;
+  /** The ids of the payment methods the account has enabled for one-off payments (`ideal`, `creditcard`, …). */
+  listMethods(): Promise<string[]>;
 }
 
 /** Payment statuses after which nothing but a refund or chargeback can follow. */

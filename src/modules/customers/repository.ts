@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import { pageOf } from '../../db/paging';
 import { tenantTable } from '../../db/tenantTable';
+import type { Page, PageRequest } from '../../http/pagination';
 
 export interface CustomerRow {
   id: string;
@@ -28,6 +30,10 @@ export const customersRepository = {
   ...shared,
 
   insert: (db: Knex, row: CustomerRow) => table(db).insert(row),
+
+  /** Uses the (account_id, email) index. The address is compared as stored (MySQL's collation also ignores case). */
+  pageWithEmail: (db: Knex, accountId: string, email: string, request: PageRequest): Promise<Page<CustomerRow>> =>
+    pageOf<CustomerRow>(table(db).where({ account_id: accountId, email }), request),
 
   findByProviderCustomerId: (db: Knex, accountId: string, providerCustomerId: string) =>
     table(db).where({ account_id: accountId, provider_customer_id: providerCustomerId }).first(),

@@ -1,14 +1,31 @@
+import { pagedEnvelope, pagedEnvelopeSchema, pageRequestFrom } from '../../http/pagination';
 import { defineRoute } from '../../http/route';
-import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
+import { idParams, readOneRoute } from '../../http/resourceRoutes';
 import { presentCustomers } from './presenter';
-import { createCustomerBody, customerResponse, updateCustomerBody } from './schemas';
+import { createCustomerBody, customerListQuery, customerResponse, updateCustomerBody } from './schemas';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './service';
 
 const names = { path: '/api/v2/customers', tag: 'Customers', plural: 'customers', item: customerResponse };
 const present = presentCustomers;
 
 export const customerRoutes = [
-  listRoute({ ...names, operationId: 'listCustomers', summary: 'List customers', list: listCustomers, present }),
+  defineRoute({
+    methods: ['get'],
+    path: names.path,
+    operationId: 'listCustomers',
+    summary: 'List customers (extension: ?email= finds the customers with that e-mail address)',
+    tag: names.tag,
+    status: 200,
+    query: customerListQuery,
+    response: pagedEnvelopeSchema(customerResponse),
+    invalidMessage: 'Could not list customers. Some parameters are invalid',
+    async handle({ ctx, account, query }) {
+      const request = pageRequestFrom(query);
+      const page = await listCustomers(ctx, account, request, query.email);
+      const filters: Record<string, string> = query.email === undefined ? {} : { email: query.email };
+      return pagedEnvelope({ items: present(ctx.db, ctx.config, account.id, page.items), total: page.total }, request, ctx.config.publicUrl + names.path, filters);
+    },
+  }),
   defineRoute({
     methods: ['post'],
     path: names.path,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuerySchema } from '../../http/pagination';
 import { email, LOCALES, optionalCountry, optionalLocale, optionalText, requiredText } from '../../http/fields';
 
 const optionalFields = {
@@ -26,6 +27,11 @@ export const updateCustomerBody = z.object({
   last_name: requiredText().optional(),
   email: email().optional(),
   ...optionalFields,
+});
+
+/** `GET /api/v2/customers`: the spec's paging, and (extension) `email` to find a buyer's customer. */
+export const customerListQuery = pageQuerySchema.extend({
+  email: email().optional().describe('extension: only the customers with exactly this e-mail address'),
 });
 
 export type CreateCustomerInput = z.output<typeof createCustomerBody>;

@@ -69,6 +69,8 @@ export async function updateCustomer(ctx: AppContext, account: Account, id: stri
   return next;
 }
 
-export function listCustomers(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<CustomerRow>> {
-  return customersRepository.page(ctx.db, account.id, request);
+/** The account's customers, or (the plugin's lookup at checkout) those with one e-mail address. */
+export function listCustomers(ctx: AppContext, account: Account, request: PageRequest, email?: string): Promise<Page<CustomerRow>> {
+  if (email === undefined) return customersRepository.page(ctx.db, account.id, request);
+  return customersRepository.pageWithEmail(ctx.db, account.id, email, request);
 }

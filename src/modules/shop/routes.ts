@@ -1,4 +1,5 @@
 import { defineRoute } from '../../http/route';
+import { webhookSecretOf } from '../../webhooks/outbound/secret';
 import { presentShop } from './presenter';
 import { connectShopBody, shopResponse } from './schemas';
 import { connectShop, disconnectShop, getShop } from './service';
@@ -20,7 +21,9 @@ export const shopRoutes = [
     response: shopResponse,
     invalidMessage: 'Could not connect the store',
     async handle({ ctx, account, body }) {
-      return presentShop(ctx.config, account, await connectShop(ctx, account, body));
+      const shop = presentShop(ctx.config, account, await connectShop(ctx, account, body));
+      // The connecting plugin verifies the payment events it receives with this; GET never shows it.
+      return { ...shop, event_signing_secret: await webhookSecretOf(ctx, account.id) };
     },
   }),
   defineRoute({

@@ -21,5 +21,9 @@ export const shopResponse = z.object({
     error: z.string().nullable(),
   }),
   connected_at: z.string().nullable().describe('Y-m-d H:i:s in APP_TIMEZONE'),
+  event_signing_secret: z
+    .string()
+    .optional()
+    .describe('only in the answer to POST: the secret that signs payment events (X-Signature), so the plugin can verify its callbacks'),
 });
 export type ShopResponse = z.input<typeof shopResponse>;

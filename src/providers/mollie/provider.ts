@@ -151,6 +151,12 @@ export class MollieProvider implements PaymentProvider {
     return providerPaymentFrom(payment);
   }
 
+  async listMethods(): Promise<string[]> {
+    // Mollie answers the methods that are active on the profile of the key.
+    const methods = await this.call('list methods', {}, () => this.client.methods.list());
+    return methods.map((method) => method.id);
+  }
+
   /**
    * The first item of a newest-first list that matches, reading no further than `createdAfter`:
    * once an item is older, nothing after it can be the one.

@@ -180,6 +180,11 @@ export class SandboxProvider implements PaymentProvider {
     return row ? this.current(row) : null;
   }
 
+  /** What a Mollie test profile with the usual methods enabled offers (giropay and sofort are gone at Mollie). */
+  async listMethods(): Promise<string[]> {
+    return ['ideal', 'creditcard', 'bancontact', 'eps', 'belfius', 'kbc', 'banktransfer'];
+  }
+
   async cancelPayment(paymentId: string): Promise<ProviderPayment> {
     // Conditional: a payer finishing the checkout at the same moment wins or loses as a whole.
     const canceled = await this.db('sandbox_payments')
