@@ -1,0 +1,228 @@
+<?php
+defined( 'ABSPATH' ) || exit;
+
+/**
+ * The payment method at checkout. It makes a Payment in the service for the order (the service
+ * checks it against the store's order), and sends the buyer to the provider's checkout. Our record
+ * comes first: the attempt number is saved on the order before the service is asked, and the
+ * Idempotency-Key is derived from it, so a retry after a lost answer gets the same payment.
+ */
+class RPS_Gateway extends WC_Payment_Gateway {
+
+	public const ID = 'rps';
+	/** Order meta: the attempt whose payment is being made (the key's last part). */
+	private const ATTEMPT_META = '_rps_attempt';
+	/** Order meta: the payment of the current attempt and its checkout address. */
+	private const PAYMENT_META  = '_rps_payment_id';
+	private const CHECKOUT_META = '_rps_checkout_url';
+	/** Payment statuses after which the buyer may try again with a new payment. */
+	private const RETRYABLE = array( 'failed', 'expired', 'canceled' );
+
+	private ?RPS_Api_Client $api;
+
+	public function __construct( ?RPS_Api_Client $api = null ) {
+		$this->id                 = self::ID;
+		$this->method_title       = __( 'Recurring payments', 'recurring-payments-bridge' );
+		$this->method_description = __( 'Payments and subscriptions through the recurring payments service (Mollie). Connect the service under WooCommerce → Recurring payments.', 'recurring-payments-bridge' );
+		$this->has_fields         = true;
+		$this->supports           = array( 'products' );
+		$this->api                = $api;
+		$this->init_form_fields();
+		$this->init_settings();
+		$this->title       = (string) $this->get_option( 'title' );
+		$this->description = (string) $this->get_option( 'description' );
+		add_action( 'woocommerce_update_options_payment_gateways_' . $this->id, array( $this, 'process_admin_options' ) );
+	}
+
+	public function init_form_fields(): void {
+		$this->form_fields = array(
+			'enabled'     => array(
+				'title'   => __( 'Enable', 'recurring-payments-bridge' ),
+				'type'    => 'checkbox',
+				'label'   => __( 'Offer payment through the recurring payments service', 'recurring-payments-bridge' ),
+				'default' => 'no',
+			),
+			'title'       => array(
+				'title'   => __( 'Title', 'recurring-payments-bridge' ),
+				'type'    => 'text',
+				'default' => __( 'Pay online', 'recurring-payments-bridge' ),
+			),
+			'description' => array(
+				'title'   => __( 'Description', 'recurring-payments-bridge' ),
+				'type'    => 'textarea',
+				'default' => __( 'Pay with iDEAL, card or another method of your choice.', 'recurring-payments-bridge' ),
+			),
+		);
+	}
+
+	public function is_available(): bool {
+		return parent::is_available() && RPS_Settings::is_configured() && array() !== self::offered_methods( $this->api() );
+	}
+
+	/** The methods picker under the description. */
+	public function payment_fields(): void {
+		if ( '' !== $this->description ) {
+			echo wp_kses_post( wpautop( wptexturize( $this->description ) ) );
+		}
+		$methods = self::offered_methods( $this->api() );
+		echo '<fieldset id="rps-methods"><legend class="screen-reader-text">' . esc_html__( 'Payment method', 'recurring-payments-bridge' ) . '</legend>';
+		foreach ( $methods as $index => $method ) {
+			printf(
+				'<label><input type="radio" name="rps_method" value="%1$s" %2$s /> %3$s</label><br />',
+				esc_attr( $method ),
+				checked( 0, $index, false ),
+				esc_html( self::method_label( $method ) )
+			);
+		}
+		echo '</fieldset>';
+	}
+
+	/**
+	 * The spec's methods the account's provider offers (`GET /api/v2/methods`), kept an hour.
+	 *
+	 * @return list<string>
+	 */
+	public static function offered_methods( RPS_Api_Client $api ): array {
+		$cached = get_transient( RPS_Settings::METHODS_TRANSIENT );
+		if ( is_array( $cached ) ) {
+			return $cached;
+		}
+		try {
+			$answer  = $api->get( '/api/v2/methods' );
+			$methods = array_values( array_filter( array_map( static fn ( $method ) => is_array( $method ) ? ( $method['id'] ?? null ) : null, $answer['data'] ?? array() ), 'is_string' ) );
+		} catch ( RPS_Api_Error $error ) {
+			RPS_Callback::log( 'error', 'The payment methods could not be read: ' . $error->detail() );
+			return array(); // Not cached: the next page view asks again.
+		}
+		set_transient( RPS_Settings::METHODS_TRANSIENT, $methods, HOUR_IN_SECONDS );
+		return $methods;
+	}
+
+	public static function method_label( string $method ): string {
+		$labels = array(
+			'ideal'        => 'iDEAL',
+			'creditcard'   => __( 'Credit card', 'recurring-payments-bridge' ),
+			'bancontact'   => 'Bancontact',
+			'sofort'       => 'SOFORT',
+			'eps'          => 'EPS',
+			'giropay'      => 'giropay',
+			'belfius'      => 'Belfius',
+			'kbc'          => 'KBC/CBC',
+			'banktransfer' => __( 'Bank transfer', 'recurring-payments-bridge' ),
+		);
+		return $labels[ $method ] ?? $method;
+	}
+
+	/**
+	 * @param int $order_id
+	 * @return array{result: string, redirect?: string}
+	 */
+	public function process_payment( $order_id ): array {
+		$order = wc_get_order( $order_id );
+		if ( ! $order instanceof WC_Order ) {
+			return $this->refuse( __( 'Your order could not be found. Please try again.', 'recurring-payments-bridge' ), sprintf( 'Order %d not found at payment', (int) $order_id ) );
+		}
+		try {
+			$reused = $this->open_payment( $order );
+			if ( null !== $reused ) {
+				return array( 'result' => 'success', 'redirect' => $reused );
+			}
+			$payment = $this->create_payment( $order );
+		} catch ( RPS_Api_Error $error ) {
+			$message = $error->is_temporary()
+				? __( 'The payment could not be started just now. Please try again in a moment.', 'recurring-payments-bridge' )
+				: __( 'The payment could not be started. Please check your details or choose another payment method.', 'recurring-payments-bridge' );
+			return $this->refuse( $message, sprintf( 'Payment for order %d could not be made: %s', $order->get_id(), $error->detail() ) );
+		} catch ( InvalidArgumentException $error ) {
+			return $this->refuse( __( 'This order cannot be paid online.', 'recurring-payments-bridge' ), sprintf( 'Order %d has a total the service cannot take: %s', $order->get_id(), $error->getMessage() ) );
+		}
+		$checkout_url = (string) ( $payment['provider_checkout_url'] ?? '' );
+		if ( '' === $checkout_url ) {
+			return $this->refuse( __( 'The payment could not be started. Please choose another payment method.', 'recurring-payments-bridge' ), sprintf( 'Payment %s for order %d has no checkout address', (string) ( $payment['id'] ?? '' ), $order->get_id() ) );
+		}
+		$order->update_meta_data( self::PAYMENT_META, (string) $payment['id'] );
+		$order->update_meta_data( self::CHECKOUT_META, $checkout_url );
+		$order->update_meta_data( RPS_Callback::PAYMENT_IDS_META, array_values( array_unique( array_merge( RPS_Callback::payment_ids( $order ), array( (string) $payment['id'] ) ) ) ) );
+		$order->save();
+		return array( 'result' => 'success', 'redirect' => $checkout_url );
+	}
+
+	/**
+	 * Where to send the buyer when the order already has a payment that is not finished without money
+	 * (a second click, a back button): null when a new payment is to be made.
+	 */
+	private function open_payment( WC_Order $order ): ?string {
+		$payment_id = (string) $order->get_meta( self::PAYMENT_META );
+		$url        = (string) $order->get_meta( self::CHECKOUT_META );
+		if ( '' === $payment_id || '' === $url ) {
+			return null;
+		}
+		$payment = $this->api()->get( '/api/v2/payments/' . rawurlencode( $payment_id ) );
+		$status  = (string) ( $payment['status'] ?? '' );
+		if ( in_array( $status, self::RETRYABLE, true ) ) {
+			// Finished without money: the next attempt makes a new payment under a new key.
+			$order->update_meta_data( self::ATTEMPT_META, (int) $order->get_meta( self::ATTEMPT_META ) + 1 );
+			$order->delete_meta_data( self::PAYMENT_META );
+			$order->delete_meta_data( self::CHECKOUT_META );
+			$order->save();
+			return null;
+		}
+		// Open: back to its checkout. Paid or under way (a bank transfer, a pending debit): never a second payment.
+		return 'open' === $status ? $url : $this->get_return_url( $order );
+	}
+
+	/** @return array<string, mixed> */
+	private function create_payment( WC_Order $order ): array {
+		if ( '' === (string) $order->get_meta( self::ATTEMPT_META ) ) {
+			$order->update_meta_data( self::ATTEMPT_META, 1 );
+			$order->save(); // Saved before the service is asked: the key below survives a lost answer.
+		}
+		$customer = $this->api()->find_or_create_customer(
+			array(
+				'first_name' => self::name_or_dash( $order->get_billing_first_name() ),
+				'last_name'  => self::name_or_dash( $order->get_billing_last_name() ),
+				'email'      => $order->get_billing_email(),
+			)
+		);
+		$body = array(
+			'amount'               => RPS_Money::to_number( RPS_Money::to_cents( wc_format_decimal( $order->get_total(), 2 ) ) ),
+			'currency'             => $order->get_currency(),
+			'provider_customer_id' => (string) ( $customer['provider_customer_id'] ?? '' ),
+			/* translators: %s: the order number */
+			'description'          => sprintf( __( 'Order %s', 'recurring-payments-bridge' ), $order->get_order_number() ),
+			'redirect_url'         => $this->get_return_url( $order ),
+			'webhook_url'          => RPS_Callback::url_for( $order ),
+		);
+		// phpcs:ignore WordPress.Security.NonceVerification.Missing -- WooCommerce checked the checkout nonce.
+		$method = isset( $_POST['rps_method'] ) ? sanitize_key( wp_unslash( $_POST['rps_method'] ) ) : '';
+		if ( in_array( $method, self::offered_methods( $this->api() ), true ) ) {
+			$body['method'] = $method;
+		}
+		if ( 'yes' === RPS_Settings::get( 'store_connected' ) ) {
+			$body['shop_order_id'] = $order->get_id(); // The service checks the payment against the store's order.
+		}
+		$key = sprintf( 'wc-%s-order-%d-%d', self::site_key(), $order->get_id(), (int) $order->get_meta( self::ATTEMPT_META ) );
+		return $this->api()->post( '/api/v2/payments', $body, $key );
+	}
+
+	/** Shops share one service account only with their own keys: two sites never share an order's key. */
+	private static function site_key(): string {
+		return substr( hash( 'sha256', home_url() ), 0, 12 );
+	}
+
+	private static function name_or_dash( string $name ): string {
+		$name = trim( $name );
+		return '' === $name ? '-' : $name;
+	}
+
+	/** @return array{result: string} */
+	private function refuse( string $notice, string $log_line ): array {
+		RPS_Callback::log( 'error', $log_line );
+		wc_add_notice( $notice, 'error' );
+		return array( 'result' => 'failure' );
+	}
+
+	private function api(): RPS_Api_Client {
+		return $this->api ??= RPS_Api_Client::from_settings();
+	}
+}

@@ -1,0 +1,79 @@
+<?php
+/**
+ * Plugin Name:          Recurring Payments Bridge
+ * Description:          Pay WooCommerce orders through the recurring payments service (Mollie), keep products and orders in sync, and let the service bill subscriptions.
+ * Version:              0.1.0
+ * Requires at least:    6.4
+ * Requires PHP:         8.1
+ * Requires Plugins:     woocommerce
+ * WC requires at least: 8.0
+ * Author:               Recurring Payments Service contributors
+ * License:              MIT
+ * Text Domain:          recurring-payments-bridge
+ * Domain Path:          /languages
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+const RPS_VERSION     = '0.1.0';
+const RPS_PLUGIN_FILE = __FILE__;
+const RPS_TEXT_DOMAIN = 'recurring-payments-bridge';
+
+require_once __DIR__ . '/includes/class-rps-money.php';
+require_once __DIR__ . '/includes/class-rps-settings.php';
+require_once __DIR__ . '/includes/class-rps-api-error.php';
+require_once __DIR__ . '/includes/class-rps-api-client.php';
+require_once __DIR__ . '/includes/class-rps-signature.php';
+require_once __DIR__ . '/includes/class-rps-callback.php';
+require_once __DIR__ . '/includes/class-rps-store-connector.php';
+require_once __DIR__ . '/includes/class-rps-admin-page.php';
+require_once __DIR__ . '/includes/class-rps-order-box.php';
+
+// HPOS (custom order tables) and the Checkout block: declared before WooCommerce initialises.
+add_action(
+	'before_woocommerce_init',
+	static function (): void {
+		if ( class_exists( \Automattic\WooCommerce\Utilities\FeaturesUtil::class ) ) {
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'custom_order_tables', RPS_PLUGIN_FILE, true );
+			\Automattic\WooCommerce\Utilities\FeaturesUtil::declare_compatibility( 'cart_checkout_blocks', RPS_PLUGIN_FILE, true );
+		}
+	}
+);
+
+add_action(
+	'plugins_loaded',
+	static function (): void {
+		load_plugin_textdomain( RPS_TEXT_DOMAIN, false, dirname( plugin_basename( RPS_PLUGIN_FILE ) ) . '/languages' );
+		if ( ! class_exists( 'WC_Payment_Gateway' ) ) {
+			return; // WooCommerce is not active: nothing to add to.
+		}
+		require_once __DIR__ . '/includes/class-rps-gateway.php';
+		add_filter(
+			'woocommerce_payment_gateways',
+			static function ( array $gateways ): array {
+				$gateways[] = RPS_Gateway::class;
+				return $gateways;
+			}
+		);
+		// The service reports a payment's outcome here: /wc-api/rps_payment.
+		add_action( 'woocommerce_api_' . RPS_Callback::ENDPOINT, array( RPS_Callback::class, 'handle_request' ) );
+		RPS_Admin_Page::register();
+		RPS_Order_Box::register();
+	}
+);
+
+add_action(
+	'woocommerce_blocks_loaded',
+	static function (): void {
+		if ( ! class_exists( \Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType::class ) ) {
+			return;
+		}
+		require_once __DIR__ . '/includes/class-rps-blocks-support.php';
+		add_action(
+			'woocommerce_blocks_payment_method_type_registration',
+			static function ( \Automattic\WooCommerce\Blocks\Payments\PaymentMethodRegistry $registry ): void {
+				$registry->register( new RPS_Blocks_Support() );
+			}
+		);
+	}
+);

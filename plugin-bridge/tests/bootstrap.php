@@ -1,0 +1,11 @@
+<?php
+/** Loads the stubs, then the plugin's classes (not the main file: it only registers hooks). */
+
+require_once __DIR__ . '/stubs/state.php';
+require_once __DIR__ . '/stubs/wordpress.php';
+require_once __DIR__ . '/stubs/woocommerce.php';
+
+$includes = dirname( __DIR__ ) . '/recurring-payments-bridge/includes/';
+foreach ( array( 'money', 'settings', 'api-error', 'api-client', 'signature', 'callback', 'gateway', 'store-connector', 'order-box' ) as $name ) {
+	require_once $includes . 'class-rps-' . $name . '.php';
+}

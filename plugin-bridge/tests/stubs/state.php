@@ -1,0 +1,69 @@
+<?php
+/**
+ * Hand-written stand-ins for the WordPress and WooCommerce functions the plugin uses. Their state
+ * lives in one array; the end-to-end router keeps it in a JSON file between requests.
+ */
+
+final class RPS_Stub_State {
+
+	/** @var array<string, mixed> */
+	public static array $options = array();
+	/** @var array<string, mixed> */
+	public static array $transients = array();
+	/** @var array<int, array<string, mixed>> order id => the order's fields */
+	public static array $orders = array();
+	/** @var list<array{0: string, 1: string}> notices shown to the buyer: [message, type] */
+	public static array $notices = array();
+	/** @var list<array{0: string, 1: string}> WooCommerce log lines: [level, message] */
+	public static array $logs = array();
+	/** @var list<array<string, mixed>> requests the plugin made: url and args */
+	public static array $requests = array();
+	/** @var list<array<string, mixed>|WP_Error> answers for wp_remote_request, in order; empty: real HTTP */
+	public static array $responses = array();
+	public static string $home_url = 'https://shop.example';
+	public static int $user_id = 1;
+
+	public static function reset(): void {
+		self::$options    = array();
+		self::$transients = array();
+		self::$orders     = array();
+		self::$notices    = array();
+		self::$logs       = array();
+		self::$requests   = array();
+		self::$responses  = array();
+	}
+
+	public static function load( string $file ): void {
+		$state = is_file( $file ) ? json_decode( (string) file_get_contents( $file ), true ) : null;
+		self::reset();
+		if ( is_array( $state ) ) {
+			foreach ( array( 'options', 'transients', 'orders', 'notices', 'logs' ) as $field ) {
+				$loaded = $state[ $field ] ?? array();
+				self::${$field} = is_array( $loaded ) ? $loaded : array();
+			}
+			self::$home_url = (string) ( $state['home_url'] ?? self::$home_url );
+		}
+	}
+
+	public static function save( string $file ): void {
+		$fp = fopen( $file, 'c+' );
+		flock( $fp, LOCK_EX );
+		ftruncate( $fp, 0 );
+		fwrite(
+			$fp,
+			(string) json_encode(
+				array(
+					'options'    => self::$options,
+					'transients' => self::$transients,
+					'orders'     => self::$orders,
+					'notices'    => self::$notices,
+					'logs'       => self::$logs,
+					'home_url'   => self::$home_url,
+				),
+				JSON_PRETTY_PRINT
+			)
+		);
+		flock( $fp, LOCK_UN );
+		fclose( $fp );
+	}
+}

@@ -1,0 +1,160 @@
+<?php
+/** WordPress functions the plugin calls, as far as it uses them. */
+
+defined( 'ABSPATH' ) || define( 'ABSPATH', __DIR__ . '/' );
+const HOUR_IN_SECONDS = 3600;
+
+final class WP_Error {
+	public function __construct( private string $code = '', private string $message = '' ) {}
+	public function get_error_message(): string {
+		return $this->message;
+	}
+	public function get_error_code(): string {
+		return $this->code;
+	}
+}
+
+final class RPS_Stub_Exit extends RuntimeException {
+	/** @param array<string, mixed>|null $json */
+	public function __construct( public readonly int $status, public readonly ?array $json = null ) {
+		parent::__construct( 'exit ' . $status );
+	}
+}
+
+function add_action( string $hook, callable|array|string $callback, int $priority = 10, int $args = 1 ): bool {
+	return true;
+}
+function add_filter( string $hook, callable|array|string $callback, int $priority = 10, int $args = 1 ): bool {
+	return true;
+}
+function __( string $text, string $domain = 'default' ): string {
+	return $text;
+}
+function esc_html__( string $text, string $domain = 'default' ): string {
+	return esc_html( $text );
+}
+function esc_html_e( string $text, string $domain = 'default' ): void {
+	echo esc_html( $text );
+}
+function esc_html( string $text ): string {
+	return htmlspecialchars( $text, ENT_QUOTES, 'UTF-8' );
+}
+function esc_attr( string $text ): string {
+	return htmlspecialchars( $text, ENT_QUOTES, 'UTF-8' );
+}
+function esc_url( string $url ): string {
+	return esc_url_raw( $url );
+}
+function esc_url_raw( string $url ): string {
+	return (string) preg_replace( '/[^a-z0-9\-~+_.?#=!&;,\/:%@$|*\'()\[\]]/i', '', $url );
+}
+function sanitize_text_field( string $text ): string {
+	return trim( (string) preg_replace( '/[\r\n\t ]+/', ' ', strip_tags( $text ) ) );
+}
+function sanitize_key( string $key ): string {
+	return (string) preg_replace( '/[^a-z0-9_\-]/', '', strtolower( $key ) );
+}
+function wp_unslash( mixed $value ): mixed {
+	return is_string( $value ) ? stripslashes( $value ) : $value;
+}
+function absint( mixed $value ): int {
+	return abs( (int) $value );
+}
+function wp_json_encode( mixed $value ): string|false {
+	return json_encode( $value );
+}
+function home_url( string $path = '' ): string {
+	return RPS_Stub_State::$home_url . $path;
+}
+function add_query_arg( array $args, string $url ): string {
+	return $url . ( str_contains( $url, '?' ) ? '&' : '?' ) . http_build_query( $args );
+}
+function get_current_user_id(): int {
+	return RPS_Stub_State::$user_id;
+}
+
+function get_option( string $name, mixed $default = false ): mixed {
+	return array_key_exists( $name, RPS_Stub_State::$options ) ? RPS_Stub_State::$options[ $name ] : $default;
+}
+function update_option( string $name, mixed $value, bool|string|null $autoload = null ): bool {
+	RPS_Stub_State::$options[ $name ] = $value;
+	return true;
+}
+/** As WordPress: false when the option exists (a unique key in the options table). */
+function add_option( string $name, mixed $value = '', string $deprecated = '', bool|string $autoload = 'yes' ): bool {
+	if ( array_key_exists( $name, RPS_Stub_State::$options ) ) {
+		return false;
+	}
+	RPS_Stub_State::$options[ $name ] = $value;
+	return true;
+}
+function delete_option( string $name ): bool {
+	unset( RPS_Stub_State::$options[ $name ] );
+	return true;
+}
+function get_transient( string $name ): mixed {
+	return RPS_Stub_State::$transients[ $name ] ?? false;
+}
+function set_transient( string $name, mixed $value, int $expiration = 0 ): bool {
+	RPS_Stub_State::$transients[ $name ] = $value;
+	return true;
+}
+function delete_transient( string $name ): bool {
+	unset( RPS_Stub_State::$transients[ $name ] );
+	return true;
+}
+
+function is_wp_error( mixed $thing ): bool {
+	return $thing instanceof WP_Error;
+}
+/**
+ * The next queued answer in unit tests; real HTTP (PHP streams) when none is queued, as in the
+ * end-to-end test against the running service.
+ *
+ * @param array<string, mixed> $args
+ * @return array<string, mixed>|WP_Error
+ */
+function wp_remote_request( string $url, array $args = array() ): array|WP_Error {
+	RPS_Stub_State::$requests[] = array( 'url' => $url, 'args' => $args );
+	if ( array() !== RPS_Stub_State::$responses ) {
+		return array_shift( RPS_Stub_State::$responses );
+	}
+	$headers = array();
+	foreach ( $args['headers'] ?? array() as $name => $value ) {
+		$headers[] = $name . ': ' . $value;
+	}
+	$context = stream_context_create(
+		array(
+			'http' => array(
+				'method'        => $args['method'] ?? 'GET',
+				'header'        => implode( "\r\n", $headers ),
+				'content'       => $args['body'] ?? '',
+				'timeout'       => $args['timeout'] ?? 5,
+				'ignore_errors' => true,
+				'follow_location' => 0,
+			),
+		)
+	);
+	$body = @file_get_contents( $url, false, $context ); // phpcs:ignore
+	if ( false === $body ) {
+		return new WP_Error( 'http_request_failed', 'could not connect' );
+	}
+	$status = 0;
+	foreach ( $http_response_header as $line ) {
+		if ( preg_match( '#^HTTP/\S+ (\d{3})#', $line, $match ) ) {
+			$status = (int) $match[1];
+		}
+	}
+	return array( 'response' => array( 'code' => $status ), 'body' => $body );
+}
+/** @param array<string, mixed>|WP_Error $response */
+function wp_remote_retrieve_response_code( array|WP_Error $response ): int|string {
+	return is_array( $response ) ? (int) ( $response['response']['code'] ?? 0 ) : '';
+}
+/** @param array<string, mixed>|WP_Error $response */
+function wp_remote_retrieve_body( array|WP_Error $response ): string {
+	return is_array( $response ) ? (string) ( $response['body'] ?? '' ) : '';
+}
+function wp_send_json( mixed $response, ?int $status = null ): never {
+	throw new RPS_Stub_Exit( $status ?? 200, is_array( $response ) ? $response : null );
+}
