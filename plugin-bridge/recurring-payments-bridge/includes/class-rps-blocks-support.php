@@ -3,7 +3,10 @@ defined( 'ABSPATH' ) || exit;
 
 use Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType;
 
-/** The gateway in the Checkout block: the same title, description and methods as the classic checkout. */
+/**
+ * The gateway in the Checkout block: the same title, description and methods as the classic checkout
+ * (translated here, in PHP; the script shows what it is given).
+ */
 final class RPS_Blocks_Support extends AbstractPaymentMethodType {
 
 	protected $name = RPS_Gateway::ID;
@@ -18,8 +21,7 @@ final class RPS_Blocks_Support extends AbstractPaymentMethodType {
 
 	/** @return list<string> */
 	public function get_payment_method_script_handles(): array {
-		wp_register_script( 'rps-checkout-block', plugins_url( 'assets/checkout-block.js', RPS_PLUGIN_FILE ), array( 'wc-blocks-registry', 'wp-element', 'wp-i18n', 'wp-html-entities' ), RPS_VERSION, true );
-		wp_set_script_translations( 'rps-checkout-block', 'recurring-payments-bridge', plugin_dir_path( RPS_PLUGIN_FILE ) . 'languages' );
+		wp_register_script( 'rps-checkout-block', plugins_url( 'assets/checkout-block.js', RPS_PLUGIN_FILE ), array( 'wc-blocks-registry', 'wc-settings', 'wp-element', 'wp-html-entities' ), RPS_VERSION, true );
 		return array( 'rps-checkout-block' );
 	}
 
