@@ -161,6 +161,21 @@ describeWithPhp.each(TEST_DATABASES)('the plugin against the service, on %s', (k
     expect(store.orders.get(shopOrderId)).toMatchObject({ status: 'processing' });
   });
 
+  it('When WordPress dies after the service made the payment but before the order recorded it, then the next checkout gets the same payment, not a second one', async () => {
+    const first = await checkout();
+    // The crash: the order as it was saved before the service was asked (the attempt, no payment yet).
+    const stub = JSON.parse(readFileSync(stateFile, 'utf8'));
+    const meta = stub.orders[shopOrderId].meta as Record<string, unknown>;
+    expect(meta._rps_attempt).toBe(1);
+    stub.orders[shopOrderId].meta = { _rps_attempt: 1 };
+    writeFileSync(stateFile, JSON.stringify(stub));
+
+    const again = await checkout();
+    expect(again).toMatchObject({ result: 'success', redirect: first.redirect });
+    expect(await t.ctx.db('payments').where({ account_id: accountId }).count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect(stubOrder().meta._rps_payment_ids).toEqual([meta._rps_payment_id]);
+  });
+
   it('When a callback is not signed by the service, then it is refused and the order stays unpaid', async () => {
     await checkout();
     const payment = await t.ctx.db('payments').where({ account_id: accountId }).first();

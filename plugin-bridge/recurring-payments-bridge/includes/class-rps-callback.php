@@ -101,7 +101,7 @@ final class RPS_Callback {
 		$provider_id = (string) ( $payment['provider_payment_id'] ?? '' );
 		$order->payment_complete( $provider_id );
 		/* translators: 1: the service's payment id, 2: the provider's payment id */
-		$order->add_order_note( sprintf( __( 'Paid: payment %1$s (%2$s).', 'recurring-payments-bridge' ), (string) $payment['id'], $provider_id ) );
+		$order->add_order_note( sprintf( __( 'Paid: payment %1$s (%2$s).', 'recurring-payments-bridge' ), (string) ( $payment['id'] ?? '' ), $provider_id ) );
 		delete_option( $claim );
 		return 'completed';
 	}
