@@ -18,7 +18,7 @@ import * as shops from './20261125_016_shops';
 import * as syncRuns from './20261125_017_sync_runs';
 import * as shopWebhookDeliveries from './20261125_018_shop_webhook_deliveries';
 import * as storeOrders from './20261126_019_store_orders';
-import * as customerEmailLookup from './20261127_020_customer_email_lookup';
+import * as pluginLookups from './20261127_020_plugin_lookups';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -45,7 +45,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261125_017_sync_runs': syncRuns,
   '20261125_018_shop_webhook_deliveries': shopWebhookDeliveries,
   '20261126_019_store_orders': storeOrders,
-  '20261127_020_customer_email_lookup': customerEmailLookup,
+  '20261127_020_plugin_lookups': pluginLookups,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

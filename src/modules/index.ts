@@ -4,11 +4,9 @@ import { followUpRoutes } from './follow-ups/routes';
 import { linkRoutes } from './links/routes';
 import { mandateRoutes } from './mandates/routes';
 import { orderRoutes } from './orders/routes';
-import { methodRoutes } from './payments/methods';
 import { paymentRoutes } from './payments/routes';
 import { productRoutes } from './products/routes';
 import { invoiceRoutes } from './billing/invoiceRoutes';
-import { shopOrderRoutes } from './shop/orderView';
 import { shopRoutes } from './shop/routes';
 import { syncRoutes } from './sync/routes';
 import { subscriptionLifecycleRoutes } from './subscriptions/lifecycleRoutes';
@@ -22,11 +20,9 @@ export const apiRoutes: RouteSpec[] = [
   ...subscriptionLifecycleRoutes,
   ...invoiceRoutes,
   ...shopRoutes,
-  ...shopOrderRoutes,
   ...syncRoutes,
   ...productRoutes,
   ...paymentRoutes,
-  ...methodRoutes,
   ...linkRoutes,
   ...followUpRoutes,
   ...orderRoutes,

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import express from 'express';
 import nock from 'nock';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../support/testApp';
+import { freePort } from '../support/ports';
 
 /**
  * A buyer in real headless Chromium: opens a subscription link, fills in the form with the keyboard,
@@ -23,13 +23,6 @@ if (!existsSync(CHROMIUM)) {
   nock.restore();
 }
 
-async function freePort(): Promise<number> {
-  const probe: Server = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 interface AxeViolation {
   id: string;

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -12,6 +12,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { TestClock } from '../support/clock';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { WooSimulator } from '../support/wooSimulator';
+import { freePort } from '../support/ports';
 
 /**
  * The plugin's PHP against the real service: the gateway (in a stub WordPress served by `php -S`)
@@ -26,13 +27,6 @@ if (!hasPhp) console.warn('plugin end-to-end tests skipped: php is not installed
 
 const noAbort = new AbortController().signal;
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** `php -S` with the plugin's router, answering once it accepts connections. */
 async function startPhp(stateFile: string): Promise<{ url: string; process: ChildProcess }> {

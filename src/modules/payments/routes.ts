@@ -1,8 +1,8 @@
 import { idParams } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
 import { presentCreatedPayment, presentPaymentDetail } from './presenter';
-import { createPaymentBody, paymentDetailResponse, paymentResponse } from './schemas';
-import { createPayment, getPayment } from './service';
+import { createPaymentBody, methodsResponse, paymentDetailResponse, paymentResponse } from './schemas';
+import { createPayment, getPayment, offeredMethods } from './service';
 
 export const paymentRoutes = [
   defineRoute({
@@ -33,6 +33,20 @@ export const paymentRoutes = [
     async handle({ ctx, account, params }) {
       const { row, history, deliveries } = await getPayment(ctx, account, params.id);
       return presentPaymentDetail(row, history, deliveries, ctx.config);
+    },
+  }),
+  defineRoute({
+    methods: ['get'],
+    path: '/api/v2/methods',
+    operationId: 'listMethods',
+    summary: "The payment methods of the spec's enum that the account's provider has enabled (the plugin offers these)",
+    tag: 'Payments',
+    status: 200,
+    extension: true,
+    response: methodsResponse,
+    invalidMessage: 'Could not list payment methods',
+    async handle({ ctx, account }) {
+      return { data: (await offeredMethods(ctx, account)).map((id) => ({ id })) };
     },
   }),
 ];

@@ -64,3 +64,9 @@ export const paymentDetailResponse = z.object({
 
 export type PaymentResponse = z.infer<typeof paymentResponse>;
 export type PaymentDetailResponse = z.infer<typeof paymentDetailResponse>;
+
+/** `GET /api/v2/methods` (extension): what a checkout may offer. */
+export const methodsResponse = z.object({
+  data: z.array(z.object({ id: z.enum(PAYMENT_METHODS) })).describe("the spec's methods the account's provider offers, in the spec's order"),
+});
+export type MethodsResponse = z.input<typeof methodsResponse>;

@@ -7,7 +7,7 @@ import { customersRepository } from '../customers/repository';
 import { checkoutOrder } from '../shop/checkout';
 import { startPayment } from './pipeline';
 import { paymentsRepository, type PaymentRow } from './repository';
-import type { CreatePaymentInput } from './schemas';
+import { PAYMENT_METHODS, type CreatePaymentInput } from './schemas';
 import { applyProviderPayment } from './statusChange';
 
 const CREATE_FAILED = 'Could not create payment. Some fields contain invalid data';
@@ -66,4 +66,13 @@ export async function syncPaymentFromProvider(ctx: AppContext, accountId: string
   const provider = await ctx.providers.forAccount({ id: accountId });
   const remote = await provider.getPayment(providerPaymentId);
   return applyProviderPayment(ctx, row, remote, { answeredInRequest: false });
+}
+
+/**
+ * The spec's methods the account's provider has enabled, in the spec's order: a checkout that offers
+ * these never offers one the provider would refuse.
+ */
+export async function offeredMethods(ctx: AppContext, account: Account): Promise<Array<(typeof PAYMENT_METHODS)[number]>> {
+  const enabled = new Set(await (await ctx.providers.forAccount(account)).listMethods());
+  return PAYMENT_METHODS.filter((method) => enabled.has(method));
 }

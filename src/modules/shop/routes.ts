@@ -1,8 +1,7 @@
 import { defineRoute } from '../../http/route';
-import { webhookSecretOf } from '../../webhooks/outbound/secret';
 import { presentShop } from './presenter';
-import { connectShopBody, shopResponse } from './schemas';
-import { connectShop, disconnectShop, getShop } from './service';
+import { connectShopBody, shopOrderParams, shopOrderViewResponse, shopResponse } from './schemas';
+import { connectShop, disconnectShop, eventSigningSecret, getShop, getShopOrder } from './service';
 
 const path = '/api/v2/shop';
 const tag = 'Shop';
@@ -23,7 +22,7 @@ export const shopRoutes = [
     async handle({ ctx, account, body }) {
       const shop = presentShop(ctx.config, account, await connectShop(ctx, account, body));
       // The connecting plugin verifies the payment events it receives with this; GET never shows it.
-      return { ...shop, event_signing_secret: await webhookSecretOf(ctx, account.id) };
+      return { ...shop, event_signing_secret: await eventSigningSecret(ctx, account) };
     },
   }),
   defineRoute({
@@ -52,6 +51,21 @@ export const shopRoutes = [
     invalidMessage: 'Could not disconnect the store',
     async handle({ ctx, account }) {
       return presentShop(ctx.config, account, await disconnectShop(ctx, account));
+    },
+  }),
+  defineRoute({
+    methods: ['get'],
+    path: `${path}/orders/:shopOrderId`,
+    operationId: 'getShopOrder',
+    summary: "A store order as the service sees it (the plugin's order box): its payments, the subscriptions it started and their follow-ups",
+    tag,
+    status: 200,
+    extension: true,
+    params: shopOrderParams,
+    response: shopOrderViewResponse,
+    invalidMessage: 'Could not get the store order',
+    async handle({ ctx, account, params }) {
+      return getShopOrder(ctx, account, params.shopOrderId);
     },
   }),
 ];

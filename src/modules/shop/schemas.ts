@@ -27,3 +27,28 @@ export const shopResponse = z.object({
     .describe('only in the answer to POST: the secret that signs payment events (X-Signature), so the plugin can verify its callbacks'),
 });
 export type ShopResponse = z.input<typeof shopResponse>;
+
+/** `GET /api/v2/shop/orders/{shopOrderId}` (extension): one store order as the service sees it. */
+export const shopOrderViewResponse = z.object({
+  shop_order_id: z.number().int(),
+  order_id: z.string(),
+  order_status: z.string(),
+  payments: z.array(
+    z.object({
+      id: z.string(),
+      provider_payment_id: z.string().nullable(),
+      status: z.string(),
+      amount: z.string(),
+      currency: z.string(),
+      method: z.string().nullable(),
+      created_at: z.string(),
+      paid_at: z.string().nullable(),
+      provider_checkout_url: z.string().nullable().describe('only while the payment can still be paid'),
+    }),
+  ),
+  subscriptions: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), next_payment_at: z.string().nullable() })),
+  follow_ups: z.array(z.object({ id: z.string(), subscription_id: z.string().nullable(), type: z.string(), status: z.string(), retries_done: z.number().int() })),
+});
+export type ShopOrderView = z.input<typeof shopOrderViewResponse>;
+
+export const shopOrderParams = z.object({ shopOrderId: z.string() });

@@ -8,7 +8,10 @@ import { WooConnection } from '../../shop/woocommerce/connection';
 import { ShopApiError } from '../../shop/woocommerce/errors';
 import { toDbDateTime } from '../../time';
 import { isPublicAddress } from '../../webhooks/outbound/publicAddress';
+import { webhookSecretOf } from '../../webhooks/outbound/secret';
+import { shopOrderView } from './orderView';
 import { shopsRepository, type ShopRow } from './repository';
+import type { ShopOrderView } from './schemas';
 
 const CONNECT_FAILED = 'Could not connect the store';
 
@@ -140,4 +143,15 @@ export async function getShop(ctx: AppContext, account: Pick<Account, 'id'>): Pr
   const shop = await shopsRepository.ofAccount(ctx.db, account.id);
   if (!shop) throw new NotFoundError('Shop');
   return shop;
+}
+
+/** The secret that signs the account's events; the plugin that connects the store verifies its callbacks with it. */
+export function eventSigningSecret(ctx: AppContext, account: Pick<Account, 'id'>): Promise<string> {
+  return webhookSecretOf(ctx, account.id);
+}
+
+/** One store order as the service sees it (the plugin's order box); 404 for an id that is not a store order id here. */
+export function getShopOrder(ctx: AppContext, account: Pick<Account, 'id'>, shopOrderId: string): Promise<ShopOrderView> {
+  if (!/^[1-9][0-9]{0,15}$/.test(shopOrderId)) throw new NotFoundError('Order');
+  return shopOrderView(ctx.db, account.id, Number(shopOrderId), ctx.config.APP_TIMEZONE);
 }
