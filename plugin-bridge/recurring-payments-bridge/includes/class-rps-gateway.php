@@ -123,11 +123,12 @@ class RPS_Gateway extends WC_Payment_Gateway {
 			return $this->refuse( __( 'Your order could not be found. Please try again.', 'recurring-payments-bridge' ), sprintf( 'Order %d not found at payment', (int) $order_id ) );
 		}
 		try {
-			$reused = $this->open_payment( $order );
+			$method = $this->chosen_method();
+			$reused = $this->open_payment( $order, $method );
 			if ( null !== $reused ) {
 				return array( 'result' => 'success', 'redirect' => $reused );
 			}
-			$payment = $this->create_payment( $order );
+			$payment = $this->create_payment( $order, $method );
 		} catch ( RPS_Api_Error $error ) {
 			$message = $error->is_temporary()
 				? __( 'The payment could not be started just now. Please try again in a moment.', 'recurring-payments-bridge' )
@@ -151,7 +152,7 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	 * Where to send the buyer when the order already has a payment that is not finished without money
 	 * (a second click, a back button): null when a new payment is to be made.
 	 */
-	private function open_payment( WC_Order $order ): ?string {
+	private function open_payment( WC_Order $order, string $method ): ?string {
 		$payment_id = (string) $order->get_meta( self::PAYMENT_META );
 		$url        = (string) $order->get_meta( self::CHECKOUT_META );
 		if ( '' === $payment_id || '' === $url ) {
@@ -167,12 +168,16 @@ class RPS_Gateway extends WC_Payment_Gateway {
 			$order->save();
 			return null;
 		}
-		// Open: back to its checkout. Paid or under way (a bank transfer, a pending debit): never a second payment.
-		return 'open' === $status ? $url : $this->get_return_url( $order );
+		if ( 'open' === $status ) {
+			// Back to its checkout; another method chosen meanwhile gets its own payment (its own key, below).
+			return '' === $method || (string) ( $payment['method'] ?? '' ) === $method ? $url : null;
+		}
+		// Paid or under way (a bank transfer, a pending debit): never a second payment.
+		return $this->get_return_url( $order );
 	}
 
 	/** @return array<string, mixed> */
-	private function create_payment( WC_Order $order ): array {
+	private function create_payment( WC_Order $order, string $method ): array {
 		if ( '' === (string) $order->get_meta( self::ATTEMPT_META ) ) {
 			$order->update_meta_data( self::ATTEMPT_META, 1 );
 			$order->save(); // Saved before the service is asked: the key below survives a lost answer.
@@ -193,16 +198,23 @@ class RPS_Gateway extends WC_Payment_Gateway {
 			'redirect_url'         => $this->get_return_url( $order ),
 			'webhook_url'          => RPS_Callback::url_for( $order ),
 		);
-		// phpcs:ignore WordPress.Security.NonceVerification.Missing -- WooCommerce checked the checkout nonce.
-		$method = isset( $_POST['rps_method'] ) ? sanitize_key( wp_unslash( $_POST['rps_method'] ) ) : '';
-		if ( in_array( $method, self::offered_methods( $this->api() ), true ) ) {
+		if ( '' !== $method ) {
 			$body['method'] = $method;
 		}
 		if ( 'yes' === RPS_Settings::get( 'store_connected' ) ) {
 			$body['shop_order_id'] = $order->get_id(); // The service checks the payment against the store's order.
 		}
-		$key = sprintf( 'wc-%s-order-%d-%d', self::site_key(), $order->get_id(), (int) $order->get_meta( self::ATTEMPT_META ) );
+		// The method is part of the request, so part of the key: a retry that picks another method is
+		// another request, not a reuse of the key with a different body (which the service refuses).
+		$key = sprintf( 'wc-%s-order-%d-%d-%s', self::site_key(), $order->get_id(), (int) $order->get_meta( self::ATTEMPT_META ), '' === $method ? 'any' : $method );
 		return $this->api()->post( '/api/v2/payments', $body, $key );
+	}
+
+	/** The method the buyer picked, when the account offers it; '' lets the provider's checkout ask. */
+	private function chosen_method(): string {
+		// phpcs:ignore WordPress.Security.NonceVerification.Missing -- WooCommerce checked the checkout nonce.
+		$method = isset( $_POST['rps_method'] ) ? sanitize_key( wp_unslash( $_POST['rps_method'] ) ) : '';
+		return in_array( $method, self::offered_methods( $this->api() ), true ) ? $method : '';
 	}
 
 	/** Shops share one service account only with their own keys: two sites never share an order's key. */

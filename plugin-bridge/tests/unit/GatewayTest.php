@@ -38,7 +38,7 @@ final class GatewayTest extends StubTestCase {
 		);
 		$headers = RPS_Stub_State::$requests[1]['args']['headers'];
 		$this->assertSame( 'Bearer ' . self::TOKEN, $headers['Authorization'] );
-		$this->assertMatchesRegularExpression( '/^wc-[0-9a-f]{12}-order-42-1$/', $headers['Idempotency-Key'] );
+		$this->assertMatchesRegularExpression( '/^wc-[0-9a-f]{12}-order-42-1-ideal$/', $headers['Idempotency-Key'] );
 		$this->assertSame( array( 'pay_first' ), self::stored()['meta'][ RPS_Callback::PAYMENT_IDS_META ] );
 		$this->assertSame( array(), RPS_Stub_State::$notices );
 	}
@@ -106,8 +106,46 @@ final class GatewayTest extends StubTestCase {
 		self::answer( 200, array( 'data' => array( self::CUSTOMER ) ) );
 		self::answer( 201, array( 'id' => 'pay_second', 'provider_checkout_url' => 'https://rps.example/sandbox/checkout/tr_2' ) + self::PAYMENT );
 		$this->assertSame( 'https://rps.example/sandbox/checkout/tr_2', $gateway->process_payment( 42 )['redirect'] );
-		$this->assertMatchesRegularExpression( '/-order-42-2$/', RPS_Stub_State::$requests[5]['args']['headers']['Idempotency-Key'] );
+		$this->assertMatchesRegularExpression( '/-order-42-2-any$/', RPS_Stub_State::$requests[5]['args']['headers']['Idempotency-Key'] );
 		$this->assertSame( array( 'pay_first', 'pay_second' ), self::stored()['meta'][ RPS_Callback::PAYMENT_IDS_META ] );
+	}
+
+	public function test_a_retry_that_picks_another_method_is_another_request_under_its_own_key(): void {
+		self::order();
+		$_POST['rps_method'] = 'ideal';
+		self::answer( 200, array( 'data' => array( self::CUSTOMER ) ) );
+		self::no_answer();
+		$gateway = new RPS_Gateway();
+		$gateway->process_payment( 42 );
+
+		$_POST['rps_method'] = 'creditcard';
+		self::answer( 200, array( 'data' => array( self::CUSTOMER ) ) );
+		self::answer( 201, self::PAYMENT );
+		$this->assertSame( 'success', $gateway->process_payment( 42 )['result'] );
+		$last = end( RPS_Stub_State::$requests );
+		$this->assertSame( 'creditcard', json_decode( (string) $last['args']['body'], true )['method'] );
+		$keys = array_values( array_filter( array_map( static fn ( array $r ) => $r['args']['headers']['Idempotency-Key'] ?? null, RPS_Stub_State::$requests ) ) );
+		$this->assertMatchesRegularExpression( '/-order-42-1-ideal$/', $keys[0] );
+		$this->assertMatchesRegularExpression( '/-order-42-1-creditcard$/', $keys[1] );
+	}
+
+	public function test_an_open_payment_of_another_method_is_not_reused(): void {
+		self::order();
+		$_POST['rps_method'] = 'ideal';
+		self::answer( 200, array( 'data' => array( self::CUSTOMER ) ) );
+		self::answer( 201, array( 'method' => 'ideal' ) + self::PAYMENT );
+		$gateway = new RPS_Gateway();
+		$gateway->process_payment( 42 );
+
+		self::answer( 200, array( 'method' => 'ideal' ) + self::PAYMENT );
+		$this->assertSame( self::PAYMENT['provider_checkout_url'], $gateway->process_payment( 42 )['redirect'], 'the same method: back to its checkout' );
+
+		$_POST['rps_method'] = 'creditcard';
+		self::answer( 200, array( 'method' => 'ideal' ) + self::PAYMENT );
+		self::answer( 200, array( 'data' => array( self::CUSTOMER ) ) );
+		self::answer( 201, array( 'id' => 'pay_card', 'provider_checkout_url' => 'https://rps.example/sandbox/checkout/tr_card' ) + self::PAYMENT );
+		$this->assertSame( 'https://rps.example/sandbox/checkout/tr_card', $gateway->process_payment( 42 )['redirect'] );
+		$this->assertSame( array( 'pay_first', 'pay_card' ), self::stored()['meta'][ RPS_Callback::PAYMENT_IDS_META ] );
 	}
 
 	public function test_without_a_connected_store_the_payment_carries_no_shop_order_id(): void {
