@@ -24,6 +24,24 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
+/** Every error answer an operation can give (README "API behaviour where the specification is silent"). */
+function errorResponsesOf(method: string): Record<string, ReturnType<typeof errorResponse>> {
+  const withBody = method === 'post' || method === 'put' || method === 'patch';
+  return {
+    ...(withBody ? { '400': errorResponse('Malformed JSON body') } : {}),
+    '401': errorResponse('No or bad token'),
+    '404': errorResponse('Unknown id, or an id of another account'),
+    ...(method === 'post' ? { '409': errorResponse('A request with the same Idempotency-Key is still being processed, or a conflicting run is going') } : {}),
+    ...(withBody
+      ? { '413': errorResponse('Body over 1 MB'), '415': errorResponse('Content-Type is not application/json') }
+      : {}),
+    '422': errorResponse('Validation failed; `fields` names each invalid field'),
+    '429': errorResponse('Rate limit exceeded; see Retry-After'),
+    '500': errorResponse('Server fault; the body carries a request_id and no details'),
+    '502': errorResponse('The payment provider or the store could not be asked; nothing was done, retry'),
+  };
+}
+
 function parametersOf(route: RouteSpec) {
   const parameters: Record<string, unknown>[] = [];
   for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
@@ -59,11 +77,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
             description: 'Success',
             ...(route.status === 204 ? {} : { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } }),
           },
-          '401': errorResponse('No or bad token'),
-          '404': errorResponse('Unknown id, or an id of another account'),
-          '422': errorResponse('Validation failed; `fields` names each invalid field'),
-          '429': errorResponse('Rate limit exceeded; see Retry-After'),
-          ...(method === 'post' ? { '409': errorResponse('A request with the same Idempotency-Key is still being processed') } : {}),
+          ...errorResponsesOf(method),
         },
       };
       if (route.body) {

@@ -167,10 +167,17 @@ describe.each(TEST_DATABASES)('OpenAPI document on %s', (kind) => {
     expect(operation('post', '/api/v2/customers')?.['x-extension']).toBeUndefined();
   });
 
-  it('When operations are listed, then every operationId is unique and every one answers 401 and 422 documented errors', () => {
+  it('When operations are listed, then every operationId is unique and every error answer an operation can give is declared', () => {
     const operations = Object.values(doc.paths).flatMap((byMethod) => Object.values(byMethod));
     const ids = operations.map((found) => found.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const found of operations) expect(Object.keys(found.responses)).toEqual(expect.arrayContaining(['401', '422']));
+    const methodsAndOperations = Object.values(doc.paths).flatMap((byMethod) => Object.entries(byMethod));
+    for (const [method, found] of methodsAndOperations) {
+      const errors = ['401', '404', '422', '429', '500', '502'];
+      if (['post', 'put', 'patch'].includes(method)) errors.push('400', '413', '415');
+      if (method === 'post') errors.push('409');
+      expect(Object.keys(found.responses)).toEqual(expect.arrayContaining(errors));
+    }
   });
 });
