@@ -19,6 +19,7 @@ import * as syncRuns from './20261125_017_sync_runs';
 import * as shopWebhookDeliveries from './20261125_018_shop_webhook_deliveries';
 import * as storeOrders from './20261126_019_store_orders';
 import * as pluginLookups from './20261127_020_plugin_lookups';
+import * as rateLimitsLeaveTheDatabase from './20261128_021_rate_limits_leave_the_database';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -46,6 +47,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261125_018_shop_webhook_deliveries': shopWebhookDeliveries,
   '20261126_019_store_orders': storeOrders,
   '20261127_020_plugin_lookups': pluginLookups,
+  '20261128_021_rate_limits_leave_the_database': rateLimitsLeaveTheDatabase,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

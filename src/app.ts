@@ -5,9 +5,11 @@ import { requireToken } from './http/auth';
 import { parseJsonBody, requireJsonContentType } from './http/bodies';
 import { errorHandler, notFoundRoute } from './http/errorHandler';
 import { idempotentPosts } from './http/idempotency';
+import { metricsRoute } from './http/metricsRoute';
 import { buildOpenApiDocument } from './http/openapi';
-import { rateLimitPerToken } from './http/rateLimit';
+import { rateLimitPerToken } from './http/rateLimit/middleware';
 import { requestId } from './http/requestId';
+import { requestMetrics } from './http/requestMetrics';
 import { mountRoutes } from './http/route';
 import { apiRoutes } from './modules';
 import { processWebhookCall, recordWebhookCall } from './webhooks/inbound/calls';
@@ -23,7 +25,8 @@ export function createApp(ctx: AppContext): Express {
   app.set('trust proxy', false);
   app.set('query parser', 'simple');
 
-  app.use(requestId, accessLog(ctx.logger));
+  app.use(requestId, accessLog(ctx.logger), requestMetrics(ctx.metrics));
+  app.get('/metrics', metricsRoute(ctx));
 
   app.get('/healthz', async (_req, res) => {
     try {

@@ -3,6 +3,8 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { connectDatabase } from './db/connect';
 import { migrateLatest } from './db/migrate';
+import { memoryCounter, redisCounter } from './http/rateLimit/counters';
+import { createMetrics } from './metrics';
 import type { Logger } from './logger';
 import { accountsRepository } from './modules/accounts/repository';
 import { registerBillingSettlement } from './modules/billing/settlement';
@@ -24,7 +26,8 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   const migrated = await migrateLatest(db);
   if (migrated.length) logger.info('database migrated', { migrations: migrated });
   const providers = createProviderRegistry({ db, clock, logger, config, loadSettings: (accountId) => accountsRepository.providerSettings(db, accountId) });
-  const ctx: AppContext = { db, config, logger, clock, providers, background: new BackgroundTasks(logger), settlements: new SettlementHooks() };
+  const rateLimits = config.REDIS_URL ? await redisCounter(config.REDIS_URL, logger) : memoryCounter();
+  const ctx: AppContext = { db, config, logger, clock, providers, background: new BackgroundTasks(logger), settlements: new SettlementHooks(), rateLimits, metrics: createMetrics(db) };
   // What reacts when a payment settles: one handler per feature, for the payments made for it.
   registerLinkFulfilment(ctx);
   registerBillingSettlement(ctx);

@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   try {
     return await runCli(process.argv.slice(2), io, { ctx, migratedOnOpen });
   } finally {
-    await ctx.db.destroy();
+    await Promise.all([ctx.db.destroy(), ctx.rateLimits.close()]);
   }
 }
 

@@ -32,6 +32,10 @@ const environmentSchema = z.object({
   CRON: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug']).default('info'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(60),
+  // Set: GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. Absent: /metrics is open (keep it off the internet).
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // Absent: each instance counts its own requests in memory. Set: instances share one limit in Redis. May hold a password: never logged.
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be redis://[:password@]host:6379[/db] or rediss://…' }).optional(),
   MOLLIE_API_KEY: z.string().regex(/^(test|live)_\w+$/, 'must start with test_ or live_').optional(),
   MOLLIE_API_URL: z.url({ protocol: /^https$/ }).optional(),
   // Absent: on outside production, off in production (see Config.sandboxEnabled).

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { BackgroundTasks } from './background';
 import type { Config } from './config';
+import type { RateLimitCounter } from './http/rateLimit/counters';
+import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import type { Clock } from './time';
 import type { SettlementHooks } from './modules/payments/settlement';
@@ -18,4 +20,8 @@ export interface AppContext {
   background: BackgroundTasks;
   /** The one place that reacts when a payment settles; features register their handlers at start. */
   settlements: SettlementHooks;
+  /** Requests per token and minute: in memory, or in Redis when REDIS_URL is set. */
+  rateLimits: RateLimitCounter;
+  /** Prometheus instruments of this instance (GET /metrics). */
+  metrics: Metrics;
 }

@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     await serverClosed;
     logger.info('shutting down: requests finished; waiting for background work');
     await ctx.background.idle();
-    await ctx.db.destroy();
+    await Promise.all([ctx.db.destroy(), ctx.rateLimits.close()]);
     logger.info('shutting down: database closed; bye');
   };
   const onSignal = (signal: string) => {

@@ -16,6 +16,13 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * job to stop early (shutdown); losing the lease does the same.
  */
 export async function runJobOnce(ctx: AppContext, job: Job, owner: string, options: { signal?: AbortSignal } = {}): Promise<JobRun> {
+  const run = await runUnderLease(ctx, job, owner, options);
+  ctx.metrics.jobRuns.inc({ job: job.name, outcome: run.outcome });
+  if (run.outcome !== 'skipped') ctx.metrics.jobDuration.observe({ job: job.name }, run.durationMs / 1000);
+  return run;
+}
+
+async function runUnderLease(ctx: AppContext, job: Job, owner: string, options: { signal?: AbortSignal }): Promise<JobRun> {
   if (job.sharedAcrossInstances) return runShared(ctx, job, options.signal ?? new AbortController().signal);
   let lease;
   try {

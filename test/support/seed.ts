@@ -6,6 +6,7 @@ import type { PaymentLinkRow } from '../../src/modules/links/repository';
 import type { OrderLineRow, OrderRow } from '../../src/modules/orders/repository';
 import type { ProductRow } from '../../src/modules/products/repository';
 import type { SubscriptionRow, SubscriptionRuleRow } from '../../src/modules/subscriptions/repository';
+import type { OutboundEventRow } from '../../src/webhooks/outbound/repository';
 
 /**
  * Rows written straight into the database, for resources the API cannot create (yet): they arrive
@@ -212,6 +213,30 @@ export async function seedFollowUp(db: Knex, accountId: string, overrides: Parti
     ...overrides,
   };
   await db('follow_ups').insert(row);
+  return row;
+}
+
+/** An event in the outbox, about no payment (as account events are). */
+export async function seedOutboundEvent(db: Knex, accountId: string, overrides: Partial<OutboundEventRow> = {}): Promise<OutboundEventRow> {
+  const row: OutboundEventRow = {
+    id: newId('evt'),
+    account_id: accountId,
+    payment_id: null,
+    resource_id: 'sub_seeded',
+    event: 'subscription.updated',
+    payload: '{}',
+    url: 'https://hooks.example/rps',
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: SEEDED_AT,
+    last_attempt_at: null,
+    last_status_code: null,
+    last_error: null,
+    delivered_at: null,
+    created_at: SEEDED_AT,
+    ...overrides,
+  };
+  await db('outbound_events').insert(row);
   return row;
 }
 

@@ -89,7 +89,7 @@ export async function createTestApp(
     logs,
     async restart() {
       await ctx.background.idle();
-      await ctx.db.destroy();
+      await Promise.all([ctx.db.destroy(), ctx.rateLimits.close()]);
       ({ ctx } = await createContext(config, logger, clock));
       app = createApp(ctx);
       testApp.ctx = ctx;
@@ -103,7 +103,7 @@ export async function createTestApp(
     as: authed,
     async close() {
       await ctx.background.idle();
-      await ctx.db.destroy();
+      await Promise.all([ctx.db.destroy(), ctx.rateLimits.close()]);
       await database.drop();
     },
   };

@@ -66,10 +66,13 @@ export async function runBilling(ctx: AppContext, date: string, signal?: AbortSi
       }
       for (const charge of claimed) {
         try {
-          counts[await makeCharge(ctx, accounts, charge)] += 1;
+          const outcome = await makeCharge(ctx, accounts, charge);
+          counts[outcome] += 1;
+          ctx.metrics.chargeAttempts.inc({ outcome });
         } catch (error) {
           // One charge that cannot be made never stops the run; its claim expires and it is tried again.
           counts.failed += 1;
+          ctx.metrics.chargeAttempts.inc({ outcome: 'failed' });
           ctx.logger.error('subscription charge could not be made', {
             accountId: charge.account_id,
             chargeId: charge.id,

@@ -57,10 +57,12 @@ export async function performSync(ctx: AppContext, run: SyncRunRow, shop: ShopRo
   try {
     await syncStore(ctx, run, shop, storeClient(ctx, shop), run.kind);
     await syncRunsRepository.finish(ctx.db, run.id, 'succeeded', toDbDateTime(ctx.clock.now()));
+    ctx.metrics.syncRuns.inc({ kind: run.kind, status: 'succeeded' });
     ctx.logger.info('store sync finished', { accountId: run.account_id, syncRunId: run.id, kind: run.kind });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await syncRunsRepository.finish(ctx.db, run.id, 'failed', toDbDateTime(ctx.clock.now()), { record: 'run', error: message.slice(0, 500) });
+    ctx.metrics.syncRuns.inc({ kind: run.kind, status: 'failed' });
     ctx.logger.warn('store sync failed', { accountId: run.account_id, syncRunId: run.id, kind: run.kind, error: message });
   }
 }

@@ -1,0 +1,81 @@
+import { createClient } from 'redis';
+import type { Logger } from '../../logger';
+
+/**
+ * Where requests are counted per token and one-minute window. In memory by default (one instance,
+ * or a limit per instance); in Redis when REDIS_URL is set, so several instances share one limit.
+ * Nothing here writes to the database: counting must not cost a write per request.
+ */
+export interface RateLimitCounter {
+  /** Counts one request of `key` in `window` (minutes since the epoch); answers the count so far. */
+  hit(key: string, window: number): number | Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Older windows are dropped when the map has grown past this many keys. */
+const SWEEP_AT = 10_000;
+
+export function memoryCounter(): RateLimitCounter {
+  const windows = new Map<string, { window: number; hits: number }>();
+  return {
+    hit(key, window) {
+      const current = windows.get(key);
+      if (current && current.window === window) return ++current.hits;
+      if (windows.size >= SWEEP_AT) {
+        for (const [other, entry] of windows) if (entry.window < window) windows.delete(other);
+      }
+      windows.set(key, { window, hits: 1 });
+      return 1;
+    },
+    async close() {
+      windows.clear();
+    },
+  };
+}
+
+/** Keys live a little past their minute, so a clock a few seconds apart between instances does not reset them. */
+const REDIS_KEY_TTL_MS = 90_000;
+const REDIS_CONNECT_TIMEOUT_MS = 5_000;
+/** A Redis that does not answer within this lets the request through (and says so in the log). */
+const REDIS_TIMEOUT_MS = 250;
+
+/**
+ * INCR and PEXPIRE in one MULTI per request. When Redis cannot be reached the request is served and
+ * the failure logged (at most once a minute): a rate limit is a guard, not a reason to refuse payments.
+ */
+export async function redisCounter(url: string, logger: Logger): Promise<RateLimitCounter> {
+  const client = createClient({ url, socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(retries * 200, 5_000) } });
+  let lastWarning = 0;
+  const warn = (error: unknown) => {
+    const now = Date.now();
+    if (now - lastWarning < 60_000) return;
+    lastWarning = now;
+    logger.error('rate limit counter (Redis) unavailable; requests are served without a limit', { error: error instanceof Error ? error.message : String(error) });
+  };
+  client.on('error', warn);
+  // At start a Redis that cannot be reached is a configuration error: fail fast, saying which.
+  const connecting = client.connect();
+  const gaveUp = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`REDIS_URL: Redis did not answer within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s`)), REDIS_CONNECT_TIMEOUT_MS).unref());
+  try {
+    await Promise.race([connecting, gaveUp]);
+  } catch (error) {
+    client.destroy();
+    throw error;
+  }
+  return {
+    async hit(key, window) {
+      const name = `rps:rate:${key}:${window}`;
+      try {
+        const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS).unref());
+        const [hits] = await Promise.race([client.multi().incr(name).pExpire(name, REDIS_KEY_TTL_MS).exec(), timeout]);
+        return Number(hits);
+      } catch (error) {
+        warn(error);
+        return 0;
+      }
+    },
+    async close() {
+      client.destroy();
+    },
+  };
+}
