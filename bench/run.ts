@@ -2,17 +2,43 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchBilling } from './billing';
+import { benchCreate } from './create';
+import type { Load } from './http';
+import { benchList } from './list';
 import { benchSync } from './sync';
+
+const loadText = (load: Load) => `${load.requestsPerSecond} req/s, p99 ${load.p99Ms} ms${load.non2xx || load.errors ? ` (${load.non2xx} non-2xx, ${load.errors} errors)` : ''}`;
 
 /**
  * `npm run bench`: measurements, not tests. Prints each case beside its ceiling and writes
  * bench/results/latest.json. Cases are chosen with BENCH_CASES (comma-separated; default all);
- * BENCH_BILLING_SUBSCRIPTIONS sizes the billing case, BENCH_SYNC_ORDERS the sync case, BENCH_COUNT_STATEMENTS=1 prints the SQL
- * statements per charge.
+ * BENCH_LIST_CUSTOMERS sizes the list case, BENCH_SECONDS each HTTP load, BENCH_MYSQL_URL adds MySQL
+ * to the HTTP cases, BENCH_BILLING_SUBSCRIPTIONS sizes the billing case, BENCH_SYNC_ORDERS the sync
+ * case, BENCH_COUNT_STATEMENTS=1 prints the SQL statements per charge.
  */
 async function main(): Promise<void> {
-  const cases = (process.env.BENCH_CASES ?? 'billing,sync').split(',').map((name) => name.trim());
+  const cases = (process.env.BENCH_CASES ?? 'list,create,billing,sync').split(',').map((name) => name.trim());
+  // MySQL beside SQLite for the HTTP cases when BENCH_MYSQL_URL names a server.
+  const databases = process.env.BENCH_MYSQL_URL ? (['sqlite', 'mysql'] as const) : (['sqlite'] as const);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   const results = [];
+  if (cases.includes('list')) {
+    for (const database of databases) {
+      const result = await benchList({ count: Number(process.env.BENCH_LIST_CUSTOMERS ?? 100_000), connections: 32, seconds, database });
+      results.push(result);
+      console.log(
+        `list (${database}): ${result.customers} customers, ${result.connections} connections: page 1 ${loadText(result.page1)}; page ${result.deepPage} ${loadText(result.deep)}; ` +
+          `ceiling ${loadText(result.ceiling)}; page 1/ceiling ${result.page1Ratio}, deep/page 1 ${result.deepRatio} (target ${result.target})`,
+      );
+    }
+  }
+  if (cases.includes('create')) {
+    for (const database of databases) {
+      const result = await benchCreate({ connections: 16, seconds, database });
+      results.push(result);
+      console.log(`create (${database}): ${result.connections} connections: ${loadText(result.create)}; ceiling ${loadText(result.ceiling)}; ratio ${result.ratio} (target ${result.target})`);
+    }
+  }
   if (cases.includes('billing')) {
     const count = Number(process.env.BENCH_BILLING_SUBSCRIPTIONS ?? 10_000);
     const concurrency = Number(process.env.BILLING_CONCURRENCY ?? 8);

@@ -20,6 +20,7 @@ import * as shopWebhookDeliveries from './20261125_018_shop_webhook_deliveries';
 import * as storeOrders from './20261126_019_store_orders';
 import * as pluginLookups from './20261127_020_plugin_lookups';
 import * as rateLimitsLeaveTheDatabase from './20261128_021_rate_limits_leave_the_database';
+import * as accountListNumbers from './20261128_022_account_list_numbers';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -48,6 +49,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261126_019_store_orders': storeOrders,
   '20261127_020_plugin_lookups': pluginLookups,
   '20261128_021_rate_limits_leave_the_database': rateLimitsLeaveTheDatabase,
+  '20261128_022_account_list_numbers': accountListNumbers,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

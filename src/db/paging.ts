@@ -2,15 +2,39 @@ import type { Knex } from 'knex';
 import type { Page, PageRequest } from '../http/pagination';
 
 /**
- * One page of a tenant-scoped query, in creation order (`seq`), plus the total. The query must
- * already be scoped by account; both statements use the (account_id, seq) index.
+ * One page of a tenant-scoped query that is not a numbered list (a filtered one: customers by
+ * e-mail, a subscription's invoices), in creation order (`seq`), plus a count. The query must
+ * already be scoped by account and select from one table. A deep page first finds its first `seq`
+ * on the index alone — no row is read for the pages before it — then reads its rows from there.
  */
 export async function pageOf<Row extends object>(query: Knex.QueryBuilder, request: PageRequest): Promise<Page<Row>> {
-  const [countRow] = (await query.clone().clearSelect().clearOrder().count({ total: '*' })) as Array<{ total: number | string }>;
-  const items = (await query
-    .clone()
-    .orderBy('seq', 'asc')
-    .limit(request.perPage)
-    .offset((request.page - 1) * request.perPage)) as Row[];
-  return { items, total: Number(countRow?.total ?? 0) };
+  const offset = (request.page - 1) * request.perPage;
+  const counting = query.clone().clearSelect().clearOrder().count({ total: '*' }).then((rows) => Number((rows as Array<{ total: number | string }>)[0]?.total ?? 0));
+  const reading = (async () => {
+    if (offset === 0) return (await query.clone().orderBy('seq', 'asc').limit(request.perPage)) as Row[];
+    const first = (await query.clone().clearSelect().clearOrder().select('seq').orderBy('seq', 'asc').offset(offset).limit(1)) as Array<{ seq: number | string }>;
+    if (!first[0]) return [];
+    return (await query.clone().andWhere('seq', '>=', first[0].seq).orderBy('seq', 'asc').limit(request.perPage)) as Row[];
+  })();
+  const [items, count] = await Promise.all([reading, counting]);
+  return { items, total: count };
+}
+
+/**
+ * A page of a numbered list (`account_seq`, kept by triggers, see migration 022): a seek on
+ * (account_id, account_seq) however deep the page, and the total read from account_row_counts.
+ */
+export async function numberedPage<Row extends object>(db: Knex, table: string, accountId: string, request: PageRequest): Promise<Page<Row>> {
+  const offset = (request.page - 1) * request.perPage;
+  const [items, total] = await Promise.all([
+    db(table).where({ account_id: accountId }).andWhere('account_seq', '>', offset).orderBy('account_seq', 'asc').limit(request.perPage) as Promise<Row[]>,
+    db('account_row_counts').where({ account_id: accountId, list_name: table }).first<{ total: number | string } | undefined>('total'),
+  ]);
+  return { items, total: Number(total?.total ?? 0) };
+}
+
+/** After deleting the row numbered `position`, the rows after it move up one: the list stays without gaps. */
+export async function closeListGap(trx: Knex.Transaction, table: string, accountId: string, position: number): Promise<void> {
+  // One at a time in ascending order, so the unique (account_id, account_seq) never sees two equal numbers.
+  await trx(table).where({ account_id: accountId }).andWhere('account_seq', '>', position).orderBy('account_seq', 'asc').decrement('account_seq', 1);
 }

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import type { Page, PageRequest } from '../http/pagination';
-import { pageOf } from './paging';
+import { numberedPage, pageOf } from './paging';
+
+/** The lists numbered per account by the database (migration 022): their pages are seeks. */
+const NUMBERED_LISTS = new Set(['customers', 'products', 'subscriptions', 'payment_links', 'follow_ups', 'orders', 'sync_runs']);
 
 /** What every tenant row has: its public id and the account that owns it. */
 export interface TenantRow {
@@ -27,7 +30,8 @@ export function tenantTable<Row extends TenantRow>(name: string) {
       return new Map(rows.map((row) => [row.id, row]));
     },
 
-    /** One page in creation order, with the total. */
-    page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<Row>> => pageOf<Row>(scoped(db, accountId), request),
+    /** One page in creation order, with the total: a seek and a key lookup for the numbered lists. */
+    page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<Row>> =>
+      NUMBERED_LISTS.has(name) ? numberedPage<Row>(db, name, accountId, request) : pageOf<Row>(scoped(db, accountId), request),
   };
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pageOf } from '../../db/paging';
+import { closeListGap, pageOf } from '../../db/paging';
 import { tenantTable } from '../../db/tenantTable';
 import type { Page, PageRequest } from '../../http/pagination';
 
@@ -19,6 +19,8 @@ export interface CustomerRow {
   vat_number: string | null;
   locale: string | null;
   provider_customer_id: string | null;
+  /** Its number in the account's list (set by the database); absent on a row about to be written. */
+  account_seq?: number;
   created_at: string;
   updated_at: string;
 }
@@ -49,9 +51,18 @@ export const customersRepository = {
   touchUnconfirmed: (db: Knex, accountId: string, id: string, now: string) =>
     table(db).where({ account_id: accountId, id }).whereNull('provider_customer_id').update({ updated_at: now }),
 
-  /** Removes a row the provider certainly refused: only while it was never confirmed there. */
+  /**
+   * Removes a row the provider certainly refused: only while it was never confirmed there. The rows
+   * after it in the account's list move up one, in the same transaction, so the list stays numbered
+   * without gaps (pages are seeks on that number).
+   */
   deleteUnconfirmed: (db: Knex, accountId: string, id: string) =>
-    table(db).where({ account_id: accountId, id }).whereNull('provider_customer_id').delete(),
+    db.transaction(async (trx) => {
+      const row = await table(trx).where({ account_id: accountId, id }).whereNull('provider_customer_id').first('account_seq');
+      if (!row) return;
+      await table(trx).where({ account_id: accountId, id }).delete();
+      await closeListGap(trx, 'customers', accountId, Number(row.account_seq));
+    }),
 
   /** Rows not confirmed at the provider (an answer lost, a crash) and untouched since `before`, oldest first, across accounts. */
   stalledCreations: (db: Knex, before: string, limit: number) =>

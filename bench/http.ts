@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+/** What one autocannon run measured. */
+export interface Load {
+  requestsPerSecond: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** A Node process of ours (the built service, or a ceiling server), answering once `/healthz` does. */
+export async function startNode(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [script], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (await fetch(`${url}/healthz`).then((res) => res.ok, () => false)) {
+      return {
+        url,
+        child,
+        stop: () =>
+          new Promise<void>((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${path.basename(script)} did not start`);
+}
+
+/** The built service's entry point (npm run bench builds it). */
+export const SERVER_SCRIPT = path.resolve(__dirname, '../src/server.js');
+export const CEILING_SCRIPT = path.resolve(__dirname, 'ceilingServer.js');
+
+/** `connections` clients in a loop for `seconds`, after a warm-up of 2 s that is not counted. */
+export async function load(options: { url: string; connections: number; seconds: number; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<Load> {
+  const base = { url: options.url, connections: options.connections, method: options.method ?? 'GET', headers: options.headers, body: options.body };
+  await autocannon({ ...base, duration: 2 });
+  const result = await autocannon({ ...base, duration: options.seconds });
+  return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+export const round2 = (value: number) => Math.round(value * 100) / 100;
