@@ -6,18 +6,19 @@ import { benchCreate } from './create';
 import type { Load } from './http';
 import { benchList } from './list';
 import { benchSync } from './sync';
+import { benchWebhooks } from './webhooks';
 
 const loadText = (load: Load) => `${load.requestsPerSecond} req/s, p99 ${load.p99Ms} ms${load.non2xx || load.errors ? ` (${load.non2xx} non-2xx, ${load.errors} errors)` : ''}`;
 
 /**
  * `npm run bench`: measurements, not tests. Prints each case beside its ceiling and writes
  * bench/results/latest.json. Cases are chosen with BENCH_CASES (comma-separated; default all);
- * BENCH_LIST_CUSTOMERS sizes the list case, BENCH_SECONDS each HTTP load, BENCH_MYSQL_URL adds MySQL
+ * BENCH_LIST_CUSTOMERS sizes the list case, BENCH_WEBHOOK_CALLS the webhooks case, BENCH_SECONDS each HTTP load, BENCH_MYSQL_URL adds MySQL
  * to the HTTP cases, BENCH_BILLING_SUBSCRIPTIONS sizes the billing case, BENCH_SYNC_ORDERS the sync
  * case, BENCH_COUNT_STATEMENTS=1 prints the SQL statements per charge.
  */
 async function main(): Promise<void> {
-  const cases = (process.env.BENCH_CASES ?? 'list,create,billing,sync').split(',').map((name) => name.trim());
+  const cases = (process.env.BENCH_CASES ?? 'list,create,billing,sync,webhooks').split(',').map((name) => name.trim());
   // MySQL beside SQLite for the HTTP cases when BENCH_MYSQL_URL names a server.
   const databases = process.env.BENCH_MYSQL_URL ? (['sqlite', 'mysql'] as const) : (['sqlite'] as const);
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -56,6 +57,16 @@ async function main(): Promise<void> {
       `sync: full order sync of ${result.orders} orders (${result.pages} pages), store answering after ${result.storeLatencyMs} ms, ${result.parallelism} at once: ` +
         `${result.seconds} s; ceiling ${result.ceilingSeconds} s; ratio ${result.ratio} (target ${result.target}); peak RSS ${result.peakRssMb} MB`,
     );
+  }
+  if (cases.includes('webhooks')) {
+    for (const database of databases) {
+      const result = await benchWebhooks({ calls: Number(process.env.BENCH_WEBHOOK_CALLS ?? 1000), database });
+      results.push(result);
+      console.log(
+        `webhooks (${database}): ${result.calls} Mollie calls posted at once: ${result.answered200} answered 200, p99 ${result.answerP99Ms} ms; ` +
+          `all processed in ${result.processedSeconds} s; ${result.lost} lost (target ${result.target})`,
+      );
+    }
   }
   const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.platform()} ${os.release()}` };
   const dir = path.resolve(__dirname, '../../bench/results');

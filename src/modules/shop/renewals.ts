@@ -28,8 +28,8 @@ export async function renewalOrderOf(ctx: AppContext, trx: Knex.Transaction, pay
     if (existing.status !== status) await ordersRepository.update(trx, payment.account_id, existing.id, { status, updated_at: now });
     return { ...existing, status };
   }
-  // The buyer's fields come from the first order; its row's own key (`seq`) does not.
-  const { seq: _seq, ...buyer } = parent as OrderRow & { seq?: unknown };
+  // The buyer's fields come from the first order; its row's own key and list number do not.
+  const { seq: _seq, account_seq: _position, ...buyer } = parent as OrderRow & { seq?: unknown; account_seq?: unknown };
   const order: OrderRow = {
     ...buyer,
     id: newId('ord'),

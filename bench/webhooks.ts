@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createContext } from '../src/bootstrap';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { setProviderSettings } from '../src/modules/accounts/providerSettings';
+import { createToken } from '../src/modules/accounts/service';
+import { systemClock } from '../src/time';
+import { MollieFake } from '../test/support/mollieFake/fake';
+import { serveOverHttps } from '../test/support/mollieFake/https';
+import { benchDatabase, type BenchDatabase } from './databases';
+import { round2, SERVER_SCRIPT, startNode } from './http';
+import { APP_KEY, serviceEnv } from './list';
+
+export interface WebhooksBenchResult {
+  case: 'webhooks';
+  database: string;
+  calls: number;
+  answered200: number;
+  answerP99Ms: number;
+  /** From the first call sent to the last payment recorded as paid. */
+  processedSeconds: number;
+  lost: number;
+  target: string;
+}
+
+/** Shaped like a Mollie test key; the provider is the in-process fake. */
+const MOLLIE_KEY = 'test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM';
+const PROCESSING_LIMIT_MS = 30_000;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+};
+
+/**
+ * `calls` payments made through the built service on Mollie (the HTTPS fake), all paid at "Mollie";
+ * then one webhook call per payment posted at once. Measured: each call's answer time, how long until
+ * every payment is recorded paid, and how many never are.
+ */
+export async function benchWebhooks(options: { calls: number; database: BenchDatabase['kind'] }): Promise<WebhooksBenchResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-webhooks-'));
+  const database = await benchDatabase(options.database, dir);
+  const fake = new MollieFake('');
+  const mollie = await serveOverHttps(fake);
+  try {
+    const { config } = loadConfig({ NODE_ENV: 'production', DATABASE_URL: database.url, DATA_DIR: dir, APP_KEY, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://rps.example' });
+    const { ctx } = await createContext(config, createLogger('warn'));
+    try {
+      const { account, token } = await createToken(ctx.db, systemClock, 'Bench');
+      await setProviderSettings(ctx, 'Bench', { mollieApiKey: MOLLIE_KEY, allowLive: false, mollieApiUrl: mollie.apiUrl });
+      // The fake's certificate is self-signed: only this child trusts it.
+      const service = await startNode(SERVER_SCRIPT, { ...serviceEnv(database.url, dir), NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+      try {
+        const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+        const customer = (await (await fetch(`${service.url}/api/v2/customers`, { method: 'POST', headers, body: JSON.stringify({ first_name: 'Anna', last_name: 'Bakker', email: 'anna@example.nl' }) })).json()) as { provider_customer_id: string };
+        const providerIds: string[] = [];
+        for (let start = 0; start < options.calls; start += 16) {
+          const batch = Array.from({ length: Math.min(16, options.calls - start) }, async () => {
+            const res = await fetch(`${service.url}/api/v2/payments`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ amount: 10, currency: 'EUR', provider_customer_id: customer.provider_customer_id, description: 'Bench', redirect_url: 'https://shop.example/thanks' }),
+            });
+            if (res.status !== 201) throw new Error(`payment: ${res.status} ${await res.text()}`);
+            return ((await res.json()) as { provider_payment_id: string }).provider_payment_id;
+          });
+          providerIds.push(...(await Promise.all(batch)));
+        }
+        for (const id of providerIds) fake.setPaymentStatus(id, 'paid');
+
+        const began = performance.now();
+        const answers = await Promise.all(
+          providerIds.map(async (id) => {
+            const sent = performance.now();
+            const res = await fetch(`${service.url}/webhooks/mollie?account=${account.public_ref}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `id=${id}` });
+            await res.text();
+            return { status: res.status, ms: performance.now() - sent };
+          }),
+        );
+        let paid = 0;
+        while (performance.now() - began < PROCESSING_LIMIT_MS) {
+          const [row] = (await ctx.db('payments').where({ account_id: account.id, status: 'paid' }).count({ n: '*' })) as Array<{ n: number | string }>;
+          paid = Number(row?.n ?? 0);
+          if (paid >= providerIds.length) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return {
+          case: 'webhooks',
+          database: options.database,
+          calls: providerIds.length,
+          answered200: answers.filter((answer) => answer.status === 200).length,
+          answerP99Ms: Math.round(percentile(answers.map((answer) => answer.ms), 99)),
+          processedSeconds: round2((performance.now() - began) / 1000),
+          lost: providerIds.length - paid,
+          target: 'all answered 200, p99 < 1 s; all processed within 30 s; none lost',
+        };
+      } finally {
+        await service.stop();
+      }
+    } finally {
+      await Promise.all([ctx.db.destroy(), ctx.rateLimits.close()]);
+    }
+  } finally {
+    await mollie.close();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
