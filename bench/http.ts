@@ -22,7 +22,9 @@ export async function freePort(): Promise<number> {
 /** A Node process of ours (the built service, or a ceiling server), answering once `/healthz` does. */
 export async function startNode(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [script], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_PROFILE_DIR=<dir>: each process writes a V8 CPU profile there when it stops (for a profiler's view of a case).
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, script], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 300; attempt += 1) {
     if (await fetch(`${url}/healthz`).then((res) => res.ok, () => false)) {

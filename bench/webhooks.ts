@@ -7,8 +7,8 @@ import { createLogger } from '../src/logger';
 import { setProviderSettings } from '../src/modules/accounts/providerSettings';
 import { createToken } from '../src/modules/accounts/service';
 import { systemClock } from '../src/time';
-import { MollieFake } from '../test/support/mollieFake/fake';
-import { serveOverHttps } from '../test/support/mollieFake/https';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { benchDatabase, type BenchDatabase } from './databases';
 import { round2, SERVER_SCRIPT, startNode } from './http';
 import { APP_KEY, serviceEnv } from './list';
@@ -29,6 +29,17 @@ export interface WebhooksBenchResult {
 const MOLLIE_KEY = 'test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM';
 const PROCESSING_LIMIT_MS = 30_000;
 
+/** The fake in its own process (bench/mollieFakeServer.ts): its TLS work stays out of the measuring loop. */
+async function startMollieFake(): Promise<{ apiUrl: string; controlUrl: string; stop(): void }> {
+  const child = spawn(process.execPath, [path.resolve(__dirname, 'mollieFakeServer.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', () => reject(new Error('the Mollie fake stopped')));
+  });
+  const { apiUrl, controlUrl } = JSON.parse(firstLine) as { apiUrl: string; controlUrl: string };
+  return { apiUrl, controlUrl, stop: () => child.kill('SIGTERM') };
+}
+
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -42,8 +53,7 @@ const percentile = (values: number[], p: number) => {
 export async function benchWebhooks(options: { calls: number; database: BenchDatabase['kind'] }): Promise<WebhooksBenchResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-webhooks-'));
   const database = await benchDatabase(options.database, dir);
-  const fake = new MollieFake('');
-  const mollie = await serveOverHttps(fake);
+  const mollie = await startMollieFake();
   try {
     const { config } = loadConfig({ NODE_ENV: 'production', DATABASE_URL: database.url, DATA_DIR: dir, APP_KEY, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://rps.example' });
     const { ctx } = await createContext(config, createLogger('warn'));
@@ -68,7 +78,7 @@ export async function benchWebhooks(options: { calls: number; database: BenchDat
           });
           providerIds.push(...(await Promise.all(batch)));
         }
-        for (const id of providerIds) fake.setPaymentStatus(id, 'paid');
+        await fetch(`${mollie.controlUrl}/pay-all`, { method: 'POST' });
 
         const began = performance.now();
         const answers = await Promise.all(
@@ -103,7 +113,7 @@ export async function benchWebhooks(options: { calls: number; database: BenchDat
       await Promise.all([ctx.db.destroy(), ctx.rateLimits.close()]);
     }
   } finally {
-    await mollie.close();
+    mollie.stop();
     await database.drop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,4 +1,5 @@
 import createMollieClient, { type MollieClient, type Page } from '@mollie/api-client';
+import { cacheSecureContextsByCa } from './secureContexts';
 import type { Logger } from '../../logger';
 import { ProviderOutageError } from '../errors';
 import type {
@@ -65,6 +66,7 @@ export class MollieProvider implements PaymentProvider {
   private readonly client: MollieClient;
 
   constructor(private readonly options: MollieProviderOptions) {
+    cacheSecureContextsByCa();
     const { credentials } = options;
     const apiEndpoint = options.apiUrl ?? undefined;
     this.client =

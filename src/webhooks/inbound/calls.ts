@@ -1,8 +1,10 @@
+import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import type { JobResult } from '../../jobs/types';
 import { syncPaymentFromProvider } from '../../modules/payments/service';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { nextAttemptAfterFailure } from '../backoff';
+import { GroupCommit } from './groupCommit';
 
 interface WebhookCallRow {
   seq: number;
@@ -27,10 +29,21 @@ export type WebhookCallOutcome = 'processed' | 'retrying' | 'given up' | 'skippe
 
 const calls = (ctx: AppContext) => ctx.db<WebhookCallRow>('provider_webhook_calls');
 
-/** Keeps the call before anything else happens, so a crash after our 200 loses nothing. */
+/** One group commit per database: a burst of calls is kept in one transaction. */
+const recorders = new WeakMap<Knex, GroupCommit<Omit<WebhookCallRow, 'seq' | 'processed_at' | 'last_error' | 'gave_up_at'>>>();
+
+/**
+ * Keeps the call before anything else happens, so a crash after our 200 loses nothing. Calls that
+ * arrive together share one commit (Mollie sends bursts: a billing day's debits settle at once).
+ */
 export async function recordWebhookCall(ctx: AppContext, accountId: string, resourceId: string): Promise<number> {
+  let recorder = recorders.get(ctx.db);
+  if (!recorder) {
+    recorder = new GroupCommit(ctx.db, 'provider_webhook_calls');
+    recorders.set(ctx.db, recorder);
+  }
   const received = ctx.clock.now();
-  const [seq] = await calls(ctx).insert({
+  return recorder.insert({
     account_id: accountId,
     provider: 'mollie',
     resource_id: resourceId,
@@ -38,7 +51,6 @@ export async function recordWebhookCall(ctx: AppContext, accountId: string, reso
     attempts: 0,
     next_attempt_at: toDbDateTime(new Date(received.getTime() + FIRST_ATTEMPT_GRACE_MS)),
   });
-  return Number(seq);
 }
 
 /**

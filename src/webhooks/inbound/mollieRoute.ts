@@ -1,9 +1,16 @@
 import express, { type Router } from 'express';
+import type { LaneOptions } from '../../background';
 import type { AppContext } from '../../context';
 import { accountsRepository } from '../../modules/accounts/repository';
 import { processWebhookCall, recordWebhookCall } from './calls';
 
 const PAYMENT_ID = /^tr_[0-9A-Za-z]{1,60}$/;
+/**
+ * Calls are processed a few at a time (each waits for the provider), once a burst has been answered:
+ * not while calls still arrive, unless one has waited five seconds. Beyond 10,000 waiting, a call is left
+ * to the process-webhook-calls job (it is recorded already).
+ */
+const PROCESSING: LaneOptions & { name: string } = { name: 'provider webhooks', limit: 8, maxWaiting: 10_000, quietMs: 50, maxDeferMs: 5_000 };
 
 /**
  * Receives a provider's report that a payment changed: records it and answers 200 at once, then
@@ -29,7 +36,8 @@ export function mollieWebhookRouter(ctx: AppContext): Router {
     const resourceId = typeof body?.id === 'string' ? body.id : '';
     const seq = await receiveProviderWebhook(ctx, publicRef, resourceId);
     res.status(200).type('text/plain').send('OK');
-    if (seq !== null) ctx.background.run('process provider webhook', () => processWebhookCall(ctx, seq));
+    // A few at a time: a burst of calls is answered first and processed right after, not in a scrum.
+    if (seq !== null) ctx.background.runInLane(PROCESSING, 'process provider webhook', () => processWebhookCall(ctx, seq));
   });
   return router;
 }

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { MollieFake } from './fake';
 
-const TLS_DIR = path.join(__dirname, '../../fixtures/tls');
+// From test/support/mollieFake in the tests, from dist/test/support/mollieFake in the benchmark.
+const TLS_DIR = [path.join(__dirname, '../../fixtures/tls'), path.join(__dirname, '../../../../test/fixtures/tls')].find((dir) => existsSync(dir)) ?? '';
 
 /**
  * Serves the fake over HTTPS on loopback, for a service started as a child process (the Mollie

@@ -1,0 +1,39 @@
+import request from 'supertest';
+import { TEST_DATABASES } from '../support/databases';
+import { createTestApp, type TestApp } from '../support/testApp';
+
+/**
+ * A burst of provider webhook calls (Mollie settles a billing day's debits at once): every call is
+ * kept before it is answered, calls arriving together share one commit, and each is processed once
+ * the burst has been answered.
+ */
+describe.each(TEST_DATABASES)('a burst of provider webhook calls on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it('When 150 calls arrive at once, then each is answered 200 after it was kept, each with its own row, and all are processed', async () => {
+    const { accountId } = await t.newAccount();
+    const { public_ref: ref } = await t.ctx.db('accounts').where({ id: accountId }).first('public_ref');
+    const commits: number[] = [];
+    const onQuery = (query: { sql: string }) => {
+      if (/^commit/i.test(query.sql)) commits.push(Date.now());
+    };
+    t.ctx.db.on('query', onQuery);
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, index) => request(t.app).post(`/webhooks/mollie?account=${String(ref)}`).type('form').send({ id: `tr_burst${index}` })),
+    );
+    t.ctx.db.off('query', onQuery);
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    const rows = await t.ctx.db('provider_webhook_calls').where({ account_id: accountId });
+    expect(new Set(rows.map((row: { resource_id: string }) => row.resource_id)).size).toBe(150);
+    // Kept inside transactions (not one autocommit per call), far fewer than the calls: they arrived together.
+    expect(commits.length).toBeGreaterThan(0);
+    expect(commits.length).toBeLessThan(50);
+    await t.ctx.background.idle();
+    const unprocessed = await t.ctx.db('provider_webhook_calls').where({ account_id: accountId }).whereNull('processed_at');
+    expect(unprocessed).toEqual([]);
+  });
+});
