@@ -25,7 +25,14 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   const db = connectDatabase(config.DATABASE_URL, logger);
   const migrated = await migrateLatest(db);
   if (migrated.length) logger.info('database migrated', { migrations: migrated });
-  const providers = createProviderRegistry({ db, clock, logger, config, loadSettings: (accountId) => accountsRepository.providerSettings(db, accountId) });
+  const providers = createProviderRegistry({
+    db,
+    clock,
+    logger,
+    config,
+    loadSettings: (accountId) => accountsRepository.providerSettings(db, accountId),
+    mollieTimeoutMs: config.MOLLIE_TIMEOUT_MS,
+  });
   const rateLimits = config.REDIS_URL ? await redisCounter(config.REDIS_URL, logger) : memoryCounter();
   const ctx: AppContext = { db, config, logger, clock, providers, background: new BackgroundTasks(logger), settlements: new SettlementHooks(), rateLimits, metrics: createMetrics(db) };
   // What reacts when a payment settles: one handler per feature, for the payments made for it.

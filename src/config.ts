@@ -38,6 +38,8 @@ const environmentSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be redis://[:password@]host:6379[/db] or rediss://…' }).optional(),
   MOLLIE_API_KEY: z.string().regex(/^(test|live)_\w+$/, 'must start with test_ or live_').optional(),
   MOLLIE_API_URL: z.url({ protocol: /^https$/ }).optional(),
+  // How long one call to Mollie may take before its outcome counts as unknown (resumed later with the same key).
+  MOLLIE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   // Absent: on outside production, off in production (see Config.sandboxEnabled).
   SANDBOX: z.enum(['on', 'off']).optional(),
   // Absent: allowed outside production, refused in production (see Config.outboundAllowPrivate).

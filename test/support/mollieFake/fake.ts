@@ -42,6 +42,28 @@ const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
+/** A repeatable stream of numbers in [0, 1) (mulberry32): the same faults in every run of a test. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Flakiness {
+  method: string;
+  path: RegExp;
+  /** Share of requests answered 503 without being done. */
+  serverErrors: number;
+  /** Share of requests done but answered only after `lateByMs` (past the caller's timeout). */
+  timeouts: number;
+  lateByMs: number;
+  random: () => number;
+}
+
 export class MollieFake {
   readonly customers = new Map<string, JsonObject>();
   readonly payments = new Map<string, JsonObject>();
@@ -51,6 +73,10 @@ export class MollieFake {
   readonly held: Held[] = [];
   private readonly keys = new Map<string, { at: number; fingerprint: string; answer: { status: number; body: unknown } | 'running' }>();
   private faults: Fault[] = [];
+  private flakiness: Flakiness[] = [];
+  private readonly late = new Set<Promise<void>>();
+  /** How many requests the flaky faults hit. */
+  readonly faultsDone = { serverErrors: 0, timeouts: 0 };
   private heldWaiters: Array<() => void> = [];
   /** The fake's own clock: tests move it to let idempotency keys expire. */
   now = () => Date.now();
@@ -136,8 +162,38 @@ export class MollieFake {
     return [...this.customers.values()].filter((customer) => (customer.metadata as JsonObject | null)?.customer_id === reference);
   }
 
+  /**
+   * From now on, matching requests fail at random: `serverErrors` of them with a 503 and nothing
+   * done, `timeouts` of them done but answered `lateByMs` later (after the caller gave up).
+   */
+  flaky(method: string, path: RegExp, options: Omit<Flakiness, 'method' | 'path'>): void {
+    this.flakiness.push({ method, path, ...options });
+  }
+
+  /** Resolves once every late answer has been sent (or dropped). */
+  async settled(): Promise<void> {
+    while (this.late.size) await Promise.all([...this.late]);
+  }
+
   async handle(request: FakeRequest): Promise<FakeAnswer> {
     this.requests.push(request);
+    const flaky = this.flakiness.find((candidate) => candidate.method === request.method && candidate.path.test(request.path));
+    if (flaky) {
+      const draw = flaky.random();
+      if (draw < flaky.serverErrors) {
+        this.faultsDone.serverErrors += 1;
+        return error(503, 'Service temporarily unavailable');
+      }
+      if (draw < flaky.serverErrors + flaky.timeouts) {
+        this.faultsDone.timeouts += 1;
+        const answer = this.idempotent(request);
+        const wait = new Promise<void>((resolve) => setTimeout(resolve, flaky.lateByMs));
+        this.late.add(wait);
+        await wait;
+        this.late.delete(wait);
+        return answer;
+      }
+    }
     const fault = this.faults.find((candidate) => candidate.method === request.method && candidate.path.test(request.path) && candidate.remaining > 0);
     if (fault) fault.remaining -= 1;
     if (fault?.kind === 'unreachable') return { lost: true };
