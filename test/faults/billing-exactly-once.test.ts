@@ -1,12 +1,9 @@
-import { randomBase62 } from '../../src/ids';
-import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
-import { seedBillableSubscriptions } from '../support/billing';
+import { billableAccountAtFake, billingProcessEnv, expectEachPeriodChargedOnce, problemsIn } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveOverHttps } from '../support/mollieFake/https';
 import { runCliProcess, startCliProcess } from '../support/serviceProcess';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { createTestApp, type TestApp } from '../support/testApp';
 
 const SUBSCRIPTIONS = 15;
 /** 1 December and 1 January: two periods due for every subscription. */
@@ -38,44 +35,10 @@ describe.each(TEST_DATABASES)('billing exactly once across processes, on %s', (k
     await t.close();
   });
 
-  const env = (concurrency: number) => ({
-    NODE_ENV: 'test',
-    DATABASE_URL: t.ctx.config.DATABASE_URL,
-    APP_KEY: `base64:${t.ctx.config.appKey.toString('base64')}`,
-    PUBLIC_URL: TEST_PUBLIC_URL,
-    BILLING_CONCURRENCY: String(concurrency),
-    // For these children only: the fake's certificate is self-signed.
-    NODE_TLS_REJECT_UNAUTHORIZED: '0',
-  });
-
-  /** What a run wrote on stderr besides Node's warning about the fake's self-signed certificate. */
-  const problems = (stderr: string) => stderr.split('\n').filter((line) => line && !/NODE_TLS_REJECT_UNAUTHORIZED|--trace-warnings/.test(line));
-
-  async function billableAccount() {
-    const name = `Billing ${randomBase62(8)}`;
-    const { accountId } = await t.newAccount(name);
-    await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false, mollieApiUrl: mollie.apiUrl });
-    await seedBillableSubscriptions(t.ctx.db, accountId, SUBSCRIPTIONS);
-    // Mollie knows these customers (made there before these tests begin).
-    for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
-      fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
-    }
-    return accountId;
-  }
-
-  /** Every due period has one charge row, one payment here and one payment at Mollie, made with one key. */
-  async function expectEachPeriodChargedOnce(accountId: string) {
-    const charges = await t.ctx.db('subscription_charges').where({ account_id: accountId });
-    expect(charges).toHaveLength(PERIODS);
-    expect(charges.every((charge) => charge.status === 'charged')).toBe(true);
-    const payments = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' });
-    expect(payments).toHaveLength(PERIODS);
-    expect(new Set(payments.map((payment) => payment.purpose_id)).size).toBe(PERIODS);
-    for (const payment of payments) expect(fake.paymentsWithReference(payment.id)).toHaveLength(1);
-    expect(fake.payments.size).toBe(PERIODS);
-    const keys = fake.requests.filter((request) => request.method === 'POST' && request.path.startsWith('/v2/payments')).map((request) => request.idempotencyKey);
-    expect(new Set(keys).size).toBe(PERIODS);
-  }
+  const env = (concurrency: number) => billingProcessEnv(t, concurrency);
+  const problems = problemsIn;
+  const billableAccount = () => billableAccountAtFake(t, fake, mollie.apiUrl, SUBSCRIPTIONS);
+  const expectEachPeriodChargedOnceHere = (accountId: string) => expectEachPeriodChargedOnce(t, fake, accountId, PERIODS);
 
   it('When two processes run billing for the same date at once, then every due period is charged exactly once', async () => {
     const accountId = await billableAccount();
@@ -86,7 +49,7 @@ describe.each(TEST_DATABASES)('billing exactly once across processes, on %s', (k
     expect([first.code, second.code, problems(first.stderr), problems(second.stderr)]).toEqual([0, 0, [], []]);
     const charged = [first, second].map((run) => Number(/(\d+) charged/.exec(run.stdout)?.[1]));
     expect(charged[0] + charged[1]).toBe(PERIODS);
-    await expectEachPeriodChargedOnce(accountId);
+    await expectEachPeriodChargedOnceHere(accountId);
   });
 
   it('When the process is killed halfway, after writing charge rows and while Mollie holds a charge, then the next run charges each row exactly once', async () => {
@@ -113,6 +76,6 @@ describe.each(TEST_DATABASES)('billing exactly once across processes, on %s', (k
     const next = await runCliProcess(env(4), ['billing', 'run', '--date', BILLING_DATE]);
     expect({ code: next.code, problems: problems(next.stderr) }).toEqual({ code: 0, problems: [] });
     expect(next.stdout).toContain(`${PERIODS} due, ${PERIODS} charged`);
-    await expectEachPeriodChargedOnce(accountId);
+    await expectEachPeriodChargedOnceHere(accountId);
   });
 });
