@@ -1,0 +1,76 @@
+import knex, { type Knex } from 'knex';
+import { randomBase62 } from '../../src/ids';
+import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
+import { CHARGE_RETRY_AFTER_MS } from '../../src/modules/billing/charging';
+import { CLAIM_MS, runBilling } from '../../src/modules/billing/run';
+import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { seedBillableSubscriptions } from '../support/billing';
+import { MollieFake } from '../support/mollieFake/fake';
+import { serveWithNock } from '../support/mollieFake/nock';
+import { createTestApp, type TestApp } from '../support/testApp';
+
+const SUBSCRIPTIONS = 120;
+
+/**
+ * MySQL drops every connection of the service in the middle of a billing run (a failover, a killed
+ * session). The run fails what it was doing; the next runs pick up where it stopped; every period is
+ * charged exactly once and none is lost. MySQL only: SQLite has no connections to kill.
+ */
+const describeOnMysql = process.env.TEST_MYSQL_URL ? describe : describe.skip;
+
+describeOnMysql('billing while MySQL kills the service’s connections', () => {
+  let t: TestApp;
+  let fake: MollieFake;
+  let served: { stop(): void };
+  let admin: Knex;
+
+  beforeEach(async () => {
+    t = await createTestApp('mysql');
+    fake = new MollieFake('https://api.mollie.com');
+    fake.now = () => t.clock.now().getTime();
+    served = serveWithNock(fake);
+    admin = knex({ client: 'mysql2', connection: { uri: process.env.TEST_MYSQL_URL } as never, pool: { min: 0, max: 1 } });
+  });
+  afterEach(async () => {
+    served.stop();
+    await admin.destroy();
+    await t.close();
+  });
+
+  /** KILLs every connection to the test's database but the admin's own. */
+  async function killServiceConnections(): Promise<number> {
+    const database = new URL(t.ctx.config.DATABASE_URL).pathname.slice(1);
+    const [rows] = (await admin.raw('SELECT id FROM information_schema.processlist WHERE db = ? AND id <> CONNECTION_ID()', [database])) as [Array<{ id: number }>];
+    for (const { id } of rows) await admin.raw(`KILL ${Number(id)}`).catch(() => undefined);
+    return rows.length;
+  }
+
+  it('When every connection is killed during the run, then later runs charge every period exactly once', async () => {
+    const name = `Killed ${randomBase62(8)}`;
+    const { accountId } = await t.newAccount(name);
+    await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
+    await seedBillableSubscriptions(t.ctx.db, accountId, SUBSCRIPTIONS);
+    for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
+      fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
+    }
+
+    const run = runBilling(t.ctx, '2026-12-01').catch((error: unknown) => error);
+    while (fake.payments.size < SUBSCRIPTIONS / 4) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await killServiceConnections()).toBeGreaterThan(0);
+    // It ends with an error or with charges left undone: the kill hit it. Either way nothing is lost.
+    const first = await run;
+    expect(first instanceof Error || (first as { charged: number }).charged < SUBSCRIPTIONS).toBe(true);
+
+    let charged = 0;
+    for (let attempt = 0; attempt < 10 && charged < SUBSCRIPTIONS; attempt += 1) {
+      t.clock.advance(Math.max(CHARGE_RETRY_AFTER_MS, CLAIM_MS) + 1_000);
+      await runBilling(t.ctx, '2026-12-01');
+      charged = (await t.ctx.db('subscription_charges').where({ account_id: accountId, status: 'charged' })).length;
+    }
+    expect(charged).toBe(SUBSCRIPTIONS);
+    const payments = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' });
+    expect(payments).toHaveLength(SUBSCRIPTIONS);
+    for (const payment of payments) expect(fake.paymentsWithReference(payment.id)).toHaveLength(1);
+    expect(fake.payments.size).toBe(SUBSCRIPTIONS);
+  });
+});
