@@ -69,8 +69,12 @@ interface SqliteConnection {
   prepare(sql: string): unknown;
 }
 
-/** Distinct statements kept prepared; the service sends a few hundred shapes, bindings aside. */
-const STATEMENT_CACHE_SIZE = 1000;
+/**
+ * Distinct statements kept prepared, least recently used dropped first. The hot shapes are a few
+ * dozen; `whereIn` lists and batch inserts of every length are shapes too, and a prepared statement
+ * holds memory, so the cache stays small.
+ */
+const STATEMENT_CACHE_SIZE = 200;
 
 /**
  * knex prepares every statement anew; SQLite's compilation was a sixth of a list request. The one
@@ -86,8 +90,10 @@ function cacheStatements(connection: SqliteConnection): void {
     if (statement === undefined) {
       statement = prepare(sql);
       if (prepared.size >= STATEMENT_CACHE_SIZE) prepared.delete(prepared.keys().next().value as string);
-      prepared.set(sql, statement);
+    } else {
+      prepared.delete(sql); // re-inserted below: the Map's order is the order of use
     }
+    prepared.set(sql, statement);
     return statement;
   };
 }

@@ -1,4 +1,3 @@
-import { createClient } from 'redis';
 import type { Logger } from '../../logger';
 
 /**
@@ -44,6 +43,8 @@ const REDIS_TIMEOUT_MS = 250;
  * the failure logged (at most once a minute): a rate limit is a guard, not a reason to refuse payments.
  */
 export async function redisCounter(url: string, logger: Logger): Promise<RateLimitCounter> {
+  // Loaded only when REDIS_URL is set: an instance without Redis does not carry the client.
+  const { createClient } = await import('redis');
   const client = createClient({ url, socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(retries * 200, 5_000) } });
   let lastWarning = 0;
   const warn = (error: unknown) => {
