@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { freePort } from '../test/support/ports';
 
 /** What one autocannon run measured. */
 export interface Load {
@@ -11,13 +11,6 @@ export interface Load {
   errors: number;
 }
 
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** A Node process of ours (the built service, or a ceiling server), answering once `/healthz` does. */
 export async function startNode(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {

@@ -5,8 +5,8 @@ import { CHARGE_RETRY_AFTER_MS } from '../../src/modules/billing/charging';
 import { CLAIM_MS, runBilling } from '../../src/modules/billing/run';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
-import { MollieFake } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import type { MollieFake } from '../support/mollieFake/fake';
+import { fakeMollieOnClock } from '../support/mollieFake/nock';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 const SUBSCRIPTIONS = 120;
@@ -26,9 +26,7 @@ describeOnMysql('billing while MySQL kills the service’s connections', () => {
 
   beforeEach(async () => {
     t = await createTestApp('mysql');
-    fake = new MollieFake('https://api.mollie.com');
-    fake.now = () => t.clock.now().getTime();
-    served = serveWithNock(fake);
+    ({ fake, ...served } = fakeMollieOnClock(t.clock));
     admin = knex({ client: 'mysql2', connection: { uri: process.env.TEST_MYSQL_URL } as never, pool: { min: 0, max: 1 } });
   });
   afterEach(async () => {

@@ -5,8 +5,8 @@ import { runBilling } from '../../src/modules/billing/run';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake, seededRandom } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import { seededRandom, type MollieFake } from '../support/mollieFake/fake';
+import { fakeMollieOnClock } from '../support/mollieFake/nock';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 const SUBSCRIPTIONS = 60;
@@ -23,9 +23,7 @@ describe.each(TEST_DATABASES)('billing against a flaky provider, on %s', (kind) 
 
   beforeEach(async () => {
     t = await createTestApp(kind, { env: { MOLLIE_TIMEOUT_MS: '300' } });
-    fake = new MollieFake('https://api.mollie.com');
-    fake.now = () => t.clock.now().getTime();
-    served = serveWithNock(fake);
+    ({ fake, ...served } = fakeMollieOnClock(t.clock));
   });
   afterEach(async () => {
     served.stop();

@@ -4,8 +4,8 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { deliverDueEvents } from '../../src/webhooks/outbound/delivery';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake, seededRandom } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import { seededRandom, type MollieFake } from '../support/mollieFake/fake';
+import { fakeMollieOnClock } from '../support/mollieFake/nock';
 import { startReceiver } from '../support/receiver';
 import { seedCustomer } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -25,9 +25,7 @@ describe.each(TEST_DATABASES)('duplicate and out-of-order provider webhooks, on 
   let served: { stop(): void };
   beforeEach(async () => {
     t = await createTestApp(kind);
-    fake = new MollieFake('https://api.mollie.com');
-    fake.now = () => t.clock.now().getTime();
-    served = serveWithNock(fake);
+    ({ fake, ...served } = fakeMollieOnClock(t.clock));
   });
   afterEach(async () => {
     served.stop();

@@ -1,5 +1,5 @@
 import nock from 'nock';
-import type { MollieFake } from './fake';
+import { MollieFake } from './fake';
 
 type Reply = (error: NodeJS.ErrnoException | null, result: nock.ReplyFnResult) => void;
 
@@ -32,4 +32,11 @@ export function serveWithNock(fake: MollieFake, host = 'https://api.mollie.com')
       nock.cleanAll();
     },
   };
+}
+
+/** A fake Mollie on the test's clock (idempotency keys expire as that clock moves), served through nock. */
+export function fakeMollieOnClock(clock: { now(): Date }): { fake: MollieFake; stop(): void } {
+  const fake = new MollieFake('https://api.mollie.com');
+  fake.now = () => clock.now().getTime();
+  return { fake, ...serveWithNock(fake) };
 }
