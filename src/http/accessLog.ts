@@ -4,6 +4,8 @@ import { requestIdOf } from './requestId';
 
 /** One JSON line per request: no headers, bodies or query strings, so no token or personal data. */
 export function accessLog(logger: Logger): RequestHandler {
+  // The level is fixed at start: below `http` the line would be dropped, so nothing is built for it.
+  if (!logger.isLevelEnabled('http')) return (_req, _res, next) => next();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
