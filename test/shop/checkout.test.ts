@@ -31,19 +31,7 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
   });
 
   const coffee = () => store.addProducts(1, () => ({ name: 'Coffee beans', price: '7.50', regular_price: '7.50' }))[0] as number;
-  const subscriptionProduct = (name: string, price: string, period: string, interval = '1', length = '0') =>
-    store.addProducts(1, () => ({
-      name,
-      type: 'subscription',
-      price,
-      regular_price: price,
-      meta_data: [
-        { key: '_subscription_price', value: price },
-        { key: '_subscription_period', value: period },
-        { key: '_subscription_period_interval', value: interval },
-        { key: '_subscription_length', value: length },
-      ],
-    }))[0] as number;
+  const subscriptionProduct = (name: string, price: string, period: string, interval = '1', length = '0') => store.addSubscriptionProduct({ name, price, period, interval, length });
   /** A pending store order, as checkout leaves it, not synced here yet. */
   const storeOrder = (total: string, lines: Array<[number, number]>) =>
     store.addOrders(1, () => ({ status: 'pending', total, line_items: lines.map(([productId, quantity], index) => ({ id: index + 1, product_id: productId, quantity, total: '0.00' })) }))[0] as number;

@@ -101,18 +101,7 @@ describe.each(TEST_DATABASES)('the endpoints the plugin uses, on %s', (kind) => 
       const { token } = await t.newAccount();
       const other = await t.newAccount();
       store = await connectedSimulatorStore(t, token);
-      const [productId] = store.addProducts(1, () => ({
-        name: 'Coffee club',
-        type: 'subscription',
-        price: '12.00',
-        regular_price: '12.00',
-        meta_data: [
-          { key: '_subscription_price', value: '12.00' },
-          { key: '_subscription_period', value: 'month' },
-          { key: '_subscription_period_interval', value: '1' },
-          { key: '_subscription_length', value: '0' },
-        ],
-      }));
+      const productId = store.addSubscriptionProduct({ name: 'Coffee club', price: '12.00', period: 'month', length: '0' });
       const [shopOrderId] = store.addOrders(1, () => ({ status: 'pending', total: '12.00', line_items: [{ id: 1, product_id: productId, quantity: 1, total: '12.00' }] }));
       const customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'Bakker', email: 'anna@example.nl' })).body;
       const pay = () =>

@@ -33,17 +33,7 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
 
   /** A buyer checks out a monthly subscription product at `price` and pays; its Subscription starts on 2026-12-21. */
   async function subscribedThroughCheckout(price: string): Promise<{ shopOrderId: number; shopProductId: number }> {
-    const [shopProductId] = store.addProducts(1, () => ({
-      name: 'Coffee club',
-      type: 'subscription',
-      price,
-      regular_price: price,
-      meta_data: [
-        { key: '_subscription_price', value: price },
-        { key: '_subscription_period', value: 'month' },
-        { key: '_subscription_period_interval', value: '1' },
-      ],
-    })) as [number];
+    const shopProductId = store.addSubscriptionProduct({ name: 'Coffee club', price, period: 'month' });
     const [shopOrderId] = store.addOrders(1, () => ({ status: 'pending', total: price, line_items: [{ id: 1, product_id: shopProductId, quantity: 1, total: price }] })) as [number];
     const customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body;
     const payment = await t.as(token).post('/api/v2/payments', {

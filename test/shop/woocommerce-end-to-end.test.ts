@@ -61,18 +61,7 @@ describe.each(TEST_DATABASES)('the WooCommerce bridge end to end on %s', (kind) 
 
     // Sync: 120 simple products (two pages) and a subscription product.
     store.addProducts(120);
-    const [club] = store.addProducts(1, () => ({
-      name: 'Coffee club',
-      type: 'subscription',
-      price: '12.50',
-      regular_price: '12.50',
-      meta_data: [
-        { key: '_subscription_price', value: '12.50' },
-        { key: '_subscription_period', value: 'month' },
-        { key: '_subscription_period_interval', value: '1' },
-        { key: '_subscription_length', value: '12' },
-      ],
-    })) as [number];
+    const club = store.addSubscriptionProduct({ name: 'Coffee club', price: '12.50', period: 'month', length: '12' });
     expect(await syncAndWait('products')).toMatchObject({ status: 'succeeded', progress: { pages_done: 2, pages_total: 2, created: 121 } });
     const pages = [await api('GET', '/api/v2/products?per_page=100&page=1'), await api('GET', '/api/v2/products?per_page=100&page=2')];
     const listed = pages.flatMap((page) => page.body.data ?? []);

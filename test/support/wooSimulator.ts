@@ -145,6 +145,21 @@ export class WooSimulator {
     });
   }
 
+  /**
+   * A WooCommerce Subscriptions product, its meta as the extension writes it: every `interval`
+   * `period`s at `price`; `length` in periods (0: until cancelled; absent: no such meta).
+   */
+  addSubscriptionProduct(options: { name: string; price: string; period: string; interval?: string; length?: string }): number {
+    const { name, price, period, interval = '1', length } = options;
+    const meta = [
+      { key: '_subscription_price', value: price },
+      { key: '_subscription_period', value: period },
+      { key: '_subscription_period_interval', value: interval },
+      ...(length === undefined ? [] : [{ key: '_subscription_length', value: length }]),
+    ];
+    return this.addProducts(1, () => ({ name, type: 'subscription', price, regular_price: price, meta_data: meta }))[0] as number;
+  }
+
   addOrders(count: number, make: (index: number) => Json = () => ({})): number[] {
     return Array.from({ length: count }, (_, index) => {
       const id = this.nextId++;
