@@ -9,10 +9,14 @@ const SUBSCRIPTIONS = 15;
 /** 1 December and 1 January: two periods due for every subscription. */
 const BILLING_DATE = '2027-01-15';
 const PERIODS = SUBSCRIPTIONS * 2;
+/** The larger run: 500 subscriptions, one period each (1 December). */
+const MANY_SUBSCRIPTIONS = 500;
+const MANY_DATE = '2026-12-01';
 
 /**
  * Billing as separate processes of the built CLI against one database and a Mollie fake over HTTPS:
- * two runs at the same moment, and a run killed with SIGKILL halfway. Counted at the fake, by
+ * two runs at the same moment, a run killed with SIGKILL halfway, and (500 subscriptions) one of two
+ * runs killed mid-run and started again. Counted at the fake, by
  * idempotency key and by our payment reference: one recurring payment per due period, never two.
  */
 // Child processes start, crash and restart here; on a busy 2-core CI machine that takes longer than the default.
@@ -78,4 +82,25 @@ describe.each(TEST_DATABASES)('billing exactly once across processes, on %s', (k
     expect(next.stdout).toContain(`${PERIODS} due, ${PERIODS} charged`);
     await expectEachPeriodChargedOnceHere(accountId);
   });
+
+  it('When one of two billing processes is killed halfway and restarted, then every due period is charged exactly once', async () => {
+    const accountId = await billableAccountAtFake(t, fake, mollie.apiUrl, MANY_SUBSCRIPTIONS);
+    const survivor = startCliProcess(env(4), ['billing', 'run', '--date', MANY_DATE]);
+    const doomed = startCliProcess(env(4), ['billing', 'run', '--date', MANY_DATE]);
+    // Halfway: a fifth of the charges are at Mollie.
+    while (fake.payments.size < MANY_SUBSCRIPTIONS / 5) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await doomed.crash();
+    const restarted = startCliProcess(env(4), ['billing', 'run', '--date', MANY_DATE]);
+    const [first, again] = await Promise.all([survivor.exited, restarted.exited]);
+    expect([first.code, again.code, problems(first.stderr), problems(again.stderr)]).toEqual([0, 0, [], []]);
+
+    // The killed process's claims run out (made to look expired rather than waited for); a last run
+    // takes what it held, resuming any charge it left half made with that charge's own key.
+    await t.ctx.db('subscription_charges').where({ account_id: accountId }).whereNotIn('status', ['charged']).update({ claimed_until: '2000-01-01 00:00:00' });
+    const last = await runCliProcess(env(4), ['billing', 'run', '--date', MANY_DATE]);
+    expect({ code: last.code, problems: problems(last.stderr) }).toEqual({ code: 0, problems: [] });
+    await expectEachPeriodChargedOnce(t, fake, accountId, MANY_SUBSCRIPTIONS);
+  }, 180_000); // 500 charges by three processes on 2 cores
 });
