@@ -12,6 +12,7 @@ import type { MandateRow } from '../src/modules/mandates/repository';
 import type { SubscriptionRow, SubscriptionRuleRow } from '../src/modules/subscriptions/repository';
 import { newSubscription } from '../src/modules/subscriptions/service';
 import { toDbDateTime } from '../src/time';
+import { benchCustomer } from './rows';
 import { SlowProvider } from './slowProvider';
 
 export interface BillingBenchResult {
@@ -37,26 +38,9 @@ async function seed(db: Knex, accountId: string, count: number): Promise<void> {
     const subscriptions: SubscriptionRow[] = [];
     const rules: SubscriptionRuleRow[] = [];
     for (let index = start; index < Math.min(count, start + 500); index += 1) {
-      const customerId = newId('cus');
-      customers.push({
-        id: customerId,
-        account_id: accountId,
-        number: null,
-        first_name: 'Bench',
-        last_name: `Customer ${index}`,
-        email: `bench${index}@example.nl`,
-        phone: null,
-        organization_name: null,
-        address: null,
-        postal_code: null,
-        city: null,
-        country: null,
-        vat_number: null,
-        locale: 'nl',
-        provider_customer_id: `cst_${randomBase62(10)}`,
-        created_at: stamp,
-        updated_at: stamp,
-      });
+      const customer = benchCustomer(accountId, index, stamp);
+      const customerId = customer.id;
+      customers.push(customer);
       const mandate: MandateRow = {
         id: `mdt_${randomBase62(10)}`,
         account_id: accountId,

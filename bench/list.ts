@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { createContext } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
-import { newId } from '../src/ids';
 import { createLogger } from '../src/logger';
 import { createToken } from '../src/modules/accounts/service';
 import type { CustomerRow } from '../src/modules/customers/repository';
 import { systemClock, toDbDateTime } from '../src/time';
 import { CEILING_SCRIPT, load, round2, SERVER_SCRIPT, startNode, type Load } from './http';
 import { benchDatabase, type BenchDatabase } from './databases';
+import { benchCustomer } from './rows';
 
 export interface ListBenchResult {
   case: 'list';
@@ -38,25 +38,7 @@ export async function seedCustomers(databaseUrl: string, dir: string, count: num
     for (let start = 0; start < count; start += 500) {
       const rows: CustomerRow[] = [];
       for (let index = start; index < Math.min(count, start + 500); index += 1) {
-        rows.push({
-          id: newId('cus'),
-          account_id: account.id,
-          number: null,
-          first_name: 'Bench',
-          last_name: `Customer ${index}`,
-          email: `bench${index}@example.nl`,
-          phone: null,
-          organization_name: null,
-          address: 'Damrak 1',
-          postal_code: '1012 LG',
-          city: 'Amsterdam',
-          country: 'NL',
-          vat_number: null,
-          locale: 'nl',
-          provider_customer_id: `cst_bench${index}`,
-          created_at: stamp,
-          updated_at: stamp,
-        });
+        rows.push(benchCustomer(account.id, index, stamp));
       }
       await ctx.db.batchInsert('customers', rows, 500);
     }
