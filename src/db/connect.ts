@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { Logger } from '../logger';
+import { attachSqliteReader } from './hotReads';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -44,7 +45,7 @@ export function connectDatabase(databaseUrl: string, logger: Logger): Knex {
   }
   const filename = databaseUrl.slice('sqlite:'.length);
   if (filename !== ':memory:') mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
-  return knex({
+  const db = knex({
     log,
     ...KEEP_VALUES_OUT_OF_ERRORS,
     client: 'better-sqlite3',
@@ -62,6 +63,7 @@ export function connectDatabase(databaseUrl: string, logger: Logger): Knex {
       },
     },
   });
+  return attachSqliteReader(db, filename);
 }
 
 interface SqliteConnection {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Page, PageRequest } from '../http/pagination';
+import { readRows } from './hotReads';
 
 /**
  * One page of a tenant-scoped query that is not a numbered list (a filtered one: customers by
@@ -26,17 +27,14 @@ export async function pageOf<Row extends object>(query: Knex.QueryBuilder, reque
  */
 export async function numberedPage<Row extends object>(db: Knex, table: string, accountId: string, request: PageRequest): Promise<Page<Row>> {
   const offset = (request.page - 1) * request.perPage;
-  const [items, total] = await Promise.all([
+  const [items, totals] = await Promise.all([
     // The numbers have no gaps, so page N is exactly the numbers offset+1 … offset+perPage: a range the
     // optimizer can only read by the (account_id, account_seq) index (an open-ended `>` let MariaDB
-    // choose to walk the whole account's part of the index).
-    db(table)
-      .where({ account_id: accountId })
-      .andWhereBetween('account_seq', [offset + 1, offset + request.perPage])
-      .orderBy('account_seq', 'asc') as Promise<Row[]>,
-    db('account_row_counts').where({ account_id: accountId, list_name: table }).first<{ total: number | string } | undefined>('total'),
+    // choose to walk the whole account's part of the index). `table` is one of our own names.
+    readRows<Row>(db, `select * from \`${table}\` where \`account_id\` = ? and \`account_seq\` between ? and ? order by \`account_seq\` asc`, [accountId, offset + 1, offset + request.perPage]),
+    readRows<{ total: number | string }>(db, 'select `total` from `account_row_counts` where `account_id` = ? and `list_name` = ?', [accountId, table]),
   ]);
-  return { items, total: Number(total?.total ?? 0) };
+  return { items, total: Number(totals[0]?.total ?? 0) };
 }
 
 /** After deleting the row numbered `position`, the rows after it move up one: the list stays without gaps. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { readRows } from '../../db/hotReads';
 import type { AccountProviderSettings } from '../../providers/settings';
 import type { Account } from './account';
 
@@ -38,33 +39,30 @@ export const accountsRepository = {
     db('accounts').where({ id }).first<AccountProviderSettings | undefined>('mollie_api_key_encrypted', 'mollie_profile_id', 'mollie_api_url'),
 };
 
+/** A live token and its account, as authentication needs them. */
+export interface ActiveToken {
+  token_id: string;
+  last_used_at: string | null;
+  account_id: string;
+  account_name: string;
+  bookkeeping_system: string | null;
+  public_ref: string;
+}
+
+const ACTIVE_TOKEN_SQL =
+  'select `api_tokens`.`id` as `token_id`, `api_tokens`.`last_used_at`, `accounts`.`id` as `account_id`, ' +
+  '`accounts`.`name` as `account_name`, `accounts`.`bookkeeping_system`, `accounts`.`public_ref` ' +
+  'from `api_tokens` inner join `accounts` on `accounts`.`id` = `api_tokens`.`account_id` ' +
+  'where `api_tokens`.`token_hash` = ? and `api_tokens`.`revoked_at` is null limit 1';
+
 export const apiTokensRepository = {
   insert: (db: Knex, row: ApiTokenRow) => db<ApiTokenRow>('api_tokens').insert(row),
 
-  /** The live token with this hash, joined to its account. */
-  findActiveByHash: (db: Knex, tokenHash: string) =>
-    db('api_tokens')
-      .join('accounts', 'accounts.id', 'api_tokens.account_id')
-      .where('api_tokens.token_hash', tokenHash)
-      .whereNull('api_tokens.revoked_at')
-      .first<
-        | {
-            token_id: string;
-            last_used_at: string | null;
-            account_id: string;
-            account_name: string;
-            bookkeeping_system: string | null;
-            public_ref: string;
-          }
-        | undefined
-      >(
-        'api_tokens.id as token_id',
-        'api_tokens.last_used_at',
-        'accounts.id as account_id',
-        'accounts.name as account_name',
-        'accounts.bookkeeping_system',
-        'accounts.public_ref',
-      ),
+  /** The live token with this hash, joined to its account: read on every API request (see hotReads). */
+  findActiveByHash: async (db: Knex, tokenHash: string): Promise<ActiveToken | undefined> => {
+    const [found] = await readRows<ActiveToken>(db, ACTIVE_TOKEN_SQL, [tokenHash]);
+    return found;
+  },
 
   listForAccount: (db: Knex, accountId: string) =>
     db<ApiTokenRow>('api_tokens').where({ account_id: accountId }).orderBy('created_at'),
