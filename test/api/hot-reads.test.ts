@@ -18,8 +18,17 @@ describe.each(TEST_DATABASES)('hot reads on %s', (kind) => {
   afterEach(() => (closed ? undefined : t.close()));
 
   /** Settles with the answer, or with 'waited' when the request is still waiting after `ms`. */
-  const within = <T>(promise: Promise<T>, ms: number) =>
-    Promise.race([promise, new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), ms))]);
+  const within = async <T>(promise: Promise<T>, ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<'waited'>((resolve) => {
+      timer = setTimeout(() => resolve('waited'), ms);
+    });
+    try {
+      return await Promise.race([promise, waited]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 
   it('When a write transaction is open, then a list is answered at once with only the committed rows, and shows the new row once it commits', async () => {
     const { accountId, token } = await t.newAccount();

@@ -35,8 +35,11 @@ export const accountsRepository = {
   list: (db: Knex) => db<AccountRow>('accounts').orderBy('name'),
 
   /** What the provider registry needs of an account, read on every lookup so a changed key takes effect at once. */
-  providerSettings: (db: Knex, id: string) =>
-    db('accounts').where({ id }).first<AccountProviderSettings | undefined>('mollie_api_key_encrypted', 'mollie_profile_id', 'mollie_api_url'),
+  /** Read before every provider call (see hotReads); inside a transaction, as that transaction sees them. */
+  providerSettings: async (db: Knex, id: string): Promise<AccountProviderSettings | undefined> => {
+    const [settings] = await readRows<AccountProviderSettings>(db, 'select `mollie_api_key_encrypted`, `mollie_profile_id`, `mollie_api_url` from `accounts` where `id` = ? limit 1', [id]);
+    return settings;
+  },
 };
 
 /** A live token and its account, as authentication needs them. */

@@ -24,7 +24,10 @@ export const providerCustomerKeyOf = (row: Pick<CustomerRow, 'id'>) => `customer
 
 /** Records the provider's id on a row still waiting for it; a concurrent resume may have done so first. */
 async function recordProviderCustomer(ctx: AppContext, row: CustomerRow, providerCustomerId: string): Promise<CustomerRow> {
-  await customersRepository.recordProviderCustomer(ctx.db, row.account_id, row.id, providerCustomerId, toDbDateTime(ctx.clock.now()));
+  const now = toDbDateTime(ctx.clock.now());
+  const recorded = await customersRepository.recordProviderCustomer(ctx.db, row.account_id, row.id, providerCustomerId, now);
+  if (recorded === 1) return { ...row, provider_customer_id: providerCustomerId, updated_at: now };
+  // Another resume recorded it first: what it recorded is the answer.
   return (await customersRepository.find(ctx.db, row.account_id, row.id)) ?? { ...row, provider_customer_id: providerCustomerId };
 }
 

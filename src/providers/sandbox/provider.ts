@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { readRows } from '../../db/hotReads';
 import { toDbDateTime, type Clock } from '../../time';
 import type {
   CustomerLookup,
@@ -45,9 +46,8 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async createCustomer(input: ProviderCustomerInput, idempotencyKey: string): Promise<{ id: string }> {
-    const existing = await this.db('sandbox_customers')
-      .where({ account_id: this.accountId, idempotency_key: idempotencyKey })
-      .first<{ id: string } | undefined>('id');
+    // Asked once per customer created: a hot read (see db/hotReads).
+    const [existing] = await readRows<{ id: string }>(this.db, 'select `id` from `sandbox_customers` where `account_id` = ? and `idempotency_key` = ? limit 1', [this.accountId, idempotencyKey]);
     if (existing) return { id: existing.id };
     const row: SandboxCustomerRow = {
       id: providerId('cst'),
