@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app';
 import { createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
+import { listenForRequests } from './http/listen';
 import { allJobs } from './jobs';
 import { startScheduler } from './jobs/scheduler';
 import { createLogger } from './logger';
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   }
   const { ctx } = await createContext(config, logger);
   const app = createApp(ctx);
-  const server: Server = app.listen(config.PORT, () => {
+  const server: Server = listenForRequests(app, config.PORT, () => {
     logger.info('listening', { port: config.PORT, publicUrl: config.publicUrl, database: config.DATABASE_URL.split(':')[0] });
   });
   const scheduler = config.CRON === 'off' ? null : startScheduler(ctx, allJobs);

@@ -26,7 +26,11 @@ export const accountsRepository = {
 
   findById: (db: Knex, id: string) => db<AccountRow>('accounts').where({ id }).first(),
 
-  findByPublicRef: (db: Knex, publicRef: string) => db<AccountRow>('accounts').where({ public_ref: publicRef }).first(),
+  /** Read for every provider webhook call and hosted page (see hotReads). */
+  findByPublicRef: async (db: Knex, publicRef: string): Promise<AccountRow | undefined> => {
+    const [account] = await readRows<AccountRow>(db, 'select * from `accounts` where `public_ref` = ? limit 1', [publicRef]);
+    return account;
+  },
 
   insert: (db: Knex, row: AccountRow) => db<AccountRow>('accounts').insert(row),
 
