@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { accountsRepository } from '../../src/modules/accounts/repository';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
 
@@ -35,5 +36,25 @@ describe.each(TEST_DATABASES)('a burst of provider webhook calls on %s', (kind) 
     await t.ctx.background.idle();
     const unprocessed = await t.ctx.db('provider_webhook_calls').where({ account_id: accountId }).whereNull('processed_at');
     expect(unprocessed).toEqual([]);
+  });
+
+  it('When a burst of calls names one account, then the account is read once; an unknown reference is not remembered and is found once it exists', async () => {
+    const { accountId } = await t.newAccount();
+    const { public_ref: ref } = await t.ctx.db('accounts').where({ id: accountId }).first('public_ref');
+    const lookups = jest.spyOn(accountsRepository, 'findByPublicRef');
+    try {
+      await Promise.all(Array.from({ length: 40 }, (_, index) => request(t.app).post(`/webhooks/mollie?account=${String(ref)}`).type('form').send({ id: `tr_once${index}` }).expect(200)));
+      expect(lookups.mock.calls.filter(([, publicRef]) => publicRef === ref)).toHaveLength(1);
+
+      const later = 'acct_notyetthere01';
+      await request(t.app).post(`/webhooks/mollie?account=${later}`).type('form').send({ id: 'tr_early1' }).expect(200);
+      const { accountId: laterId } = await t.newAccount();
+      await t.ctx.db('accounts').where({ id: laterId }).update({ public_ref: later });
+      await request(t.app).post(`/webhooks/mollie?account=${later}`).type('form').send({ id: 'tr_later1' }).expect(200);
+      expect(await t.ctx.db('provider_webhook_calls').where({ account_id: laterId }).pluck('resource_id')).toEqual(['tr_later1']);
+    } finally {
+      lookups.mockRestore();
+    }
+    await t.ctx.background.idle();
   });
 });
