@@ -17,6 +17,8 @@ interface WebhookCallRow {
   last_error: string | null;
   next_attempt_at: string | null;
   gave_up_at: string | null;
+  /** Set by the group commit that kept it (see groupCommit.ts); null on rows kept before receipts. */
+  receipt: string | null;
 }
 
 /**
@@ -29,8 +31,8 @@ export type WebhookCallOutcome = 'processed' | 'retrying' | 'given up' | 'skippe
 
 const calls = (ctx: AppContext) => ctx.db<WebhookCallRow>('provider_webhook_calls');
 
-/** One group commit per database: a burst of calls is kept in one transaction. */
-const recorders = new WeakMap<Knex, GroupCommit<Omit<WebhookCallRow, 'seq' | 'processed_at' | 'last_error' | 'gave_up_at'>>>();
+/** One group commit per database: a burst of calls is kept with one insert. */
+const recorders = new WeakMap<Knex, GroupCommit<Omit<WebhookCallRow, 'seq' | 'processed_at' | 'last_error' | 'gave_up_at' | 'receipt'>>>();
 
 /**
  * Keeps the call before anything else happens, so a crash after our 200 loses nothing. Calls that
