@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 /**
  * The reads every API request makes — its token, a list's page and that list's total — cost more in
  * knex (building the query, the one-connection pool's queue, the promise chain) than in SQLite
- * itself: about three quarters of a list request. On SQLite they run here instead, on a second,
+ * itself: about half the CPU of a list request. On SQLite they run here instead, on a second,
  * read-only connection, synchronously, with statements prepared once.
  *
  * Safe because SQLite in WAL mode gives each statement of that connection the latest committed
