@@ -162,14 +162,10 @@ export interface IdempotencyScope {
 
 /**
  * Writes a new resource and the key's record of it in one transaction: after a crash either both
- * exist (a retry resumes the resource) or neither (a retry starts afresh). Without a key there is
- * nothing to record, and the write is one statement of its own.
+ * exist (a retry resumes the resource) or neither (a retry starts afresh). The transaction also
+ * holds a resource of several rows together when there is no key.
  */
-export async function writeRemembered(db: Knex, idempotency: IdempotencyScope, resourceId: string, write: (db: Knex) => Promise<unknown>): Promise<void> {
-  if (idempotency === WITHOUT_IDEMPOTENCY_KEY) {
-    await write(db);
-    return;
-  }
+export async function writeRemembered(db: Knex, idempotency: IdempotencyScope, resourceId: string, write: (trx: Knex.Transaction) => Promise<unknown>): Promise<void> {
   await db.transaction(async (trx) => {
     await write(trx);
     await idempotency.remember(trx, resourceId);
