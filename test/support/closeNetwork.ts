@@ -1,3 +1,5 @@
+// First: an earlier file's nock must not stay wrapped around this file's (see pristineHttp.ts).
+import './pristineHttp';
 import nock from 'nock';
 
 // The network is closed in tests: only loopback (supertest's in-process server) is reachable.
