@@ -38,8 +38,10 @@ export const accountsRepository = {
 
   list: (db: Knex) => db<AccountRow>('accounts').orderBy('name'),
 
-  /** What the provider registry needs of an account, read on every lookup so a changed key takes effect at once. */
-  /** Read before every provider call (see hotReads); inside a transaction, as that transaction sees them. */
+  /**
+   * What the provider registry needs of an account, read on every lookup so a changed key takes
+   * effect at once: a hot read (see hotReads); inside a transaction, as that transaction sees it.
+   */
   providerSettings: async (db: Knex, id: string): Promise<AccountProviderSettings | undefined> => {
     const [settings] = await readRows<AccountProviderSettings>(db, 'select `mollie_api_key_encrypted`, `mollie_profile_id`, `mollie_api_url` from `accounts` where `id` = ? limit 1', [id]);
     return settings;
