@@ -7,7 +7,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
  */
 export const LISTEN_BACKLOG = 4096;
 
-/** Starts answering HTTP on `port` (0: any free port) with room for a burst of connections. */
+/** Starts answering HTTP on `port` (0 picks a free one) with room for a burst of connections. */
 export function listenForRequests(handler: RequestListener, port: number, onListening: () => void): Server {
   return createServer(handler).listen({ port, backlog: LISTEN_BACKLOG }, onListening);
 }
