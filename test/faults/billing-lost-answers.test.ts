@@ -1,10 +1,7 @@
-import { randomBase62 } from '../../src/ids';
 import { finishStalledCreations } from '../../src/jobs/finishProviderCreations';
-import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { CHARGE_RETRY_AFTER_MS } from '../../src/modules/billing/charging';
 import { runBilling } from '../../src/modules/billing/run';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
-import { seedBillableSubscriptions } from '../support/billing';
+import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
@@ -24,13 +21,7 @@ describe.each(TEST_DATABASES)('billing when Mollie’s answer is lost, on %s', (
     fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
     served = serveWithNock(fake);
-    const name = `Lost charge ${randomBase62(8)}`;
-    ({ accountId } = await t.newAccount(name));
-    await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
-    await seedBillableSubscriptions(t.ctx.db, accountId, 1);
-    for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
-      fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
-    }
+    accountId = await billableAccountAtFake(t, fake, undefined, 1);
   });
   afterEach(async () => {
     served.stop();

@@ -1,10 +1,7 @@
 import knex, { type Knex } from 'knex';
-import { randomBase62 } from '../../src/ids';
-import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { CHARGE_RETRY_AFTER_MS } from '../../src/modules/billing/charging';
 import { CLAIM_MS, runBilling } from '../../src/modules/billing/run';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
-import { seedBillableSubscriptions } from '../support/billing';
+import { billableAccountAtFake } from '../support/billingProcesses';
 import type { MollieFake } from '../support/mollieFake/fake';
 import { fakeMollieOnClock } from '../support/mollieFake/nock';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -44,13 +41,7 @@ describeOnMysql('billing while MySQL kills the service’s connections', () => {
   }
 
   it('When every connection is killed during the run, then later runs charge every period exactly once', async () => {
-    const name = `Killed ${randomBase62(8)}`;
-    const { accountId } = await t.newAccount(name);
-    await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
-    await seedBillableSubscriptions(t.ctx.db, accountId, SUBSCRIPTIONS);
-    for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
-      fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
-    }
+    const accountId = await billableAccountAtFake(t, fake, undefined, SUBSCRIPTIONS);
 
     const run = runBilling(t.ctx, '2026-12-01').catch((error: unknown) => error);
     while (fake.payments.size < SUBSCRIPTIONS / 4) await new Promise((resolve) => setTimeout(resolve, 5));

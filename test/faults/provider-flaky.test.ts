@@ -1,9 +1,6 @@
-import { randomBase62 } from '../../src/ids';
-import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { CHARGE_RETRY_AFTER_MS } from '../../src/modules/billing/charging';
 import { runBilling } from '../../src/modules/billing/run';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
-import { seedBillableSubscriptions } from '../support/billing';
+import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { seededRandom, type MollieFake } from '../support/mollieFake/fake';
 import { fakeMollieOnClock } from '../support/mollieFake/nock';
@@ -31,13 +28,7 @@ describe.each(TEST_DATABASES)('billing against a flaky provider, on %s', (kind) 
   });
 
   it('When 20 % of charges fail with 5xx and 10 % time out, then every period is charged eventually, none twice', async () => {
-    const name = `Flaky ${randomBase62(8)}`;
-    const { accountId } = await t.newAccount(name);
-    await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
-    await seedBillableSubscriptions(t.ctx.db, accountId, SUBSCRIPTIONS);
-    for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
-      fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
-    }
+    const accountId = await billableAccountAtFake(t, fake, undefined, SUBSCRIPTIONS);
     fake.flaky('POST', /^\/v2\/payments/, { serverErrors: 0.2, timeouts: 0.1, lateByMs: 600, random: seededRandom(20261123) });
 
     let runs = 0;

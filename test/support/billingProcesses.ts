@@ -25,10 +25,11 @@ export function billingProcessEnv(t: TestApp, concurrency: number): Record<strin
 /** What a run wrote on stderr besides Node's warning about the fake's self-signed certificate. */
 export const problemsIn = (stderr: string) => stderr.split('\n').filter((line) => line && !/NODE_TLS_REJECT_UNAUTHORIZED|--trace-warnings/.test(line));
 
-export async function billableAccountAtFake(t: TestApp, fake: MollieFake, mollieApiUrl: string, subscriptions: number): Promise<string> {
+/** An account on Mollie (the fake; `mollieApiUrl` when it is not served at Mollie's own address) with `subscriptions` due to bill. */
+export async function billableAccountAtFake(t: TestApp, fake: MollieFake, mollieApiUrl: string | undefined, subscriptions: number): Promise<string> {
   const name = `Billing ${randomBase62(8)}`;
   const { accountId } = await t.newAccount(name);
-  await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false, mollieApiUrl });
+  await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false, ...(mollieApiUrl ? { mollieApiUrl } : {}) });
   await seedBillableSubscriptions(t.ctx.db, accountId, subscriptions);
   // Mollie knows these customers (made there before these tests begin).
   for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
