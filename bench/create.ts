@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchDatabase, type BenchDatabase } from './databases';
-import { CEILING_SCRIPT, load, round2, SERVER_SCRIPT, startNode, type Load } from './http';
+import { CEILING_SCRIPT, load, round2, SERVER_SCRIPT, whileRunning, type Load } from './http';
 import { seedCustomers, serviceEnv } from './list';
 
 export interface CreateBenchResult {
@@ -28,20 +28,9 @@ export async function benchCreate(options: { connections: number; seconds: numbe
   try {
     const { token, accountId } = await seedCustomers(database.url, dir, 0);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    const service = await startNode(SERVER_SCRIPT, serviceEnv(database.url, dir));
-    let create: Load;
-    try {
-      create = await load({ url: `${service.url}/api/v2/customers`, method: 'POST', connections: options.connections, seconds: options.seconds, headers, body: BODY });
-    } finally {
-      await service.stop();
-    }
-    const bare = await startNode(CEILING_SCRIPT, { CEILING_DATABASE_URL: database.url, CEILING_ACCOUNT_ID: accountId });
-    let ceiling: Load;
-    try {
-      ceiling = await load({ url: `${bare.url}/api/v2/customers`, method: 'POST', connections: options.connections, seconds: options.seconds, headers, body: BODY });
-    } finally {
-      await bare.stop();
-    }
+    const posting = (url: string) => load({ url: `${url}/api/v2/customers`, method: 'POST', connections: options.connections, seconds: options.seconds, headers, body: BODY });
+    const create = await whileRunning(SERVER_SCRIPT, serviceEnv(database.url, dir), posting);
+    const ceiling = await whileRunning(CEILING_SCRIPT, { CEILING_DATABASE_URL: database.url, CEILING_ACCOUNT_ID: accountId }, posting);
     return {
       case: 'create',
       database: options.database,

@@ -37,6 +37,16 @@ export async function startNode(script: string, env: Record<string, string>): Pr
   throw new Error(`${path.basename(script)} did not start`);
 }
 
+/** Runs `use` against a node process of ours (see startNode) and stops the process afterwards, whatever happens. */
+export async function whileRunning<T>(script: string, env: Record<string, string>, use: (url: string) => Promise<T>): Promise<T> {
+  const node = await startNode(script, env);
+  try {
+    return await use(node.url);
+  } finally {
+    await node.stop();
+  }
+}
+
 /** The built service's entry point (npm run bench builds it). */
 export const SERVER_SCRIPT = path.resolve(__dirname, '../src/server.js');
 export const CEILING_SCRIPT = path.resolve(__dirname, 'ceilingServer.js');

@@ -7,7 +7,7 @@ import { createLogger } from '../src/logger';
 import { createToken } from '../src/modules/accounts/service';
 import type { CustomerRow } from '../src/modules/customers/repository';
 import { systemClock, toDbDateTime } from '../src/time';
-import { CEILING_SCRIPT, load, round2, SERVER_SCRIPT, startNode, type Load } from './http';
+import { CEILING_SCRIPT, load, round2, SERVER_SCRIPT, whileRunning, type Load } from './http';
 import { benchDatabase, type BenchDatabase } from './databases';
 import { benchCustomer } from './rows';
 
@@ -72,24 +72,15 @@ export async function benchList(options: { count: number; connections: number; s
     const { token } = await seedCustomers(database.url, dir, options.count);
     const deepPage = Math.ceil((options.count * 0.9) / 15);
     const headers = { Authorization: `Bearer ${token}` };
-    const service = await startNode(SERVER_SCRIPT, serviceEnv(database.url, dir));
-    let page1: Load;
-    let deep: Load;
-    let body: string;
-    try {
-      body = await (await fetch(`${service.url}/api/v2/customers?page=1`, { headers })).text();
-      page1 = await load({ url: `${service.url}/api/v2/customers?page=1`, connections: options.connections, seconds: options.seconds, headers });
-      deep = await load({ url: `${service.url}/api/v2/customers?page=${deepPage}`, connections: options.connections, seconds: options.seconds, headers });
-    } finally {
-      await service.stop();
-    }
-    const bare = await startNode(CEILING_SCRIPT, { CEILING_BODY: body });
-    let ceiling: Load;
-    try {
-      ceiling = await load({ url: `${bare.url}/api/v2/customers?page=1`, connections: options.connections, seconds: options.seconds });
-    } finally {
-      await bare.stop();
-    }
+    const measured = await whileRunning(SERVER_SCRIPT, serviceEnv(database.url, dir), async (url) => ({
+      body: await (await fetch(`${url}/api/v2/customers?page=1`, { headers })).text(),
+      page1: await load({ url: `${url}/api/v2/customers?page=1`, connections: options.connections, seconds: options.seconds, headers }),
+      deep: await load({ url: `${url}/api/v2/customers?page=${deepPage}`, connections: options.connections, seconds: options.seconds, headers }),
+    }));
+    const { page1, deep } = measured;
+    const ceiling = await whileRunning(CEILING_SCRIPT, { CEILING_BODY: measured.body }, (url) =>
+      load({ url: `${url}/api/v2/customers?page=1`, connections: options.connections, seconds: options.seconds }),
+    );
     return {
       case: 'list',
       database: options.database,
