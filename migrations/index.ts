@@ -22,6 +22,7 @@ import * as pluginLookups from './20261127_020_plugin_lookups';
 import * as rateLimitsLeaveTheDatabase from './20261128_021_rate_limits_leave_the_database';
 import * as accountListNumbers from './20261128_022_account_list_numbers';
 import * as webhookCallReceipts from './20261129_023_webhook_call_receipts';
+import * as idempotencyLockToken from './20261130_025_idempotency_lock_token';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -52,6 +53,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261128_021_rate_limits_leave_the_database': rateLimitsLeaveTheDatabase,
   '20261128_022_account_list_numbers': accountListNumbers,
   '20261129_023_webhook_call_receipts': webhookCallReceipts,
+  '20261130_025_idempotency_lock_token': idempotencyLockToken,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

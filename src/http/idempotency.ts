@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/connect';
-import { toDbDateTime } from '../time';
+import { fromDbDateTime, toDbDateTime } from '../time';
 import { accountOf } from './auth';
 import { ConflictError, ValidationError } from './errors';
 import { requestIdOf } from './requestId';
@@ -19,6 +19,11 @@ import { requestIdOf } from './requestId';
  * on a 5xx answer, about a minute after a crash); then a retry takes it over and resumes the request
  * where it stopped: the resource the dead request recorded (`resource_id`, written in the same
  * transaction as the resource itself) is finished, never created a second time.
+ *
+ * A request that was only slow may still finish after such a take-over. Every claim and take-over
+ * writes a new `lock_token`, and the request's writes to its key (the resource, the answer, the
+ * release) all require the token it took: the request holding the key now wins, and the one that
+ * lost it answers its own client without touching the key.
  */
 
 const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -35,6 +40,11 @@ export interface IdempotencyKeyRow {
   state: 'running' | 'done';
   /** While running: until when the request holds the key; after that a retry may take it over. */
   locked_until: string | null;
+  /**
+   * The fencing token of the request holding the key, new on every claim and take-over. Null on rows
+   * kept before it existed.
+   */
+  lock_token?: string | null;
   /** What the request created (a payment, a customer, …): a retry resumes it. */
   resource_id: string | null;
   response_status: number | null;
@@ -52,7 +62,8 @@ export const idempotencyKeyParameter = {
   description:
     'Makes a retry safe: the same key with the same request within 24 hours replays the first answer (status and body) ' +
     'with `Idempotent-Replayed: true` and does nothing again; the same key with another request answers 422; ' +
-    'while the first request is still running, 409. Scoped to the account. Answers of 500 and above are not kept: ' +
+    'while the first request is still running, 409 with `Retry-After` (seconds until its lock runs out), after which the key ' +
+    'replays its answer. Scoped to the account. Answers of 500 and above are not kept: ' +
     'a retry with the same key resumes the request where it stopped (the same payment or customer, never a second one).',
   schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: '^[\\x20-\\x7E]+$' },
 };
@@ -67,7 +78,18 @@ class IdempotencyKeyReusedError extends ValidationError {
   }
 }
 
-const inProgress = () => new ConflictError('A request with this Idempotency-Key is still being processed', 'idempotency_in_progress');
+/** The error handler sends `retryAfterSeconds` as the Retry-After header. */
+class IdempotencyInProgressError extends ConflictError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('A request with this Idempotency-Key is still being processed', 'idempotency_in_progress');
+  }
+}
+
+/** By the end of the holder's lock the key has its answer, or a retry may take the key over. */
+function inProgress(lockedUntil: string | null, now: Date): IdempotencyInProgressError {
+  const lockLeftMs = lockedUntil === null ? 0 : fromDbDateTime(lockedUntil).getTime() - now.getTime();
+  return new IdempotencyInProgressError(Math.max(1, Math.ceil(lockLeftMs / 1000)));
+}
 
 function keyProblem(key: string): string | null {
   if (key.length === 0) return 'The Idempotency-Key header must not be empty.';
@@ -94,27 +116,38 @@ function requestHash(method: string, url: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body)}`).digest('hex');
 }
 
-type Claim = { kind: 'claimed'; row: IdempotencyKeyRow } | { kind: 'replay'; status: number; body: string };
+/** The key's row as the request holding it took it. */
+type HeldKey = IdempotencyKeyRow & { lock_token: string };
+
+type Claim = { kind: 'claimed'; row: HeldKey } | { kind: 'replay'; status: number; body: string };
 
 const keys = (ctx: AppContext) => ctx.db<IdempotencyKeyRow>('idempotency_keys');
+
+const newLockToken = () => randomBytes(16).toString('hex');
+
+/** The key's row as long as `held` still holds it: after a take-over this matches nothing. */
+const whileHeld = (db: Knex, held: HeldKey) =>
+  db<IdempotencyKeyRow>('idempotency_keys').where({ account_id: held.account_id, idempotency_key: held.idempotency_key, lock_token: held.lock_token });
 
 const later = (now: Date, ms: number) => toDbDateTime(new Date(now.getTime() + ms));
 
 /**
  * Takes the key for this request, or tells what its holder answered. Throws 409 / 422 when it cannot.
- * A running key whose lock has passed belonged to a request that died: it is taken over with one
- * conditional update, so of two retries only one resumes it.
+ * A running key whose lock has passed belonged to a request that died or is slow: it is taken over
+ * with one conditional update on the row as it was read (its holder's token and resource), so of two
+ * retries only one resumes it, and a resource its holder recorded meanwhile is resumed, not made again.
  */
 async function claimKey(ctx: AppContext, accountId: string, key: string, hash: string): Promise<Claim> {
   const lockMs = ctx.config.IDEMPOTENCY_LOCK_SECONDS * 1000;
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt += 1) {
     const now = ctx.clock.now();
-    const row: IdempotencyKeyRow = {
+    const row: HeldKey = {
       account_id: accountId,
       idempotency_key: key,
       request_hash: hash,
       state: 'running',
       locked_until: later(now, lockMs),
+      lock_token: newLockToken(),
       resource_id: null,
       response_status: null,
       response_body: null,
@@ -136,14 +169,16 @@ async function claimKey(ctx: AppContext, accountId: string, key: string, hash: s
     }
     if (held.request_hash !== hash) throw new IdempotencyKeyReusedError();
     if (held.state === 'done') return { kind: 'replay', status: Number(held.response_status), body: held.response_body ?? '' };
-    if (held.locked_until !== null && held.locked_until > row.created_at) throw inProgress();
+    if (held.locked_until !== null && held.locked_until > row.created_at) throw inProgress(held.locked_until, now);
     const takenOver = await keys(ctx)
       .where({ account_id: accountId, idempotency_key: key, created_at: held.created_at, state: 'running' })
-      .andWhere((lock) => (held.locked_until === null ? lock.whereNull('locked_until') : lock.where('locked_until', held.locked_until)))
-      .update({ locked_until: row.locked_until });
-    if (takenOver === 1) return { kind: 'claimed', row: { ...held, locked_until: row.locked_until } };
+      .andWhere((holder) => (held.lock_token ? holder.where('lock_token', held.lock_token) : holder.whereNull('lock_token')))
+      .andWhere((resource) => (held.resource_id === null ? resource.whereNull('resource_id') : resource.where('resource_id', held.resource_id)))
+      .update({ locked_until: row.locked_until, lock_token: row.lock_token });
+    if (takenOver === 1) return { kind: 'claimed', row: { ...held, locked_until: row.locked_until, lock_token: row.lock_token } };
   }
-  throw inProgress();
+  // The key kept changing hands: whoever holds it now answers within about a second or releases it.
+  throw inProgress(null, ctx.clock.now());
 }
 
 /**
@@ -154,8 +189,9 @@ export interface IdempotencyScope {
   readonly resumedResourceId: string | null;
   /**
    * Records the resource this request creates. Call it in the transaction that writes the resource,
-   * so the two exist together or not at all. Throws 409 when another attempt of the same request
-   * recorded a resource first (the transaction then rolls back and the retry resumes that one).
+   * so the two exist together or not at all. Throws 409 when this request no longer holds the key (a
+   * retry took it over) or another attempt recorded a resource first: the transaction then rolls
+   * back, and the attempt holding the key makes or resumes the one resource.
    */
   remember(db: Knex, resourceId: string): Promise<void>;
 }
@@ -175,15 +211,14 @@ export async function writeRemembered(db: Knex, idempotency: IdempotencyScope, r
 /** A request without an Idempotency-Key: nothing to resume, nothing to record. */
 export const WITHOUT_IDEMPOTENCY_KEY: IdempotencyScope = { resumedResourceId: null, remember: async () => {} };
 
-function scopeOf(claimed: IdempotencyKeyRow): IdempotencyScope {
+function scopeOf(ctx: AppContext, claimed: HeldKey): IdempotencyScope {
   return {
     resumedResourceId: claimed.resource_id,
     async remember(db, resourceId) {
-      const recorded = await db<IdempotencyKeyRow>('idempotency_keys')
-        .where({ account_id: claimed.account_id, idempotency_key: claimed.idempotency_key, created_at: claimed.created_at })
-        .whereNull('resource_id')
-        .update({ resource_id: resourceId });
-      if (recorded !== 1) throw inProgress();
+      const recorded = await whileHeld(db, claimed).whereNull('resource_id').update({ resource_id: resourceId });
+      if (recorded === 1) return;
+      const holder = await db<IdempotencyKeyRow>('idempotency_keys').where({ account_id: claimed.account_id, idempotency_key: claimed.idempotency_key }).first();
+      throw inProgress(holder?.locked_until ?? null, ctx.clock.now());
     },
   };
 }
@@ -215,9 +250,10 @@ function bodyText(chunk: unknown): string {
  * Keeps the answer before it leaves: the row becomes `done` (answers below 500, including the error
  * handler's 4xx) or stays `running` with its lock released (500 and above: the outcome may be
  * unknown, and a retry must resume, not start again) before the client can see the answer, so an
- * immediate retry never finds the key still locked.
+ * immediate retry never finds the key still locked. A request whose key was taken over meanwhile
+ * settles nothing: its answer goes to its own client only, the key keeps the holder's.
  */
-function settleOnAnswer(ctx: AppContext, res: Response, claimed: IdempotencyKeyRow): void {
+function settleOnAnswer(ctx: AppContext, res: Response, claimed: HeldKey): void {
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   let settling = false;
   res.end = ((...args: unknown[]) => {
@@ -225,11 +261,16 @@ function settleOnAnswer(ctx: AppContext, res: Response, claimed: IdempotencyKeyR
     settling = true;
     // Headers already out means the body was streamed in parts, which cannot be replayed.
     const replayable = res.statusCode < 500 && !res.headersSent;
-    const ours = keys(ctx).where({ account_id: claimed.account_id, idempotency_key: claimed.idempotency_key, created_at: claimed.created_at });
+    const ours = whileHeld(ctx.db, claimed);
     const settle = replayable
       ? ours.update({ state: 'done', locked_until: null, response_status: res.statusCode, response_body: bodyText(args[0]) })
       : ours.update({ locked_until: toDbDateTime(ctx.clock.now()) });
     void settle
+      .then((settled) => {
+        if (settled > 0) return;
+        // Worth a look when frequent: requests outlast IDEMPOTENCY_LOCK_SECONDS.
+        ctx.logger.warn('idempotency key taken over by a retry meanwhile; answer not kept', { requestId: requestIdOf(res.locals), status: res.statusCode });
+      })
       .catch((error: unknown) => {
         ctx.logger.error('idempotency key not settled', {
           requestId: requestIdOf(res.locals),
@@ -252,7 +293,7 @@ export function idempotentPosts(ctx: AppContext): RequestHandler {
     const claim = await claimKey(ctx, accountOf(res).id, key, hash);
     if (claim.kind === 'replay') return replay(res, claim);
     settleOnAnswer(ctx, res, claim.row);
-    (res.locals as { [SCOPE]?: IdempotencyScope })[SCOPE] = scopeOf(claim.row);
+    (res.locals as { [SCOPE]?: IdempotencyScope })[SCOPE] = scopeOf(ctx, claim.row);
     next();
   };
 }

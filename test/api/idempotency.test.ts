@@ -3,6 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ProviderUnavailableError } from '../../src/http/errors';
 import * as productPresenter from '../../src/modules/products/presenter';
+import { ProviderRejectedError } from '../../src/providers/errors';
 import type { PaymentProvider } from '../../src/providers';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -89,6 +90,62 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
     };
     return () => {
       t.ctx.providers = registry;
+    };
+  }
+
+  interface ParkedCall {
+    /** Resolves once a request is parked in this call. */
+    readonly entered: Promise<void>;
+    /** Lets the parked request go on: to the real provider, or to `refusal` thrown in its place. */
+    letGo(refusal?: Error): void;
+  }
+
+  /**
+   * Parks the next `count` provider calls at `stage`, each until it is let go; calls after those pass
+   * straight through. `forAccount` comes before a payment request writes anything, `createPayment` after.
+   */
+  function parkProviderCalls(stage: 'forAccount' | 'createPayment', count: number) {
+    const calls = Array.from({ length: count }, () => {
+      let arrive = () => {};
+      const entered = new Promise<void>((resolve) => (arrive = resolve));
+      let letGo: (refusal?: Error) => void = () => {};
+      const released = new Promise<Error | undefined>((resolve) => (letGo = resolve));
+      return { entered, arrive, released, letGo: (refusal?: Error) => letGo(refusal) };
+    });
+    let arrived = 0;
+    const park = async () => {
+      const call = calls[arrived];
+      arrived += 1;
+      if (!call) return;
+      call.arrive();
+      const refusal = await call.released;
+      if (refusal) throw refusal;
+    };
+    const registry = t.ctx.providers;
+    const restore =
+      stage === 'createPayment'
+        ? replaceCreatePayment(async (real, ...args) => {
+            await park();
+            return real.createPayment(...args);
+          })
+        : () => {
+            t.ctx.providers = registry;
+          };
+    if (stage === 'forAccount') {
+      t.ctx.providers = {
+        forAccount: async (account) => {
+          await park();
+          return registry.forAccount(account);
+        },
+      };
+    }
+    return {
+      calls: calls as ParkedCall[],
+      /** Puts the real provider back and lets every parked request go on. */
+      restore() {
+        restore();
+        for (const call of calls) call.letGo();
+      },
     };
   }
 
@@ -197,32 +254,29 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
   });
 
   describe('a duplicate while the first request still runs', () => {
-    it('When the first request is still running, then a duplicate answers 409; afterwards the key replays the first answer', async () => {
+    it('When the first request is still running, then a duplicate answers 409 with Retry-After until its lock runs out; afterwards the key replays the first answer', async () => {
       const { accountId, token, payment } = await accountWithCustomer();
       const key = newKey();
-      let release = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let entered = () => {};
-      const parked = new Promise<void>((resolve) => (entered = resolve));
-      const restore = replaceCreatePayment(async (real, input, providerKey) => {
-        entered();
-        await released;
-        return real.createPayment(input, providerKey);
-      });
+      const parked = parkProviderCalls('createPayment', 1);
       try {
         const first = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
-        await parked;
+        await parked.calls[0]?.entered;
         expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', response_status: null, response_body: null });
 
         const duplicate = await postWithKey(token, '/api/v2/payments', payment, key);
         expect(duplicate.status).toBe(409);
+        expect(duplicate.headers['retry-after']).toBe('60');
         expect(duplicate.body).toEqual({
           status: 409,
           error: 'A request with this Idempotency-Key is still being processed',
           code: 'idempotency_in_progress',
         });
+        t.clock.advance(45_000);
+        const later = await postWithKey(token, '/api/v2/payments', payment, key);
+        expect(later.status).toBe(409);
+        expect(later.headers['retry-after']).toBe('15');
 
-        release();
+        parked.calls[0]?.letGo();
         const answered = await first;
         expect(answered.status).toBe(201);
         expect(answered.headers['idempotent-replayed']).toBeUndefined();
@@ -230,12 +284,12 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
         const third = await postWithKey(token, '/api/v2/payments', payment, key);
         expect(third.status).toBe(201);
         expect(third.headers['idempotent-replayed']).toBe('true');
+        expect(third.headers['retry-after']).toBeUndefined();
         expect(third.text).toBe(answered.text);
         expect(await countOf('payments', accountId)).toBe(1);
         expect(await countOf('sandbox_payments', accountId)).toBe(1);
       } finally {
-        release();
-        restore();
+        parked.restore();
       }
     });
   });
@@ -319,42 +373,123 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
       expect(await countOf('sandbox_payments', accountId)).toBe(1);
     });
 
+    it('When a key was left running before keys had a lock token, then a retry still takes it over and resumes its payment', async () => {
+      const { accountId, token, payment } = await accountWithCustomer();
+      const key = newKey();
+      const restore = replaceCreatePayment(async () => {
+        throw new ProviderUnavailableError();
+      });
+      try {
+        expect((await postWithKey(token, '/api/v2/payments', payment, key)).status).toBe(502);
+      } finally {
+        restore();
+      }
+      await t.ctx.db('idempotency_keys').where({ account_id: accountId, idempotency_key: key }).update({ lock_token: null });
+      const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
+
+      const retry = await postWithKey(token, '/api/v2/payments', payment, key);
+      expect(retry.status).toBe(201);
+      expect(retry.body.id).toBe(kept.id);
+      expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', response_body: retry.text });
+      expect(await countOf('payments', accountId)).toBe(1);
+    });
+
     it('When a request died holding its key, then a retry gets 409 while the lock lasts and then resumes the same payment', async () => {
       const { accountId, token, payment } = await accountWithCustomer();
       const key = newKey();
       // The first attempt never comes back from the provider: as far as the key can tell, its request died.
-      let release = () => {};
-      const parked = new Promise<void>((resolve) => (release = resolve));
-      let entered = () => {};
-      const inside = new Promise<void>((resolve) => (entered = resolve));
-      const restore = replaceCreatePayment(async (real, input, providerKey) => {
-        entered();
-        await parked;
-        return real.createPayment(input, providerKey);
-      });
+      const parked = parkProviderCalls('createPayment', 1);
       try {
         const dead = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
-        await inside;
+        await parked.calls[0]?.entered;
         const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
 
         expect((await postWithKey(token, '/api/v2/payments', payment, key)).status).toBe(409);
         t.clock.advance(59_000);
-        expect((await postWithKey(token, '/api/v2/payments', payment, key)).status).toBe(409);
+        const lastSecond = await postWithKey(token, '/api/v2/payments', payment, key);
+        expect(lastSecond.status).toBe(409);
+        expect(lastSecond.headers['retry-after']).toBe('1');
 
         t.clock.advance(2_000);
-        restore();
         const retry = await postWithKey(token, '/api/v2/payments', payment, key);
         expect(retry.status).toBe(201);
         expect(retry.body.id).toBe(kept.id);
 
         // The first attempt ends after all, with the same provider key: still one payment everywhere.
-        release();
+        parked.calls[0]?.letGo();
         expect((await dead).status).toBe(201);
         expect(await countOf('payments', accountId)).toBe(1);
         expect(await countOf('sandbox_payments', accountId)).toBe(1);
       } finally {
-        release();
-        restore();
+        parked.restore();
+      }
+    });
+  });
+
+  describe('a slow request whose key was taken over', () => {
+    it('When the slow request finishes after the one that took its key over, then its own client gets its answer and the key keeps and replays the answer of the one that took it over', async () => {
+      const { accountId, token, payment } = await accountWithCustomer();
+      const key = newKey();
+      const parked = parkProviderCalls('createPayment', 1);
+      try {
+        const slow = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
+        await parked.calls[0]?.entered;
+        t.clock.advance(61_000);
+        const taker = await postWithKey(token, '/api/v2/payments', payment, key);
+        expect(taker.status).toBe(201);
+        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', response_status: 201, response_body: taker.text });
+
+        // The slow one ends otherwise (the provider refuses its call): an answer the key must not take.
+        parked.calls[0]?.letGo(new ProviderRejectedError('The amount is lower than the minimum', 'amount'));
+        const late = await slow;
+        expect(late.status).toBe(422);
+        expect(late.body.code).toBe('provider_rejected');
+        const warning = t.logs.lines.find((line) => line.includes('answer not kept') && line.includes(late.headers['x-request-id'] as string));
+        expect(warning).toContain('"status":422');
+
+        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', response_status: 201, response_body: taker.text });
+        const replayed = await postWithKey(token, '/api/v2/payments', payment, key);
+        expect(replayed.status).toBe(201);
+        expect(replayed.headers['idempotent-replayed']).toBe('true');
+        expect(replayed.text).toBe(taker.text);
+        expect(await countOf('payments', accountId)).toBe(1);
+        expect(await countOf('sandbox_payments', accountId)).toBe(1);
+      } finally {
+        parked.restore();
+      }
+    });
+
+    it('When the slow request writes its payment after its key was taken over, then that write is rolled back with a 409 and only the payment of the one that took it over is made and kept', async () => {
+      const { accountId, token, payment } = await accountWithCustomer();
+      const key = newKey();
+      // Both attempts are held before they write anything: the slow one, then the one that takes its key over.
+      const parked = parkProviderCalls('forAccount', 2);
+      try {
+        const slow = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
+        await parked.calls[0]?.entered;
+        t.clock.advance(61_000);
+        const taker = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
+        await parked.calls[1]?.entered;
+
+        parked.calls[0]?.letGo();
+        const late = await slow;
+        expect(late.status).toBe(409);
+        expect(late.body.code).toBe('idempotency_in_progress');
+        expect(late.headers['retry-after']).toBe('60');
+        expect(await countOf('payments', accountId)).toBe(0);
+        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', resource_id: null });
+
+        parked.calls[1]?.letGo();
+        const answered = await taker;
+        expect(answered.status).toBe(201);
+        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', resource_id: answered.body.id, response_status: 201, response_body: answered.text });
+        const replayed = await postWithKey(token, '/api/v2/payments', payment, key);
+        expect(replayed.headers['idempotent-replayed']).toBe('true');
+        expect(replayed.text).toBe(answered.text);
+        expect(await countOf('payments', accountId)).toBe(1);
+        expect(await countOf('sandbox_payments', accountId)).toBe(1);
+      } finally {
+        parked.restore();
       }
     });
   });
