@@ -2,22 +2,36 @@ import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../http/errors';
 import { newId } from '../../ids';
-import { formatNullableDate, todayIn, toDbDateTime } from '../../time';
+import { formatDate, formatNullableDate, todayIn, toDbDateTime } from '../../time';
+import type { ChargeRow } from '../billing/chargesRepository';
 import { enqueueSubscriptionEvent } from './events';
 import { pausesRepository } from './pauses';
 import { subscriptionsRepository, type SubscriptionRow } from './repository';
 import { planOf } from './plan';
-import { nextCharged } from './schedule';
+import { fateOf, nextCharged, type PausePeriod } from './schedule';
 
 /** Statuses from which a subscription can still be charged (or become chargeable). */
 const LIVE: ReadonlySet<SubscriptionRow['status']> = new Set(['draft', 'active', 'paused']);
 
 
-/** next_payment_at / next_amount as pauses and cancellation now leave them: the next charge actually made. */
-async function upcomingCharge(trx: Knex, subscription: SubscriptionRow): Promise<Pick<SubscriptionRow, 'next_payment_at' | 'next_amount'>> {
+const charges = (db: Knex) => db<ChargeRow>('subscription_charges');
+
+/**
+ * next_payment_at / next_amount as pauses and cancellation now leave them: the next charge actually
+ * made. A charge row still due, dated `today` or later, comes before the unplanned ones (a resume
+ * made today's skipped charge due again); due rows of earlier days are late retries, not "next".
+ */
+async function upcomingCharge(trx: Knex, subscription: SubscriptionRow, today: string): Promise<Pick<SubscriptionRow, 'next_payment_at' | 'next_amount'>> {
   const rules = await subscriptionsRepository.rulesOf(trx, subscription.account_id, [subscription.id]);
   const pauses = await pausesRepository.periodsOf(trx, subscription.account_id, subscription.id);
-  const next = nextCharged(planOf(subscription, rules), subscription.next_charge_number, pauses, formatNullableDate(subscription.cancel_at));
+  const cancelAt = formatNullableDate(subscription.cancel_at);
+  const planned = await charges(trx)
+    .where({ account_id: subscription.account_id, subscription_id: subscription.id, status: 'due' })
+    .andWhere('due_date', '>=', today)
+    .orderBy('charge_number');
+  const due = planned.find((row) => fateOf(formatDate(row.due_date), pauses, cancelAt) === 'charge');
+  if (due) return { next_payment_at: formatDate(due.due_date), next_amount: Number(due.amount) };
+  const next = nextCharged(planOf(subscription, rules), subscription.next_charge_number, pauses, cancelAt);
   return { next_payment_at: next?.date ?? null, next_amount: next?.amount ?? null };
 }
 
@@ -45,7 +59,7 @@ async function change(ctx: AppContext, before: SubscriptionRow, apply: (trx: Kne
       .update({ ...changes, updated_at: now });
     if (!moved) throw new ConcurrentChange();
     const after = { ...before, ...changes };
-    await subscriptionsRepository.table(trx).where({ id: before.id, account_id: before.account_id }).update(await upcomingCharge(trx, after));
+    await subscriptionsRepository.table(trx).where({ id: before.id, account_id: before.account_id }).update(await upcomingCharge(trx, after, todayIn(ctx)));
   });
   return (await subscriptionsRepository.find(ctx.db, before.account_id, before.id)) as SubscriptionRow;
 }
@@ -105,9 +119,38 @@ export function resumeSubscription(ctx: AppContext, account: Account, id: string
 }
 
 async function resumeIn(trx: Knex.Transaction, row: SubscriptionRow, on: string, stamp: string): Promise<Partial<SubscriptionRow>> {
+  const paused = await pausesRepository.periodsOf(trx, row.account_id, row.id);
   await pausesRepository.endOpen(trx, row.account_id, row.id, on);
+  const revived = await reviveSkippedCharges(trx, row, paused, stamp);
   await enqueueSubscriptionEvent(trx, row, 'resumed', stamp);
-  return { status: 'active', resume_at: null };
+  // next_charge_date back on the first revived charge: the run that makes it then passes this
+  // subscription in its planning, which moves next_payment_at past it as for every charge it plans.
+  const replan = revived !== null && (row.next_charge_date === null || revived < formatDate(row.next_charge_date));
+  return { status: 'active', resume_at: null, ...(replan ? { next_charge_date: revived } : {}) };
+}
+
+/**
+ * The morning's run may have skipped a charge dated today (or a run ahead of time, later ones) while
+ * the subscription was paused: those the pause skipped and the resume frees (skipped under the
+ * pauses before, charged under the pauses after, so never one dated before the resume) become due
+ * again, and the next run makes them. The row keeps its id, so its payment's origin key, and with it
+ * the one payment a charge may have, stays the same. Gives the first one's date, or null.
+ */
+async function reviveSkippedCharges(trx: Knex.Transaction, row: SubscriptionRow, pausedBefore: PausePeriod[], stamp: string): Promise<string | null> {
+  const pausesAfter = await pausesRepository.periodsOf(trx, row.account_id, row.id);
+  const cancelAt = formatNullableDate(row.cancel_at);
+  const skipped = await charges(trx).where({ account_id: row.account_id, subscription_id: row.id, status: 'skipped' }).orderBy('charge_number');
+  const freed = skipped.filter((charge) => {
+    const date = formatDate(charge.due_date);
+    return fateOf(date, pausedBefore, cancelAt) === 'skip' && fateOf(date, pausesAfter, cancelAt) === 'charge';
+  });
+  const first = freed[0];
+  if (!first) return null;
+  await charges(trx)
+    .where({ account_id: row.account_id, status: 'skipped' })
+    .whereIn('id', freed.map((charge) => charge.id))
+    .update({ status: 'due', claim_token: null, claimed_until: null, last_error: null, updated_at: stamp });
+  return formatDate(first.due_date);
 }
 
 /**
@@ -158,7 +201,7 @@ export async function applyDueStateChanges(ctx: AppContext, date: string): Promi
       if (!moved) return;
       resumed += 1;
       await enqueueSubscriptionEvent(trx, row, 'resumed', stamp);
-      await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id }).update(await upcomingCharge(trx, { ...row, status: 'active', resume_at: null }));
+      await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id }).update(await upcomingCharge(trx, { ...row, status: 'active', resume_at: null }, date));
     });
   }
   return { cancelled, resumed };
