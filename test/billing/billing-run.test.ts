@@ -19,8 +19,9 @@ describe.each(TEST_DATABASES)('billing run on %s', (kind) => {
   const chargePayments = (subscriptionId: string) =>
     t.ctx.db('payments').where({ account_id: accountId, subscription_id: subscriptionId, purpose: 'charge' }).orderBy('created_at');
   const sandboxCharges = () => t.ctx.db('sandbox_payments').where({ account_id: accountId, sequence_type: 'recurring' });
+  // --force: these runs bill as of days ahead of the test clock.
   const bill = async (date: string) => {
-    const run = await cli(t.ctx, 'billing', 'run', '--date', date);
+    const run = await cli(t.ctx, 'billing', 'run', '--date', date, '--force');
     expect(run).toMatchObject({ code: 0, err: [] });
     return run.out.join('\n');
   };

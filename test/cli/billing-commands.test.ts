@@ -1,4 +1,5 @@
 import { followUpSettingsOf } from '../../src/modules/follow-ups/settings';
+import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { cli } from './runInMemory';
@@ -63,6 +64,32 @@ describe.each(TEST_DATABASES)('billing commands on %s', (kind) => {
     expect((await cli(t.ctx, 'follow-ups', 'run', '--date', 'tomorrow')).code).toBe(1);
     const today = await cli(t.ctx, 'billing', 'run');
     expect(today.out).toEqual(['billing 2026-11-21: 0 due, 0 charged, 0 skipped, 0 not charged (mandate), 0 failed; 0 cancelled, 0 resumed']);
+  });
+
+  it('When billing is asked for a date after today, then it refuses, saying it would charge customers early; with --force it bills as of that date', async () => {
+    const { token } = await t.newAccount();
+    const { subscriptionId } = await subscribe(t, token); // first charge 2026-12-01; the clock reads 2026-11-21
+    const chargeRows = () => t.ctx.db('subscription_charges').where({ subscription_id: subscriptionId });
+    expect(await cli(t.ctx, 'billing', 'run', '--date', '2026-12-01')).toEqual({
+      code: 1,
+      out: [],
+      err: ['error: --date 2026-12-01 is after today (2026-11-21 in Europe/Amsterdam): billing ahead of time charges customers early, before their charges are due; add --force to do it anyway'],
+    });
+    expect(await chargeRows()).toHaveLength(0);
+    const forced = await cli(t.ctx, 'billing', 'run', '--date', '2026-12-01', '--force');
+    expect(forced).toMatchObject({ code: 0, err: [] });
+    expect(forced.out[0]).toMatch(/^billing 2026-12-01: 1 due, 1 charged/);
+    expect(await chargeRows()).toEqual([expect.objectContaining({ status: 'charged' })]);
+  });
+
+  it('When it is already the next day in APP_TIMEZONE but not yet in UTC, then billing as of that day is not ahead of time', async () => {
+    t.clock.set('2026-11-21T23:30:00Z'); // 00:30 on 22 November in Amsterdam
+    try {
+      expect(await cli(t.ctx, 'billing', 'run', '--date', '2026-11-22')).toMatchObject({ code: 0, err: [] });
+      expect((await cli(t.ctx, 'billing', 'run', '--date', '2026-11-23')).err).toEqual([expect.stringMatching(/^error: --date 2026-11-23 is after today \(2026-11-22 in Europe\/Amsterdam\)/)]);
+    } finally {
+      t.clock.set('2026-11-21T10:00:00Z');
+    }
   });
 
   it('When jobs are listed, then billing shows its schedule in APP_TIMEZONE', async () => {

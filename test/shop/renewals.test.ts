@@ -50,9 +50,9 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
     return { shopOrderId, shopProductId };
   }
 
-  /** The billing run of the due date, then the provider's webhook for the charge (the sandbox settles it then). */
+  /** The billing run of the due date (ahead of the test clock: --force), then the provider's webhook for the charge (the sandbox settles it then). */
   async function chargeAndSettle(date: string): Promise<string> {
-    expect((await cli(t.ctx, 'billing', 'run', '--date', date)).out[0]).toContain('1 charged');
+    expect((await cli(t.ctx, 'billing', 'run', '--date', date, '--force')).out[0]).toContain('1 charged');
     const charge = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge', status: 'pending' }).first();
     await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({ id: charge.provider_payment_id });
     await processDueWebhookCalls(t.ctx, new AbortController().signal);
