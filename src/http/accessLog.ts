@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Logger } from '../logger';
 import { requestIdOf } from './requestId';
 
-/** One JSON line per request: no headers, bodies or query strings, so no token or personal data. */
+/** One JSON line per request with its full path: no headers, bodies or query strings, so no token or personal data. */
 export function accessLog(logger: Logger): RequestHandler {
   // The level is fixed at start: below `http` the line would be dropped, so nothing is built for it.
   if (!logger.isLevelEnabled('http')) return (_req, _res, next) => next();
@@ -13,7 +13,9 @@ export function accessLog(logger: Logger): RequestHandler {
       logger.http('request', {
         requestId: requestIdOf(res.locals),
         method: req.method,
-        path: req.path,
+        // req.path inside a mounted router (/pay, /webhooks) lacks the mount point; the original URL
+        // has it. The query string is cut off: a token or an e-mail address may be in it.
+        path: req.originalUrl.split('?', 1)[0],
         status: res.statusCode,
         durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
         accountId: auth?.account?.id,
