@@ -4,6 +4,7 @@ import { toDbDateTime } from '../../time';
 import { giveUp, solve } from './progress';
 import type { Page, PageRequest } from '../../http/pagination';
 import { followUpsRepository, type FollowUpRow } from './repository';
+import { cancelFollowUpPayments, withdrawFollowUpLink } from './settledByHand';
 
 export async function getFollowUp(ctx: AppContext, account: Account, id: string): Promise<FollowUpRow> {
   const row = await followUpsRepository.find(ctx.db, account.id, id);
@@ -17,14 +18,23 @@ export function listFollowUps(ctx: AppContext, account: Account, request: PageRe
 
 /**
  * `PUT /api/v2/follow-ups/{id}`: the merchant settles a follow-up by hand (paid in the shop, written
- * off). No retry or mail follows. Setting the status it already has changes nothing; a follow-up
- * that is already solved or failed keeps its outcome.
+ * off). No retry or mail follows, and nothing charges again for it: its payment link is withdrawn
+ * with the settling, and its retries and link payments still under way are cancelled at the
+ * provider after the commit (settledByHand.ts). Setting the status it already has changes nothing;
+ * a follow-up that is already solved or failed keeps its outcome.
  */
 export async function setFollowUpStatus(ctx: AppContext, account: Account, id: string, status: 'solved' | 'failed'): Promise<FollowUpRow> {
   const row = await getFollowUp(ctx, account, id);
   if (row.status === status) return row;
   if (row.status !== 'pending') throw new ConflictError(`The follow-up is already ${row.status}`);
   const now = toDbDateTime(ctx.clock.now());
-  await ctx.db.transaction((trx) => (status === 'solved' ? solve(ctx, trx, row, now) : giveUp(ctx, trx, row, now, { act: false })));
+  const settled = await ctx.db.transaction(async (trx) => {
+    const moved = status === 'solved' ? await solve(ctx, trx, row, now) : await giveUp(ctx, trx, row, now, { act: false });
+    // Read again after the change: a link sent by the job a moment ago is withdrawn too.
+    const current = moved ? await followUpsRepository.find(trx, account.id, id) : undefined;
+    if (current) await withdrawFollowUpLink(ctx, trx, account, current);
+    return current;
+  });
+  if (settled) cancelFollowUpPayments(ctx, account, settled);
   return getFollowUp(ctx, account, id);
 }

@@ -1,0 +1,107 @@
+import type { Knex } from 'knex';
+import type { Account, AppContext } from '../../context';
+import { ProviderRejectedError } from '../../providers/errors';
+import { toDbDateTime } from '../../time';
+import { accountsRepository } from '../accounts/repository';
+import { deactivatePaymentLink } from '../links/service';
+import { resumePayment } from '../payments/pipeline';
+import { paymentsRepository, type PaymentRow } from '../payments/repository';
+import { applyProviderPayment } from '../payments/statusChange';
+import type { FollowUpRow } from './repository';
+
+/**
+ * A follow-up the merchant settled by hand (paid elsewhere, written off) charges nothing more: its
+ * payment link is withdrawn in the settling transaction, and its retries and link payments still
+ * under way at the provider are cancelled after the commit, where the provider still allows it.
+ */
+
+/** Payments that may still take money and can be stopped: open, or pending (a SEPA debit within its cancel window). */
+const CANCELLABLE = ['open', 'pending'];
+/** A payment still being created when the follow-up was settled is finished within minutes (or given up after a day). */
+const LEFTOVER_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** In the settling transaction: the link's page answers 410 from the commit on, as after DELETE /api/v2/links/{id}. */
+export async function withdrawFollowUpLink(ctx: AppContext, trx: Knex.Transaction, account: Account, followUp: FollowUpRow): Promise<void> {
+  if (followUp.link_id !== null) await deactivatePaymentLink({ ...ctx, db: trx }, account, followUp.link_id);
+}
+
+/** The follow-up's retries, and the payments of its link. */
+function paymentsOf(db: Knex, followUp: FollowUpRow) {
+  return paymentsRepository.table(db).where('account_id', followUp.account_id).andWhere((which) => {
+    which.where({ purpose: 'follow-up', purpose_id: followUp.id });
+    if (followUp.link_id !== null) which.orWhere({ purpose: 'link', purpose_id: followUp.link_id });
+  });
+}
+
+/** A payment whose creation answer was lost, finished with its own key; null when the provider refused it (nothing exists there). */
+async function finished(ctx: AppContext, account: Account, payment: PaymentRow): Promise<PaymentRow | null> {
+  try {
+    return await resumePayment(ctx, account, payment, { answeredInRequest: false });
+  } catch (error) {
+    if (error instanceof ProviderRejectedError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Cancels one payment at the provider and records what it answers. One still `creating` (its answer
+ * lost) is first finished with its own key, so that what the provider holds can be cancelled too.
+ * A refusal (paid or failed already, a SEPA debit past its cancel window) is logged and left: if it
+ * is paid later, the follow-up keeps the status the merchant gave it.
+ */
+async function cancelAtProvider(ctx: AppContext, account: Account, payment: PaymentRow): Promise<void> {
+  const what = { accountId: payment.account_id, paymentId: payment.id, purpose: payment.purpose };
+  try {
+    const current = payment.status === 'creating' ? await finished(ctx, account, payment) : payment;
+    if (!current || !CANCELLABLE.includes(current.status) || current.provider_payment_id === null) return;
+    const provider = await ctx.providers.forAccount(account);
+    const answered = await provider.cancelPayment(current.provider_payment_id);
+    const recorded = await applyProviderPayment(ctx, current, answered, { answeredInRequest: false });
+    ctx.logger.info('payment of a settled follow-up canceled at the provider', { ...what, status: recorded.status });
+  } catch (error) {
+    if (error instanceof ProviderRejectedError) {
+      ctx.logger.warn('payment of a settled follow-up could not be canceled; it takes its course', { ...what, error: messageOf(error) });
+      return;
+    }
+    ctx.logger.warn('payment of a settled follow-up not canceled yet; the follow-ups job tries again', { ...what, error: messageOf(error) });
+  }
+}
+
+/** After the settling commit (no provider call holds a transaction open): a first attempt right away, in the background. */
+export function cancelFollowUpPayments(ctx: AppContext, account: Account, followUp: FollowUpRow): void {
+  ctx.background.run('cancel the payments of a follow-up settled by hand', async () => {
+    for (const payment of await paymentsOf(ctx.db, followUp).whereIn('status', ['creating', ...CANCELLABLE])) {
+      await cancelAtProvider(ctx, account, payment);
+    }
+  });
+}
+
+/**
+ * For the follow-ups job: payments of follow-ups settled in the last two days that came into being at
+ * the provider only after the settling (still `creating` then, finished since by the job that does
+ * that) or that the first attempt could not reach. Only payments that moved after the settling are
+ * looked at, so one the provider refused to cancel then is not asked about again every hour.
+ */
+export async function cancelLeftoverPayments(ctx: AppContext): Promise<number> {
+  const since = toDbDateTime(new Date(ctx.clock.now().getTime() - LEFTOVER_WINDOW_MS));
+  const leftover = (purpose: 'follow-up' | 'link', column: 'follow_ups.id' | 'follow_ups.link_id') =>
+    paymentsRepository
+      .table(ctx.db)
+      .join('follow_ups', (on) => on.on('follow_ups.account_id', 'payments.account_id').andOn(column, 'payments.purpose_id'))
+      .where('payments.purpose', purpose)
+      .whereIn('payments.status', CANCELLABLE)
+      .where('payments.updated_at', '>=', since)
+      .whereIn('follow_ups.status', ['solved', 'failed'])
+      .where('payments.updated_at', '>=', ctx.db.ref('follow_ups.resolved_at'))
+      .select('payments.*');
+  // A link's payments only when the link was withdrawn (settled by hand, or deleted): an expired link's late payment is the payer's.
+  const links = leftover('link', 'follow_ups.link_id').join('payment_links', 'payment_links.id', 'follow_ups.link_id').where('payment_links.active', false);
+  const payments = [...(await leftover('follow-up', 'follow_ups.id')), ...(await links)];
+  for (const payment of payments) {
+    const account = await accountsRepository.findById(ctx.db, payment.account_id);
+    if (account) await cancelAtProvider(ctx, account, payment);
+  }
+  return payments.length;
+}
