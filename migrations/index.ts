@@ -22,6 +22,7 @@ import * as pluginLookups from './20261127_020_plugin_lookups';
 import * as rateLimitsLeaveTheDatabase from './20261128_021_rate_limits_leave_the_database';
 import * as accountListNumbers from './20261128_022_account_list_numbers';
 import * as webhookCallReceipts from './20261129_023_webhook_call_receipts';
+import * as creationResumption from './20261130_024_creation_resumption';
 import * as idempotencyLockToken from './20261130_025_idempotency_lock_token';
 
 /**
@@ -55,6 +56,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261129_023_webhook_call_receipts': webhookCallReceipts,
   '20261130_025_idempotency_lock_token': idempotencyLockToken,
 };
+  '20261130_024_creation_resumption': creationResumption,
 
 export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations: async () => Object.keys(migrations),

@@ -8,23 +8,20 @@ import { paymentsRepository } from '../modules/payments/repository';
 import { toDbDateTime } from '../time';
 import type { Job, JobResult } from './types';
 
-/**
- * Past this, a row still waiting for the provider's answer has lost it (a timeout, a crash) and no
- * live request is working on it any more (requests give up after the provider timeout, and a dead
- * request's Idempotency-Key is released after IDEMPOTENCY_LOCK_SECONDS, 60 by default).
- */
-export const STALLED_AFTER_MS = 2 * 60 * 1000;
 const BATCH_SIZE = 50;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Finishes customers and payments whose creation at the provider stopped halfway: each is resumed
- * with its own idempotency key (or looked up at the provider once the key's window has passed), so
- * none is ever made twice. A row that fails again moves to the back of the queue.
+ * Finishes customers and payments whose creation at the provider stopped halfway, once their next
+ * attempt is due: a new row two minutes after it was written (by then no live request works on it:
+ * requests give up after the provider timeout, and a dead request's Idempotency-Key is released after
+ * IDEMPOTENCY_LOCK_SECONDS), a row that failed again after its backoff (see payments/resumption.ts).
+ * Each is resumed with its own idempotency key (or looked up at the provider once the key's window
+ * has passed), so none is ever made twice.
  */
 export async function finishStalledCreations(ctx: AppContext, signal: AbortSignal, batchSize = BATCH_SIZE): Promise<JobResult> {
-  const before = toDbDateTime(new Date(ctx.clock.now().getTime() - STALLED_AFTER_MS));
+  const now = toDbDateTime(ctx.clock.now());
   const result: JobResult = { processed: 0, failed: 0 };
   const attempt = async (what: Record<string, string>, resume: () => Promise<unknown>) => {
     try {
@@ -36,13 +33,13 @@ export async function finishStalledCreations(ctx: AppContext, signal: AbortSigna
     }
   };
 
-  for (const row of await customersRepository.stalledCreations(ctx.db, before, batchSize)) {
+  for (const row of await customersRepository.stalledCreations(ctx.db, now, batchSize)) {
     if (signal.aborted) return result;
     await attempt({ accountId: row.account_id, customerId: row.id }, () => resumeCustomer(ctx, { id: row.account_id }, row));
   }
 
   const accounts = new Map<string, Account | undefined>();
-  for (const row of await paymentsRepository.stalledCreations(ctx.db, before, batchSize)) {
+  for (const row of await paymentsRepository.stalledCreations(ctx.db, now, batchSize)) {
     if (signal.aborted) return result;
     if (!accounts.has(row.account_id)) accounts.set(row.account_id, await accountsRepository.findById(ctx.db, row.account_id));
     const account = accounts.get(row.account_id);

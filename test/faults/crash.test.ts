@@ -1,5 +1,4 @@
 import { randomBase62 } from '../../src/ids';
-import { STALLED_AFTER_MS } from '../../src/jobs/finishProviderCreations';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
@@ -140,9 +139,9 @@ describe.each(TEST_DATABASES)('a crash while Mollie holds the answer, on %s', (k
     await crashWhileHeld(first, () => post(first, token, '/api/v2/payments', payment, 'order-2002'));
     const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
 
-    // Some minutes pass (the row is made to look untouched for that long); then the job runs once.
-    const minutesAgo = toDbDateTime(new Date(Date.now() - STALLED_AFTER_MS - 60_000));
-    await t.ctx.db('payments').where({ account_id: accountId, id: kept.id }).update({ updated_at: minutesAgo });
+    // Some minutes pass (the row's first resumption, two minutes after it was written, is made due); then the job runs once.
+    expect(kept.next_attempt_at > toDbDateTime(new Date())).toBe(true);
+    await t.ctx.db('payments').where({ account_id: accountId, id: kept.id }).update({ next_attempt_at: toDbDateTime(new Date(Date.now() - 60_000)) });
     const job = await runCliProcess(serviceEnv(), ['jobs', 'run', 'finish-provider-creations']);
     expect(job).toMatchObject({ code: 0, stdout: expect.stringContaining('finish-provider-creations: 1 processed, 0 failed') });
     const [finished] = await t.ctx.db('payments').where({ account_id: accountId });

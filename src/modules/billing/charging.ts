@@ -1,6 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { retryDeadlocks } from '../../db/deadlocks';
-import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
+import { CreationOutcomeUnknownError } from '../../providers/errors';
 import { formatDate, formatNullableDate, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
@@ -24,6 +24,9 @@ export const CHARGE_RETRY_AFTER_MS = 60 * 1000;
 export const chargeOriginKey = (charge: Pick<ChargeRow, 'id'>) => `charge-${charge.id}`;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The later of two stored UTC times (fixed-width strings sort as text). */
+const laterOf = (time: string, other: string | null) => (other !== null && other > time ? other : time);
 
 /** Accounts met during one run, read once. */
 export class AccountCache {
@@ -112,12 +115,12 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
       profileId: subscription.provider_profile_id,
     });
   } catch (error) {
-    if (error instanceof ProviderRejectedError) {
-      // The refused payment row stays (status rejected): the charge points at it, so the refusal can be read there.
-      const refused = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));
-      return notCharged(ctx, charge, subscription, error.detail, refused?.id ?? null);
-    }
-    const retryAt = toDbDateTime(new Date(ctx.clock.now().getTime() + CHARGE_RETRY_AFTER_MS));
+    // What became of the payment decides, not the error: only a payment the provider certainly does
+    // not hold (rejected: refused, and for a resumed one not found by our id either) is not charged.
+    const kept = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));
+    if (kept?.status === 'rejected') return notCharged(ctx, charge, subscription, kept.failure_reason ?? messageOf(error), kept.id);
+    // Kept `creating` (an answer lost, a rate limit): tried again, not before the payment's own next attempt.
+    const retryAt = laterOf(toDbDateTime(new Date(ctx.clock.now().getTime() + CHARGE_RETRY_AFTER_MS)), kept?.next_attempt_at ?? null);
     await retryDeadlocks(() => chargesRepository.postpone(ctx.db, charge, { retryAt, error: messageOf(error), now }));
     if (error instanceof CreationOutcomeUnknownError) return 'unknown';
     ctx.logger.error('subscription charge failed; it is tried again', { accountId: charge.account_id, chargeId: charge.id, error: messageOf(error) });

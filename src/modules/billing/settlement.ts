@@ -2,10 +2,11 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
 import { openFollowUp } from '../follow-ups/opening';
-import { onLinkPaid, onRetrySettled } from '../follow-ups/progress';
+import { onLinkPaid, onRetrySettled, solve } from '../follow-ups/progress';
+import { followUpsRepository } from '../follow-ups/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { subscriptionsRepository } from '../subscriptions/repository';
-import { chargesRepository } from './chargesRepository';
+import { chargesRepository, type ChargeRow } from './chargesRepository';
 import { recordInvoice } from './invoices';
 
 /** A charge's payment that ended without money: a follow-up takes over. */
@@ -17,6 +18,12 @@ function chargebackCode(payment: PaymentSettlement['payment']): string {
   return payment.method === 'directdebit' ? 'MD06' : 'chargeback';
 }
 
+/** The follow-up a charge that was not made opened (kind mandate): solved when its payment turns out paid after all. */
+async function solveMandateFollowUp(ctx: AppContext, trx: Knex.Transaction, charge: ChargeRow): Promise<void> {
+  const followUp = await followUpsRepository.table(trx).where({ account_id: charge.account_id, origin_key: `mandate-${charge.id}` }).first();
+  if (followUp) await solve(ctx, trx, followUp, toDbDateTime(ctx.clock.now()));
+}
+
 async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment, to }: PaymentSettlement): Promise<void> {
   if (!payment.purpose_id) return;
   const charge = await chargesRepository.find(trx, payment.account_id, payment.purpose_id);
@@ -25,7 +32,10 @@ async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment
   // `due` too: a payment whose answer was lost can settle before the charge records it.
   const link = { payment_id: payment.id, updated_at: now };
   if (to === 'paid') {
-    await chargesRepository.settle(trx, charge.account_id, charge.id, ['due', 'charged'], { ...link, status: 'paid', claim_token: null, claimed_until: null });
+    // `not_charged` too: a payment given up as rejected that the provider made after all. The money
+    // came, so the customer is no longer asked to pay by link.
+    await chargesRepository.settle(trx, charge.account_id, charge.id, ['due', 'charged', 'not_charged'], { ...link, status: 'paid', claim_token: null, claimed_until: null });
+    if (charge.status === 'not_charged') await solveMandateFollowUp(ctx, trx, charge);
     await recordInvoice(ctx, trx, charge, payment);
     return;
   }

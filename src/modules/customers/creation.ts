@@ -1,26 +1,28 @@
 import type { Account, AppContext } from '../../context';
-import { CreationOutcomeUnknownError, outcomeIsUnknown } from '../../providers/errors';
+import { CreationOutcomeUnknownError } from '../../providers/errors';
 import type { PaymentProvider, ProviderCustomerInput } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
+import { failedCreate, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, PROVIDER_KEY_WINDOW_MS } from '../payments/resumption';
 import { customersRepository, type CustomerRow } from './repository';
 
 /**
  * A customer is made at the provider the way a payment is (see payments/pipeline.ts): our row first
  * (provider_customer_id null: not confirmed yet), then the provider with the key `customer-<id>`,
- * then its id recorded. A lost answer keeps the row; a retry of the request or the job that
- * finishes stalled creations resumes it with the same key, after the provider's key window by
- * looking it up by our id first. Only a certain refusal removes the row: nothing exists there.
+ * then its id recorded. A lost answer (or a rate limit) keeps the row; a retry of the request or the
+ * job that finishes stalled creations resumes it with the same key, with backoff, after the
+ * provider's key window by looking it up by our id first. A refusal removes the row (nothing exists
+ * there), but a refusal of a resumed call only once a look-up by our id finds no customer: the
+ * first call may have made one.
  */
-
-/** Mollie replays an idempotency key's answer for one hour; past this age a resume looks the customer up first. */
-const PROVIDER_KEY_WINDOW_MS = 55 * 60 * 1000;
-const LOOKUP_MARGIN_MS = 10 * 60 * 1000;
 
 export function providerCustomerFrom(row: CustomerRow): ProviderCustomerInput {
   return { name: `${row.first_name} ${row.last_name}`, email: row.email, locale: row.locale, reference: row.id };
 }
 
 export const providerCustomerKeyOf = (row: Pick<CustomerRow, 'id'>) => `customer-${row.id}`;
+
+/** When the finishing job takes up a new row that nobody confirmed (a crash between our row and the provider). */
+export const firstResumeAfter = (now: Date) => toDbDateTime(new Date(now.getTime() + FIRST_RESUME_AFTER_MS));
 
 /** Records the provider's id on a row still waiting for it; a concurrent resume may have done so first. */
 async function recordProviderCustomer(ctx: AppContext, row: CustomerRow, providerCustomerId: string): Promise<CustomerRow> {
@@ -31,25 +33,46 @@ async function recordProviderCustomer(ctx: AppContext, row: CustomerRow, provide
   return (await customersRepository.find(ctx.db, row.account_id, row.id)) ?? { ...row, provider_customer_id: providerCustomerId };
 }
 
+/** Keeps a row whose attempt did not confirm it, to be resumed after a backoff; answers the error that tells so. */
+async function keepForLater(ctx: AppContext, row: CustomerRow, cause: unknown): Promise<CreationOutcomeUnknownError> {
+  const now = ctx.clock.now();
+  const attempts = Number(row.create_attempts ?? 0) + 1;
+  const nextAttemptAt = toDbDateTime(nextResumeAt(now, attempts, cause));
+  await customersRepository.keepUnconfirmed(ctx.db, row.account_id, row.id, { attempts, nextAttemptAt, now: toDbDateTime(now) });
+  ctx.logger.warn('customer not confirmed at the provider; kept to be resumed', { accountId: row.account_id, customerId: row.id, attempts, nextAttemptAt });
+  return new CreationOutcomeUnknownError(`customer ${row.id}`, cause);
+}
+
+/** The customer an earlier attempt may have made, found by our id; a failed look-up keeps the row. */
+async function lookUp(ctx: AppContext, provider: PaymentProvider, row: CustomerRow): Promise<{ id: string } | null> {
+  try {
+    return await provider.findCustomerByReference({ reference: row.id, createdAfter: new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS) });
+  } catch (error) {
+    throw await keepForLater(ctx, row, error);
+  }
+}
+
 export async function sendCustomerToProvider(
   ctx: AppContext,
   provider: PaymentProvider,
   row: CustomerRow,
   options: { resumed: boolean },
 ): Promise<CustomerRow> {
-  const created = fromDbDateTime(row.created_at).getTime();
-  if (options.resumed && ctx.clock.now().getTime() - created > PROVIDER_KEY_WINDOW_MS) {
-    const found = await provider.findCustomerByReference({ reference: row.id, createdAfter: new Date(created - LOOKUP_MARGIN_MS) });
+  let lookedUp = false;
+  if (options.resumed && ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime() > PROVIDER_KEY_WINDOW_MS) {
+    const found = await lookUp(ctx, provider, row);
     if (found) return recordProviderCustomer(ctx, row, found.id);
+    lookedUp = true;
   }
   let providerCustomer: { id: string };
   try {
     providerCustomer = await provider.createCustomer(providerCustomerFrom(row), providerCustomerKeyOf(row));
   } catch (error) {
-    if (outcomeIsUnknown(error)) {
-      await customersRepository.touchUnconfirmed(ctx.db, row.account_id, row.id, toDbDateTime(ctx.clock.now()));
-      ctx.logger.warn('customer outcome unknown at the provider; kept to be resumed', { accountId: row.account_id, customerId: row.id });
-      throw new CreationOutcomeUnknownError(`customer ${row.id}`, error);
+    // Someone waits for the answer (the API client, a payer on a link's page): refused credentials are told at once.
+    if (failedCreate(error, { payerWaits: true }) !== 'refused') throw await keepForLater(ctx, row, error);
+    if (options.resumed && !lookedUp) {
+      const found = await lookUp(ctx, provider, row);
+      if (found) return recordProviderCustomer(ctx, row, found.id);
     }
     // Certainly refused: no customer exists at the provider, and ours was never confirmed to anyone.
     await customersRepository.deleteUnconfirmed(ctx.db, row.account_id, row.id);

@@ -19,6 +19,10 @@ export interface CustomerRow {
   vat_number: string | null;
   locale: string | null;
   provider_customer_id: string | null;
+  /** While not confirmed at the provider: when the next attempt there may start (backoff, Retry-After). */
+  next_attempt_at?: string | null;
+  /** Attempts at the provider that did not confirm it (lost answers, rate limits). */
+  create_attempts?: number;
   /** Its number in the account's list (set by the database); absent on a row about to be written. */
   account_seq?: number;
   created_at: string;
@@ -47,9 +51,12 @@ export const customersRepository = {
   recordProviderCustomer: (db: Knex, accountId: string, id: string, providerCustomerId: string, now: string) =>
     table(db).where({ account_id: accountId, id }).whereNull('provider_customer_id').update({ provider_customer_id: providerCustomerId, updated_at: now }),
 
-  /** Marks an attempt on a row not confirmed at the provider, so the finishing job goes to the others first. */
-  touchUnconfirmed: (db: Knex, accountId: string, id: string, now: string) =>
-    table(db).where({ account_id: accountId, id }).whereNull('provider_customer_id').update({ updated_at: now }),
+  /** Records an attempt that did not confirm the row at the provider, and when the next one may start. */
+  keepUnconfirmed: (db: Knex, accountId: string, id: string, attempt: { attempts: number; nextAttemptAt: string; now: string }) =>
+    table(db)
+      .where({ account_id: accountId, id })
+      .whereNull('provider_customer_id')
+      .update({ create_attempts: attempt.attempts, next_attempt_at: attempt.nextAttemptAt, updated_at: attempt.now }),
 
   /**
    * Removes a row the provider certainly refused: only while it was never confirmed there. The rows
@@ -64,7 +71,7 @@ export const customersRepository = {
       await closeListGap(trx, 'customers', accountId, Number(row.account_seq));
     }),
 
-  /** Rows not confirmed at the provider (an answer lost, a crash) and untouched since `before`, oldest first, across accounts. */
-  stalledCreations: (db: Knex, before: string, limit: number) =>
-    table(db).whereNull('provider_customer_id').andWhere('updated_at', '<=', before).orderBy('updated_at').limit(limit),
+  /** Rows not confirmed at the provider (an answer lost, a rate limit, a crash) whose next attempt is due, longest waiting first, across accounts. */
+  stalledCreations: (db: Knex, now: string, limit: number) =>
+    table(db).whereNull('provider_customer_id').andWhere('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit),
 };

@@ -4,7 +4,7 @@ import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from 
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
-import { providerCustomerFrom, resumeCustomer, sendCustomerToProvider } from './creation';
+import { firstResumeAfter, providerCustomerFrom, resumeCustomer, sendCustomerToProvider } from './creation';
 import { customersRepository, type CustomerRow } from './repository';
 import type { CreateCustomerInput, UpdateCustomerInput } from './schemas';
 
@@ -42,6 +42,8 @@ export async function createCustomer(
     vat_number: input.vat_number ?? null,
     locale: input.locale ?? null,
     provider_customer_id: null,
+    next_attempt_at: firstResumeAfter(ctx.clock.now()),
+    create_attempts: 0,
     created_at: now,
     updated_at: now,
   };

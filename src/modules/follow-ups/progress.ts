@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { queueMail } from '../../mail/queue';
-import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
+import { CreationOutcomeUnknownError } from '../../providers/errors';
 import { todayIn, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
@@ -137,11 +137,14 @@ async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unkno
       profileId: row.provider_profile_id,
     });
   } catch (error) {
-    if (error instanceof ProviderRejectedError) {
+    // Only a retry the provider certainly does not hold (rejected) sends the customer a link; one
+    // kept `creating` (an answer lost, a rate limit) is resumed by the next run, never made twice.
+    const kept = await paymentsRepository.findByOriginKey(ctx.db, row.account_id, retryOriginKey(row, attempt));
+    if (kept?.status === 'rejected') {
       await advance(ctx.db, row, { stage: 'link', next_retry_at: daysAfter(todayIn(ctx), 0), retries_done: attempt, updated_at: now });
       return 'done';
     }
-    if (error instanceof CreationOutcomeUnknownError) return 'unknown'; // the next run resumes the same payment
+    if (error instanceof CreationOutcomeUnknownError) return 'unknown';
     throw error;
   }
   await advance(ctx.db, row, { stage: 'waiting', retries_done: attempt, next_retry_at: null, provider_payment_id: payment.provider_payment_id, updated_at: now });

@@ -3,12 +3,13 @@ import { isUniqueViolation } from '../../db/connect';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
 import { newId } from '../../ids';
 import type { Cents } from '../../money';
-import { CreationOutcomeUnknownError, outcomeIsUnknown, ProviderRejectedError } from '../../providers/errors';
-import type { PaymentProvider, ProviderPaymentInput, SequenceType } from '../../providers/types';
+import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
+import type { PaymentProvider, ProviderPayment, ProviderPaymentInput, SequenceType } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { providerWebhookUrl } from '../../webhooks/inbound/url';
 import type { PaymentPurpose } from './purposes';
 import { paymentsRepository, type PaymentRow } from './repository';
+import { failedCreate, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, PROVIDER_KEY_WINDOW_MS } from './resumption';
 import { applyProviderPayment, rejectPayment, type StatusChangeOptions } from './statusChange';
 
 /**
@@ -21,9 +22,12 @@ import { applyProviderPayment, rejectPayment, type StatusChangeOptions } from '.
  *
  * When the answer is lost (timeout, dropped connection, 5xx, crash) the outcome is unknown: the row
  * stays `creating` and is resumed — by a retry of the client's request, or by the job that finishes
- * stalled creations — with the same key, which the provider answers with the same payment. Once the
- * provider has forgotten the key, the payment is first looked up by our id in its metadata. Nothing
- * is ever deleted, and nothing is created twice.
+ * stalled creations, with backoff — with the same key, which the provider answers with the same
+ * payment. Once the provider has forgotten the key, the payment is first looked up by our id in its
+ * metadata. A refusal of a resumed call proves nothing about the first one (a 400 for a key reused
+ * with other parameters, a 404, a 422): the row is `rejected` only when a look-up by our id finds no
+ * payment. A rate limit (and, for a payment no payer waits for, refused credentials) changes nothing
+ * and is tried again later. Nothing is ever deleted, and nothing is created twice.
  */
 
 /** What a feature asks the pipeline to make. */
@@ -53,10 +57,6 @@ export interface PaymentRequest {
   profileId: string | null;
 }
 
-/** Mollie replays an idempotency key's answer for one hour; past this age a resume looks the payment up first. */
-export const PROVIDER_KEY_WINDOW_MS = 55 * 60 * 1000;
-/** The provider's creation time and ours differ by the request's duration and clock skew. */
-const LOOKUP_MARGIN_MS = 10 * 60 * 1000;
 /**
  * A payment that could not be created within a day is given up: its payer left long ago. Only after
  * the provider was asked and holds no such payment, so this never drops one that exists.
@@ -105,6 +105,8 @@ function rowFrom(account: Account, request: PaymentRequest, now: string): Paymen
     failure_reason: null,
     failure_code: null,
     paid_at: null,
+    next_attempt_at: toDbDateTime(new Date(fromDbDateTime(now).getTime() + FIRST_RESUME_AFTER_MS)),
+    create_attempts: 0,
     created_at: now,
     updated_at: now,
   };
@@ -122,12 +124,43 @@ function refusalOf(error: unknown): { code: string; message: string } {
   return { code, message: error instanceof Error ? error.message : String(error) };
 }
 
+/**
+ * Keeps a row whose attempt did not settle it, to be resumed after a backoff (and never before a
+ * rate limit's Retry-After); answers the error that tells the caller so.
+ */
+async function keepForLater(ctx: AppContext, row: PaymentRow, cause: unknown): Promise<CreationOutcomeUnknownError> {
+  const now = ctx.clock.now();
+  const attempts = Number(row.create_attempts) + 1;
+  const nextAttemptAt = nextResumeAt(now, attempts, cause);
+  await paymentsRepository.keepCreating(ctx.db, row.account_id, row.id, { attempts, nextAttemptAt: toDbDateTime(nextAttemptAt), now: toDbDateTime(now) });
+  ctx.logger.warn('payment not settled at the provider; kept to be resumed', {
+    accountId: row.account_id,
+    paymentId: row.id,
+    purpose: row.purpose,
+    attempts,
+    nextAttemptAt: toDbDateTime(nextAttemptAt),
+    cause: cause instanceof Error ? cause.message : String(cause),
+  });
+  return new CreationOutcomeUnknownError(`payment ${row.id}`, cause);
+}
+
+/** The payment an earlier attempt may have made, found by our id in its metadata; a failed look-up keeps the row. */
+async function lookUp(ctx: AppContext, provider: PaymentProvider, row: PaymentRow): Promise<ProviderPayment | null> {
+  const createdAfter = new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS);
+  try {
+    return await provider.findPaymentByReference({ reference: row.id, customerId: row.provider_customer_id, createdAfter });
+  } catch (error) {
+    throw await keepForLater(ctx, row, error);
+  }
+}
+
 async function sendToProvider(ctx: AppContext, account: Account, provider: PaymentProvider, row: PaymentRow, options: SendOptions): Promise<PaymentRow> {
   const age = ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime();
+  let lookedUp = false;
   if (options.resumed && age > PROVIDER_KEY_WINDOW_MS) {
-    const createdAfter = new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS);
-    const found = await provider.findPaymentByReference({ reference: row.id, customerId: row.provider_customer_id, createdAfter });
+    const found = await lookUp(ctx, provider, row);
     if (found) return applyProviderPayment(ctx, row, found, options);
+    lookedUp = true;
     if (age > ABANDON_AFTER_MS) {
       ctx.logger.warn('payment given up: not created at the provider within a day', { accountId: row.account_id, paymentId: row.id });
       return rejectPayment(ctx, row, { code: 'not_created', message: 'The payment could not be created at the provider within a day' }, options);
@@ -137,10 +170,12 @@ async function sendToProvider(ctx: AppContext, account: Account, provider: Payme
   try {
     created = await provider.createPayment(providerInputOf(ctx, account, row), providerKeyOf(row));
   } catch (error) {
-    if (outcomeIsUnknown(error)) {
-      await paymentsRepository.touchCreating(ctx.db, row.account_id, row.id, toDbDateTime(ctx.clock.now()));
-      ctx.logger.warn('payment outcome unknown at the provider; kept to be resumed', { accountId: row.account_id, paymentId: row.id, purpose: row.purpose });
-      throw new CreationOutcomeUnknownError(`payment ${row.id}`, error);
+    // A payer at the checkout is told a refusal at once; a charge nobody waits for is tried again.
+    if (failedCreate(error, { payerWaits: row.sequence_type !== 'recurring' }) !== 'refused') throw await keepForLater(ctx, row, error);
+    if (options.resumed && !lookedUp) {
+      // The refusal is of this call: the first one, whose answer was lost, may have made the payment.
+      const found = await lookUp(ctx, provider, row);
+      if (found) return applyProviderPayment(ctx, row, found, options);
     }
     await rejectPayment(ctx, row, refusalOf(error), options);
     throw error;

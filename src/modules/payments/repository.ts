@@ -28,7 +28,13 @@ export interface PaymentRow {
   checkout_url: string | null;
   failure_reason: string | null;
   failure_code: string | null;
+  /** Cents the payer's bank took back, as the provider reported (0: none); a new row starts at the column's 0. */
+  amount_charged_back?: number;
   paid_at: string | null;
+  /** While `creating`: when the next attempt at the provider may start (backoff, a rate limit's Retry-After). */
+  next_attempt_at: string | null;
+  /** Attempts at the provider that did not settle the creation (lost answers, rate limits). */
+  create_attempts: number;
   created_at: string;
   updated_at: string;
 }
@@ -57,13 +63,15 @@ export const paymentsRepository = {
   updateStatusIfUnchanged: (db: Knex, accountId: string, id: string, from: PaymentRowStatus, changes: Partial<PaymentRow>) =>
     table(db).where({ account_id: accountId, id, status: from }).update(changes),
 
-  /** Marks an attempt on a row still `creating`, so the job that finishes such rows goes to the others first. */
-  touchCreating: (db: Knex, accountId: string, id: string, now: string) =>
-    table(db).where({ account_id: accountId, id, status: 'creating' }).update({ updated_at: now }),
+  /** Records an attempt that did not settle a row still `creating`, and when the next one may start. */
+  keepCreating: (db: Knex, accountId: string, id: string, attempt: { attempts: number; nextAttemptAt: string; now: string }) =>
+    table(db)
+      .where({ account_id: accountId, id, status: 'creating' })
+      .update({ create_attempts: attempt.attempts, next_attempt_at: attempt.nextAttemptAt, updated_at: attempt.now }),
 
-  /** Rows left `creating` (an answer lost, a crash) and untouched since `before`, oldest first, across accounts. */
-  stalledCreations: (db: Knex, before: string, limit: number) =>
-    table(db).where('status', 'creating').andWhere('updated_at', '<=', before).orderBy('updated_at').limit(limit),
+  /** Rows left `creating` (an answer lost, a rate limit, a crash) whose next attempt is due, longest waiting first, across accounts. */
+  stalledCreations: (db: Knex, now: string, limit: number) =>
+    table(db).where('status', 'creating').andWhere('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit),
 
   recordStatus: (db: Knex, row: PaymentStatusChangeRow) => db('payment_status_changes').insert(row),
 

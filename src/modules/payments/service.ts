@@ -1,5 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../http/errors';
+import { ProviderNotFoundError } from '../../providers/errors';
 import type { IdempotencyScope } from '../../http/idempotency';
 import { outboundEventsRepository } from '../../webhooks/outbound/repository';
 import { accountsRepository } from '../accounts/repository';
@@ -58,14 +59,32 @@ export async function getPayment(ctx: AppContext, account: Account, id: string) 
 /**
  * Brings our payment up to date with the provider. The provider is asked (a report of a change is
  * never trusted by itself); statuses only move forward, and each change is recorded once.
- * Unknown payment ids change nothing.
+ *
+ * A provider payment we do not know by its id may still be ours: one whose creation answer was lost
+ * (our row still `creating`), or one we gave up on (`rejected`) that was made after all. It carries
+ * our id in its metadata, and is attached to that row whatever its state. Anything else (not ours,
+ * unknown to the provider) changes nothing.
  */
 export async function syncPaymentFromProvider(ctx: AppContext, accountId: string, providerPaymentId: string): Promise<PaymentRow | null> {
-  const row = await paymentsRepository.findByProviderPaymentId(ctx.db, accountId, providerPaymentId);
-  if (!row) return null;
+  const known = await paymentsRepository.findByProviderPaymentId(ctx.db, accountId, providerPaymentId);
   const provider = await ctx.providers.forAccount({ id: accountId });
-  const remote = await provider.getPayment(providerPaymentId);
-  return applyProviderPayment(ctx, row, remote, { answeredInRequest: false });
+  if (known) return applyProviderPayment(ctx, known, await provider.getPayment(providerPaymentId), { answeredInRequest: false });
+  let remote;
+  try {
+    remote = await provider.getPayment(providerPaymentId);
+  } catch (error) {
+    if (error instanceof ProviderNotFoundError) return null;
+    throw error;
+  }
+  const ours = remote.reference ? await paymentsRepository.find(ctx.db, accountId, remote.reference) : undefined;
+  if (!ours) return null;
+  if (ours.provider_payment_id !== null && ours.provider_payment_id !== remote.id) {
+    // Never expected: our key and look-ups make one provider payment per row. Money is involved, so say it loudly.
+    ctx.logger.error('the provider holds a second payment for one of ours; refund one of them', { accountId, paymentId: ours.id, providerPaymentId: remote.id });
+    return null;
+  }
+  ctx.logger.info('provider payment attached to our payment by its reference', { accountId, paymentId: ours.id, providerPaymentId: remote.id, status: ours.status });
+  return applyProviderPayment(ctx, ours, remote, { answeredInRequest: false });
 }
 
 /**

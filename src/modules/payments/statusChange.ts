@@ -6,7 +6,7 @@ import { enqueuePaymentEvents } from '../../webhooks/outbound/events';
 import { mandatesRepository } from '../mandates/repository';
 import { recordProviderMandate } from '../mandates/service';
 import { paymentsRepository, type PaymentRow } from './repository';
-import { canMoveTo, SETTLED_STATUSES, type PaymentRowStatus } from './transitions';
+import { canMoveTo, isLateAttachment, SETTLED_STATUSES, type PaymentRowStatus } from './transitions';
 
 export interface StatusChangeOptions {
   /**
@@ -85,7 +85,8 @@ function changesFrom(row: PaymentRow, remote: ProviderPayment): Partial<PaymentR
 }
 
 /**
- * Applies what the provider says about a payment: statuses only move forward and each change is
+ * Applies what the provider says about a payment: statuses only move forward (but a payment given
+ * up as `rejected` that the provider holds after all takes its status) and each change is
  * recorded once. When a concurrent change of the same payment wins the race (open → pending here,
  * open → paid there), the payment is read again and the provider's status applied on top of the
  * winner's, so no status is ever dropped.
@@ -95,7 +96,7 @@ export async function applyProviderPayment(ctx: AppContext, row: PaymentRow, rem
   let mandate: ProviderMandate | undefined;
   let mandateAsked = false;
   for (let attempt = 0; attempt < RACE_ATTEMPTS; attempt += 1) {
-    if (!canMoveTo(current.status, remote.status)) return current;
+    if (!canMoveTo(current.status, remote.status) && !isLateAttachment(current, remote)) return current;
     if (!mandateAsked) {
       mandate = await mandateCreatedBy(ctx, current, remote);
       mandateAsked = true;

@@ -14,7 +14,7 @@ export const RETRY_AFTER_SECONDS = 30;
  * (`mayHaveReachedProvider`): only an answer in which Mollie refused the request leaves "nothing
  * happened" certain. A lost or garbled answer, a 5xx and a 409 leave the outcome unknown.
  */
-export function providerErrorFrom(error: unknown, fields: FieldNames): unknown {
+export function providerErrorFrom(error: unknown, fields: FieldNames, retryAfterSeconds: number | null = null): unknown {
   if (error instanceof AppError || !(error instanceof MollieApiError)) return error;
   const status = error.statusCode;
   if (status === undefined) {
@@ -27,8 +27,8 @@ export function providerErrorFrom(error: unknown, fields: FieldNames): unknown {
   if (status === 422) return new ProviderRejectedError(error.message, error.field ? (fields[error.field] ?? null) : null);
   if (status === 401 || status === 403) return new ProviderCredentialsError();
   if (status === 404 || status === 410) return new ProviderNotFoundError(error.message);
-  // Mollie refuses a rate-limited request before doing anything with it.
-  if (status === 429) return new ProviderOutageError('rate limited, HTTP 429', RETRY_AFTER_SECONDS, false);
+  // Mollie refuses a rate-limited request before doing anything with it; its Retry-After is honoured.
+  if (status === 429) return new ProviderOutageError('rate limited, HTTP 429', retryAfterSeconds ?? RETRY_AFTER_SECONDS, false);
   // Another request with the same idempotency key is still running at Mollie: it may well succeed,
   // and the retry with that key gets its answer.
   if (status === 409) return new ProviderOutageError('a request with the same idempotency key is in progress, HTTP 409', RETRY_AFTER_SECONDS, true);

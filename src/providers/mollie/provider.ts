@@ -13,6 +13,7 @@ import type {
   ProviderPaymentInput,
 } from '../types';
 import { providerErrorFrom, RETRY_AFTER_SECONDS } from './errors';
+import { noteAnswers, type Answers } from './retryAfter';
 import {
   CUSTOMER_FIELDS,
   customerParams,
@@ -193,12 +194,13 @@ export class MollieProvider implements PaymentProvider {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ProviderOutageError(`no answer within ${timeoutMs / 1000} s`, RETRY_AFTER_SECONDS, true)), timeoutMs);
     });
+    const answers: Answers = { retryAfterSeconds: null };
     try {
       // A late answer after the timeout is dropped, so the outcome is unknown; the idempotency key
       // makes the caller's retry safe.
-      return await Promise.race([run(), timeout]);
+      return await Promise.race([noteAnswers(answers, run), timeout]);
     } catch (error) {
-      const mapped = providerErrorFrom(error, fields);
+      const mapped = providerErrorFrom(error, fields, answers.retryAfterSeconds);
       this.options.logger.warn('mollie request failed', {
         operation,
         error: loggable(error),

@@ -20,15 +20,23 @@ export interface FakeRequest {
   body: Record<string, unknown>;
 }
 
-export type FakeAnswer = { status: number; body: unknown } | { lost: true };
+export type FakeAnswer = { status: number; body: unknown; headers?: Record<string, string> } | { lost: true };
 
 interface Fault {
   method: string;
   path: RegExp;
-  /** lose: done, answer dropped; hold: done, answer waits; unreachable: not done, connection fails. */
-  kind: 'lose' | 'hold' | 'unreachable';
+  /** lose: done, answer dropped; hold: done, answer waits; unreachable: not done, connection fails; refuse: not done, `answer` given. */
+  kind: 'lose' | 'hold' | 'unreachable' | 'refuse';
   remaining: number;
+  answer?: { status: number; body: unknown; headers?: Record<string, string> };
 }
+
+/** How Mollie refuses a request without doing it: a rate limit, credentials, an idempotency key reused with other parameters. */
+export const REFUSALS = {
+  rateLimited: (retryAfterSeconds: number) => ({ ...error(429, 'Too many requests, slow down'), headers: { 'Retry-After': String(retryAfterSeconds) } }),
+  unauthorized: () => error(401, 'Missing authentication, or failed to authenticate'),
+  keyReused: () => error(400, 'The idempotency key was used with other parameters'),
+};
 
 interface Held {
   request: FakeRequest;
@@ -97,6 +105,11 @@ export class MollieFake {
   /** The next `times` matching requests never arrive: nothing is done and the connection fails. */
   unreachable(method: string, path: RegExp, times = Number.POSITIVE_INFINITY): void {
     this.faults.push({ method, path, kind: 'unreachable', remaining: times });
+  }
+
+  /** The next `times` matching requests are refused with `answer` (see REFUSALS) and nothing is done. */
+  refuse(method: string, path: RegExp, answer: { status: number; body: unknown; headers?: Record<string, string> }, times = Number.POSITIVE_INFINITY): void {
+    this.faults.push({ method, path, kind: 'refuse', remaining: times, answer });
   }
 
   /** Ends every fault; held answers stay held until released. */
@@ -201,6 +214,7 @@ export class MollieFake {
     if (fault?.kind === 'lose') return { lost: true };
     if (fault?.kind === 'hold') {
       await new Promise<void>((release) => {
+    if (fault?.kind === 'refuse' && fault.answer) return fault.answer;
         this.held.push({ request, release });
         for (const wake of this.heldWaiters.splice(0)) wake();
       });
@@ -376,8 +390,10 @@ function error(status: number, detail: string, field?: string): { status: number
   return {
     status,
     body: {
+const TITLES: Record<number, string> = { 401: 'Unauthorized Request', 404: 'Not Found', 409: 'Conflict', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 503: 'Service Unavailable' };
+
       status,
-      title: status === 422 ? 'Unprocessable Entity' : status === 404 ? 'Not Found' : status === 409 ? 'Conflict' : 'Bad Request',
+      title: TITLES[status] ?? 'Bad Request',
       detail,
       ...(field ? { field } : {}),
       _links: { documentation: { href: 'https://docs.mollie.com/overview/handling-errors', type: 'text/html' } },

@@ -31,7 +31,7 @@ export async function serveOverHttps(fake: MollieFake): Promise<{ apiUrl: string
             return;
           }
           if (res.destroyed) return; // the caller is gone (killed while its answer was held)
-          res.writeHead(answer.status, { 'Content-Type': 'application/hal+json' });
+          res.writeHead(answer.status, { 'Content-Type': 'application/hal+json', ...answer.headers });
           res.end(JSON.stringify(answer.body));
         });
     });

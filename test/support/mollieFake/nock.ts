@@ -19,7 +19,7 @@ export function serveWithNock(fake: MollieFake, host = 'https://api.mollie.com')
         reply(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), [0]);
         return;
       }
-      reply(null, [result.status, JSON.stringify(result.body), { 'Content-Type': 'application/hal+json' }]);
+      reply(null, [result.status, JSON.stringify(result.body), { 'Content-Type': 'application/hal+json', ...result.headers }]);
     });
   };
   scope.get(/.*/).reply(answer);
