@@ -7,10 +7,12 @@ import { mandatesRepository } from '../mandates/repository';
 import type { PaymentRow } from '../payments/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { subscriptionsRepository } from '../subscriptions/repository';
+import { insertPaidFirst, subscriptionPaidFirst } from '../subscriptions/paidFirstPeriod';
 import { newSubscription } from '../subscriptions/service';
-import { regularChargesStart } from './regularCharges';
+import { trialOf } from './regularCharges';
 import { paymentLinksRepository, type LinkFulfilmentRow, type PaymentLinkRow } from './repository';
 import { linkRulesOf } from './rules';
+import { dateAfterTrial } from './trial';
 
 /**
  * When a link's payment is paid, the link is fulfilled: it becomes `paid`, takes the payer as its
@@ -65,7 +67,12 @@ async function fulfilLink(ctx: AppContext, trx: Knex.Transaction, { payment }: P
     });
 }
 
-/** The link's subscription on the mandate the paid first payment created; null (logged) when there is none. */
+/**
+ * The link's subscription on the mandate the paid first payment created; null (logged) when there is
+ * none. Without a trial the first payment paid the first period: it is charge 1 and counts against
+ * the first rule's `times`. With a trial it paid no period: the charges start after the trial, and
+ * all `times` of them are still to come.
+ */
 async function subscribe(ctx: AppContext, trx: Knex.Transaction, link: PaymentLinkRow, payment: PaymentRow): Promise<string | null> {
   const mandate =
     payment.customer_id && payment.provider_mandate_id
@@ -79,21 +86,22 @@ async function subscribe(ctx: AppContext, trx: Knex.Transaction, link: PaymentLi
   }
   const settings = await accountsRepository.providerSettings(trx, link.account_id);
   const paidDate = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
-  const { row, rules: ruleRows, invoiceRules } = newSubscription(
-    { id: link.account_id },
-    {
-      name: link.description,
-      customer_id: mandate.customer_id,
-      provider_profile_id: settings?.mollie_profile_id ?? KEY_OWN_PROFILE,
-      provider_mandate_id: mandate.id,
-      start_date: regularChargesStart(link, firstRule, paidDate),
-      rules,
-      workflow_id: null,
-      docstyle_id: null,
-    },
-    mandate,
-    ctx.clock.now(),
-  );
+  const input = {
+    name: link.description,
+    customer_id: mandate.customer_id,
+    provider_profile_id: settings?.mollie_profile_id ?? KEY_OWN_PROFILE,
+    provider_mandate_id: mandate.id,
+    rules,
+    workflow_id: null,
+    docstyle_id: null,
+  };
+  const trial = trialOf(link);
+  if (!trial) {
+    const made = subscriptionPaidFirst({ id: link.account_id }, input, mandate, { payment, amount: Number(payment.amount), paidDate }, ctx.clock.now());
+    await insertPaidFirst(ctx, trx, made, payment);
+    return made.row.id;
+  }
+  const { row, rules: ruleRows, invoiceRules } = newSubscription({ id: link.account_id }, { ...input, start_date: dateAfterTrial(paidDate, trial) }, mandate, ctx.clock.now());
   await subscriptionsRepository.insertWithRules(trx, row, ruleRows, invoiceRules);
   return row.id;
 }

@@ -1,14 +1,18 @@
 import type { PaymentLinkRow } from './repository';
 import type { LinkRule } from './rules';
-import { dateAfterTrial, parseTrialInterval } from './trial';
+import { dateAfterTrial, parseTrialInterval, type TrialInterval } from './trial';
+
+/** The link's trial: the time its first payment buys before the regular charges begin; null without one. */
+export function trialOf(link: Pick<PaymentLinkRow, 'trial_interval'>): TrialInterval | null {
+  return link.trial_interval === null ? null : parseTrialInterval(link.trial_interval);
+}
 
 /**
- * The date a subscription link's subscription starts, i.e. from when its regular charges run, for a
- * link paid on `paidDate` (Y-m-d in APP_TIMEZONE). The first payment on the page paid for now: with a
- * trial the regular charges begin after it, without one a full interval of the first rule later —
- * never on the day of the first payment, so nobody is charged twice for one period.
+ * The date from which a subscription link's regular charges run after its first payment, for a link
+ * paid on `paidDate` (Y-m-d in APP_TIMEZONE): after the trial, or — without one — a full interval of
+ * the first rule later, since the first payment paid for the first period (it is the subscription's
+ * charge 1) and nobody is charged twice for one period.
  */
 export function regularChargesStart(link: Pick<PaymentLinkRow, 'trial_interval'>, firstRule: Pick<LinkRule, 'interval' | 'interval_amount'>, paidDate: string): string {
-  const trial = link.trial_interval === null ? null : parseTrialInterval(link.trial_interval);
-  return dateAfterTrial(paidDate, trial ?? { count: firstRule.interval_amount, unit: firstRule.interval });
+  return dateAfterTrial(paidDate, trialOf(link) ?? { count: firstRule.interval_amount, unit: firstRule.interval });
 }

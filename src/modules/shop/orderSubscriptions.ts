@@ -3,13 +3,12 @@ import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
 import { calendarDateIn, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
-import { dateAfterTrial } from '../links/trial';
 import { mandatesRepository } from '../mandates/repository';
 import { ordersRepository, type OrderLineRow, type OrderRow } from '../orders/repository';
 import type { PaymentRow } from '../payments/repository';
 import { productsRepository, type ProductRow } from '../products/repository';
 import { subscriptionsRepository } from '../subscriptions/repository';
-import { newSubscription } from '../subscriptions/service';
+import { insertPaidFirst, subscriptionPaidFirst } from '../subscriptions/paidFirstPeriod';
 
 /** The profile a subscription is charged on when the account has none of its own set (as for links). */
 const OWN_PROFILE = 'default';
@@ -48,8 +47,9 @@ export async function holdsSubscriptionProducts(db: Knex, order: OrderRow): Prom
 /**
  * The Subscriptions a paid store order starts, one per product interval, on the mandate its first
  * payment left. Runs in the payment's settlement transaction. Each is keyed by the order and its
- * interval (unique per account), so a second paid payment of the order makes none again. The first
- * charge is one interval after the payment: the checkout paid for the first period.
+ * interval (unique per account), so a second paid payment of the order makes none again. The
+ * checkout paid the first period of each: it is their charge 1, counted in the product's `times`
+ * (the number of payments in all), and their next charge is one interval after it.
  */
 export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction, order: OrderRow, payment: PaymentRow): Promise<string[]> {
   const lines = await ordersRepository.linesOf(trx, order.account_id, [order.id]);
@@ -69,24 +69,24 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
     const originKey = `order-${order.id}-${group.key}`;
     if (await subscriptionsRepository.table(trx).where({ account_id: order.account_id, origin_key: originKey }).first('id')) continue;
     const interval = group.product.interval as NonNullable<ProductRow['interval']>;
-    const intervalAmount = Number(group.product.interval_value);
-    const { row, rules, invoiceRules } = newSubscription(
+    const started = subscriptionPaidFirst(
       { id: order.account_id },
       {
         name: `Order ${order.shop_order_number ?? order.order_number}: ${group.names.join(', ')}`.slice(0, 191),
         customer_id: mandate.customer_id,
         provider_profile_id: settings?.mollie_profile_id ?? OWN_PROFILE,
         provider_mandate_id: mandate.id,
-        start_date: dateAfterTrial(paidDate, { count: intervalAmount, unit: interval }),
-        rules: [{ amount: group.amount, interval, interval_amount: intervalAmount, times: group.product.times === null ? null : Number(group.product.times) }],
+        rules: [{ amount: group.amount, interval, interval_amount: Number(group.product.interval_value), times: group.product.times === null ? null : Number(group.product.times) }],
         workflow_id: null,
         docstyle_id: null,
       },
       mandate,
+      { payment, amount: group.amount, paidDate },
       ctx.clock.now(),
     );
+    const { row } = started;
     try {
-      await subscriptionsRepository.insertWithRules(trx, { ...row, origin_key: originKey, origin_order_id: order.id }, rules, invoiceRules);
+      await insertPaidFirst(ctx, trx, started, payment, { origin_key: originKey, origin_order_id: order.id });
     } catch (error) {
       if (isUniqueViolation(error)) continue; // made a moment ago by the order's other payment
       throw error;

@@ -106,6 +106,23 @@ function nthChargeOfRule(rule: ScheduledRule, first: string, k: number): string 
 }
 
 /**
+ * The start date of a subscription whose charge 1 is a first payment made on `paidDate` that paid
+ * the first period (a link without a trial, a store checkout). It is chosen so that the schedule puts
+ * charge 2 on the rule's first day on or after the end of that period (`paidDate` plus one
+ * interval), as if charge 1 had been a regular charge: that is `paidDate` itself, except when
+ * month-end clamping would put charge 2 a period later (paid 31 March, charging on the 30th: the
+ * period ends 30 April, but from 31 March the rule's first day is 30 April, so charge 2 would be
+ * 30 May). The start is then the rule's day one interval before charge 2, a day or two before
+ * `paidDate`. `rule.day` is the effective day (see effectiveRuleDay, from `paidDate`).
+ */
+export function startOfPaidFirstPeriod(rule: ScheduledRule, paidDate: string): string {
+  const periodEnd = chargeDateAfter({ ...rule, day: parse(paidDate).day }, paidDate);
+  const secondCharge = firstChargeDate(rule, periodEnd);
+  const firstOnRuleDay = nthChargeOfRule(rule, secondCharge, -1);
+  return firstOnRuleDay < paidDate ? firstOnRuleDay : paidDate;
+}
+
+/**
  * Charge number `number` of the plan, or null when the plan has no such charge (every rule has run
  * its `times`). Rules run one after another: a rule starts when the period paid by the previous
  * rule's last charge ends, and charges on its own day from there.

@@ -43,7 +43,10 @@ export function mapProduct(product: WooProduct): MappedProduct {
   if (!period || !PERIODS.has(period)) throw new Error(`_subscription_period "${period ?? ''}" is not day, week, month or year`);
   const every = Number(metaText(product, '_subscription_period_interval') ?? '1');
   if (!Number.isInteger(every) || every < 1) throw new Error(`_subscription_period_interval "${every}" is not a whole number ≥ 1`);
-  // _subscription_length counts periods (12 months); 0 or absent runs until cancelled.
+  // _subscription_length counts periods (12 months); 0 or absent runs until cancelled. WooCommerce
+  // Subscriptions ends a subscription that many periods after its start and charges at the start (the
+  // checkout) and every `every` periods before the end: ceil(length / every) payments in all, the
+  // checkout's included — which is what `times` means here (the checkout is charge 1).
   const length = Number(metaText(product, '_subscription_length') ?? '0');
   if (!Number.isInteger(length) || length < 0) throw new Error(`_subscription_length "${length}" is not a whole number`);
   return { ...base, type: 'subscription', interval: period as IntervalUnit, intervalValue: every, times: length === 0 ? null : Math.max(1, Math.ceil(length / every)) };
