@@ -65,29 +65,58 @@ export const amountDueNow = (link: Pick<PaymentLinkRow, 'type' | 'amount' | 'fir
 
 export const linkReturnUrl = (ctx: AppContext, link: Pick<PaymentLinkRow, 'id'>) => `${ctx.config.publicUrl}/pay/${link.id}/return`;
 
+/** A payment the payer may still complete, or whose outcome the provider has not told yet. */
+const IN_PROGRESS: ReadonlySet<string> = new Set(['open', 'pending', 'authorized']);
+const isInProgress = (payment: PaymentRow) => IN_PROGRESS.has(payment.status);
+
 /**
- * The checkout address for the buyer. A payment of this link still open (a double click, the buyer
- * coming back) is sent to again instead of a second one being made; one still `creating` (an
- * answer lost earlier) is resumed with its own key. Otherwise a new payment through the pipeline:
- * `first` for subscription and mandate links (the mandate comes from it), `oneoff` for a payment.
+ * The link's payment that is under way and cannot be gone back to (a bank transfer, a checkout
+ * finished whose outcome is not final yet, an open payment without a checkout address): while it
+ * is, the page says so and makes no second payment. Null when there is none, or when the latest
+ * payment is open with a checkout the buyer can return to.
  */
-export async function payLink(ctx: AppContext, found: PublicLink, buyer: Buyer | null, locale: PageLocale): Promise<string> {
+export async function paymentInProgress(ctx: AppContext, link: PaymentLinkRow): Promise<PaymentRow | null> {
+  const [latest] = await paymentsOfLink(ctx, link).limit(1);
+  return latest && isInProgress(latest) && !(latest.status === 'open' && latest.checkout_url) ? latest : null;
+}
+
+/** What pressing pay leads to: the provider's checkout, or the page of a payment already under way. */
+export type PayOutcome = { checkoutUrl: string } | { inProgress: PaymentRow };
+
+/**
+ * The customer of the buyer's earlier attempt at this link, when it is the same buyer (same
+ * e-mail): a second attempt pays as that customer instead of making another. A different e-mail is
+ * a different payer, whose mandate must not end up under someone else's name.
+ */
+async function earlierBuyer(ctx: AppContext, link: PaymentLinkRow, latest: PaymentRow | undefined, buyer: Buyer): Promise<CustomerRow | null> {
+  if (!latest?.customer_id) return null;
+  const earlier = await customersRepository.find(ctx.db, link.account_id, latest.customer_id);
+  return earlier?.provider_customer_id && earlier.email.toLowerCase() === buyer.email.toLowerCase() ? earlier : null;
+}
+
+/**
+ * Where the pay button leads. One payment at a time per link: one still open (a double click, the
+ * buyer coming back) is sent to again; one still `creating` (an answer lost earlier) is resumed with
+ * its own key; one pending or authorized (a bank transfer, a checkout finished whose outcome is not
+ * final) is shown as in progress. Only otherwise a new payment through the pipeline: `first` for
+ * subscription and mandate links (the mandate comes from it), `oneoff` for a payment.
+ */
+export async function payLink(ctx: AppContext, found: PublicLink, buyer: Buyer | null, locale: PageLocale): Promise<PayOutcome> {
   const { link, account } = found;
   const reason = unpayableReason(ctx, link);
   if (reason) throw new LinkNotPayableError(reason);
   const owner: Account = { id: account.id, name: account.name, bookkeeping_system: account.bookkeeping_system, public_ref: account.public_ref };
 
   const [latest] = await paymentsOfLink(ctx, link).limit(1);
-  if (latest?.status === 'creating') {
-    const resumed = await resumePayment(ctx, owner, latest, { answeredInRequest: true });
-    if (resumed.status === 'open' && resumed.checkout_url) return resumed.checkout_url;
+  const current = latest?.status === 'creating' ? await resumePayment(ctx, owner, latest, { answeredInRequest: true }) : latest;
+  if (current && isInProgress(current)) {
+    return current.status === 'open' && current.checkout_url ? { checkoutUrl: current.checkout_url } : { inProgress: current };
   }
-  if (latest?.status === 'open' && latest.checkout_url) return latest.checkout_url;
 
   let customer = found.customer;
   if (!customer) {
     if (!buyer) throw new Error('a link without a customer needs the buyer’s name and e-mail');
-    customer = await createCustomer(ctx, owner, { ...buyer, locale });
+    customer = (await earlierBuyer(ctx, link, latest, buyer)) ?? (await createCustomer(ctx, owner, { ...buyer, locale }));
   }
   if (!customer.provider_customer_id) throw new Error(`customer ${customer.id} has no provider customer`);
   const payment = await startPayment(ctx, owner, {
@@ -105,7 +134,7 @@ export async function payLink(ctx: AppContext, found: PublicLink, buyer: Buyer |
     profileId: null,
   });
   if (!payment.checkout_url) throw new Error(`payment ${payment.id} has no checkout address`);
-  return payment.checkout_url;
+  return { checkoutUrl: payment.checkout_url };
 }
 
 export type ReturnOutcome = 'paid' | 'failed' | 'pending';

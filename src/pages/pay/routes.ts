@@ -3,18 +3,20 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
 import { chooseLocale, type PageLocale } from '../../i18n/locales';
-import { findPublicLink, linkReturnOutcome, LinkNotPayableError, payLink, unpayableReason, type PublicLink } from '../../modules/links/checkout';
+import { findPublicLink, linkReturnOutcome, LinkNotPayableError, payLink, paymentInProgress, unpayableReason, type PublicLink } from '../../modules/links/checkout';
 import { calendarDateIn } from '../../time';
 import { pageSecurityHeaders } from '../securityHeaders';
 import { PAY_CSS } from './pay.css';
 import { PAY_STRINGS } from './strings';
-import { failedPage, gonePage, linkPage, messagePage, type BuyerForm } from './view';
+import { failedPage, gonePage, inProgressPage, linkPage, messagePage, type BuyerForm } from './view';
 
 /** Mollie's hosted checkout, where a form POST to us is redirected on to. */
 const MOLLIE_CHECKOUT_ORIGIN = 'https://www.mollie.com';
 /** How long the return page re-checks for the webhook before it says "we are still waiting": about 30 s. */
 const RETURN_CHECKS = 15;
 const RETURN_CHECK_SECONDS = 2;
+/** How often the page of a payment in progress looks again; a bank transfer can take days, so not often. */
+const IN_PROGRESS_CHECK_SECONDS = 15;
 
 const buyerFields = z.object({
   first_name: z.string().trim().max(191).default(''),
@@ -51,6 +53,12 @@ export function payPagesRouter(ctx: AppContext): Router {
   const today = () => calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
   const html = (res: Response, status: number, page: string) => res.status(status).type('html').send(page);
 
+  /** The payment under way, its page re-checked by loading the link's page again (without any script). */
+  function inProgress(res: Response, locale: PageLocale, found: PublicLink): void {
+    res.set('Refresh', `${IN_PROGRESS_CHECK_SECONDS}; url=/pay/${found.link.id}`);
+    html(res, 200, inProgressPage(locale, found));
+  }
+
   /** The link, or the answer already sent: 404 for an unknown id. */
   async function linkOr404(req: Request, res: Response): Promise<PublicLink | null> {
     const found = await findPublicLink(ctx, String(req.params.id));
@@ -64,6 +72,7 @@ export function payPagesRouter(ctx: AppContext): Router {
     const locale = localeFor(req, found);
     const reason = unpayableReason(ctx, found.link);
     if (reason) html(res, 410, gonePage(locale, reason));
+    else if (await paymentInProgress(ctx, found.link)) inProgress(res, locale, found);
     else html(res, 200, linkPage(locale, found, today()));
   });
 
@@ -82,7 +91,9 @@ export function payPagesRouter(ctx: AppContext): Router {
       return;
     }
     try {
-      res.redirect(303, await payLink(ctx, found, form ? form.values : null, locale));
+      const outcome = await payLink(ctx, found, form ? form.values : null, locale);
+      if ('inProgress' in outcome) inProgress(res, locale, found);
+      else res.redirect(303, outcome.checkoutUrl);
     } catch (error) {
       if (error instanceof LinkNotPayableError) {
         html(res, 410, gonePage(locale, error.reason));

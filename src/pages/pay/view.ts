@@ -98,6 +98,12 @@ export function messagePage(locale: PageLocale, message: { title: string; text: 
 
 export const gonePage = (locale: PageLocale, reason: UnpayableReason) => messagePage(locale, PAY_STRINGS[locale].gone[reason]);
 
+/** A payment of the link is under way: no pay button, and a way to look again (the page also refreshes itself). */
+export function inProgressPage(locale: PageLocale, found: Pick<PublicLink, 'link'>): string {
+  const words = PAY_STRINGS[locale].inProgress;
+  return messagePage(locale, words, { extra: `\n<p><a href="/pay/${escapeHtml(found.link.id)}">${escapeHtml(words.checkAgain)}</a></p>` });
+}
+
 /** The try-again page: what happened, and the pay button again while the link can still be paid. */
 export function failedPage(locale: PageLocale, found: PublicLink | null): string {
   const words = PAY_STRINGS[locale].failed;
