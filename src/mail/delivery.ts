@@ -20,17 +20,30 @@ export async function deliverDueMails(
 ): Promise<JobResult> {
   const result: JobResult = { processed: 0, failed: 0 };
   const now = toDbDateTime(ctx.clock.now());
+  // Longest due first: a failed mail's next attempt lies ahead, so it never heads every batch.
   const due = await ctx.db<OutgoingMailRow>('outgoing_mails')
     .where({ status: 'queued' })
     .andWhere('next_attempt_at', '<=', now)
-    .orderBy('seq')
+    .orderBy([{ column: 'next_attempt_at' }, { column: 'seq' }])
     .limit(BATCH_SIZE);
   for (const mail of due) {
     if (signal.aborted) break;
-    if (await deliver(ctx, mail, transport)) result.processed += 1;
+    if (await attempt(ctx, mail, transport)) result.processed += 1;
     else result.failed += 1;
   }
   return result;
+}
+
+/** One mail's attempt, which never stops the batch: what throws outside the send itself (its row cannot be written) is a failed attempt too. */
+async function attempt(ctx: AppContext, mail: OutgoingMailRow, transport: MailTransport | null): Promise<boolean> {
+  try {
+    return await deliver(ctx, mail, transport);
+  } catch (error) {
+    ctx.logger.error('mail attempt failed; counted as a failed send', { mail: mail.id, error: error instanceof Error ? error.message : String(error) });
+    // When even that cannot be written, the mail stays due and the next run tries it again.
+    await recordFailure(ctx, mail, 'could not send').catch(() => undefined);
+    return false;
+  }
 }
 
 /** Only a still-queued mail is marked, so two runners racing (a lease taken over) record one outcome. */
@@ -38,6 +51,20 @@ const markQueued = (ctx: AppContext, mail: OutgoingMailRow, changes: Partial<Out
   ctx.db<OutgoingMailRow>('outgoing_mails')
     .where({ id: mail.id, status: 'queued' })
     .update({ ...changes, updated_at: toDbDateTime(ctx.clock.now()) });
+
+/** A failed attempt: retried with backoff until 26 hours after the mail was queued, then `failed`. */
+async function recordFailure(ctx: AppContext, mail: OutgoingMailRow, reason: string): Promise<void> {
+  const attempts = mail.attempts + 1;
+  const next = nextAttemptAfterFailure(fromDbDateTime(mail.created_at), ctx.clock.now(), attempts);
+  await markQueued(ctx, mail, {
+    attempts,
+    last_error: reason,
+    status: next ? 'queued' : 'failed',
+    next_attempt_at: next ? toDbDateTime(next) : null,
+  });
+  const about = { mail: mail.id, template: mail.template, locale: mail.locale, attempts, reason };
+  ctx.logger.warn(next ? 'mail could not be sent; will retry' : 'mail could not be sent for 26 hours; given up', about);
+}
 
 async function deliver(ctx: AppContext, mail: OutgoingMailRow, transport: MailTransport | null): Promise<boolean> {
   const about = { mail: mail.id, template: mail.template, locale: mail.locale };
@@ -49,16 +76,7 @@ async function deliver(ctx: AppContext, mail: OutgoingMailRow, transport: MailTr
   try {
     await transport.sendMail({ from: ctx.config.MAIL_FROM, to: mail.recipient, subject: mail.subject, text: mail.text_body, html: mail.html_body });
   } catch (error) {
-    const attempts = mail.attempts + 1;
-    const reason = genericMailError(error);
-    const next = nextAttemptAfterFailure(fromDbDateTime(mail.created_at), ctx.clock.now(), attempts);
-    await markQueued(ctx, mail, {
-      attempts,
-      last_error: reason,
-      status: next ? 'queued' : 'failed',
-      next_attempt_at: next ? toDbDateTime(next) : null,
-    });
-    ctx.logger.warn(next ? 'mail could not be sent; will retry' : 'mail could not be sent for 26 hours; given up', { ...about, attempts, reason });
+    await recordFailure(ctx, mail, genericMailError(error));
     return false;
   }
   await markQueued(ctx, mail, { status: 'sent', attempts: mail.attempts + 1, sent_at: toDbDateTime(ctx.clock.now()), next_attempt_at: null, last_error: null });

@@ -41,8 +41,16 @@ export const shopTasksRepository = {
 
   find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
 
-  /** Pending tasks whose time has come, oldest first, across accounts. */
-  due: (db: Knex, now: string, limit: number) => table(db).where('status', 'pending').andWhere('next_attempt_at', '<=', now).orderBy('seq').limit(limit),
+  /**
+   * Pending tasks whose time has come, longest due first, across accounts. A failed attempt moves a
+   * task's next attempt on, so one that always fails goes to the back instead of heading every batch.
+   */
+  due: (db: Knex, now: string, limit: number) =>
+    table(db)
+      .where('status', 'pending')
+      .andWhere('next_attempt_at', '<=', now)
+      .orderBy([{ column: 'next_attempt_at' }, { column: 'seq' }])
+      .limit(limit),
 
   /**
    * Takes a task for one attempt: counts the attempt and moves its next time on by `holdUntil`

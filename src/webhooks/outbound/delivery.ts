@@ -2,8 +2,8 @@ import type { AppContext } from '../../context';
 import type { JobResult } from '../../jobs/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { nextAttemptAfterFailure } from '../backoff';
-import { postToWebhookUrl } from './post';
-import { outboundEventsRepository } from './repository';
+import { postToWebhookUrl, type AttemptResult } from './post';
+import { outboundEventsRepository, type OutboundEventRow } from './repository';
 import { webhookSecretOf } from './secret';
 import { signatureHeader } from './signature';
 
@@ -25,14 +25,7 @@ export async function deliverEvent(ctx: AppContext, eventId: string): Promise<De
   const event = await outboundEventsRepository.find(ctx.db, eventId);
   if (!event) return 'skipped';
 
-  const secret = await webhookSecretOf(ctx, event.account_id);
-  const headers = {
-    'Content-Type': 'application/json',
-    'User-Agent': 'recurring-payments-service/webhooks',
-    'X-Event-Id': event.id, // the same on every attempt: receivers deduplicate on it
-    'X-Signature': signatureHeader(secret, event.payload, Math.floor(started.getTime() / 1000)),
-  };
-  const result = await postToWebhookUrl(event.url, event.payload, headers, { allowPrivate: ctx.config.outboundAllowPrivate, timeoutMs: ATTEMPT_TIMEOUT_MS });
+  const result = await post(ctx, event, started);
   const attempts = event.attempts + 1;
   // The client sees only the generic failure; the detailed cause is for our log.
   const attempt = { attempts, last_attempt_at: now, last_status_code: result.status, last_error: result.failure };
@@ -55,13 +48,42 @@ export async function deliverEvent(ctx: AppContext, eventId: string): Promise<De
   return 'retrying';
 }
 
-/** The job's body: every due event gets one attempt. */
+/**
+ * The signed POST of one event. What throws on our side, before or while sending (a webhook secret
+ * that cannot be decrypted after an APP_KEY change), is a failed attempt like a receiver's 500: it
+ * is retried with backoff and ends dead, instead of escaping with the event claimed and uncounted.
+ */
+async function post(ctx: AppContext, event: OutboundEventRow, started: Date): Promise<AttemptResult> {
+  try {
+    const secret = await webhookSecretOf(ctx, event.account_id);
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'recurring-payments-service/webhooks',
+      'X-Event-Id': event.id, // the same on every attempt: receivers deduplicate on it
+      'X-Signature': signatureHeader(secret, event.payload, Math.floor(started.getTime() / 1000)),
+    };
+    return await postToWebhookUrl(event.url, event.payload, headers, { allowPrivate: ctx.config.outboundAllowPrivate, timeoutMs: ATTEMPT_TIMEOUT_MS });
+  } catch (error) {
+    return { status: null, failure: 'not sent', detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The job's body: every due event gets one attempt. One that throws even so (its row cannot be read
+ * or written) is counted failed and the batch goes on; its claim runs out, so a later run tries it again.
+ */
 export async function deliverDueEvents(ctx: AppContext, signal: AbortSignal, batchSize = 100): Promise<JobResult> {
   const due = await outboundEventsRepository.due(ctx.db, toDbDateTime(ctx.clock.now()), batchSize);
   const result: JobResult = { processed: 0, failed: 0 };
   for (const { id } of due) {
     if (signal.aborted) break;
-    const outcome = await deliverEvent(ctx, id);
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await deliverEvent(ctx, id);
+    } catch (error) {
+      ctx.logger.error('webhook event attempt failed; tried again after its claim', { eventId: id, error: error instanceof Error ? error.message : String(error) });
+      outcome = 'retrying';
+    }
     if (outcome === 'skipped') continue;
     result.processed += 1;
     if (outcome !== 'delivered') result.failed += 1;

@@ -13,8 +13,9 @@ import { AddressNotAllowedError, checkedLookup, isPublicAddress } from './public
  *   TLS broke before an answer
  * - `address not allowed`: the URL leads to a loopback, private, link-local, metadata or otherwise
  *   non-public address (refused before connecting), or is not an http(s) URL
+ * - `not sent`: our side failed before sending (e.g. the account's webhook secret cannot be read)
  */
-export type AttemptFailure = `HTTP ${number}` | 'timed out' | 'could not connect' | 'address not allowed';
+export type AttemptFailure = `HTTP ${number}` | 'timed out' | 'could not connect' | 'address not allowed' | 'not sent';
 
 export interface AttemptResult {
   /** The receiver's status code, when it answered. */

@@ -29,9 +29,18 @@ export const outboundEventsRepository = {
 
   find: (db: Knex, id: string) => table(db).where({ id }).first(),
 
-  /** Pending events whose next attempt is due, oldest first (a cross-account job query). */
+  /**
+   * Pending events whose next attempt is due, longest due first (a cross-account job query). Every
+   * attempt, failed or thrown, moves next_attempt_at on, so an event that always fails goes to the
+   * back and never keeps newer events out of a batch.
+   */
   due: (db: Knex, now: string, limit: number) =>
-    table(db).where('status', 'pending').andWhere('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit).select('id'),
+    table(db)
+      .where('status', 'pending')
+      .andWhere('next_attempt_at', '<=', now)
+      .orderBy([{ column: 'next_attempt_at' }, { column: 'seq' }])
+      .limit(limit)
+      .select('id'),
 
   /**
    * Claims one attempt: pushes next_attempt_at past the attempt's own timeout. Of two deliverers
