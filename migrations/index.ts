@@ -24,6 +24,7 @@ import * as accountListNumbers from './20261128_022_account_list_numbers';
 import * as webhookCallReceipts from './20261129_023_webhook_call_receipts';
 import * as creationResumption from './20261130_024_creation_resumption';
 import * as idempotencyLockToken from './20261130_025_idempotency_lock_token';
+import * as latePaymentNews from './20261130_026_late_payment_news';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -54,9 +55,10 @@ const migrations: Record<string, Knex.Migration> = {
   '20261128_021_rate_limits_leave_the_database': rateLimitsLeaveTheDatabase,
   '20261128_022_account_list_numbers': accountListNumbers,
   '20261129_023_webhook_call_receipts': webhookCallReceipts,
-  '20261130_025_idempotency_lock_token': idempotencyLockToken,
-};
   '20261130_024_creation_resumption': creationResumption,
+  '20261130_025_idempotency_lock_token': idempotencyLockToken,
+  '20261130_026_late_payment_news': latePaymentNews,
+};
 
 export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations: async () => Object.keys(migrations),

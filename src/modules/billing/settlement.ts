@@ -59,9 +59,14 @@ async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment
   });
 }
 
-/** Money taken back by the payer's bank or card issuer: the merchant follows it up like a failed charge. */
+/**
+ * Money taken back by the payer's bank or card issuer: the merchant follows it up like a failed
+ * charge, for what was taken back — part of the payment, for a partial chargeback. A provider that
+ * reports no amount took it all.
+ */
 async function onChargedBack(ctx: AppContext, trx: Knex.Transaction, { payment }: PaymentSettlement): Promise<void> {
   const code = chargebackCode(payment);
+  const chargedBack = Number(payment.amount_charged_back ?? 0);
   await openFollowUp(ctx, trx, {
     kind: 'chargeback',
     originId: payment.id,
@@ -70,7 +75,7 @@ async function onChargedBack(ctx: AppContext, trx: Knex.Transaction, { payment }
     subscriptionId: payment.subscription_id,
     paymentId: payment.id,
     providerPaymentId: payment.provider_payment_id,
-    amount: Number(payment.amount),
+    amount: chargedBack > 0 ? chargedBack : Number(payment.amount),
     currency: payment.currency,
     description: payment.description,
     providerProfileId: payment.provider_profile_id,

@@ -79,6 +79,7 @@ function changesFrom(row: PaymentRow, remote: ProviderPayment): Partial<PaymentR
     paid_at: remote.paidAt ? toDbDateTime(remote.paidAt) : row.paid_at,
     failure_reason: remote.failureReason,
     failure_code: remote.failureCode,
+    amount_charged_back: remote.amountChargedBack,
     checkout_url: remote.checkoutUrl ?? row.checkout_url,
     provider_mandate_id: remote.mandateId ?? row.provider_mandate_id,
   };

@@ -136,11 +136,15 @@ export class MollieFake {
     if (status === 'paid') payment.paidAt = new Date(this.now()).toISOString();
   }
 
-  /** The payer's bank takes the money of a paid payment back (a SEPA reversal, a card chargeback). */
-  chargeBack(id: string): void {
+  /**
+   * The payer's bank takes the money of a paid payment back (a SEPA reversal, a card chargeback):
+   * all of it, or `cents` of it (a partial chargeback: Mollie keeps the payment `paid`).
+   */
+  chargeBack(id: string, cents?: number): void {
     const payment = this.payments.get(id);
     if (!payment) throw new Error(`no payment ${id} at the fake`);
-    payment.amountChargedBack = payment.amount;
+    const amount = payment.amount as { value: string; currency: string };
+    payment.amountChargedBack = cents === undefined ? amount : { value: (cents / 100).toFixed(2), currency: amount.currency };
   }
 
   /** The payer completes a first payment by card: Mollie makes a valid card mandate for later charges. */
