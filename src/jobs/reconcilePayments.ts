@@ -1,30 +1,48 @@
 import type { AppContext } from '../context';
-import { paymentsDueForReconciliation, reconcilePayment } from '../modules/payments/reconciliation';
+import { paymentsDueForReconciliation, reconcileGivenUpCall, reconcilePayment } from '../modules/payments/reconciliation';
+import { givenUpCallsToReconcile } from '../webhooks/inbound/calls';
 import type { Job, JobResult } from './types';
 
 /** Provider calls per run: at most 600 an hour at every 10 minutes, whatever the backlog. */
 const BATCH_SIZE = 100;
 
+/** One fetch of the run, counted; a failure is logged with `about` and the run goes on (a later run tries again). */
+async function counted(ctx: AppContext, result: JobResult, fetch: () => Promise<unknown>, failure: string, about: Record<string, unknown>): Promise<void> {
+  try {
+    await fetch();
+    result.processed += 1;
+  } catch (error) {
+    result.failed += 1;
+    ctx.logger.warn(failure, { ...about, error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
 /**
- * Fetches payments still open or pending past their method's expiry from the provider, so a lost
- * webhook never leaves a payment hanging. One payment failing is logged and the run goes on.
+ * Fetches from the provider the payments of webhook calls given up after 26 hours (whatever their
+ * status here: a refund or chargeback of a paid payment too), then payments still open or pending
+ * past their method's expiry, so neither a lost nor a given-up webhook leaves a payment behind.
+ * Given-up calls take at most half of a run's provider calls, so they cannot crowd out the rest.
  */
 export async function reconcilePayments(ctx: AppContext, signal: AbortSignal, batchSize = BATCH_SIZE): Promise<JobResult> {
   const result: JobResult = { processed: 0, failed: 0 };
-  for (const payment of await paymentsDueForReconciliation(ctx, batchSize)) {
+  const fetched = new Set<string>();
+  for (const call of await givenUpCallsToReconcile(ctx, Math.ceil(batchSize / 2))) {
+    if (signal.aborted) return result;
+    fetched.add(`${call.account_id} ${call.resource_id}`);
+    await counted(ctx, result, () => reconcileGivenUpCall(ctx, call), 'reconciliation of a given-up webhook call failed; tried again on a later run', {
+      accountId: call.account_id,
+      providerPaymentId: call.resource_id,
+    });
+  }
+  const left = batchSize - fetched.size;
+  for (const payment of left > 0 ? await paymentsDueForReconciliation(ctx, left) : []) {
     if (signal.aborted) break;
-    try {
-      await reconcilePayment(ctx, payment);
-      result.processed += 1;
-    } catch (error) {
-      result.failed += 1;
-      ctx.logger.warn('payment reconciliation failed; tried again on a later run', {
-        accountId: payment.account_id,
-        paymentId: payment.id,
-        providerPaymentId: payment.provider_payment_id,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
+    if (fetched.has(`${payment.account_id} ${payment.provider_payment_id}`)) continue;
+    await counted(ctx, result, () => reconcilePayment(ctx, payment), 'payment reconciliation failed; tried again on a later run', {
+      accountId: payment.account_id,
+      paymentId: payment.id,
+      providerPaymentId: payment.provider_payment_id,
+    });
   }
   return result;
 }
@@ -34,6 +52,6 @@ export const reconcilePaymentsJob: Job = {
   schedule: '*/10 * * * *',
   // Renewed every 100 s while running; a crashed run blocks the next one for at most 5 minutes.
   leaseSeconds: 300,
-  description: 'Fetches payments still open or pending past their expiry from the provider (lost webhooks)',
+  description: 'Fetches from the provider the payments of given-up webhook calls and those still open or pending past their expiry',
   run: (ctx, signal) => reconcilePayments(ctx, signal),
 };

@@ -73,7 +73,7 @@ describe.each(TEST_DATABASES)('cli jobs on %s', (kind) => {
     };
     expect(result.out).toEqual(allJobs.map((job) => `${job.name}  ${scheduleOf(job)}  ${job.description}`));
     expect(result.out).toContain(
-      'reconcile-payments  */10 * * * *  Fetches payments still open or pending past their expiry from the provider (lost webhooks)',
+      'reconcile-payments  */10 * * * *  Fetches from the provider the payments of given-up webhook calls and those still open or pending past their expiry',
     );
   });
 

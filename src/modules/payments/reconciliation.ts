@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
+import { markReconciled, reconcileAgainAt, type GivenUpCall } from '../../webhooks/inbound/calls';
 import type { PaymentRow } from './repository';
 import { syncPaymentFromProvider } from './service';
 
@@ -137,4 +138,20 @@ export async function reconcilePayment(ctx: AppContext, payment: PaymentDueForRe
   }
   if (synced?.status === payment.status) await touch();
   return synced;
+}
+
+/**
+ * A provider webhook call given up after 26 hours (the provider unreachable all that time) named a
+ * payment whose news never got here — a refund or chargeback of a paid payment too, which the sweep
+ * of unsettled payments above never looks at. The payment is fetched and applied whatever its status
+ * here, and the calls are marked reconciled; a failed fetch is tried again after RECHECK_AFTER.
+ */
+export async function reconcileGivenUpCall(ctx: AppContext, call: GivenUpCall): Promise<void> {
+  try {
+    await syncPaymentFromProvider(ctx, call.account_id, call.resource_id);
+  } catch (error) {
+    await reconcileAgainAt(ctx, call, new Date(ctx.clock.now().getTime() + RECHECK_AFTER));
+    throw error;
+  }
+  await markReconciled(ctx, call);
 }

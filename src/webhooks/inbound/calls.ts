@@ -15,8 +15,11 @@ interface WebhookCallRow {
   processed_at: string | null;
   attempts: number;
   last_error: string | null;
+  /** When the job tries it next; after it was given up, when reconciliation asks again (null: at once). */
   next_attempt_at: string | null;
   gave_up_at: string | null;
+  /** When reconciliation brought in the payment of a given-up call (see reconciliation.ts). */
+  reconciled_at: string | null;
   /** Set by the group commit that kept it (see groupCommit.ts); null on rows kept before receipts. */
   receipt: string | null;
 }
@@ -32,7 +35,7 @@ export type WebhookCallOutcome = 'processed' | 'retrying' | 'given up' | 'skippe
 const calls = (ctx: AppContext) => ctx.db<WebhookCallRow>('provider_webhook_calls');
 
 /** One group commit per database: a burst of calls is kept with one insert. */
-const recorders = new WeakMap<Knex, GroupCommit<Omit<WebhookCallRow, 'seq' | 'processed_at' | 'last_error' | 'gave_up_at' | 'receipt'>>>();
+const recorders = new WeakMap<Knex, GroupCommit<Omit<WebhookCallRow, 'seq' | 'processed_at' | 'last_error' | 'gave_up_at' | 'reconciled_at' | 'receipt'>>>();
 
 /**
  * Keeps the call before anything else happens, so a crash after our 200 loses nothing. Calls that
@@ -75,8 +78,8 @@ export async function processWebhookCall(ctx: AppContext, seq: number): Promise<
     const log = { accountId: call.account_id, resourceId: call.resource_id, attempts };
     if (next === null) {
       await calls(ctx).where({ seq }).update({ attempts, last_error: message, next_attempt_at: null, gave_up_at: toDbDateTime(now) });
-      // Only reconciliation can still bring this payment's status (refunds and chargebacks it cannot).
-      ctx.logger.error('provider webhook call given up: unprocessed for 26 hours', { ...log, receivedAt: call.received_at });
+      // Reconciliation takes it over: it fetches the payment on its next run, whatever its status here.
+      ctx.logger.error('provider webhook call given up: unprocessed for 26 hours; left to reconciliation', { ...log, receivedAt: call.received_at });
       return 'given up';
     }
     await calls(ctx).where({ seq }).update({ attempts, last_error: message, next_attempt_at: toDbDateTime(next) });
@@ -104,3 +107,39 @@ export async function processDueWebhookCalls(ctx: AppContext, signal: AbortSigna
   }
   return result;
 }
+
+/** The payment a given-up call named: reconciliation fetches it once for all such calls. */
+export interface GivenUpCall {
+  account_id: string;
+  resource_id: string;
+}
+
+/** When reconciliation asks about a given-up call: at once, or after its last failed try. */
+const RECONCILE_DUE_AT = 'coalesce(next_attempt_at, gave_up_at)';
+
+const givenUpUnreconciled = (ctx: AppContext, call?: GivenUpCall) => {
+  const query = calls(ctx).whereNull('processed_at').whereNotNull('gave_up_at').whereNull('reconciled_at');
+  return call ? query.where({ account_id: call.account_id, resource_id: call.resource_id }) : query;
+};
+
+/**
+ * Up to `limit` payments named by given-up calls that reconciliation has not brought in yet, one
+ * per payment, longest waiting first. One whose fetch failed waits (next_attempt_at) and then queues
+ * behind the others, so calls that keep failing never take every run.
+ */
+export async function givenUpCallsToReconcile(ctx: AppContext, limit: number): Promise<GivenUpCall[]> {
+  return givenUpUnreconciled(ctx)
+    .whereRaw(`${RECONCILE_DUE_AT} <= ?`, [toDbDateTime(ctx.clock.now())])
+    .groupBy('account_id', 'resource_id')
+    .select('account_id', 'resource_id', ctx.db.raw(`min(${RECONCILE_DUE_AT}) as due_at`))
+    .orderBy([{ column: 'due_at' }, { column: 'account_id' }, { column: 'resource_id' }])
+    .limit(limit);
+}
+
+/** The payment of these given-up calls was fetched and applied: they are done. */
+export const markReconciled = (ctx: AppContext, call: GivenUpCall) =>
+  givenUpUnreconciled(ctx, call).update({ reconciled_at: toDbDateTime(ctx.clock.now()), next_attempt_at: null });
+
+/** The fetch failed: reconciliation asks again at `next`. */
+export const reconcileAgainAt = (ctx: AppContext, call: GivenUpCall, next: Date) =>
+  givenUpUnreconciled(ctx, call).update({ next_attempt_at: toDbDateTime(next) });
