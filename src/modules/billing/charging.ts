@@ -6,8 +6,8 @@ import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { openFollowUp } from '../follow-ups/opening';
 import { mandatesRepository } from '../mandates/repository';
-import { startPayment } from '../payments/pipeline';
-import { paymentsRepository } from '../payments/repository';
+import { resumePayment, startPayment } from '../payments/pipeline';
+import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { pausesRepository } from '../subscriptions/pauses';
 import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/repository';
 import { fateOf } from '../subscriptions/schedule';
@@ -75,45 +75,59 @@ async function notCharged(ctx: AppContext, charge: ChargeRow, subscription: Subs
   return 'not_charged';
 }
 
+/** The charge's `recurring` payment on the subscription's mandate, through the pipeline; null when there is no valid mandate to charge. */
+async function startCharge(ctx: AppContext, account: Account, charge: ChargeRow, subscription: SubscriptionRow): Promise<PaymentRow | null> {
+  const customer = await customersRepository.find(ctx.db, charge.account_id, subscription.customer_id);
+  const mandate = await mandatesRepository.findForCustomer(ctx.db, charge.account_id, subscription.customer_id, subscription.provider_mandate_id);
+  if (!customer?.provider_customer_id || !mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) return null;
+  return startPayment(ctx, account, {
+    purpose: 'charge',
+    purposeId: charge.id,
+    originKey: chargeOriginKey(charge),
+    subscriptionId: subscription.id,
+    customer: { id: customer.id, providerCustomerId: customer.provider_customer_id },
+    sequenceType: 'recurring',
+    mandateId: mandate.id,
+    amount: Number(charge.amount),
+    currency: charge.currency,
+    description: `${subscription.name} ${formatDate(charge.due_date)}`,
+    method: null,
+    redirectUrl: null,
+    webhookUrl: null,
+    profileId: subscription.provider_profile_id,
+  });
+}
+
+/** Whether a charge not started yet is still to be made against the subscription as it is now: cancelled from cancel_at on, skipped while paused. */
+async function fateNow(ctx: AppContext, charge: ChargeRow, subscription: SubscriptionRow): Promise<'charge' | 'skip' | 'ended'> {
+  if (subscription.status === 'cancelled' && subscription.cancel_at === null) return 'ended';
+  const pauses = await pausesRepository.periodsOf(ctx.db, charge.account_id, subscription.id);
+  // Cancelling ends the charges dated on or after cancel_at, not the ones due before it.
+  return fateOf(formatDate(charge.due_date), pauses, formatNullableDate(subscription.cancel_at));
+}
+
 /**
  * Makes one claimed charge: a `recurring` payment on the subscription's mandate, through the
  * pipeline, with the charge's origin key, so however often this runs (a retried run, a second
- * instance, a crash halfway) the charge has one payment. The charge's fate is decided again here
- * against the subscription as it is now: paused or cancelled after planning means no payment.
+ * instance, a crash halfway) the charge has one payment. A charge not started yet has its fate
+ * decided again here against the subscription as it is now: paused, or cancelled from a date on or
+ * before its own, means no payment. One whose payment is under way (an answer lost, a crash) is
+ * finished whatever changed since: the provider may hold the debit already.
  */
 export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge: ChargeRow): Promise<ChargeOutcome> {
   const now = toDbDateTime(ctx.clock.now());
   const account = await accounts.get(charge.account_id);
   const subscription = await subscriptionsRepository.find(ctx.db, charge.account_id, charge.subscription_id);
   if (!account || !subscription) throw new Error(`charge ${charge.id} has no account or subscription`);
-  const pauses = await pausesRepository.periodsOf(ctx.db, charge.account_id, subscription.id);
-  const fate = fateOf(formatDate(charge.due_date), pauses, formatNullableDate(subscription.cancel_at));
-  if (fate === 'ended' || subscription.status === 'cancelled') return finishWithout(ctx, charge, 'cancelled', now);
-  if (fate === 'skip') return finishWithout(ctx, charge, 'skipped', now);
-
-  const customer = await customersRepository.find(ctx.db, charge.account_id, subscription.customer_id);
-  const mandate = await mandatesRepository.findForCustomer(ctx.db, charge.account_id, subscription.customer_id, subscription.provider_mandate_id);
-  if (!customer?.provider_customer_id || !mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) {
-    return notCharged(ctx, charge, subscription, 'The mandate of this subscription is no longer valid', null);
+  const started = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));
+  if (!started) {
+    const fate = await fateNow(ctx, charge, subscription);
+    if (fate === 'ended') return finishWithout(ctx, charge, 'cancelled', now);
+    if (fate === 'skip') return finishWithout(ctx, charge, 'skipped', now);
   }
-  let payment;
+  let payment: PaymentRow | null;
   try {
-    payment = await startPayment(ctx, account, {
-      purpose: 'charge',
-      purposeId: charge.id,
-      originKey: chargeOriginKey(charge),
-      subscriptionId: subscription.id,
-      customer: { id: customer.id, providerCustomerId: customer.provider_customer_id },
-      sequenceType: 'recurring',
-      mandateId: mandate.id,
-      amount: Number(charge.amount),
-      currency: charge.currency,
-      description: `${subscription.name} ${formatDate(charge.due_date)}`,
-      method: null,
-      redirectUrl: null,
-      webhookUrl: null,
-      profileId: subscription.provider_profile_id,
-    });
+    payment = started ? await resumePayment(ctx, account, started, { answeredInRequest: false }) : await startCharge(ctx, account, charge, subscription);
   } catch (error) {
     // What became of the payment decides, not the error: only a payment the provider certainly does
     // not hold (rejected: refused, and for a resumed one not found by our id either) is not charged.
@@ -126,11 +140,13 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
     ctx.logger.error('subscription charge failed; it is tried again', { accountId: charge.account_id, chargeId: charge.id, error: messageOf(error) });
     return 'failed';
   }
+  if (payment === null) return notCharged(ctx, charge, subscription, 'The mandate of this subscription is no longer valid', null);
+  const made = payment;
   await retryDeadlocks(() => ctx.db.transaction(async (trx) => {
-    const finished = await chargesRepository.finish(trx, charge, { status: 'charged', payment_id: payment.id, last_error: null, updated_at: now });
+    const finished = await chargesRepository.finish(trx, charge, { status: 'charged', payment_id: made.id, last_error: null, updated_at: now });
     if (!finished) return; // our claim was taken over; whoever holds it records the same payment
-    await subscriptionsRepository.table(trx).where({ id: subscription.id, account_id: subscription.account_id }).update({ last_payment_created_at: payment.created_at, updated_at: now });
-    await enqueueSubscriptionEvent(trx, subscription, 'charged', now, { payment_id: payment.id, charge_number: charge.charge_number, due_date: formatDate(charge.due_date) });
+    await subscriptionsRepository.table(trx).where({ id: subscription.id, account_id: subscription.account_id }).update({ last_payment_created_at: made.created_at, updated_at: now });
+    await enqueueSubscriptionEvent(trx, subscription, 'charged', now, { payment_id: made.id, charge_number: charge.charge_number, due_date: formatDate(charge.due_date) });
   }));
   return 'charged';
 }

@@ -61,8 +61,10 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
   }
   const next = subscription.next_charge_number + rows.length;
   const following = ended ? null : scheduledCharge(plan, next);
+  // A charge on or after the cancellation is never planned: nothing is left for billing to read.
+  const planNext = following !== null && (cancelAt === null || following.date < cancelAt) ? following.date : null;
   const upcoming = ended ? null : nextCharged(plan, next, pauses, cancelAt);
-  const completed = !ended && following === null;
+  const completed = !ended && following === null && subscription.status !== 'cancelled';
   // The subscription is moved first: its row lock makes a second planner wait, then find it moved
   // and write nothing, instead of both inserting the same charge rows (which deadlocks on MySQL).
   return retryDeadlocks(() => ctx.db.transaction(async (trx): Promise<Planned> => {
@@ -71,7 +73,7 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
       .where({ id: subscription.id, account_id: subscription.account_id, next_charge_number: subscription.next_charge_number })
       .update({
         next_charge_number: next,
-        next_charge_date: following?.date ?? null,
+        next_charge_date: planNext,
         next_payment_at: upcoming?.date ?? null,
         next_amount: upcoming?.amount ?? null,
         ...(completed ? { status: 'completed' as const } : {}),
@@ -105,7 +107,8 @@ export async function planDueCharges(ctx: AppContext, date: string, signal?: Abo
     if (signal?.aborted) break;
     const page = (await subscriptionsRepository
       .table(ctx.db)
-      .whereIn('status', ['active', 'paused'])
+      // A cancelled one too, for charges due before its cancellation that were not planned yet (billing was down).
+      .whereIn('status', ['active', 'paused', 'cancelled'])
       .andWhere('next_charge_date', '<=', date)
       .andWhere('seq', '>', afterSeq)
       .orderBy('seq')

@@ -88,7 +88,9 @@ export function cancelSubscription(ctx: AppContext, account: Account, id: string
     const now = on === todayIn(ctx);
     return change(ctx, row, async (trx, stamp) => {
       if (now) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on });
-      return now ? { status: 'cancelled', cancel_at: on } : { cancel_at: on };
+      if (!now) return { cancel_at: on };
+      const plannedBefore = row.next_charge_date !== null && formatDate(row.next_charge_date) < on ? row.next_charge_date : null;
+      return { status: 'cancelled', cancel_at: on, next_charge_date: plannedBefore };
     });
   });
 }
@@ -171,7 +173,7 @@ export async function cancelIn(trx: Knex.Transaction, row: Pick<SubscriptionRow,
     .table(trx)
     .where({ id: row.id, account_id: row.account_id })
     .whereIn('status', [...LIVE])
-    .update({ status: 'cancelled', cancel_at: on, next_payment_at: null, next_amount: null, updated_at: stamp });
+    .update({ status: 'cancelled', cancel_at: on, next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, on), next_payment_at: null, next_amount: null, updated_at: stamp });
   if (moved) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on });
 }
 
@@ -187,7 +189,10 @@ export async function applyDueStateChanges(ctx: AppContext, date: string): Promi
   const cancelling = await subscriptionsRepository.table(ctx.db).whereIn('status', [...LIVE]).whereNotNull('cancel_at').andWhere('cancel_at', '<=', date);
   for (const row of cancelling) {
     await ctx.db.transaction(async (trx) => {
-      const moved = await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id, status: row.status }).update({ status: 'cancelled', next_payment_at: null, next_amount: null, updated_at: stamp });
+      const moved = await subscriptionsRepository
+        .table(trx)
+        .where({ id: row.id, account_id: row.account_id, status: row.status })
+        .update({ status: 'cancelled', next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, formatDate(String(row.cancel_at))), next_payment_at: null, next_amount: null, updated_at: stamp });
       if (moved) {
         cancelled += 1;
         await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: formatNullableDate(row.cancel_at) });

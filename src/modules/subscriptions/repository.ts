@@ -73,6 +73,13 @@ export const subscriptionsRepository = {
     if (invoiceRules.length) await trx<InvoiceRuleRow>('invoice_rules').insert(invoiceRules);
   },
 
+  /**
+   * A cancelled subscription's next charge to plan: kept only while it is dated before the
+   * cancellation (due before it, not planned yet: billing still makes it), else none — so billing
+   * never reads it again.
+   */
+  nextChargeDateBefore: (db: Knex, cancelAt: string) => db.raw('CASE WHEN next_charge_date < ? THEN next_charge_date ELSE NULL END', [cancelAt]),
+
   /** Rules of several subscriptions in one query, in their running order. */
   rulesOf: async (db: Knex, accountId: string, subscriptionIds: string[]): Promise<SubscriptionRuleRow[]> =>
     subscriptionIds.length
