@@ -21,6 +21,23 @@ export interface SchedulerOptions {
   abandonMs?: number;
 }
 
+export interface CatchUpOptions {
+  /** How often missed runs are looked for, besides at start (an hour; shorter in tests). */
+  catchUpEveryMs?: number;
+}
+
+/**
+ * A job whose missed runs are made up: asked at the scheduler's start and every hour, it runs at
+ * once when `missedRun` says its schedule's last run did not happen (downtime, a time the
+ * daylight-saving change skipped, a crash mid-run). The question must be cheap and true only while
+ * a run is missing, since every instance asks it.
+ */
+export interface CatchingUpJob extends Job {
+  missedRun(ctx: AppContext): Promise<boolean>;
+}
+
+const catchesUp = (job: Job): job is CatchingUpJob => typeof (job as Partial<CatchingUpJob>).missedRun === 'function';
+
 /** node-cron's own messages (a run skipped because the previous one still runs, a missed tick) in our log. */
 function cronLogger(logger: Logger): CronLogger {
   const text = (message: string | Error) => (message instanceof Error ? message.message : message);
@@ -41,7 +58,7 @@ const sleep = (ms: number) => {
 };
 
 /** Schedules every job on its cron expression (UTC); each tick runs the job under its lease. */
-export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerOptions = {}): Scheduler {
+export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerOptions & CatchUpOptions = {}): Scheduler {
   // 20 + 5 s: done before the SIGKILL that commonly follows SIGTERM after 30 s (Docker, Kubernetes).
   const graceMs = options.graceMs ?? 20_000;
   const abandonMs = options.abandonMs ?? 5_000;
@@ -52,21 +69,27 @@ export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerO
   let stopping = false;
   const logger = cronLogger(ctx.logger);
 
+  // Jobs running in this process: a tick or a catch-up finding its job running starts nothing.
+  const busy = new Set<string>();
+  const launch = async (job: Job) => {
+    // A tick node-cron had already begun when stop() was called starts nothing.
+    if (stopping || busy.has(job.name)) return;
+    busy.add(job.name);
+    const run = runJobOnce(ctx, job, owner, { signal: shutdown.signal });
+    running.add(run);
+    try {
+      await run;
+    } finally {
+      running.delete(run);
+      busy.delete(job.name);
+    }
+  };
+
   const timingOf = (job: Job) => job.timing?.(ctx.config) ?? { schedule: job.schedule, timezone: 'UTC' };
   const tasks: ScheduledTask[] = jobs.map((job) =>
     createTask(
       timingOf(job).schedule,
-      async () => {
-        // A tick node-cron had already begun when stop() was called starts nothing.
-        if (stopping) return;
-        const run = runJobOnce(ctx, job, owner, { signal: shutdown.signal });
-        running.add(run);
-        try {
-          await run;
-        } finally {
-          running.delete(run);
-        }
-      },
+      () => launch(job),
       // noOverlap: a run still going when its next tick comes makes that tick a no-op in this process.
       { name: job.name, timezone: timingOf(job).timezone, noOverlap: true, logger },
     ),
@@ -74,9 +97,33 @@ export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerO
   for (const task of tasks) void task.start();
   ctx.logger.info('job scheduler started', { owner, jobs: jobs.map((job) => `${job.name} (${timingOf(job).schedule} ${timingOf(job).timezone})`) });
 
+  const catchingUp = jobs.filter(catchesUp);
+  const catchUp = async () => {
+    for (const job of catchingUp) {
+      if (stopping || busy.has(job.name)) continue;
+      try {
+        if (!(await job.missedRun(ctx))) continue;
+      } catch (error) {
+        ctx.logger.error('could not check for a missed run', { job: job.name, error: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
+      ctx.logger.warn('a scheduled run did not happen; running it now', { job: job.name });
+      await launch(job);
+    }
+  };
+  const checkMissedRuns = () => {
+    const check = catchUp();
+    running.add(check);
+    void check.finally(() => running.delete(check));
+  };
+  const catchUpTimer = catchingUp.length ? setInterval(checkMissedRuns, options.catchUpEveryMs ?? 60 * 60 * 1000) : undefined;
+  catchUpTimer?.unref();
+  if (catchingUp.length) checkMissedRuns();
+
   let stopped: Promise<void> | undefined;
   const stop = async () => {
     stopping = true;
+    clearInterval(catchUpTimer);
     // destroy() also removes the task from node-cron's process-wide registry.
     await Promise.all(tasks.map(async (task) => task.destroy()));
     if (running.size) {

@@ -5,6 +5,7 @@ import { chargesRepository } from './chargesRepository';
 import { AccountCache, makeCharge, type ChargeOutcome } from './charging';
 import { applyDueStateChanges } from '../subscriptions/lifecycle';
 import { planDueCharges } from './planning';
+import { recordedRun } from './runs';
 
 /** Charges one worker claims at a time: small, so instances share a run's work evenly. */
 const CLAIM_BATCH = 4;
@@ -35,8 +36,14 @@ export interface BillingSummary {
  *    charge number) — missed runs are made up here, each charge once;
  * 3. the due charge rows are claimed in small batches by `BILLING_CONCURRENCY` workers and charged
  *    through the payment pipeline. Several instances may run this at once: they share the rows.
+ *
+ * Each run is recorded (billing_runs), so one that was missed or crashed is made up by the bill job.
  */
-export async function runBilling(ctx: AppContext, date: string, signal?: AbortSignal): Promise<BillingSummary> {
+export function runBilling(ctx: AppContext, date: string, signal?: AbortSignal): Promise<BillingSummary> {
+  return recordedRun(ctx, date, signal, () => billingPass(ctx, date, signal));
+}
+
+async function billingPass(ctx: AppContext, date: string, signal?: AbortSignal): Promise<BillingSummary> {
   const started = Date.now();
   const { cancelled, resumed } = await applyDueStateChanges(ctx, date);
   // Charging starts while planning still writes rows: the first charges go out at once, and a run
