@@ -25,6 +25,7 @@ import * as webhookCallReceipts from './20261129_023_webhook_call_receipts';
 import * as creationResumption from './20261130_024_creation_resumption';
 import * as idempotencyLockToken from './20261130_025_idempotency_lock_token';
 import * as latePaymentNews from './20261130_026_late_payment_news';
+import * as mandateRefresh from './20261130_027_mandate_refresh';
 import * as billingRuns from './20261130_028_billing_runs';
 
 /**
@@ -59,6 +60,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261130_024_creation_resumption': creationResumption,
   '20261130_025_idempotency_lock_token': idempotencyLockToken,
   '20261130_026_late_payment_news': latePaymentNews,
+  '20261130_027_mandate_refresh': mandateRefresh,
   '20261130_028_billing_runs': billingRuns,
 };
 

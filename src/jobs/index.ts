@@ -10,6 +10,7 @@ import { finishProviderCreationsJob } from './finishProviderCreations';
 import { processWebhookCallsJob } from './processWebhookCalls';
 import { purgeIdempotencyKeysJob } from './purgeIdempotencyKeys';
 import { reconcilePaymentsJob } from './reconcilePayments';
+import { refreshMandatesJob } from './refreshMandates';
 import { remindAndExpireLinksJob } from './remindAndExpireLinks';
 import type { Job } from './types';
 
@@ -25,6 +26,7 @@ export const allJobs: Job[] = [
   billJob,
   followUpsJob,
   preNotifyJob,
+  refreshMandatesJob,
   syncStoresJob,
   writeBackToStoresJob,
   trackShipmentsJob,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { MandateMethod, MandateStatus } from '../../providers/types';
+import type { SubscriptionStatus } from '../subscriptions/repository';
 
 export interface MandateRow {
   id: string; // the provider's mandate id (mdt_…)
@@ -21,11 +22,16 @@ export interface MandateRow {
   custom_reference: boolean | number;
   signature_date: string | null; // Y-m-d
   revoked_at: string | null;
+  /** When the refresh-mandates job last asked the provider about it; null or absent: never. */
+  checked_at?: string | null;
   created_at: string;
   updated_at: string;
 }
 
 const table = (db: Knex) => db<MandateRow>('mandates');
+
+/** Subscriptions that are or will be charged on their mandate. */
+const IN_USE_BY: readonly SubscriptionStatus[] = ['draft', 'active', 'paused'];
 
 export const mandatesRepository = {
   insert: (db: Knex, row: MandateRow) => table(db).insert(row),
@@ -40,4 +46,30 @@ export const mandatesRepository = {
   /** A mandate only when it belongs to this customer of this account. */
   findForCustomer: (db: Knex, accountId: string, customerId: string, id: string) =>
     table(db).where({ account_id: accountId, customer_id: customerId, id }).first(),
+
+  /**
+   * The mandates whose state at the provider matters now, across accounts, oldest checked first
+   * (never checked before all): pending ones (they may have become valid), and valid ones that
+   * subscriptions are or will be charged on (they may have been revoked). None revoked here.
+   */
+  dueForRefresh: (db: Knex, limit: number): Promise<MandateRow[]> =>
+    table(db)
+      .whereNull('revoked_at')
+      .andWhere((due) =>
+        due.where('status', 'pending').orWhere((inUse) =>
+          inUse.where('status', 'valid').whereExists((used) =>
+            used
+              .select(db.raw('1'))
+              .from('subscriptions')
+              .whereRaw('subscriptions.provider_mandate_id = mandates.id')
+              .whereRaw('subscriptions.account_id = mandates.account_id')
+              .whereIn('subscriptions.status', [...IN_USE_BY]),
+          ),
+        ),
+      )
+      .orderBy([{ column: 'checked_at' }, { column: 'seq' }])
+      .limit(limit),
+
+  /** What the provider says of a mandate now, and when we asked. */
+  update: (db: Knex, row: Pick<MandateRow, 'id' | 'account_id'>, changes: Partial<MandateRow>) => table(db).where({ id: row.id, account_id: row.account_id }).update(changes),
 };

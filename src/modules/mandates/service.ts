@@ -33,15 +33,15 @@ interface MandateRecordContext {
   today: string;
 }
 
-/** Our record of the provider's mandate: the provider's details are the truth. */
-function rowFrom(created: ProviderMandate, { customer, reference, customReference, now, today }: MandateRecordContext): MandateRow {
-  const { details } = created;
+/** What the provider tells of a mandate, as our row keeps it: its status and details are the truth. */
+export function providerFieldsOf(mandate: ProviderMandate): Pick<
+  MandateRow,
+  'method' | 'status' | 'consumer_name' | 'consumer_account' | 'consumer_bic' | 'card_holder' | 'card_number' | 'card_expiry_date' | 'card_label' | 'card_fingerprint'
+> {
+  const { details } = mandate;
   return {
-    id: created.id,
-    account_id: customer.account_id,
-    customer_id: customer.id,
-    method: created.method,
-    status: created.status,
+    method: mandate.method,
+    status: mandate.status,
     consumer_name: details.consumerName ?? null,
     consumer_account: details.consumerAccount ?? null,
     consumer_bic: details.consumerBic ?? null,
@@ -50,6 +50,16 @@ function rowFrom(created: ProviderMandate, { customer, reference, customReferenc
     card_expiry_date: details.cardExpiryDate ?? null,
     card_label: details.cardLabel ?? null,
     card_fingerprint: details.cardFingerprint ?? null,
+  };
+}
+
+/** Our record of the provider's mandate. */
+function rowFrom(created: ProviderMandate, { customer, reference, customReference, now, today }: MandateRecordContext): MandateRow {
+  return {
+    id: created.id,
+    account_id: customer.account_id,
+    customer_id: customer.id,
+    ...providerFieldsOf(created),
     mandate_reference: reference,
     custom_reference: customReference,
     signature_date: created.signatureDate ?? today,

@@ -171,6 +171,13 @@ export class MollieFake {
     return mandateId;
   }
 
+  /** The mandate's state changes at Mollie (pending → valid, or invalid: revoked, or refused by the bank). */
+  setMandateStatus(id: string, status: 'valid' | 'pending' | 'invalid'): void {
+    const mandate = this.mandates.get(id);
+    if (!mandate) throw new Error(`no mandate ${id} at the fake`);
+    mandate.status = status;
+  }
+
   paymentsWithReference(reference: string): JsonObject[] {
     return [...this.payments.values()].filter((payment) => (payment.metadata as JsonObject | null)?.payment_id === reference);
   }

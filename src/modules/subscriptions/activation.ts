@@ -1,0 +1,50 @@
+import type { AppContext } from '../../context';
+import { newId } from '../../ids';
+import { todayIn, toDbDateTime } from '../../time';
+import { daysAfter } from '../../time/calendar';
+import { planSubscription } from '../billing/planning';
+import { pausesRepository } from './pauses';
+import { planOf } from './plan';
+import { subscriptionsRepository, type SubscriptionRow } from './repository';
+import { scheduledCharge } from './schedule';
+
+/**
+ * A draft subscription whose mandate is now valid becomes `active`. Its first charge is the first
+ * scheduled charge dated on or after today (APP_TIMEZONE), never a burst of every period since its
+ * start: the charges dated earlier passed while it waited and are skipped — not made up, and counted
+ * against `times`, as a pause's are. The wait is kept as a pause period (from the first charge not
+ * made to today, exclusive), so planning writes those charges as `skipped` rows now, and billing,
+ * charging and resuming all read the same schedule later. False when it was no longer a draft.
+ */
+export async function activateDraft(ctx: AppContext, draft: SubscriptionRow): Promise<boolean> {
+  const today = todayIn(ctx);
+  const stamp = toDbDateTime(ctx.clock.now());
+  const rules = await subscriptionsRepository.rulesOf(ctx.db, draft.account_id, [draft.id]);
+  const waitedFrom = scheduledCharge(planOf(draft, rules), draft.next_charge_number)?.date ?? null;
+  const activated = await ctx.db.transaction(async (trx) => {
+    // Conditional: a cancellation (or a second activation) that came first wins.
+    const moved = await subscriptionsRepository
+      .table(trx)
+      .where({ id: draft.id, account_id: draft.account_id, status: 'draft', next_charge_number: draft.next_charge_number })
+      .update({ status: 'active', updated_at: stamp });
+    if (!moved) return false;
+    if (waitedFrom !== null && waitedFrom < today) {
+      await pausesRepository.insert(trx, { id: newId('pau'), account_id: draft.account_id, subscription_id: draft.id, from_date: waitedFrom, until_date: today, created_at: stamp });
+    }
+    return true;
+  });
+  if (!activated) return false;
+  // Through yesterday: the waited-out charges become `skipped` rows and next_* move to the first
+  // charge on or after today. Should this not run (a crash), the next billing run does the same.
+  const { skipped } = await planSubscription(ctx, { ...draft, status: 'active' }, rules, daysAfter(today, -1));
+  ctx.logger.info('draft subscription activated: its mandate is valid', { accountId: draft.account_id, subscriptionId: draft.id, skipped });
+  return true;
+}
+
+/** Activates every draft subscription on a mandate that is now valid; answers how many became active. */
+export async function activateDraftsOn(ctx: AppContext, mandate: { id: string; account_id: string }): Promise<number> {
+  const drafts = await subscriptionsRepository.table(ctx.db).where({ account_id: mandate.account_id, provider_mandate_id: mandate.id, status: 'draft' });
+  let activated = 0;
+  for (const draft of drafts) if (await activateDraft(ctx, draft)) activated += 1;
+  return activated;
+}
