@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Account, AppContext } from '../../context';
-import { AppError, ValidationError } from '../../http/errors';
+import { AppError, ConflictError, ValidationError } from '../../http/errors';
 import { formatCents } from '../../money';
 import type { WooClient } from '../../shop/woocommerce/client';
 import { ShopApiError } from '../../shop/woocommerce/errors';
@@ -8,8 +8,11 @@ import { mapOrder } from '../../shop/woocommerce/orderMapping';
 import { mapProduct } from '../../shop/woocommerce/productMapping';
 import { wooOrder, wooProduct } from '../../shop/woocommerce/schemas';
 import { toDbDateTime } from '../../time';
+import { ProviderRejectedError } from '../../providers/errors';
 import { ordersRepository, type OrderRow } from '../orders/repository';
-import { paymentsRepository } from '../payments/repository';
+import { resumePayment } from '../payments/pipeline';
+import { paymentsRepository, type PaymentRow } from '../payments/repository';
+import { applyProviderPayment } from '../payments/statusChange';
 import { upsertStoreOrders } from '../sync/orderUpsert';
 import { upsertStoreProducts } from '../sync/productUpsert';
 import { holdsSubscriptionProducts } from './orderSubscriptions';
@@ -28,6 +31,15 @@ export class StoreUnavailableError extends AppError {
 export interface CheckoutOrder {
   order: OrderRow;
   subscription: boolean;
+  /** The order's open payment that this request asks for again (same payer, method and amount): answered instead of a new one. */
+  inProgress: PaymentRow | null;
+}
+
+/** What the new checkout payment would be, to tell whether an open payment of the order is the same one. */
+export interface CheckoutRequest {
+  customerId: string;
+  /** null: the payer chooses at the provider, so any open payment of the order will do. */
+  method: string | null;
 }
 
 /**
@@ -57,11 +69,76 @@ async function freshStoreOrder(ctx: AppContext, client: WooClient, accountId: st
   await upsertStoreOrders(ctx.db, accountId, [mapped], now);
 }
 
+/** A 409 naming the order's payment that must end before another one can be made. */
+const paymentInProgress = (payment: PaymentRow, shopOrderId: number, why: string) =>
+  new ConflictError(`Payment ${payment.id} of order ${shopOrderId} is ${payment.status} and ${why}; wait for its outcome before making another`, 'payment_in_progress');
+
+const paidAlready = (shopOrderId: number) => ValidationError.field(CREATE_FAILED, 'shop_order_id', `Order ${shopOrderId} is paid already.`);
+
+/** The order's payments the payer may still complete, newest first; one still `creating` is first brought to its outcome. */
+async function paymentsUnderWay(ctx: AppContext, account: Account, order: OrderRow, shopOrderId: number): Promise<PaymentRow[]> {
+  const rows = await paymentsRepository
+    .table(ctx.db)
+    .where({ account_id: account.id, purpose: 'order', purpose_id: order.id })
+    .whereIn('status', ['creating', 'open', 'pending', 'authorized'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc');
+  const current: PaymentRow[] = [];
+  for (const row of rows) {
+    try {
+      // An answer lost earlier: the provider may hold it, so it counts once we know.
+      current.push(row.status === 'creating' ? await resumePayment(ctx, account, row, { answeredInRequest: false }) : row);
+    } catch (error) {
+      if (!(error instanceof ProviderRejectedError)) throw error; // refused: nothing exists at the provider
+    }
+  }
+  if (current.some((payment) => payment.status === 'paid')) throw paidAlready(shopOrderId);
+  return current.filter((payment) => ['open', 'pending', 'authorized'].includes(payment.status));
+}
+
+/** Cancels an open payment at the provider (the payer chose another method); one it will not cancel is refused with a 409. */
+async function cancelForAnother(ctx: AppContext, account: Account, payment: PaymentRow, shopOrderId: number): Promise<void> {
+  if (!payment.provider_payment_id) throw new Error(`open payment ${payment.id} has no provider payment`);
+  const provider = await ctx.providers.forAccount(account);
+  let answered;
+  try {
+    answered = await provider.cancelPayment(payment.provider_payment_id);
+  } catch (error) {
+    if (error instanceof ProviderRejectedError) throw paymentInProgress(payment, shopOrderId, 'the provider refused to cancel it');
+    throw error; // the provider could not be asked: the client may retry
+  }
+  const recorded = await applyProviderPayment(ctx, payment, answered, { answeredInRequest: false });
+  if (recorded.status !== 'canceled') throw paymentInProgress(recorded, shopOrderId, 'could not be canceled');
+  ctx.logger.info('open payment of a store order canceled for another method', { accountId: account.id, paymentId: payment.id, method: payment.method });
+}
+
+/**
+ * One payment at a time per order: the open payment this request asks for again is reused; an open
+ * one of another method (or payer, or amount) is cancelled at the provider first; a pending or
+ * authorized one cannot be switched any more, so the request is refused (409 naming it).
+ */
+async function oneAtATime(ctx: AppContext, account: Account, order: OrderRow, shopOrderId: number, wanted: CheckoutRequest & { amount: number; sequenceType: string }): Promise<PaymentRow | null> {
+  const underWay = await paymentsUnderWay(ctx, account, order, shopOrderId);
+  const settling = underWay.find((payment) => payment.status !== 'open');
+  if (settling) throw paymentInProgress(settling, shopOrderId, 'can no longer be replaced');
+  const same = underWay.find(
+    (payment) =>
+      payment.checkout_url !== null &&
+      payment.customer_id === wanted.customerId &&
+      Number(payment.amount) === wanted.amount &&
+      payment.sequence_type === wanted.sequenceType &&
+      (wanted.method === null || payment.method === wanted.method),
+  );
+  for (const other of underWay) if (other !== same) await cancelForAnother(ctx, account, other, shopOrderId);
+  return same ?? null;
+}
+
 /**
  * The Order a checkout payment (`shop_order_id` on POST /api/v2/payments) is for, checked: the
  * store is connected and has the order, it is not paid already, and the payment asks its total.
+ * With a payment of the order still under way, see oneAtATime.
  */
-export async function checkoutOrder(ctx: AppContext, account: Account, shopOrderId: number, amount: number, currency: string): Promise<CheckoutOrder> {
+export async function checkoutOrder(ctx: AppContext, account: Account, shopOrderId: number, amount: number, currency: string, request: CheckoutRequest): Promise<CheckoutOrder> {
   const shop = await requireConnectedStore(ctx, account.id, CREATE_FAILED, 'shop_order_id');
   try {
     await freshStoreOrder(ctx, storeClient(ctx, shop, { retries: 1 }), account.id, shopOrderId);
@@ -72,13 +149,13 @@ export async function checkoutOrder(ctx: AppContext, account: Account, shopOrder
   const order = await ordersRepository.findByShopOrderId(ctx.db, account.id, shopOrderId);
   if (!order) throw new Error(`store order ${shopOrderId} was written but is not found`);
   const paid = await paymentsRepository.table(ctx.db).where({ account_id: account.id, purpose: 'order', purpose_id: order.id, status: 'paid' }).first('id');
-  if (paid || order.status === 'paid' || order.status === 'completed') {
-    throw ValidationError.field(CREATE_FAILED, 'shop_order_id', `Order ${shopOrderId} is paid already.`);
-  }
+  if (paid || order.status === 'paid' || order.status === 'completed') throw paidAlready(shopOrderId);
   if (order.status === 'cancelled') throw ValidationError.field(CREATE_FAILED, 'shop_order_id', `Order ${shopOrderId} is cancelled in the store.`);
   if (order.currency !== currency) throw ValidationError.field(CREATE_FAILED, 'currency', `The currency must be the order's, ${order.currency}.`);
   if (Number(order.total_amount) !== amount) {
     throw ValidationError.field(CREATE_FAILED, 'amount', `The amount must be the order's total, ${formatCents(Number(order.total_amount))}.`);
   }
-  return { order, subscription: await holdsSubscriptionProducts(ctx.db, order) };
+  const subscription = await holdsSubscriptionProducts(ctx.db, order);
+  const inProgress = await oneAtATime(ctx, account, order, shopOrderId, { ...request, amount, sequenceType: subscription ? 'first' : 'oneoff' });
+  return { order, subscription, inProgress };
 }
