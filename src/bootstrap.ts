@@ -8,6 +8,7 @@ import { createMetrics } from './metrics';
 import type { Logger } from './logger';
 import { accountsRepository } from './modules/accounts/repository';
 import { registerBillingSettlement } from './modules/billing/settlement';
+import { registerDoublePaymentFollowUps } from './modules/follow-ups/doublePayments';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
 import { SettlementHooks } from './modules/payments/settlement';
 import { registerStoreOrderSettlement } from './modules/shop/orderSettlement';
@@ -39,5 +40,6 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   registerLinkFulfilment(ctx);
   registerBillingSettlement(ctx);
   registerStoreOrderSettlement(ctx);
+  registerDoublePaymentFollowUps(ctx);
   return { ctx, migrated };
 }

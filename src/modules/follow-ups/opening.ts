@@ -25,8 +25,12 @@ export interface FollowUpInput {
   reasonCode: string | null;
 }
 
-/** The first step: a retry after the account's days when the code is worth it, otherwise the link the day after. */
-export function firstStep(input: Pick<FollowUpInput, 'kind' | 'reasonCode'>, settings: FollowUpSettings, today: string): { stage: FollowUpStage; at: string } {
+/**
+ * The first step: a retry after the account's days when the code is worth it, otherwise the link the
+ * day after. A double payment is the merchant's to refund: no retry, no link, nothing due.
+ */
+export function firstStep(input: Pick<FollowUpInput, 'kind' | 'reasonCode'>, settings: FollowUpSettings, today: string): { stage: FollowUpStage; at: string | null } {
+  if (input.kind === 'double_payment') return { stage: 'refund', at: null };
   const retry = input.kind === 'failure' && settings.type !== 'link' && worthRetrying(input.reasonCode);
   return retry ? { stage: 'retry', at: daysAfter(today, settings.retryDays) } : { stage: 'link', at: daysAfter(today, 1) };
 }

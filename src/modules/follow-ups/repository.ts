@@ -6,8 +6,8 @@ export type FollowUpType = (typeof FOLLOW_UP_TYPES)[number];
 export const FOLLOW_UP_STATUSES = ['pending', 'solved', 'failed'] as const;
 export type FollowUpStatus = (typeof FOLLOW_UP_STATUSES)[number];
 
-export type FollowUpKind = 'failure' | 'chargeback' | 'mandate';
-export type FollowUpStage = 'retry' | 'link' | 'waiting' | 'done';
+export type FollowUpKind = 'failure' | 'chargeback' | 'mandate' | 'double_payment';
+export type FollowUpStage = 'retry' | 'link' | 'waiting' | 'refund' | 'done';
 
 export const ON_FAILURE_ACTIONS = ['pause', 'cancel', 'keep'] as const;
 export type OnFailureAction = (typeof ON_FAILURE_ACTIONS)[number];
@@ -31,11 +31,17 @@ export interface FollowUpRow {
   retries_done: number;
   mails_sent: number;
   next_retry_at: string | null; // Y-m-d: when the next step (a retry, or the link e-mail) is due
-  /** failure: a failed charge; chargeback: money taken back; mandate: a charge not made for want of a valid mandate. */
+  /**
+   * failure: a failed charge; chargeback: money taken back; mandate: a charge not made for want of a
+   * valid mandate; double_payment: a link or store order paid a second time (doublePayments.ts).
+   */
   kind: FollowUpKind;
   /** `<kind>-<payment or charge id>`: unique per account, so a repeated webhook never opens a second follow-up. */
   origin_key: string;
-  /** retry or link: that step is due at next_retry_at; waiting: for the retry's or the link's payment; done. */
+  /**
+   * retry or link: that step is due at next_retry_at; waiting: for the retry's or the link's payment;
+   * refund: for the merchant to refund a double payment (nothing is charged or sent); done.
+   */
   stage: FollowUpStage;
   link_id: string | null;
   resolved_at: string | null;
