@@ -1,16 +1,12 @@
 import request from 'supertest';
-import { randomBase62 } from '../../src/ids';
 import { finishStalledCreations } from '../../src/jobs/finishProviderCreations';
-import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { runBilling } from '../../src/modules/billing/run';
 import { runFollowUps } from '../../src/modules/follow-ups/progress';
-import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
 import { cli } from '../cli/runInMemory';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import type { MollieFake } from '../support/mollieFake/fake';
+import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 type Details = Record<string, string>;
@@ -23,30 +19,23 @@ const SEPA = (code: string, reason: string): Details => ({ bankReasonCode: code,
  */
 describe.each(TEST_DATABASES)('a follow-up settled by hand on %s', (kind) => {
   let t: TestApp;
+  let mollie: MollieAccount;
   let fake: MollieFake;
-  let served: { stop(): void };
   let accountId: string;
-  let accountName: string;
   let token: string;
-  let publicRef: string;
 
   beforeEach(async () => {
     t = await createTestApp(kind);
-    fake = new MollieFake('https://api.mollie.com');
-    fake.now = () => t.clock.now().getTime();
-    served = serveWithNock(fake);
-    accountName = `Settled by hand ${randomBase62(8)}`;
-    ({ accountId, token } = await t.newAccount(accountName));
-    await setProviderSettings(t.ctx, accountName, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
+    mollie = await accountAtMollieFake(t, 'Settled by hand');
+    ({ fake, accountId, token } = mollie);
     await seedBillableSubscriptions(t.ctx.db, accountId, 1);
     for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
       fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
     }
-    publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
   });
   afterEach(async () => {
     await t.ctx.background.idle();
-    served.stop();
+    mollie.stop();
     await t.close();
   });
 
@@ -59,12 +48,7 @@ describe.each(TEST_DATABASES)('a follow-up settled by hand on %s', (kind) => {
   const paymentsFor = (purpose: 'follow-up' | 'link') => t.ctx.db('payments').where({ account_id: accountId, purpose }).orderBy('created_at');
   const atFake = (providerPaymentId: string) => fake.payments.get(providerPaymentId)?.status;
 
-  async function report(providerPaymentId: string) {
-    const res = await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({ id: providerPaymentId });
-    expect(res.status).toBe(200);
-    await processDueWebhookCalls(t.ctx, new AbortController().signal);
-    await t.ctx.background.idle();
-  }
+  const report = (providerPaymentId: string) => mollie.report(providerPaymentId);
 
   /** The charge of 1 December fails with `details`; the follow-up it opens is returned. */
   async function failedCharge(details: Details) {

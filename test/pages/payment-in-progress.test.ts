@@ -1,11 +1,7 @@
 import request from 'supertest';
-import { randomBase62 } from '../../src/ids';
-import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
-import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import type { MollieFake } from '../support/mollieFake/fake';
+import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 /**
@@ -14,25 +10,19 @@ import { createTestApp, type TestApp } from '../support/testApp';
  */
 describe.each(TEST_DATABASES)('the pay page while a payment is in progress, on %s', (kind) => {
   let t: TestApp;
+  let mollie: MollieAccount;
   let fake: MollieFake;
-  let served: { stop(): void };
   let accountId: string;
   let token: string;
-  let publicRef: string;
 
   beforeEach(async () => {
     t = await createTestApp(kind);
-    fake = new MollieFake('https://api.mollie.com');
-    fake.now = () => t.clock.now().getTime();
-    served = serveWithNock(fake);
-    const name = `In progress ${randomBase62(8)}`;
-    ({ accountId, token } = await t.newAccount(name));
-    await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
-    publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
+    mollie = await accountAtMollieFake(t, 'In progress');
+    ({ fake, accountId, token } = mollie);
   });
   afterEach(async () => {
     await t.ctx.background.idle();
-    served.stop();
+    mollie.stop();
     await t.close();
   });
 
@@ -47,12 +37,10 @@ describe.each(TEST_DATABASES)('the pay page while a payment is in progress, on %
   const paymentsOf = (linkId: string) => t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: linkId }).orderBy('created_at').orderBy('seq');
   const customersHere = () => t.ctx.db('customers').where({ account_id: accountId });
 
-  /** The payer's bank tells Mollie something; Mollie calls our webhook, which is processed. */
+  /** The payer's bank tells Mollie something, and Mollie reports it. */
   async function atMollie(providerPaymentId: string, status: string) {
     fake.setPaymentStatus(providerPaymentId, status);
-    expect((await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({ id: providerPaymentId })).status).toBe(200);
-    await processDueWebhookCalls(t.ctx, new AbortController().signal);
-    await t.ctx.background.idle();
+    await mollie.report(providerPaymentId);
   }
 
   const expectInProgressPage = (res: request.Response, linkId: string) => {
