@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { paymentsDueForReconciliation, reconcileGivenUpCall, reconcilePayment } from '../modules/payments/reconciliation';
+import { recheckRejected, rejectedToRecheck } from '../modules/payments/rejectedRecheck';
 import { givenUpCallsToReconcile } from '../webhooks/inbound/calls';
 import type { Job, JobResult } from './types';
 
@@ -20,7 +21,8 @@ async function counted(ctx: AppContext, result: JobResult, fetch: () => Promise<
 /**
  * Fetches from the provider the payments of webhook calls given up after 26 hours (whatever their
  * status here: a refund or chargeback of a paid payment too), then payments still open or pending
- * past their method's expiry, so neither a lost nor a given-up webhook leaves a payment behind.
+ * past their method's expiry, so neither a lost nor a given-up webhook leaves a payment behind; and
+ * looks once more for payments given up as rejected after an unknown outcome (see rejectedRecheck.ts).
  * Given-up calls take at most half of a run's provider calls, so they cannot crowd out the rest.
  */
 export async function reconcilePayments(ctx: AppContext, signal: AbortSignal, batchSize = BATCH_SIZE): Promise<JobResult> {
@@ -32,6 +34,15 @@ export async function reconcilePayments(ctx: AppContext, signal: AbortSignal, ba
     await counted(ctx, result, () => reconcileGivenUpCall(ctx, call), 'reconciliation of a given-up webhook call failed; tried again on a later run', {
       accountId: call.account_id,
       providerPaymentId: call.resource_id,
+    });
+  }
+  // Payments given up after an unknown outcome, looked for once more by our id (a few: they are rare).
+  for (const payment of await rejectedToRecheck(ctx, Math.ceil(batchSize / 10))) {
+    if (signal.aborted) return result;
+    fetched.add(`${payment.account_id} ${payment.id}`);
+    await counted(ctx, result, () => recheckRejected(ctx, payment), 'look-up of a payment given up as rejected failed; tried again later', {
+      accountId: payment.account_id,
+      paymentId: payment.id,
     });
   }
   const left = batchSize - fetched.size;

@@ -219,6 +219,40 @@ describe.each(TEST_DATABASES)('refused resumes of a lost payment, on %s', (kind)
     expect((await t.ctx.db('follow_ups').where({ id: followUp.id }).first()).status).toBe('solved');
   });
 
+  it('When a payment given up as rejected exists at Mollie and its webhook never reaches us, then reconciliation finds it a day later', async () => {
+    fake.loseAnswers('POST', PAYMENTS, 1);
+    await bill();
+    const [kept] = await chargePayments();
+    const [made] = fake.paymentsWithReference(kept.id);
+    fake.refuse('GET', CUSTOMER_PAYMENTS, { status: 200, body: { count: 0, _embedded: { payments: [] }, _links: { next: null } } }, 1);
+    fake.refuse('POST', PAYMENTS, { status: 422, body: { status: 422, title: 'Unprocessable Entity', detail: 'The mandate is invalid', field: 'mandateId' } }, 1);
+    t.clock.advance(2 * MINUTE);
+    await bill();
+    expect((await chargePayments())[0]).toMatchObject({ status: 'rejected' });
+    fake.setPaymentStatus(String(made?.id), 'paid'); // its webhook goes nowhere we hear
+
+    t.clock.advance(2 * 60 * MINUTE);
+    expect((await cli(t.ctx, 'reconcile')).code).toBe(0);
+    expect((await chargePayments())[0]).toMatchObject({ status: 'rejected' }); // not yet: once, a day later
+    t.clock.advance(24 * 60 * MINUTE);
+    expect((await cli(t.ctx, 'reconcile')).code).toBe(0);
+    expect((await chargePayments())[0]).toMatchObject({ id: kept.id, status: 'paid', provider_payment_id: made?.id, next_attempt_at: null });
+    expect((await charges())[0]).toMatchObject({ status: 'paid' });
+    expect((await t.ctx.db('follow_ups').where({ account_id: accountId }).first()).status).toBe('solved');
+    // Looked for once: a later run does not ask again.
+    const lookups = fake.requests.filter((call) => call.method === 'GET' && CUSTOMER_PAYMENTS.test(call.path)).length;
+    t.clock.advance(48 * 60 * MINUTE);
+    expect((await cli(t.ctx, 'reconcile')).code).toBe(0);
+    expect(fake.requests.filter((call) => call.method === 'GET' && CUSTOMER_PAYMENTS.test(call.path))).toHaveLength(lookups);
+  });
+
+  it('When a first attempt is refused (nothing was lost before it), then it is rejected at once and never looked for again', async () => {
+    fake.refuse('POST', PAYMENTS, { status: 422, body: { status: 422, title: 'Unprocessable Entity', detail: 'The mandate is invalid', field: 'mandateId' } }, 1);
+    await bill();
+    expect((await chargePayments())[0]).toMatchObject({ status: 'rejected', next_attempt_at: null });
+    expect(fake.requests.filter((call) => call.method === 'GET')).toEqual([]);
+  });
+
   it('When a mandate’s answer is lost and the retry’s look-up is rate limited, then the same key later records the one mandate', async () => {
     const [customer] = await t.ctx.db('customers').where({ account_id: accountId });
     const create = () =>

@@ -10,6 +10,7 @@ import { providerWebhookUrl } from '../../webhooks/inbound/url';
 import type { PaymentPurpose } from './purposes';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { failedCreate, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, PROVIDER_KEY_WINDOW_MS } from './resumption';
+import { scheduleRecheck } from './rejectedRecheck';
 import { applyProviderPayment, rejectPayment, type StatusChangeOptions } from './statusChange';
 
 /**
@@ -163,7 +164,9 @@ async function sendToProvider(ctx: AppContext, account: Account, provider: Payme
     lookedUp = true;
     if (age > ABANDON_AFTER_MS) {
       ctx.logger.warn('payment given up: not created at the provider within a day', { accountId: row.account_id, paymentId: row.id });
-      return rejectPayment(ctx, row, { code: 'not_created', message: 'The payment could not be created at the provider within a day' }, options);
+      const givenUp = await rejectPayment(ctx, row, { code: 'not_created', message: 'The payment could not be created at the provider within a day' }, options);
+      await scheduleRecheck(ctx, row);
+      return givenUp;
     }
   }
   let created;
@@ -178,6 +181,8 @@ async function sendToProvider(ctx: AppContext, account: Account, provider: Payme
       if (found) return applyProviderPayment(ctx, row, found, options);
     }
     await rejectPayment(ctx, row, refusalOf(error), options);
+    // An earlier attempt's outcome was unknown: reconciliation looks for it once more, later.
+    if (options.resumed) await scheduleRecheck(ctx, row);
     throw error;
   }
   const recorded = await applyProviderPayment(ctx, row, created, options);

@@ -117,7 +117,8 @@ export async function rejectPayment(
   reason: { code: string; message: string },
   options: StatusChangeOptions,
 ): Promise<PaymentRow> {
-  const changes = { failure_code: reason.code.slice(0, 32), failure_reason: reason.message.slice(0, 191) };
+  // No further attempt: nothing is resumed (reconciliation may still look for it, see rejectedRecheck.ts).
+  const changes = { failure_code: reason.code.slice(0, 32), failure_reason: reason.message.slice(0, 191), next_attempt_at: null };
   await commitTransition(ctx, { row, to: 'rejected', changes }, options);
   return reread(ctx, row);
 }
