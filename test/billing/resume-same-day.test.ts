@@ -43,13 +43,18 @@ describe.each(TEST_DATABASES)('resuming on the day of a skipped charge, on %s', 
   const pause = async (subscriptionId: string, body?: object) => expect((await t.as(token).post(`/api/v2/subscriptions/${subscriptionId}/pause`, body)).status).toBe(200);
   const resume = (subscriptionId: string) => t.as(token).post(`/api/v2/subscriptions/${subscriptionId}/resume`);
 
-  it('When a subscription is resumed at 10:00 on the day the 06:00 run skipped its charge, then the next run of the day makes that charge', async () => {
-    const { subscriptionId } = await subscribe(t, token); // monthly from 2026-12-01
+  /** A monthly subscription from 1 December, paused since 25 November, whose charge the 06:00 run of 1 December skipped. */
+  const skippedThisMorning = async () => {
+    const { subscriptionId } = await subscribe(t, token);
     at('2026-11-25T09:00:00Z');
     await pause(subscriptionId);
     at('2026-12-01T05:00:00Z');
     expect(await billToday()).toContain('billing 2026-12-01: 1 due, 0 charged, 1 skipped');
+    return subscriptionId;
+  };
 
+  it('When a subscription is resumed at 10:00 on the day the 06:00 run skipped its charge, then the next run of the day makes that charge', async () => {
+    const subscriptionId = await skippedThisMorning();
     at('2026-12-01T09:00:00Z');
     const resumed = await resume(subscriptionId);
     expect(resumed.status).toBe(200);
@@ -65,11 +70,7 @@ describe.each(TEST_DATABASES)('resuming on the day of a skipped charge, on %s', 
   });
 
   it('When two runs go at once after the resume, and it is paused and resumed again that day, then the charge still has one payment', async () => {
-    const { subscriptionId } = await subscribe(t, token);
-    at('2026-11-25T09:00:00Z');
-    await pause(subscriptionId);
-    at('2026-12-01T05:00:00Z');
-    await billToday();
+    const subscriptionId = await skippedThisMorning();
     at('2026-12-01T09:00:00Z');
     expect((await resume(subscriptionId)).status).toBe(200);
 
@@ -100,11 +101,7 @@ describe.each(TEST_DATABASES)('resuming on the day of a skipped charge, on %s', 
   });
 
   it('When a charge was skipped on a day before the resume, then it stays skipped: a pause is not made up later', async () => {
-    const { subscriptionId } = await subscribe(t, token);
-    at('2026-11-25T09:00:00Z');
-    await pause(subscriptionId);
-    at('2026-12-01T05:00:00Z');
-    await billToday();
+    const subscriptionId = await skippedThisMorning();
     at('2026-12-02T09:00:00Z');
     expect((await resume(subscriptionId)).body).toMatchObject({ status: 'active', next_payment_at: '2027-01-01' });
     expect(await billToday()).toContain('0 due, 0 charged');
