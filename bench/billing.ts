@@ -12,6 +12,7 @@ import type { MandateRow } from '../src/modules/mandates/repository';
 import type { SubscriptionRow, SubscriptionRuleRow } from '../src/modules/subscriptions/repository';
 import { newSubscription } from '../src/modules/subscriptions/service';
 import { toDbDateTime } from '../src/time';
+import { APP_KEY } from './list';
 import { benchCustomer } from './rows';
 import { SlowProvider } from './slowProvider';
 
@@ -93,6 +94,7 @@ export async function benchBilling(options: { count: number; latencyMs: number; 
       NODE_ENV: 'production',
       DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`,
       DATA_DIR: dir,
+      APP_KEY,
       LOG_LEVEL: 'warn',
       BILLING_CONCURRENCY: String(options.concurrency),
       PUBLIC_URL: 'https://rps.example',

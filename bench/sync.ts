@@ -11,6 +11,7 @@ import { startSync } from '../src/modules/sync/service';
 import { STORE_BUDGET } from '../src/shop/woocommerce/client';
 import { toDbDateTime } from '../src/time';
 import { WooSimulator } from '../test/support/wooSimulator';
+import { APP_KEY } from './list';
 
 export interface SyncBenchResult {
   case: 'sync';
@@ -37,7 +38,7 @@ export async function benchSync(options: { count: number; latencyMs: number }): 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-sync-'));
   const store = new WooSimulator();
   try {
-    const { config } = loadConfig({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`, DATA_DIR: dir, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://rps.example', OUTBOUND_ALLOW_PRIVATE: 'on' });
+    const { config } = loadConfig({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`, DATA_DIR: dir, APP_KEY, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://rps.example', OUTBOUND_ALLOW_PRIVATE: 'on' });
     const { ctx } = await createContext(config, createLogger('warn'));
     await store.start();
     store.addOrders(options.count);

@@ -21,6 +21,8 @@ const appKey = z
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Absent: every interface, as Node listens by default.
+  HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be an address to listen on, such as 127.0.0.1, 0.0.0.0 or ::').optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(sqlite:.+|mysql:\/\/.+)$/, 'must be sqlite:<path> or mysql://user:pass@host:3306/db')
@@ -45,6 +47,8 @@ const environmentSchema = z.object({
   // Absent: allowed outside production, refused in production (see Config.outboundAllowPrivate).
   OUTBOUND_ALLOW_PRIVATE: z.enum(['on', 'off']).optional(),
   IDEMPOTENCY_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  // How long a SIGTERM may take: requests in flight, running jobs, background work. Then it exits anyway.
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // Absent: mails are kept in the outgoing_mails table only (see README "E-mail"). Holds a password: never logged.
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:587 or smtps://user:pass@host:465' }).optional(),
   MAIL_FROM: z
@@ -101,21 +105,40 @@ export interface LoadedConfig {
   config: Config;
   /** Set when APP_KEY was absent and a key file was written on this start. */
   generatedKeyFile?: string;
-  /** Set when APP_KEY was absent and the key was read from (or written to) this file beside the data. */
-  keyFile?: string;
+}
+
+/** Where the key generated outside production is kept (mode 0600). */
+const keyFileIn = (parsed: Environment) => path.resolve(parsed.DATA_DIR, 'app.key');
+
+/**
+ * Production runs only on what the operator set, never on a development convenience: a key file
+ * beside the data it protects (whoever copies the data directory, a backup or a stolen disk, has the
+ * key too), or addresses on localhost (a customer's payment link would lead nowhere, Mollie's
+ * webhook calls would never arrive).
+ */
+function refuseDevelopmentDefaultsInProduction(parsed: Environment): void {
+  if (parsed.NODE_ENV !== 'production') return;
+  if (!parsed.APP_KEY) {
+    const keyFile = keyFileIn(parsed);
+    const fix = existsSync(keyFile) ? `move the key from ${keyFile} into APP_KEY` : 'generate one as README "Environment" shows';
+    throw new ConfigError(`Missing environment variable APP_KEY: required when NODE_ENV=production (a key file is for development only); ${fix} and keep it in your secret store`);
+  }
+  if (!parsed.PUBLIC_URL) {
+    throw new ConfigError('Missing environment variable PUBLIC_URL: required when NODE_ENV=production; set the https:// address customers and Mollie reach this service at');
+  }
 }
 
 /**
- * Reads the environment. Without APP_KEY, a key is kept in DATA_DIR/app.key (mode 0600),
- * generated on the first start, so encrypted secrets survive restarts.
+ * Reads the environment. Without APP_KEY, outside production, a key is kept in DATA_DIR/app.key
+ * (mode 0600), generated on the first start, so encrypted secrets survive restarts.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const parsed = parseEnvironment(env);
+  refuseDevelopmentDefaultsInProduction(parsed);
   let keyText = parsed.APP_KEY;
   let generatedKeyFile: string | undefined;
-  let keyFile: string | undefined;
   if (!keyText) {
-    keyFile = path.resolve(parsed.DATA_DIR, 'app.key');
+    const keyFile = keyFileIn(parsed);
     if (existsSync(keyFile)) {
       keyText = readFileSync(keyFile, 'utf8').trim();
       const check = appKey.safeParse(keyText);
@@ -140,6 +163,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
       outboundAllowPrivate: OUTBOUND_ALLOW_PRIVATE ? OUTBOUND_ALLOW_PRIVATE === 'on' : !production,
     },
     generatedKeyFile,
-    keyFile,
   };
 }

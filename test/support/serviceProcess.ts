@@ -9,34 +9,59 @@ const SERVER = path.join(ROOT, 'dist/src/server.js');
 const CLI = path.join(ROOT, 'dist/src/cli.js');
 
 export interface ServiceProcess {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port> (HOST instead of 127.0.0.1 when the environment sets it) */
   url: string;
+  port: number;
   /** Kills the process at once, mid-request, as a crash or an OOM kill would. */
   crash(): Promise<void>;
-  /** Asks it to shut down (SIGTERM) and waits. */
-  stop(): Promise<void>;
+  /**
+   * Asks it to shut down (SIGTERM, sent before this returns) and resolves with how it exited; a
+   * test may act between sending and awaiting.
+   */
+  stop(): Promise<ServiceExit>;
   /** What it wrote, for a failing test's message. */
   output(): string;
 }
 
+export interface ServiceExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ServiceCommand {
+  /** What to run instead of the built server of this checkout, e.g. `['npm', 'start']`. */
+  command: string[];
+  /** Where to run it. */
+  cwd: string;
+}
 
 /**
  * Starts the built service (`npm run build` first; `npm test` does) as a child process with only the
- * given environment, and resolves once it answers /healthz.
+ * given environment, and resolves once it answers /healthz. With `run`, another command starts it in
+ * its own process group (npm does not pass SIGTERM on to the script it runs), and the whole group is
+ * signalled, as a supervisor would.
  */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first (npm test does)`);
+export async function startServiceProcess(env: Record<string, string>, run?: ServiceCommand): Promise<ServiceProcess> {
+  if (!run && !existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first (npm test does)`);
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [SERVER], {
-    cwd: ROOT,
+  const [command, ...args] = run?.command ?? [process.execPath, SERVER];
+  const child: ChildProcess = spawn(command ?? process.execPath, args, {
+    cwd: run?.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), CRON: 'off', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: run !== undefined,
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = once(child, 'exit');
-  const url = `http://127.0.0.1:${port}`;
+  const childExited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  // With `run`, the service is a grandchild: gone once nothing of its process group is left.
+  const exited = run ? childExited.then(async (exit) => (await untilGroupGone(child.pid), exit)) : childExited;
+  const signal = (name: NodeJS.Signals) => {
+    if (run && child.pid !== undefined) signalGroup(child.pid, name);
+    else if (child.exitCode === null && child.signalCode === null) child.kill(name);
+  };
+  const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited at start: ${output}`);
@@ -46,23 +71,52 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      signal('SIGKILL');
       throw new Error(`the service did not start within 20 s: ${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
     url,
+    port,
     async crash() {
-      child.kill('SIGKILL');
+      signal('SIGKILL');
       await exited;
     },
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
+    stop() {
+      signal('SIGTERM');
+      return exited;
     },
     output: () => output,
   };
+}
+
+/** Signals every process of a group; false when none is left. */
+function signalGroup(groupId: number, name: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-groupId, name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function untilGroupGone(groupId: number | undefined): Promise<void> {
+  while (groupId !== undefined && signalGroup(groupId, 0)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/**
+ * Runs the built service with only the given environment until it exits by itself (a refused
+ * start); one that starts after all is killed after 20 s, and its code is then null.
+ */
+export async function runServiceProcess(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const running = runBuilt(SERVER, { PORT: String(await freePort()), CRON: 'off', ...env }, []);
+  const timer = setTimeout(() => void running.crash(), 20_000);
+  try {
+    return await running.exited;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs one command of the built CLI with only the given environment, as an operator would. */
@@ -78,8 +132,13 @@ export interface RunningCli {
 
 /** Starts one command of the built CLI without waiting for it, so a test can kill it halfway. */
 export function startCliProcess(env: Record<string, string>, args: string[]): RunningCli {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return runBuilt(CLI, env, args);
+}
+
+/** One of the built entry points (server or CLI) with only the given environment, its output collected. */
+function runBuilt(script: string, env: Record<string, string>, args: string[]): RunningCli {
+  if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first (npm test does)`);
+  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -26,7 +26,9 @@ describe('parseEnvironment', () => {
       CRON: 'on',
       LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: 60,
+      SHUTDOWN_TIMEOUT_MS: 10_000,
     });
+    expect(parseEnvironment({}).HOST).toBeUndefined(); // every interface
   });
 
   it('When a variable is set to an empty string, then it counts as absent', () => {
@@ -48,6 +50,10 @@ describe('parseEnvironment', () => {
     ['SANDBOX', 'yes'],
     ['OUTBOUND_ALLOW_PRIVATE', '1'],
     ['IDEMPOTENCY_LOCK_SECONDS', '0'],
+    ['SHUTDOWN_TIMEOUT_MS', '10s'],
+    ['SHUTDOWN_TIMEOUT_MS', '50'],
+    ['HOST', 'http://127.0.0.1'],
+    ['HOST', '127.0.0.1 ::1'],
   ])('When %s is %p, then a ConfigError of one line names the variable', (name, value) => {
     const error = configErrorOf(() => parseEnvironment({ [name]: value }));
     expect(error.message).toMatch(new RegExp(`^Invalid environment variable ${name}: \\S`));
@@ -136,8 +142,44 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig in production', () => {
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'rps-config-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://pay.example.nl' };
+
+  it('When APP_KEY is unset, then it fails with one line naming APP_KEY and no key file is generated', () => {
+    const error = configErrorOf(() => loadConfig({ ...production, DATA_DIR: dataDir }));
+    expect(error.message).toMatch(/^Missing environment variable APP_KEY: required when NODE_ENV=production \(a key file is for development only\); generate one/);
+    expect(error.message).not.toContain('\n');
+    expect(() => statSync(path.join(dataDir, 'app.key'))).toThrow();
+  });
+
+  it('When APP_KEY is unset and a key file from development exists, then the line says to move that file\'s key into APP_KEY, without quoting the key', () => {
+    const keyFile = path.join(dataDir, 'app.key');
+    writeFileSync(keyFile, `${APP_KEY}\n`, { mode: 0o600 });
+    const error = configErrorOf(() => loadConfig({ ...production, DATA_DIR: dataDir }));
+    expect(error.message).toContain(`move the key from ${keyFile} into APP_KEY`);
+    expect(error.message).not.toContain(APP_KEY.slice('base64:'.length));
+  });
+
+  it('When PUBLIC_URL is unset, then it fails with one line naming PUBLIC_URL', () => {
+    const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', APP_KEY, DATA_DIR: dataDir }));
+    expect(error.message).toMatch(/^Missing environment variable PUBLIC_URL: required when NODE_ENV=production/);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('When APP_KEY and PUBLIC_URL are set, then it loads', () => {
+    expect(loadConfig({ ...production, APP_KEY, DATA_DIR: dataDir }).config.publicUrl).toBe('https://pay.example.nl');
+  });
+});
+
 describe('the production perimeter', () => {
-  const load = (env: Record<string, string>) => loadConfig({ APP_KEY, ...env }).config;
+  const load = (env: Record<string, string>) => loadConfig({ APP_KEY, PUBLIC_URL: 'https://pay.example.nl', ...env }).config;
 
   it.each([
     ['development', {}, true, true],

@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { listenForRequests } from '../../src/http/listen';
 
@@ -16,9 +15,7 @@ const onLinux = existsSync('/proc/net/netstat') ? it : it.skip;
 
 describe('listening for requests', () => {
   onLinux('When a thousand connections arrive before the server accepts any, then the kernel queues them all: none is dropped for its sender to retry a second later', async () => {
-    const server = await new Promise<Server>((resolve) => {
-      const listening: Server = listenForRequests((_req, res) => res.end('OK'), 0, () => resolve(listening));
-    });
+    const { server } = await listenForRequests((_req, res) => res.end('OK'), { port: 0 });
     const port = (server.address() as AddressInfo).port;
     const before = listenOverflows();
     // All connect in this turn of the event loop; the server accepts none of them before it ends.
