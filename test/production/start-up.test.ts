@@ -5,7 +5,7 @@ import path from 'node:path';
 import nock from 'nock';
 import { createTestDatabase, TEST_DATABASES, type TestDatabase } from '../support/databases';
 import { freePort } from '../support/ports';
-import { runServiceProcess, startServiceProcess, type ServiceProcess } from '../support/serviceProcess';
+import { runCliProcess, runServiceProcess, startServiceProcess, type ServiceProcess } from '../support/serviceProcess';
 
 // Child processes start (and migrate a database) here; on a busy 2-core CI machine that takes a while.
 jest.setTimeout(60_000);
@@ -52,6 +52,13 @@ describe('a production start without what production needs', () => {
     expect(run.stdout).toBe('');
     expect(existsSync(path.join(dataDir, 'app.key'))).toBe(false);
     expect(existsSync(path.join(dataDir, 'service.sqlite'))).toBe(false);
+  });
+
+  it('When the CLI runs with NODE_ENV=production and no APP_KEY, then it refuses the same way, before it writes a key file', async () => {
+    const run = await runCliProcess({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dataDir, 'service.sqlite')}`, DATA_DIR: dataDir, PUBLIC_URL }, ['jobs', 'list']);
+    expect(run.code).toBe(1);
+    expect(linesOf(run.stderr)).toEqual([expect.stringMatching(/^Missing environment variable APP_KEY: required when NODE_ENV=production/)]);
+    expect(existsSync(path.join(dataDir, 'app.key'))).toBe(false);
   });
 });
 
