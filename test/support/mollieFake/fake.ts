@@ -221,11 +221,11 @@ export class MollieFake {
     const fault = this.faults.find((candidate) => candidate.method === request.method && candidate.path.test(request.path) && candidate.remaining > 0);
     if (fault) fault.remaining -= 1;
     if (fault?.kind === 'unreachable') return { lost: true };
+    if (fault?.kind === 'refuse' && fault.answer) return fault.answer;
     const answer = this.idempotent(request);
     if (fault?.kind === 'lose') return { lost: true };
     if (fault?.kind === 'hold') {
       await new Promise<void>((release) => {
-    if (fault?.kind === 'refuse' && fault.answer) return fault.answer;
         this.held.push({ request, release });
         for (const wake of this.heldWaiters.splice(0)) wake();
       });
@@ -397,12 +397,12 @@ export class MollieFake {
   }
 }
 
+const TITLES: Record<number, string> = { 401: 'Unauthorized Request', 404: 'Not Found', 409: 'Conflict', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 503: 'Service Unavailable' };
+
 function error(status: number, detail: string, field?: string): { status: number; body: unknown } {
   return {
     status,
     body: {
-const TITLES: Record<number, string> = { 401: 'Unauthorized Request', 404: 'Not Found', 409: 'Conflict', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 503: 'Service Unavailable' };
-
       status,
       title: TITLES[status] ?? 'Bad Request',
       detail,
