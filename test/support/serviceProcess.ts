@@ -33,6 +33,8 @@ export interface ServiceCommand {
   command: string[];
   /** Where to run it. */
   cwd: string;
+  /** How long it may take to answer /healthz (20 s unless said), e.g. when it builds first. */
+  startsWithinMs?: number;
 }
 
 /**
@@ -62,7 +64,8 @@ export async function startServiceProcess(env: Record<string, string>, run?: Ser
     else if (child.exitCode === null && child.signalCode === null) child.kill(name);
   };
   const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
-  const deadline = Date.now() + 20_000;
+  const startsWithinMs = run?.startsWithinMs ?? 20_000;
+  const deadline = Date.now() + startsWithinMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited at start: ${output}`);
     try {
@@ -72,7 +75,7 @@ export async function startServiceProcess(env: Record<string, string>, run?: Ser
     }
     if (Date.now() > deadline) {
       signal('SIGKILL');
-      throw new Error(`the service did not start within 20 s: ${output}`);
+      throw new Error(`the service did not start within ${startsWithinMs / 1000} s: ${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
