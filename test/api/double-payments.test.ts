@@ -102,6 +102,36 @@ describe.each(TEST_DATABASES)('double payments on %s', (kind) => {
     expect(events.filter((event: string) => event.startsWith('follow_up.'))).toEqual(['follow_up.created']);
   });
 
+  it('When the two payments settle so close together that neither saw the other, then the follow-ups job opens the one follow-up', async () => {
+    const link = await t.as(token).post('/api/v2/links', { type: 'payment', description: 'Invoice 44', amount: 25, customer_id: customer.id });
+    await request(t.app).post(`/pay/${link.body.id}`).type('form').send({});
+    const first = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).first();
+    const second = await secondPayment('link', link.body.id, 2500);
+    await atMollie(second, 'paid');
+    // The first one's own transaction read before this one committed, and committed after it: paid, unseen.
+    await t.ctx.db('payments').where({ id: first.id }).update({ status: 'paid' });
+    expect(await followUps()).toEqual([]);
+
+    expect(await runFollowUps(t.ctx, '2026-11-21')).toMatchObject({ retried: 0, linked: 0 });
+    expect(await followUps()).toEqual([expect.objectContaining({ reason_code: 'double_payment', provider_payment_id: second.provider_payment_id, reason: expect.stringContaining(first.id) })]);
+    await runFollowUps(t.ctx, '2026-11-21');
+    expect(await followUps()).toHaveLength(1);
+  });
+
+  it('When both payments of a link are reported paid at once, then both are paid and, after the follow-ups job at the latest, one follow-up is open', async () => {
+    const link = await t.as(token).post('/api/v2/links', { type: 'payment', description: 'Invoice 45', amount: 25, customer_id: customer.id });
+    await request(t.app).post(`/pay/${link.body.id}`).type('form').send({});
+    const first = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).first();
+    const second = await secondPayment('link', link.body.id, 2500);
+    fake.setPaymentStatus(first.provider_payment_id, 'paid');
+    fake.setPaymentStatus(second.provider_payment_id ?? '', 'paid');
+    await Promise.all([mollie.report(first.provider_payment_id), mollie.report(second.provider_payment_id ?? '')]);
+
+    expect(await t.ctx.db('payments').whereIn('id', [first.id, second.id]).pluck('status')).toEqual(['paid', 'paid']);
+    await runFollowUps(t.ctx, '2026-11-21');
+    expect(await followUps()).toEqual([expect.objectContaining({ reason_code: 'double_payment' })]);
+  });
+
   it('When a store order is paid twice, then the later payment gets a follow-up linked to the order', async () => {
     const store = await connectedSimulatorStore(t, token);
     try {

@@ -17,6 +17,7 @@ import { enqueueFollowUpEvent } from './events';
 import { daysAfter } from '../../time/calendar';
 import { followUpsRepository, type FollowUpRow } from './repository';
 import { followUpSettingsOf, worthRetrying } from './settings';
+import { openMissedDoublePayments } from './doublePayments';
 import { cancelLeftoverPayments } from './settledByHand';
 
 /** How long the payment link of a follow-up can be paid. */
@@ -236,5 +237,6 @@ export async function runFollowUps(ctx: AppContext, date: string, signal?: Abort
     if (await ctx.db.transaction((trx) => giveUp(ctx, trx, row, now, { act: true }))) run.failed += 1;
   }
   await cancelLeftoverPayments(ctx);
+  await openMissedDoublePayments(ctx);
   return run;
 }
