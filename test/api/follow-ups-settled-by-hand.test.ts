@@ -158,6 +158,23 @@ describe.each(TEST_DATABASES)('a follow-up settled by hand on %s', (kind) => {
     expect(await onlyFollowUp()).toMatchObject({ status: 'solved' });
   });
 
+  it('When Mollie cannot be reached for the cancel while settling, then the next follow-ups run cancels the pending retry', async () => {
+    const { id } = await failedCharge(SEPA('AM04', 'Insufficient funds'));
+    on('2026-12-04');
+    await runFollowUps(t.ctx, '2026-12-04');
+    const [retry] = await paymentsFor('follow-up');
+    fake.unreachable('DELETE', /^\/v2\/payments\//);
+    await settle(id, 'solved');
+    expect(atFake(retry.provider_payment_id)).toBe('pending');
+
+    fake.heal();
+    t.clock.advance(60 * 60_000);
+    await runFollowUps(t.ctx, '2026-12-04');
+    expect(atFake(retry.provider_payment_id)).toBe('canceled');
+    expect((await paymentsFor('follow-up'))[0]).toMatchObject({ status: 'canceled' });
+    await nothingChargedLater();
+  });
+
   it('When the retry can no longer be canceled and is paid after all, then it is logged and left, and the follow-up stays as the merchant set it', async () => {
     const { id } = await failedCharge(SEPA('AM04', 'Insufficient funds'));
     on('2026-12-04');

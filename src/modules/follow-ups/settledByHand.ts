@@ -17,7 +17,7 @@ import type { FollowUpRow } from './repository';
 
 /** Payments that may still take money and can be stopped: open, or pending (a SEPA debit within its cancel window). */
 const CANCELLABLE = ['open', 'pending'];
-/** A payment still being created when the follow-up was settled is finished within minutes (or given up after a day). */
+/** A payment still being created when the follow-up was settled is finished within minutes (or given up after a day); a SEPA debit can be cancelled for about a day. */
 const LEFTOVER_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -79,10 +79,10 @@ export function cancelFollowUpPayments(ctx: AppContext, account: Account, follow
 }
 
 /**
- * For the follow-ups job: payments of follow-ups settled in the last two days that came into being at
- * the provider only after the settling (still `creating` then, finished since by the job that does
- * that) or that the first attempt could not reach. Only payments that moved after the settling are
- * looked at, so one the provider refused to cancel then is not asked about again every hour.
+ * For the follow-ups job: payments of follow-ups settled in the last two days that are still open or
+ * pending — one that reached the provider only after the settling (still `creating` then, finished
+ * since by the job that does that), or one the first attempt could not cancel. One the provider
+ * refuses to cancel is asked again each run until it settles or the two days are over.
  */
 export async function cancelLeftoverPayments(ctx: AppContext): Promise<number> {
   const since = toDbDateTime(new Date(ctx.clock.now().getTime() - LEFTOVER_WINDOW_MS));
@@ -92,9 +92,8 @@ export async function cancelLeftoverPayments(ctx: AppContext): Promise<number> {
       .join('follow_ups', (on) => on.on('follow_ups.account_id', 'payments.account_id').andOn(column, 'payments.purpose_id'))
       .where('payments.purpose', purpose)
       .whereIn('payments.status', CANCELLABLE)
-      .where('payments.updated_at', '>=', since)
       .whereIn('follow_ups.status', ['solved', 'failed'])
-      .where('payments.updated_at', '>=', ctx.db.ref('follow_ups.resolved_at'))
+      .where('follow_ups.resolved_at', '>=', since)
       .select('payments.*');
   // A link's payments only when the link was withdrawn (settled by hand, or deleted): an expired link's late payment is the payer's.
   const links = leftover('link', 'follow_ups.link_id').join('payment_links', 'payment_links.id', 'follow_ups.link_id').where('payment_links.active', false);
