@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { chargesRepository } from '../modules/billing/chargesRepository';
 import { runBilling } from '../modules/billing/run';
 import { billingRunsRepository, RUN_SILENT_MS } from '../modules/billing/runs';
 import { calendarDateIn, todayIn, toDbDateTime } from '../time';
@@ -6,12 +7,15 @@ import { lastFiring } from './cronFirings';
 import type { CatchingUpJob } from './scheduler';
 
 /**
- * Whether the run BILLING_CRON last asked for is missing: no run as of that day or later started
- * after it and finished, or is still going (seen alive lately). Missed for downtime, a time the
- * daylight-saving change skipped, or a crash (started, stopped beating, never finished).
+ * Whether a billing run is wanted now: the run BILLING_CRON last asked for is missing (no run as of
+ * that day or later started after it and finished, or is still going, seen alive lately: downtime, a
+ * time the daylight-saving change skipped, a crash), or charges due today or earlier wait that no run
+ * has taken (a charge made due again by a resume that day, one kept after a lost answer whose wait
+ * is over): the next run of the day, within the hour, makes them.
  */
 export async function billingRunMissed(ctx: AppContext): Promise<boolean> {
   const now = ctx.clock.now();
+  if (await chargesRepository.anyWaiting(ctx.db, { date: todayIn(ctx), now: toDbDateTime(now) })) return true;
   const fired = lastFiring(ctx.config.BILLING_CRON, ctx.config.APP_TIMEZONE, now);
   if (!fired) return false;
   const covered = await billingRunsRepository.coveredSince(ctx.db, {

@@ -1,4 +1,7 @@
-import { planDueCharges } from '../../src/modules/billing/planning';
+import { billingRunMissed } from '../../src/jobs/bill';
+import { chargesRepository, type ChargeRow } from '../../src/modules/billing/chargesRepository';
+import { endUnlessFreed } from '../../src/modules/billing/charging';
+import { planDueCharges, planSubscription } from '../../src/modules/billing/planning';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
@@ -55,6 +58,7 @@ describe.each(TEST_DATABASES)('resuming on the day of a skipped charge, on %s', 
 
   it('When a subscription is resumed at 10:00 on the day the 06:00 run skipped its charge, then the next run of the day makes that charge', async () => {
     const subscriptionId = await skippedThisMorning();
+    expect(await billingRunMissed(t.ctx)).toBe(false);
     at('2026-12-01T09:00:00Z');
     const resumed = await resume(subscriptionId);
     expect(resumed.status).toBe(200);
@@ -62,8 +66,11 @@ describe.each(TEST_DATABASES)('resuming on the day of a skipped charge, on %s', 
     const revived = await t.ctx.db('subscription_charges').where({ account_id: accountId, subscription_id: subscriptionId }).first();
     expect(revived).toMatchObject({ status: 'due', claim_token: null, claimed_until: null });
 
+    // The morning's run happened: only the charge made due again asks for another run, within the hour.
+    expect(await billingRunMissed(t.ctx)).toBe(true);
     at('2026-12-01T11:00:00Z');
     expect(await billToday(['jobs', 'run', 'bill'])).toMatch(/^bill: 1 processed, 0 failed/);
+    expect(await billingRunMissed(t.ctx)).toBe(false);
     expect(await chargeStates(subscriptionId)).toEqual([['2026-12-01', 'charged']]);
     expect(await paymentsFor(subscriptionId, '2026-12-01')).toEqual({ ours: 1, atProvider: 1, allAtProvider: 1 });
     expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({ status: 'active', next_payment_at: '2027-01-01' });
@@ -98,6 +105,36 @@ describe.each(TEST_DATABASES)('resuming on the day of a skipped charge, on %s', 
     expect((await resume(subscriptionId)).body).toMatchObject({ next_payment_at: '2026-12-01' });
     expect(await billToday()).toContain('1 due, 1 charged, 0 skipped');
     expect(await paymentsFor(subscriptionId, '2026-12-01')).toEqual({ ours: 1, atProvider: 1, allAtProvider: 1 });
+  });
+
+  it('When a resume commits while a run is planning the paused subscription, then the stale plan writes nothing and the next run makes the charge', async () => {
+    const { subscriptionId } = await subscribe(t, token);
+    at('2026-11-25T09:00:00Z');
+    await pause(subscriptionId);
+    at('2026-12-01T05:00:00Z');
+    // The run read the subscription (paused) before the resume came in, and plans from that reading.
+    const readByTheRun = await t.ctx.db('subscriptions').where({ id: subscriptionId }).first();
+    const rules = await t.ctx.db('subscription_rules').where({ subscription_id: subscriptionId });
+    expect((await resume(subscriptionId)).status).toBe(200);
+    expect(await planSubscription(t.ctx, readByTheRun, rules, '2026-12-01')).toEqual({ due: 0, skipped: 0 });
+    expect(await chargeStates(subscriptionId)).toEqual([]);
+    expect(await billToday()).toContain('1 due, 1 charged, 0 skipped');
+  });
+
+  it('When a resume commits while a run is about to skip the charge, then the charge is made instead', async () => {
+    const { subscriptionId } = await subscribe(t, token);
+    at('2026-11-25T09:00:00Z');
+    await pause(subscriptionId);
+    at('2026-12-01T05:00:00Z');
+    // Planned before the pause's end was known (as a skip at charge time would meet it), then claimed.
+    await t.ctx.db('subscription_pauses').where({ subscription_id: subscriptionId }).update({ from_date: '2026-12-02' });
+    expect(await planDueCharges(t.ctx, '2026-12-01')).toMatchObject({ due: 1 });
+    await t.ctx.db('subscription_pauses').where({ subscription_id: subscriptionId }).update({ from_date: '2026-11-25' });
+    const [claimed] = await chargesRepository.claim(t.ctx.db, { date: '2026-12-01', now: '2026-12-01 05:00:00', until: '2026-12-01 05:05:00', token: 'clm_test', limit: 1 });
+    // The run decided "skip" from the pause; the resume comes in before it records that.
+    expect((await resume(subscriptionId)).status).toBe(200);
+    expect(await endUnlessFreed(t.ctx, claimed as ChargeRow, '2026-12-01 05:00:01')).toBe(false);
+    expect(await chargeStates(subscriptionId)).toEqual([['2026-12-01', 'due']]);
   });
 
   it('When a charge was skipped on a day before the resume, then it stays skipped: a pause is not made up later', async () => {

@@ -65,6 +65,14 @@ export const chargesRepository = {
     return table(db).where({ claim_token: options.token, status: 'due' });
   },
 
+  /** Whether a charge due on or before `date` waits for a run: due, and not held by a claim or a wait. */
+  anyWaiting: async (db: Knex, options: { date: string; now: string }): Promise<boolean> =>
+    (await table(db)
+      .where('status', 'due')
+      .andWhere('due_date', '<=', options.date)
+      .andWhere((free) => free.whereNull('claimed_until').orWhere('claimed_until', '<', options.now))
+      .first('id')) !== undefined,
+
   /** Settles a charge this worker holds; a claim taken over meanwhile (ours expired) changes nothing. */
   finish: (db: Knex, row: Pick<ChargeRow, 'id' | 'account_id' | 'claim_token'>, changes: Partial<ChargeRow>) =>
     table(db)

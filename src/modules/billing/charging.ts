@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { retryDeadlocks } from '../../db/deadlocks';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
@@ -44,9 +45,22 @@ export class AccountCache {
   }
 }
 
-async function finishWithout(ctx: AppContext, charge: ChargeRow, status: 'skipped' | 'cancelled', now: string): Promise<ChargeOutcome> {
-  await retryDeadlocks(() => chargesRepository.finish(ctx.db, charge, { status, updated_at: now }));
-  return 'skipped';
+/**
+ * Ends a charge that is not to be made (skipped in a pause, or cancelled), deciding again under the
+ * subscription's row — taken first, as a resume takes it — so a resume that came in meanwhile wins
+ * and the charge is made instead. True when it ended.
+ */
+export async function endUnlessFreed(ctx: AppContext, charge: ChargeRow, now: string): Promise<boolean> {
+  return retryDeadlocks(() =>
+    ctx.db.transaction(async (trx) => {
+      await subscriptionsRepository.table(trx).where({ id: charge.subscription_id, account_id: charge.account_id }).update({ updated_at: now });
+      const subscription = await subscriptionsRepository.find(trx, charge.account_id, charge.subscription_id);
+      const fate = subscription ? await fateNow(trx, charge, subscription) : 'ended';
+      if (fate === 'charge') return false;
+      await chargesRepository.finish(trx, charge, { status: fate === 'ended' ? 'cancelled' : 'skipped', updated_at: now });
+      return true;
+    }),
+  );
 }
 
 /** The mandate is not valid (revoked here, or refused by the provider): no charge; the customer is asked to pay by link. */
@@ -99,9 +113,9 @@ async function startCharge(ctx: AppContext, account: Account, charge: ChargeRow,
 }
 
 /** Whether a charge not started yet is still to be made against the subscription as it is now: cancelled from cancel_at on, skipped while paused. */
-async function fateNow(ctx: AppContext, charge: ChargeRow, subscription: SubscriptionRow): Promise<'charge' | 'skip' | 'ended'> {
+async function fateNow(db: Knex, charge: ChargeRow, subscription: SubscriptionRow): Promise<'charge' | 'skip' | 'ended'> {
   if (subscription.status === 'cancelled' && subscription.cancel_at === null) return 'ended';
-  const pauses = await pausesRepository.periodsOf(ctx.db, charge.account_id, subscription.id);
+  const pauses = await pausesRepository.periodsOf(db, charge.account_id, subscription.id);
   // Cancelling ends the charges dated on or after cancel_at, not the ones due before it.
   return fateOf(formatDate(charge.due_date), pauses, formatNullableDate(subscription.cancel_at));
 }
@@ -120,11 +134,7 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
   const subscription = await subscriptionsRepository.find(ctx.db, charge.account_id, charge.subscription_id);
   if (!account || !subscription) throw new Error(`charge ${charge.id} has no account or subscription`);
   const started = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));
-  if (!started) {
-    const fate = await fateNow(ctx, charge, subscription);
-    if (fate === 'ended') return finishWithout(ctx, charge, 'cancelled', now);
-    if (fate === 'skip') return finishWithout(ctx, charge, 'skipped', now);
-  }
+  if (!started && (await fateNow(ctx.db, charge, subscription)) !== 'charge' && (await endUnlessFreed(ctx, charge, now))) return 'skipped';
   let payment: PaymentRow | null;
   try {
     payment = started ? await resumePayment(ctx, account, started, { answeredInRequest: false }) : await startCharge(ctx, account, charge, subscription);

@@ -70,7 +70,8 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
   return retryDeadlocks(() => ctx.db.transaction(async (trx): Promise<Planned> => {
     const moved = await subscriptionsRepository
       .table(trx)
-      .where({ id: subscription.id, account_id: subscription.account_id, next_charge_number: subscription.next_charge_number })
+      // Its status too: a resume or pause that came in since the pauses were read makes this plan stale.
+      .where({ id: subscription.id, account_id: subscription.account_id, status: subscription.status, next_charge_number: subscription.next_charge_number })
       .update({
         next_charge_number: next,
         next_charge_date: planNext,

@@ -48,16 +48,19 @@ function refuse(message: string, field: string, reason: string): never {
 /**
  * Changes one subscription in a transaction, only if it is still as `before` (its status and
  * next charge number): a billing run or another request that changed it first makes this retry.
+ * The subscription's row is taken first, as billing takes it before it plans or skips a charge, so
+ * the two never interleave (a charge skipped by a run while a resume frees it).
  */
 async function change(ctx: AppContext, before: SubscriptionRow, apply: (trx: Knex.Transaction, now: string) => Promise<Partial<SubscriptionRow>>): Promise<SubscriptionRow> {
   const now = toDbDateTime(ctx.clock.now());
   await ctx.db.transaction(async (trx) => {
-    const changes = await apply(trx, now);
-    const moved = await subscriptionsRepository
+    const taken = await subscriptionsRepository
       .table(trx)
       .where({ id: before.id, account_id: before.account_id, status: before.status, next_charge_number: before.next_charge_number })
-      .update({ ...changes, updated_at: now });
-    if (!moved) throw new ConcurrentChange();
+      .update({ updated_at: now });
+    if (!taken) throw new ConcurrentChange();
+    const changes = await apply(trx, now);
+    await subscriptionsRepository.table(trx).where({ id: before.id, account_id: before.account_id }).update({ ...changes, updated_at: now });
     const after = { ...before, ...changes };
     await subscriptionsRepository.table(trx).where({ id: before.id, account_id: before.account_id }).update(await upcomingCharge(trx, after, todayIn(ctx)));
   });
