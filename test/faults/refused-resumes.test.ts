@@ -210,6 +210,11 @@ describe.each(TEST_DATABASES)('refused resumes of a lost payment, on %s', (kind)
     expect((await charges())[0]).toMatchObject({ status: 'not_charged' });
     const [followUp] = await t.ctx.db('follow_ups').where({ account_id: accountId });
     expect(followUp).toMatchObject({ kind: 'mandate', status: 'pending' });
+    // The next day the customer is sent a payment link for it.
+    t.clock.advance(24 * 60 * MINUTE);
+    expect((await cli(t.ctx, 'follow-ups', 'run')).code).toBe(0);
+    const { link_id: linkId } = await t.ctx.db('follow_ups').where({ id: followUp.id }).first();
+    expect((await request(t.app).get(`/pay/${linkId}`)).status).toBe(200);
 
     fake.heal();
     fake.setPaymentStatus(String(made?.id), 'paid');
@@ -217,6 +222,8 @@ describe.each(TEST_DATABASES)('refused resumes of a lost payment, on %s', (kind)
     expect((await chargePayments())[0]).toMatchObject({ id: kept.id, status: 'paid', provider_payment_id: made?.id });
     expect((await charges())[0]).toMatchObject({ status: 'paid', payment_id: kept.id });
     expect((await t.ctx.db('follow_ups').where({ id: followUp.id }).first()).status).toBe('solved');
+    // The money came: the link can no longer be paid, so the customer cannot pay twice.
+    expect((await request(t.app).get(`/pay/${linkId}`)).status).toBe(410);
   });
 
   it('When a payment given up as rejected exists at Mollie and its webhook never reaches us, then reconciliation finds it a day later', async () => {

@@ -6,7 +6,7 @@ import { todayIn, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { paymentLinksRepository } from '../links/repository';
-import { followUpLinkRow } from '../links/service';
+import { followUpLinkRow, withdrawLink } from '../links/service';
 import { mandatesRepository } from '../mandates/repository';
 import { startPayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
@@ -36,13 +36,23 @@ function advance(trx: Knex, row: FollowUpRow, changes: Partial<FollowUpRow>): Pr
     .update(changes);
 }
 
-/** Marks a follow-up solved (a paid retry, a paid link, or by hand). */
+/**
+ * A settled follow-up asks nothing more of the customer: its payment link (one sent a moment ago
+ * too: read again in the settling transaction) can no longer be paid.
+ */
+async function withdrawItsLink(trx: Knex.Transaction, row: FollowUpRow, now: string): Promise<void> {
+  const current = await followUpsRepository.find(trx, row.account_id, row.id);
+  if (current?.link_id) await withdrawLink(trx, row.account_id, current.link_id, now);
+}
+
+/** Marks a follow-up solved (a paid retry, a paid link, a payment found after all, or by hand). */
 export async function solve(ctx: AppContext, trx: Knex.Transaction, row: FollowUpRow, now: string): Promise<boolean> {
   const moved = await followUpsRepository
     .table(trx)
     .where({ id: row.id, account_id: row.account_id, status: 'pending' })
     .update({ status: 'solved', stage: 'done', next_retry_at: null, resolved_at: now, updated_at: now });
   if (!moved) return false;
+  await withdrawItsLink(trx, row, now);
   await enqueueFollowUpEvent(trx, row, 'solved', now);
   ctx.logger.info('follow-up solved', { accountId: row.account_id, followUpId: row.id });
   return true;
@@ -55,6 +65,7 @@ export async function giveUp(ctx: AppContext, trx: Knex.Transaction, row: Follow
     .where({ id: row.id, account_id: row.account_id, status: 'pending' })
     .update({ status: 'failed', stage: 'done', next_retry_at: null, resolved_at: now, updated_at: now });
   if (!moved) return false;
+  await withdrawItsLink(trx, row, now);
   await enqueueFollowUpEvent(trx, row, 'failed', now);
   const { onFailure } = await followUpSettingsOf(trx, row.account_id);
   if (options.act && row.subscription_id && onFailure !== 'keep') {

@@ -4,7 +4,7 @@ import { toDbDateTime } from '../../time';
 import { giveUp, solve } from './progress';
 import type { Page, PageRequest } from '../../http/pagination';
 import { followUpsRepository, type FollowUpRow } from './repository';
-import { cancelFollowUpPayments, withdrawFollowUpLink } from './settledByHand';
+import { cancelFollowUpPayments } from './settledByHand';
 
 export async function getFollowUp(ctx: AppContext, account: Account, id: string): Promise<FollowUpRow> {
   const row = await followUpsRepository.find(ctx.db, account.id, id);
@@ -28,12 +28,11 @@ export async function setFollowUpStatus(ctx: AppContext, account: Account, id: s
   if (row.status === status) return row;
   if (row.status !== 'pending') throw new ConflictError(`The follow-up is already ${row.status}`);
   const now = toDbDateTime(ctx.clock.now());
+  // Settling withdraws the follow-up's link in the same transaction (progress.ts); read again after it,
+  // so the payments of a link sent a moment ago are cancelled too.
   const settled = await ctx.db.transaction(async (trx) => {
     const moved = status === 'solved' ? await solve(ctx, trx, row, now) : await giveUp(ctx, trx, row, now, { act: false });
-    // Read again after the change: a link sent by the job a moment ago is withdrawn too.
-    const current = moved ? await followUpsRepository.find(trx, account.id, id) : undefined;
-    if (current) await withdrawFollowUpLink(ctx, trx, account, current);
-    return current;
+    return moved ? followUpsRepository.find(trx, account.id, id) : undefined;
   });
   if (settled) cancelFollowUpPayments(ctx, account, settled);
   return getFollowUp(ctx, account, id);

@@ -3,7 +3,6 @@ import type { Account, AppContext } from '../../context';
 import { ProviderRejectedError } from '../../providers/errors';
 import { toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
-import { deactivatePaymentLink } from '../links/service';
 import { resumePayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { applyProviderPayment } from '../payments/statusChange';
@@ -21,11 +20,6 @@ const CANCELLABLE = ['open', 'pending'];
 const LEFTOVER_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** In the settling transaction: the link's page answers 410 from the commit on, as after DELETE /api/v2/links/{id}. */
-export async function withdrawFollowUpLink(ctx: AppContext, trx: Knex.Transaction, account: Account, followUp: FollowUpRow): Promise<void> {
-  if (followUp.link_id !== null) await deactivatePaymentLink({ ...ctx, db: trx }, account, followUp.link_id);
-}
 
 /** The follow-up's retries, and the payments of its link. */
 function paymentsOf(db: Knex, followUp: FollowUpRow) {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../http/errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
@@ -139,18 +140,15 @@ export async function createPaymentLink(
  */
 export async function deactivatePaymentLink(ctx: AppContext, account: Account, id: string): Promise<PaymentLinkRow> {
   const row = await getPaymentLink(ctx, account, id);
-  const now = toDbDateTime(ctx.clock.now());
-  await paymentLinksRepository
-    .table(ctx.db)
-    .where({ id: row.id, account_id: account.id })
-    .update({ active: false, updated_at: now });
-  // Conditional, so a payment settling at this moment keeps its `paid`.
-  await paymentLinksRepository
-    .table(ctx.db)
-    .where({ id: row.id, account_id: account.id })
-    .where('status', 'open')
-    .update({ status: 'cancelled', updated_at: now });
+  await withdrawLink(ctx.db, account.id, row.id, toDbDateTime(ctx.clock.now()));
   return getPaymentLink(ctx, account, id);
+}
+
+/** Makes a link unpayable (inactive; an open one cancelled), in the caller's transaction or not. */
+export async function withdrawLink(db: Knex, accountId: string, id: string, now: string): Promise<void> {
+  await paymentLinksRepository.table(db).where({ id, account_id: accountId }).update({ active: false, updated_at: now });
+  // Conditional, so a payment settling at this moment keeps its `paid`.
+  await paymentLinksRepository.table(db).where({ id, account_id: accountId }).where('status', 'open').update({ status: 'cancelled', updated_at: now });
 }
 
 /**
