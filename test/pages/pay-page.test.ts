@@ -75,6 +75,17 @@ describe.each(TEST_DATABASES)('the hosted pay page on %s', (kind) => {
     expect((await page(link.id, 'nl')).text).toContain('Daarna 9,95\u00a0€ per maand, 12 keer');
   });
 
+  it('When a subscription link has no trial, then the payment now is the first of its times and the page counts the ones after it', async () => {
+    const rules = [{ amount: 9.95, interval: 'month', interval_amount: 1, times: 12 }];
+    const twelve = await page((await newLink({ type: 'subscription', amount: undefined, description: 'Coffee club', rules })).id, 'en');
+    expect(twelve.text).toContain('€9.95'); // now
+    expect(twelve.text).toContain('Then €9.95 every month, 11 times');
+    expect(twelve.text).toContain('First regular charge on December 21, 2026.'); // paid today (21 November): a month on
+    const once = await page((await newLink({ type: 'subscription', amount: undefined, description: 'One box', rules: [{ ...rules[0], times: 1 }] })).id, 'en');
+    expect(once.text).not.toContain('Then €9.95');
+    expect(once.text).not.toContain('First regular charge');
+  });
+
   it('When any pay page is served, then it carries a CSP without script, no framing, nosniff, no referrer and no caching', async () => {
     const res = await page((await newLink({})).id);
     const csp = res.headers['content-security-policy'] as string;

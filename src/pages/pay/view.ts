@@ -1,10 +1,8 @@
 import type { PageLocale } from '../../i18n/locales';
 import { formatMoneyFor } from '../../money/forLocale';
 import { amountDueNow, type PublicLink, type UnpayableReason } from '../../modules/links/checkout';
-import { regularChargesStart } from '../../modules/links/regularCharges';
+import { firstRegularChargeDate, trialOf } from '../../modules/links/regularCharges';
 import { linkRulesOf } from '../../modules/links/rules';
-import { parseTrialInterval } from '../../modules/links/trial';
-import { effectiveRuleDay, firstChargeDate } from '../../modules/subscriptions/schedule';
 import { escapeHtml, renderPage } from '../html';
 import { PAY_STRINGS, trialWords } from './strings';
 
@@ -29,14 +27,18 @@ function regularCharges(locale: PageLocale, found: PublicLink, today: string): s
   const rules = linkRulesOf(link);
   const [first] = rules;
   if (!first) return '';
-  const items = rules.map((rule) => {
-    const how = rule.times ? words.times(rule.times) : words.untilCancelled;
+  const trial = trialOf(link);
+  // Without a trial the payment made now is the first of the first rule's `times`: what follows is one fewer.
+  const later = rules
+    .map((rule, index) => ({ rule, times: rule.times && index === 0 && !trial ? rule.times - 1 : rule.times }))
+    .filter(({ times }) => times !== 0);
+  if (!later.length) return '';
+  const items = later.map(({ rule, times }) => {
+    const how = times ? words.times(times) : words.untilCancelled;
     return `<li>${escapeHtml(words.thenRegular(formatMoneyFor(locale, rule.amount, link.currency), words.every(rule.interval_amount, rule.interval)))}, ${escapeHtml(how)}</li>`;
   });
-  const start = regularChargesStart(link, first, today);
-  const firstCharge = firstChargeDate({ interval: first.interval, day: effectiveRuleDay(first.interval, first.day, start) }, start);
-  const trial = link.trial_interval === null ? null : parseTrialInterval(link.trial_interval);
-  const notes = [words.firstRegularCharge(dateFor(locale, firstCharge))];
+  const firstCharge = firstRegularChargeDate(link, rules, today);
+  const notes = firstCharge ? [words.firstRegularCharge(dateFor(locale, firstCharge))] : [];
   if (trial) notes.unshift(words.trial(trialWords(locale, trial.count, trial.unit)));
   return `<ul class="regular">${items.join('')}</ul>${notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('')}`;
 }
