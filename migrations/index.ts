@@ -27,6 +27,7 @@ import * as idempotencyLockToken from './20261130_025_idempotency_lock_token';
 import * as latePaymentNews from './20261130_026_late_payment_news';
 import * as mandateRefresh from './20261130_027_mandate_refresh';
 import * as billingRuns from './20261130_028_billing_runs';
+import * as onePaymentInProgress from './20261130_029_one_payment_in_progress';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -62,6 +63,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261130_026_late_payment_news': latePaymentNews,
   '20261130_027_mandate_refresh': mandateRefresh,
   '20261130_028_billing_runs': billingRuns,
+  '20261130_029_one_payment_in_progress': onePaymentInProgress,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

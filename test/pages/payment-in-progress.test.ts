@@ -117,4 +117,20 @@ describe.each(TEST_DATABASES)('the pay page while a payment is in progress, on %
     expect(second.customer_id).not.toBe(failed.customer_id);
     expect((await customersHere()).map((customer) => customer.email).sort()).toEqual(['anna@example.nl', 'bram@example.nl']);
   });
+
+  it('When the pay button is pressed twice at once (a double submit), then the database lets one payment in and the second press goes to the same checkout', async () => {
+    const res = await t.as(token).post('/api/v2/customers', buyer);
+    const linked = await t.as(token).post('/api/v2/links', { type: 'payment', description: 'Invoice 43', amount: 25, customer_id: res.body.id });
+    const linkId = String(linked.body.id);
+    const presses = await Promise.all([press(linkId, {}), press(linkId, {}), press(linkId, {}), press(linkId, {})]);
+    const payments = await paymentsOf(linkId);
+    expect(payments).toHaveLength(1);
+    expect(fake.paymentsWithReference(String(payments[0]?.id))).toHaveLength(1);
+    expect(fake.payments.size).toBe(1);
+    // Both presses lead to the one payment: its checkout, or (while it is still being made) the in-progress page.
+    for (const pressed of presses) {
+      if (pressed.status === 303) expect(pressed.headers.location).toBe(payments[0]?.checkout_url);
+      else expectInProgressPage(pressed, linkId);
+    }
+  });
 });

@@ -110,4 +110,18 @@ describe.each(TEST_DATABASES)('one payment per store order on %s', (kind) => {
     expect(second.body.id).not.toBe(first.body.id);
     expect(fake.payments.size).toBe(2);
   });
+
+  it('When two checkout requests for one order come at once, then the database lets one payment in and the other request gets a 409 naming it or that payment', async () => {
+    const shopOrderId = storeOrder();
+    const answers = await Promise.all([pay(shopOrderId, 'ideal'), pay(shopOrderId, 'creditcard'), pay(shopOrderId, 'bancontact')]);
+    const underWay = (await orderPayments()).filter((payment) => ['creating', 'open', 'pending'].includes(payment.status));
+    expect(underWay).toHaveLength(1);
+    expect([...fake.payments.values()].filter((payment) => payment.status === 'open')).toHaveLength(1);
+    for (const answer of answers) {
+      if (answer.status === 201) continue;
+      expect(answer.status).toBe(409);
+      expect(answer.body).toMatchObject({ code: 'payment_in_progress', error: expect.stringMatching(/^Payment pay_/) });
+    }
+  });
 });
+

@@ -4,7 +4,7 @@ import { calendarDateIn } from '../../time';
 import { accountsRepository, type AccountRow } from '../accounts/repository';
 import { customersRepository, type CustomerRow } from '../customers/repository';
 import { createCustomer } from '../customers/service';
-import { resumePayment, startPayment } from '../payments/pipeline';
+import { PaymentInProgressError, resumePayment, startPayment } from '../payments/pipeline';
 import type { PaymentRow } from '../payments/repository';
 import { paymentLinksRepository, type PaymentLinkRow } from './repository';
 
@@ -119,10 +119,26 @@ export async function payLink(ctx: AppContext, found: PublicLink, buyer: Buyer |
     customer = (await earlierBuyer(ctx, link, latest, buyer)) ?? (await createCustomer(ctx, owner, { ...buyer, locale }));
   }
   if (!customer.provider_customer_id) throw new Error(`customer ${customer.id} has no provider customer`);
-  const payment = await startPayment(ctx, owner, {
+  let payment: PaymentRow;
+  try {
+    payment = await startLinkPayment(ctx, owner, link, { id: customer.id, providerCustomerId: customer.provider_customer_id });
+  } catch (error) {
+    // Pressed twice at once: the database let the other press's payment in; this one goes there too.
+    if (!(error instanceof PaymentInProgressError)) throw error;
+    const underWay = error.payment;
+    return underWay.status === 'open' && underWay.checkout_url ? { checkoutUrl: underWay.checkout_url } : { inProgress: underWay };
+  }
+  if (!payment.checkout_url) throw new Error(`payment ${payment.id} has no checkout address`);
+  return { checkoutUrl: payment.checkout_url };
+}
+
+/** The link's payment through the pipeline, one under way at a time (`link-<id>`). */
+function startLinkPayment(ctx: AppContext, owner: Account, link: PaymentLinkRow, customer: { id: string; providerCustomerId: string }): Promise<PaymentRow> {
+  return startPayment(ctx, owner, {
     purpose: 'link',
     purposeId: link.id,
-    customer: { id: customer.id, providerCustomerId: customer.provider_customer_id },
+    inProgressKey: `link-${link.id}`,
+    customer,
     sequenceType: link.type === 'payment' ? 'oneoff' : 'first',
     mandateId: null,
     amount: amountDueNow(link),
@@ -133,8 +149,6 @@ export async function payLink(ctx: AppContext, found: PublicLink, buyer: Buyer |
     webhookUrl: null,
     profileId: null,
   });
-  if (!payment.checkout_url) throw new Error(`payment ${payment.id} has no checkout address`);
-  return { checkoutUrl: payment.checkout_url };
 }
 
 export type ReturnOutcome = 'paid' | 'failed' | 'pending';

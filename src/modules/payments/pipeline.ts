@@ -1,5 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
+import { ConflictError } from '../../http/errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
 import { newId } from '../../ids';
 import type { Cents } from '../../money';
@@ -31,6 +32,13 @@ import { applyProviderPayment, rejectPayment, type StatusChangeOptions } from '.
  * and is tried again later. Nothing is ever deleted, and nothing is created twice.
  */
 
+/** A payment of the same link or order is under way (409): its outcome comes first. */
+export class PaymentInProgressError extends ConflictError {
+  constructor(readonly payment: PaymentRow) {
+    super(`Payment ${payment.id} for the same ${payment.purpose} is ${payment.status}; wait for its outcome before making another`, 'payment_in_progress');
+  }
+}
+
 /** What a feature asks the pipeline to make. */
 export interface PaymentRequest {
   purpose: PaymentPurpose;
@@ -41,6 +49,11 @@ export interface PaymentRequest {
    * second request with the same key resumes the first payment instead of making another.
    */
   originKey?: string;
+  /**
+   * Set when only one payment may be under way at a time (`link-<id>`, `order-<id>`): while one
+   * with this key is not settled, making another throws PaymentInProgressError naming it.
+   */
+  inProgressKey?: string;
   subscriptionId?: string;
   customer: { id: string; providerCustomerId: string };
   sequenceType: SequenceType;
@@ -90,6 +103,7 @@ function rowFrom(account: Account, request: PaymentRequest, now: string): Paymen
     purpose: request.purpose,
     purpose_id: request.purposeId,
     origin_key: request.originKey ?? null,
+    in_progress_key: request.inProgressKey ?? null,
     provider_payment_id: null,
     provider_customer_id: request.customer.providerCustomerId,
     provider_mandate_id: request.mandateId,
@@ -225,11 +239,14 @@ export async function startPayment(
   try {
     await writeRemembered(ctx.db, idempotency, row.id, (trx) => paymentsRepository.insert(trx, row));
   } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
     // Another instance made this payment a moment ago: the unique origin key let only one row in.
-    if (!request.originKey || !isUniqueViolation(error)) throw error;
-    const winner = await paymentsRepository.findByOriginKey(ctx.db, account.id, request.originKey);
-    if (!winner) throw error;
-    return resumePayment(ctx, account, winner, { answeredInRequest });
+    const winner = request.originKey ? await paymentsRepository.findByOriginKey(ctx.db, account.id, request.originKey) : undefined;
+    if (winner) return resumePayment(ctx, account, winner, { answeredInRequest });
+    // Another payment of the same link or order is under way: the unique in-progress key let only it in.
+    const underWay = request.inProgressKey ? await paymentsRepository.findInProgress(ctx.db, account.id, request.inProgressKey) : undefined;
+    if (underWay) throw new PaymentInProgressError(underWay);
+    throw error;
   }
   // A payment made by the service itself (a charge) is told to the client by events, not by an answer.
   return sendToProvider(ctx, account, provider, row, { answeredInRequest, resumed: false });

@@ -13,6 +13,8 @@ export interface PaymentRow {
   purpose_id: string | null;
   /** What the payment is made for, once (`charge-<id>`); unique per account. Null for payments made on request. */
   origin_key: string | null;
+  /** `link-<id>` / `order-<id>` while the payment is under way (unique per account: one at a time), null once settled. */
+  in_progress_key?: string | null;
   provider_payment_id: string | null;
   provider_customer_id: string | null;
   provider_mandate_id: string | null;
@@ -55,6 +57,8 @@ export const paymentsRepository = {
   insert: (db: Knex, row: PaymentRow) => table(db).insert(row),
 
   findByOriginKey: (db: Knex, accountId: string, originKey: string) => table(db).where({ account_id: accountId, origin_key: originKey }).first(),
+
+  findInProgress: (db: Knex, accountId: string, inProgressKey: string) => table(db).where({ account_id: accountId, in_progress_key: inProgressKey }).first(),
 
   findByProviderPaymentId: (db: Knex, accountId: string, providerPaymentId: string) =>
     table(db).where({ account_id: accountId, provider_payment_id: providerPaymentId }).first(),

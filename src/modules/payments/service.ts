@@ -34,6 +34,8 @@ export async function createPayment(ctx: AppContext, account: Account, input: Cr
     {
       purpose: checkout ? 'order' : 'api',
       purposeId: checkout?.order.id ?? null,
+      // One payment under way per order, whatever races between requests (409 naming the other one).
+      inProgressKey: checkout ? `order-${checkout.order.id}` : undefined,
       customer: { id: customer.id, providerCustomerId: input.provider_customer_id },
       // Subscription products are charged later on the mandate this payment leaves.
       sequenceType: checkout?.subscription ? 'first' : 'oneoff',

@@ -34,9 +34,11 @@ interface Transition {
  */
 async function commitTransition(ctx: AppContext, { row, to, changes, mandate }: Transition, options: StatusChangeOptions): Promise<boolean> {
   const now = toDbDateTime(ctx.clock.now());
-  const after: PaymentRow = { ...row, ...changes, status: to, updated_at: now };
+  // A settled payment is no longer under way: its link or order may have another one.
+  const settles = SETTLED_STATUSES.has(to) ? { in_progress_key: null } : {};
+  const after: PaymentRow = { ...row, ...changes, ...settles, status: to, updated_at: now };
   const eventIds = await ctx.db.transaction(async (trx) => {
-    const moved = await paymentsRepository.updateStatusIfUnchanged(trx, row.account_id, row.id, row.status, { ...changes, status: to, updated_at: now });
+    const moved = await paymentsRepository.updateStatusIfUnchanged(trx, row.account_id, row.id, row.status, { ...changes, ...settles, status: to, updated_at: now });
     if (!moved) return false;
     await paymentsRepository.recordStatus(trx, { account_id: row.account_id, payment_id: row.id, status: to, changed_at: now });
     if (mandate && row.customer_id) {

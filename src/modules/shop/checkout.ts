@@ -144,7 +144,10 @@ export async function checkoutOrder(ctx: AppContext, account: Account, shopOrder
     await freshStoreOrder(ctx, storeClient(ctx, shop, { retries: 1 }), account.id, shopOrderId);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new StoreUnavailableError(`The store's order ${shopOrderId} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    // The store's own answer is worth telling the client; anything else (our database) is for the log only.
+    const cause = error instanceof ShopApiError ? `: ${error.message}` : '';
+    if (!cause) ctx.logger.error('store order could not be read for a checkout', { accountId: account.id, shopOrderId, error: error instanceof Error ? error.message : String(error) });
+    throw new StoreUnavailableError(`The store's order ${shopOrderId} could not be read${cause}`);
   }
   const order = await ordersRepository.findByShopOrderId(ctx.db, account.id, shopOrderId);
   if (!order) throw new Error(`store order ${shopOrderId} was written but is not found`);

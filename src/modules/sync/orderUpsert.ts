@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { newId } from '../../ids';
 import type { MappedOrder } from '../../shop/woocommerce/orderMapping';
 import type { OrderLineRow, OrderRow } from '../orders/repository';
-import type { UpsertCounts } from './productUpsert';
+import { againAfterInsertRace, type UpsertCounts } from './productUpsert';
 import type { SyncError } from './repository';
 
 /** A payment recorded here is the truth about money: a store still waiting for our write-back does not undo it. */
@@ -39,7 +39,11 @@ const lineKey = (lines: Array<{ product_id: string; quantity: number }>) => line
  * account's Products (by store product id). A line whose product is not synced yet is left out and
  * reported; the next sync after the product's adds it. A repeated sync changes nothing.
  */
-export async function upsertStoreOrders(db: Knex, accountId: string, orders: MappedOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
+export function upsertStoreOrders(db: Knex, accountId: string, orders: MappedOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
+  return againAfterInsertRace(() => writeStoreOrders(db, accountId, orders, now));
+}
+
+async function writeStoreOrders(db: Knex, accountId: string, orders: MappedOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
   const counts = { created: 0, updated: 0, unchanged: 0, errors: [] as SyncError[] };
   if (!orders.length) return counts;
   await db.transaction(async (trx) => {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isUniqueViolation } from '../../db/connect';
 import { newId } from '../../ids';
 import type { MappedProduct } from '../../shop/woocommerce/productMapping';
 import type { ProductRow } from '../products/repository';
@@ -33,7 +34,25 @@ const same = (existing: ProductRow, fields: Partial<ProductRow>) =>
  * Writes a page of store products as Products of the account, by their unique store id: new ones
  * are created, changed ones updated, the rest left as they are — so a repeated sync changes nothing.
  */
-export async function upsertStoreProducts(db: Knex, accountId: string, products: MappedProduct[], now: string): Promise<UpsertCounts> {
+export function upsertStoreProducts(db: Knex, accountId: string, products: MappedProduct[], now: string): Promise<UpsertCounts> {
+  return againAfterInsertRace(() => writeStoreProducts(db, accountId, products, now));
+}
+
+/**
+ * Runs an upsert once more when a concurrent one (a checkout, a webhook and a sync seeing the same
+ * new record at once) inserted a row first: the unique store id let only that one in, and the
+ * second attempt finds it and updates it instead.
+ */
+export async function againAfterInsertRace<T>(upsert: () => Promise<T>): Promise<T> {
+  try {
+    return await upsert();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return upsert();
+  }
+}
+
+async function writeStoreProducts(db: Knex, accountId: string, products: MappedProduct[], now: string): Promise<UpsertCounts> {
   const counts: UpsertCounts = { created: 0, updated: 0, unchanged: 0 };
   if (!products.length) return counts;
   await db.transaction(async (trx) => {
