@@ -1,10 +1,8 @@
-import request from 'supertest';
-import { createToken } from '../../src/modules/accounts/service';
 import { cli } from '../cli/runInMemory';
-import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
+import { billableAccountWithToken, mollieCallsWebhook } from '../support/paidCharges';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 /**
@@ -18,7 +16,6 @@ describe.each(TEST_DATABASES)('cancelling with a charge due before the cancellat
   let served: { stop(): void };
   let accountId: string;
   let token: string;
-  let publicRef: string;
   let subscriptionId: string;
 
   beforeEach(async () => {
@@ -26,10 +23,7 @@ describe.each(TEST_DATABASES)('cancelling with a charge due before the cancellat
     fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
     served = serveWithNock(fake);
-    accountId = await billableAccountAtFake(t, fake, undefined, 1); // monthly from 2026-12-01
-    const account = await t.ctx.db('accounts').where({ id: accountId }).first('name', 'public_ref');
-    publicRef = String(account.public_ref);
-    ({ token } = await createToken(t.ctx.db, t.clock, String(account.name)));
+    ({ accountId, token } = await billableAccountWithToken(t, fake)); // monthly from 2026-12-01
     subscriptionId = String((await t.ctx.db('subscriptions').where({ account_id: accountId }).first('id')).id);
   });
   afterEach(async () => {
@@ -63,8 +57,7 @@ describe.each(TEST_DATABASES)('cancelling with a charge due before the cancellat
     expect(await charges()).toEqual([expect.objectContaining({ charge_number: 1, status: 'charged', payment_id: kept.id })]);
 
     fake.setPaymentStatus(String(made?.id), 'paid');
-    await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send(`id=${String(made?.id)}`);
-    await t.ctx.background.idle();
+    await mollieCallsWebhook(t, accountId, String(made?.id));
     expect((await charges())[0]).toMatchObject({ status: 'paid' });
 
     on('2027-01-01');

@@ -1,11 +1,9 @@
 import fc from 'fast-check';
-import request from 'supertest';
-import { createToken } from '../../src/modules/accounts/service';
 import { cli } from '../cli/runInMemory';
-import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES, type TestDatabaseKind } from '../support/databases';
 import { MollieFake, REFUSALS } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
+import { billableAccountWithToken, mollieCallsWebhook } from '../support/paidCharges';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 const MINUTE = 60_000;
@@ -81,7 +79,6 @@ class World {
     private readonly served: { stop(): void },
     private readonly accountId: string,
     private readonly token: string,
-    private readonly publicRef: string,
   ) {}
 
   static async start(kind: TestDatabaseKind): Promise<World> {
@@ -90,10 +87,8 @@ class World {
     const fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
     const served = serveWithNock(fake);
-    const accountId = await billableAccountAtFake(t, fake, undefined, 2);
-    const account = await t.ctx.db('accounts').where({ id: accountId }).first('name', 'public_ref');
-    const { token } = await createToken(t.ctx.db, t.clock, String(account.name));
-    return new World(t, fake, served, accountId, token, String(account.public_ref));
+    const { accountId, token } = await billableAccountWithToken(t, fake, 2);
+    return new World(t, fake, served, accountId, token);
   }
 
   async stop(): Promise<void> {
@@ -183,10 +178,7 @@ class World {
   }
 
   private async mollieCallsEveryWebhook(): Promise<void> {
-    for (const payment of this.fake.payments.values()) {
-      await request(this.t.app).post(`/webhooks/mollie?account=${this.publicRef}`).type('form').send(`id=${String(payment.id)}`);
-    }
-    await this.t.ctx.background.idle();
+    for (const payment of this.fake.payments.values()) await mollieCallsWebhook(this.t, this.accountId, String(payment.id));
   }
 
   /** Faults end; the jobs run as time passes, until nothing is left to finish. */

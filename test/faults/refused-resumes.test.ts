@@ -1,10 +1,9 @@
 import request from 'supertest';
-import { createToken } from '../../src/modules/accounts/service';
 import { cli } from '../cli/runInMemory';
-import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake, REFUSALS } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
+import { billableAccountWithToken, mollieCallsWebhook } from '../support/paidCharges';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 const MINUTE = 60_000;
@@ -27,7 +26,6 @@ describe.each(TEST_DATABASES)('refused resumes of a lost payment, on %s', (kind)
   let fake: MollieFake;
   let served: { stop(): void };
   let accountId: string;
-  let publicRef: string;
   let token: string;
 
   beforeEach(async () => {
@@ -36,10 +34,7 @@ describe.each(TEST_DATABASES)('refused resumes of a lost payment, on %s', (kind)
     fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
     served = serveWithNock(fake);
-    accountId = await billableAccountAtFake(t, fake, undefined, 1);
-    const account = await t.ctx.db('accounts').where({ id: accountId }).first('public_ref', 'name');
-    publicRef = String(account.public_ref);
-    ({ token } = await createToken(t.ctx.db, t.clock, String(account.name)));
+    ({ accountId, token } = await billableAccountWithToken(t, fake));
   });
   afterEach(async () => {
     served.stop();
@@ -59,11 +54,7 @@ describe.each(TEST_DATABASES)('refused resumes of a lost payment, on %s', (kind)
   };
 
   /** Mollie tells us a payment changed: the call, then its processing in the background. */
-  const mollieReports = async (providerPaymentId: string) => {
-    const res = await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send(`id=${providerPaymentId}`);
-    expect(res.status).toBe(200);
-    await t.ctx.background.idle();
-  };
+  const mollieReports = (providerPaymentId: string) => mollieCallsWebhook(t, accountId, providerPaymentId);
 
   /** The resume of a lost create is refused this way (a key reuse: PUBLIC_URL changed, so the webhook address differs). */
   const refuseResumes = (refusal: Refusal) => {
