@@ -37,12 +37,14 @@ function advance(trx: Knex, row: FollowUpRow, changes: Partial<FollowUpRow>): Pr
 }
 
 /**
- * A settled follow-up asks nothing more of the customer: its payment link (one sent a moment ago
- * too: read again in the settling transaction) can no longer be paid.
+ * A settled follow-up asks nothing more of the customer: its payment link, while still open (one
+ * sent a moment ago too: read again in the settling transaction), can no longer be paid. A link
+ * that expired or was paid is left as it is: a payment already under way there is the payer's.
  */
 async function withdrawItsLink(trx: Knex.Transaction, row: FollowUpRow, now: string): Promise<void> {
   const current = await followUpsRepository.find(trx, row.account_id, row.id);
-  if (current?.link_id) await withdrawLink(trx, row.account_id, current.link_id, now);
+  const link = current?.link_id ? await paymentLinksRepository.find(trx, row.account_id, current.link_id) : undefined;
+  if (link?.status === 'open') await withdrawLink(trx, row.account_id, link.id, now);
 }
 
 /** Marks a follow-up solved (a paid retry, a paid link, a payment found after all, or by hand). */
