@@ -25,7 +25,7 @@ export async function createPayment(ctx: AppContext, account: Account, input: Cr
   }
   // A retry of a request whose payment was written resumes it, without asking the store again.
   const checkout = input.shop_order_id === undefined || idempotency.resumedResourceId ? null : await checkoutOrder(ctx, account, input.shop_order_id, input.amount, input.currency, { customerId: customer.id, method: input.method ?? null });
-  // One payment at a time per order: the open one this request asks for again is the answer (201, as any create).
+  // One payment at a time per order: the open one this request asks for again is the answer (201, like every create).
   if (checkout?.inProgress) return checkout.inProgress;
   const settings = await accountsRepository.providerSettings(ctx.db, account.id);
   return startPayment(
