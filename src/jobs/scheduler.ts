@@ -59,7 +59,7 @@ const sleep = (ms: number) => {
 
 /** Schedules every job on its cron expression (UTC); each tick runs the job under its lease. */
 export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerOptions & CatchUpOptions = {}): Scheduler {
-  // 20 + 5 s: done before the SIGKILL that commonly follows SIGTERM after 30 s (Docker, Kubernetes).
+  // Defaults for callers that set none; the server derives both from SHUTDOWN_TIMEOUT_MS (shutdown.ts).
   const graceMs = options.graceMs ?? 20_000;
   const abandonMs = options.abandonMs ?? 5_000;
   // One owner per process: the lease table then shows which instance runs what.
