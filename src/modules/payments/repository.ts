@@ -58,6 +58,14 @@ export const paymentsRepository = {
 
   findByOriginKey: (db: Knex, accountId: string, originKey: string) => table(db).where({ account_id: accountId, origin_key: originKey }).first(),
 
+  /**
+   * Whether the account has a payment a provider payment unknown here could belong to: one still
+   * `creating`, or one given up as `rejected` that reconciliation is still to look for.
+   */
+  anyAwaitingItsProviderPayment: async (db: Knex, accountId: string): Promise<boolean> =>
+    (await table(db).where({ account_id: accountId, status: 'creating' }).first('id')) !== undefined ||
+    (await table(db).where({ account_id: accountId, status: 'rejected' }).whereNotNull('next_attempt_at').first('id')) !== undefined,
+
   findInProgress: (db: Knex, accountId: string, inProgressKey: string) => table(db).where({ account_id: accountId, in_progress_key: inProgressKey }).first(),
 
   findByProviderPaymentId: (db: Knex, accountId: string, providerPaymentId: string) =>

@@ -66,11 +66,14 @@ export async function getPayment(ctx: AppContext, account: Account, id: string) 
  *
  * A provider payment we do not know by its id may still be ours: one whose creation answer was lost
  * (our row still `creating`), or one we gave up on (`rejected`) that was made after all. It carries
- * our id in its metadata, and is attached to that row whatever its state. Anything else (not ours,
- * unknown to the provider) changes nothing.
+ * our id in its metadata, and is attached to that row whatever its state (while the account has such
+ * a row at all). Anything else (not ours, unknown to the provider) changes nothing.
  */
 export async function syncPaymentFromProvider(ctx: AppContext, accountId: string, providerPaymentId: string): Promise<PaymentRow | null> {
   const known = await paymentsRepository.findByProviderPaymentId(ctx.db, accountId, providerPaymentId);
+  // Webhook calls are unsigned: an id we do not know costs the provider a call only while one of
+  // ours could be it, so made-up ids cannot spend the account's rate limit at the provider.
+  if (!known && !(await paymentsRepository.anyAwaitingItsProviderPayment(ctx.db, accountId))) return null;
   const provider = await ctx.providers.forAccount({ id: accountId });
   if (known) return applyProviderPayment(ctx, known, await provider.getPayment(providerPaymentId), { answeredInRequest: false });
   let remote;
