@@ -206,7 +206,9 @@ export class MollieFake {
       const draw = flaky.random();
       if (draw < flaky.serverErrors) {
         this.faultsDone.serverErrors += 1;
-        return error(503, 'Service temporarily unavailable');
+        // The client retries a 5xx itself, after Retry-After (2 s without one). Told 0, its retries end
+        // within the call; a 2 s one could outlive our timeout and the test, and land in the next file's fake.
+        return { ...error(503, 'Service temporarily unavailable'), headers: { 'Retry-After': '0' } };
       }
       if (draw < flaky.serverErrors + flaky.timeouts) {
         this.faultsDone.timeouts += 1;
