@@ -5,7 +5,8 @@ import { daysAfter } from '../../time/calendar';
 import { todayIn, toDbDateTime } from '../../time';
 import { enqueueFollowUpEvent } from './events';
 import { followUpsRepository, type FollowUpKind, type FollowUpRow, type FollowUpStage } from './repository';
-import { followUpSettingsOf, worthRetrying, type FollowUpSettings } from './settings';
+import { followUpTypeOf, nextStep } from './policy';
+import { followUpSettingsOf, type FollowUpSettings } from './settings';
 
 export interface FollowUpInput {
   kind: FollowUpKind;
@@ -25,14 +26,12 @@ export interface FollowUpInput {
   reasonCode: string | null;
 }
 
-/**
- * The first step: a retry after the account's days when the code is worth it, otherwise the link the
- * day after. A double payment is the merchant's to refund: no retry, no link, nothing due.
- */
+/** The first step and when it is due, as the policy (policy.ts) has it for a follow-up just opened. */
 export function firstStep(input: Pick<FollowUpInput, 'kind' | 'reasonCode'>, settings: FollowUpSettings, today: string): { stage: FollowUpStage; at: string | null } {
-  if (input.kind === 'double_payment') return { stage: 'refund', at: null };
-  const retry = input.kind === 'failure' && settings.type !== 'link' && worthRetrying(input.reasonCode);
-  return retry ? { stage: 'retry', at: daysAfter(today, settings.retryDays) } : { stage: 'link', at: daysAfter(today, 1) };
+  const step = nextStep({ moment: 'opened', kind: input.kind, reasonCode: input.reasonCode, retriesDone: 0 }, settings);
+  if (step.stage === 'retry' || step.stage === 'link') return { stage: step.stage, at: daysAfter(today, step.inDays) };
+  if (step.stage === 'refund') return { stage: 'refund', at: null };
+  throw new Error('a follow-up is never given up as it opens');
 }
 
 /**
@@ -55,8 +54,7 @@ export async function openFollowUp(ctx: AppContext, trx: Knex.Transaction, input
     subscription_id: input.subscriptionId,
     order_id: input.orderId ?? null,
     payment_id: input.paymentId,
-    // Without a valid mandate nothing can be charged again: the customer can only pay by link.
-    type: input.kind === 'mandate' ? 'link' : settings.type,
+    type: followUpTypeOf(input.kind, settings),
     status: 'pending',
     description: input.description.slice(0, 191),
     amount: input.amount,

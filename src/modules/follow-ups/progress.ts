@@ -16,7 +16,8 @@ import { subscriptionsRepository } from '../subscriptions/repository';
 import { enqueueFollowUpEvent } from './events';
 import { daysAfter } from '../../time/calendar';
 import { followUpsRepository, type FollowUpRow } from './repository';
-import { followUpSettingsOf, worthRetrying } from './settings';
+import { nextStep } from './policy';
+import { followUpSettingsOf } from './settings';
 import { openMissedDoublePayments } from './doublePayments';
 import { cancelLeftoverPayments } from './settledByHand';
 
@@ -87,14 +88,19 @@ async function afterFailedRetry(ctx: AppContext, trx: Knex.Transaction, row: Fol
   const settings = await followUpSettingsOf(trx, row.account_id);
   const code = payment.failure_code ?? row.reason_code;
   const changes = { reason: payment.failure_reason?.slice(0, 191) ?? row.reason, reason_code: code?.slice(0, 32) ?? null, updated_at: now };
-  const waiting = { ...row, stage: 'waiting' as const };
-  if (row.retries_done < settings.maxRetries && worthRetrying(code)) {
-    await advance(trx, waiting, { ...changes, stage: 'retry', next_retry_at: daysAfter(todayIn(ctx), settings.retryDays) });
-  } else if (settings.type !== 'retry' || !worthRetrying(code)) {
-    await advance(trx, waiting, { ...changes, stage: 'link', next_retry_at: daysAfter(todayIn(ctx), 1) });
+  const step = nextStep({ moment: 'retry failed', kind: row.kind, reasonCode: code, retriesDone: row.retries_done }, settings);
+  if (step.stage === 'retry' || step.stage === 'link') {
+    await advance(trx, { ...row, stage: 'waiting' }, { ...changes, stage: step.stage, next_retry_at: daysAfter(todayIn(ctx), step.inDays) });
   } else {
     await giveUp(ctx, trx, row, now, { act: true });
   }
+}
+
+/** No retry can be made (no valid mandate, or the provider refused it): the policy's step for that, which is the link today. */
+async function linkInstead(ctx: AppContext, row: FollowUpRow, changes: Partial<FollowUpRow>): Promise<void> {
+  const step = nextStep({ moment: 'retry impossible', kind: row.kind, reasonCode: row.reason_code, retriesDone: row.retries_done }, await followUpSettingsOf(ctx.db, row.account_id));
+  if (step.stage !== 'link') throw new Error(`the follow-up policy gave ${step.stage} where a retry could not be made`);
+  await advance(ctx.db, row, { ...changes, stage: 'link', next_retry_at: daysAfter(todayIn(ctx), step.inDays) });
 }
 
 /**
@@ -129,7 +135,7 @@ async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unkno
   const attempt = row.retries_done + 1;
   if (!account || !subscription || !customer?.provider_customer_id || !mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) {
     // Nothing to charge again on: the customer is asked to pay by link instead.
-    await advance(ctx.db, row, { stage: 'link', next_retry_at: daysAfter(todayIn(ctx), 0), updated_at: now });
+    await linkInstead(ctx, row, { updated_at: now });
     return 'done';
   }
   let payment: PaymentRow;
@@ -155,7 +161,7 @@ async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unkno
     // kept `creating` (an answer lost, a rate limit) is resumed by the next run, never made twice.
     const kept = await paymentsRepository.findByOriginKey(ctx.db, row.account_id, retryOriginKey(row, attempt));
     if (kept?.status === 'rejected') {
-      await advance(ctx.db, row, { stage: 'link', next_retry_at: daysAfter(todayIn(ctx), 0), retries_done: attempt, updated_at: now });
+      await linkInstead(ctx, row, { retries_done: attempt, updated_at: now });
       return 'done';
     }
     if (error instanceof CreationOutcomeUnknownError) return 'unknown';

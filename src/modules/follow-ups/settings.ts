@@ -35,14 +35,3 @@ export async function setFollowUpSettings(db: Knex, accountId: string, settings:
     updated_at: now,
   });
 }
-
-/**
- * Failure codes worth charging again: the money may be there in a few days (SEPA AM04 insufficient
- * funds, MS03 unspecified; cards without funds or declined once). Every other code (a closed
- * account, an invalid mandate, a refusal, an expired card) goes straight to the payment link.
- */
-const RETRYABLE_CODES: ReadonlySet<string> = new Set(['AM04', 'MS03', 'insufficient_funds', 'card_declined']);
-
-export function worthRetrying(reasonCode: string | null): boolean {
-  return reasonCode !== null && RETRYABLE_CODES.has(reasonCode);
-}
