@@ -22,12 +22,21 @@ interface ResourceNames<Item extends z.ZodType> {
   item: Item;
 }
 
-/** `GET {path}`: the paged list of spec 2.9. */
-export function listRoute<Row, Item extends z.ZodType>(
+/** A list's filters as parsed from its query (`?email=`): the names and values its page links carry on. */
+export type ListFilters = Record<string, string | undefined>;
+
+/**
+ * `GET {path}`: the paged list of spec 2.9. A list that can be filtered (an extension) gives its
+ * `query` (the page query extended with its filters) and `filtersOf`, which picks the filters out
+ * of it; `list` gets them, and the page links keep them, as they keep `per_page`.
+ */
+export function listRoute<Row, Item extends z.ZodType, Query extends typeof pageQuerySchema = typeof pageQuerySchema, Filters extends ListFilters = ListFilters>(
   spec: ResourceNames<Item> & {
     operationId: string;
     summary: string;
-    list(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<Row>>;
+    query?: Query;
+    filtersOf?: (query: z.output<Query>) => Filters;
+    list(ctx: AppContext, account: Account, request: PageRequest, filters: Filters): Promise<Page<Row>>;
     present: Presenter<Row, Item>;
   },
 ) {
@@ -38,14 +47,16 @@ export function listRoute<Row, Item extends z.ZodType>(
     summary: spec.summary,
     tag: spec.tag,
     status: 200,
-    query: pageQuerySchema,
+    query: spec.query ?? pageQuerySchema,
     response: pagedEnvelopeSchema(spec.item),
     invalidMessage: `Could not list ${spec.plural}. Some parameters are invalid`,
     async handle({ ctx, account, query }) {
       const request = pageRequestFrom(query);
-      const page = await spec.list(ctx, account, request);
+      const filters = (spec.filtersOf?.(query as z.output<Query>) ?? {}) as Filters;
+      const page = await spec.list(ctx, account, request, filters);
       const items = await spec.present(ctx.db, ctx.config, account.id, page.items);
-      return pagedEnvelope({ items, total: page.total }, request, ctx.config.publicUrl + spec.path);
+      const given = Object.fromEntries(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined));
+      return pagedEnvelope({ items, total: page.total }, request, ctx.config.publicUrl + spec.path, given);
     },
   });
 }

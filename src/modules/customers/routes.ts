@@ -1,6 +1,5 @@
-import { pagedEnvelope, pagedEnvelopeSchema, pageRequestFrom } from '../../http/pagination';
 import { defineRoute } from '../../http/route';
-import { idParams, readOneRoute } from '../../http/resourceRoutes';
+import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
 import { presentCustomers } from './presenter';
 import { createCustomerBody, customerListQuery, customerResponse, updateCustomerBody } from './schemas';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './service';
@@ -9,22 +8,14 @@ const names = { path: '/api/v2/customers', tag: 'Customers', plural: 'customers'
 const present = presentCustomers;
 
 export const customerRoutes = [
-  defineRoute({
-    methods: ['get'],
-    path: names.path,
+  listRoute({
+    ...names,
     operationId: 'listCustomers',
     summary: 'List customers (extension: ?email= finds the customers with that e-mail address)',
-    tag: names.tag,
-    status: 200,
     query: customerListQuery,
-    response: pagedEnvelopeSchema(customerResponse),
-    invalidMessage: 'Could not list customers. Some parameters are invalid',
-    async handle({ ctx, account, query }) {
-      const request = pageRequestFrom(query);
-      const page = await listCustomers(ctx, account, request, query.email);
-      const filters: Record<string, string> = query.email === undefined ? {} : { email: query.email };
-      return pagedEnvelope({ items: present(ctx.db, ctx.config, account.id, page.items), total: page.total }, request, ctx.config.publicUrl + names.path, filters);
-    },
+    filtersOf: (query) => ({ email: query.email }),
+    list: (ctx, account, request, filters) => listCustomers(ctx, account, request, filters.email),
+    present,
   }),
   defineRoute({
     methods: ['post'],
