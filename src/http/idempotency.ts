@@ -168,7 +168,7 @@ async function claimKey(ctx: AppContext, accountId: string, key: string, hash: s
       continue;
     }
     if (held.request_hash !== hash) throw new IdempotencyKeyReusedError();
-    if (held.state === 'done') return { kind: 'replay', status: Number(held.response_status), body: held.response_body ?? '' };
+    if (held.state === 'done') return { kind: 'replay', status: held.response_status as number, body: held.response_body ?? '' };
     if (held.locked_until !== null && held.locked_until > row.created_at) throw inProgress(held.locked_until, now);
     const takenOver = await keys(ctx)
       .where({ account_id: accountId, idempotency_key: key, created_at: held.created_at, state: 'running' })

@@ -67,7 +67,7 @@ export async function acquireLease(ctx: AppContext, name: string, owner: string,
     // by owner gives the generation we just wrote; nothing when the lease was already lost again.
     // (No transaction around the two: on SQLite it would hold the write lock across an await.)
     const row = await leases(ctx.db).where({ name, owner }).first('generation');
-    return row ? { name, owner, generation: Number(row.generation) } : null;
+    return row ? { name, owner, generation: row.generation } : null;
   };
   const taken = await takeOver();
   if (taken) return taken;

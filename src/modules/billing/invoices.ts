@@ -40,12 +40,12 @@ export function invoiceLines(rules: readonly InvoiceRuleRow[]): InvoiceLine[] {
   return [...rules]
     .sort((a, b) => a.position - b.position)
     .map((rule) => {
-      const excluding = Number(rule.quantity) * Number(rule.amount);
+      const excluding = rule.quantity * rule.amount;
       const vat = vatCents(excluding, rule.vat);
       return {
-        quantity: Number(rule.quantity),
+        quantity: rule.quantity,
         description: rule.description,
-        amount: Number(rule.amount),
+        amount: rule.amount,
         vat: rule.vat,
         ledger_account_id: rule.ledger_account_id,
         total_excluding_vat: excluding,

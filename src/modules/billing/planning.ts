@@ -93,7 +93,7 @@ async function recordTimesDone(trx: Knex.Transaction, rules: SubscriptionRuleRow
   const sorted = [...rules].sort((a, b) => a.position - b.position);
   for (const [index, rule] of sorted.entries()) {
     const times = done[index] ?? 0;
-    if (Number(rule.times_done) !== times) await trx<SubscriptionRuleRow>('subscription_rules').where({ id: rule.id, account_id: rule.account_id }).update({ times_done: times });
+    if (rule.times_done !== times) await trx<SubscriptionRuleRow>('subscription_rules').where({ id: rule.id, account_id: rule.account_id }).update({ times_done: times });
   }
 }
 

@@ -29,7 +29,7 @@ export async function sendPreNotifications(ctx: AppContext, date: string): Promi
   const accounts = await ctx.db('accounts').whereNotNull('pre_notification_days').select('id', 'pre_notification_days');
   let queued = 0;
   for (const account of accounts as Array<{ id: string; pre_notification_days: number }>) {
-    const days = Number(account.pre_notification_days);
+    const days = account.pre_notification_days;
     const rows = (await ctx
       .db('subscriptions')
       .join('customers', 'customers.id', 'subscriptions.customer_id')
@@ -68,7 +68,7 @@ export async function sendPreNotifications(ctx: AppContext, date: string): Promi
           merchantName: row.merchant,
           customerName: `${row.first_name} ${row.last_name}`.trim() || null,
           description: row.name,
-          amountCents: Number(row.next_amount),
+          amountCents: row.next_amount,
           currency: row.currency,
           chargeDate,
           mandateReference: row.mandate_reference,

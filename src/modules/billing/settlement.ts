@@ -50,7 +50,7 @@ async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment
     subscriptionId: charge.subscription_id,
     paymentId: payment.id,
     providerPaymentId: payment.provider_payment_id,
-    amount: Number(payment.amount),
+    amount: payment.amount,
     currency: payment.currency,
     description: subscription?.name ?? payment.description,
     providerProfileId: subscription?.provider_profile_id ?? payment.provider_profile_id,
@@ -66,7 +66,7 @@ async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment
  */
 async function onChargedBack(ctx: AppContext, trx: Knex.Transaction, { payment }: PaymentSettlement): Promise<void> {
   const code = chargebackCode(payment);
-  const chargedBack = Number(payment.amount_charged_back ?? 0);
+  const chargedBack = payment.amount_charged_back ?? 0;
   await openFollowUp(ctx, trx, {
     kind: 'chargeback',
     originId: payment.id,
@@ -75,7 +75,7 @@ async function onChargedBack(ctx: AppContext, trx: Knex.Transaction, { payment }
     subscriptionId: payment.subscription_id,
     paymentId: payment.id,
     providerPaymentId: payment.provider_payment_id,
-    amount: chargedBack > 0 ? chargedBack : Number(payment.amount),
+    amount: chargedBack > 0 ? chargedBack : payment.amount,
     currency: payment.currency,
     description: payment.description,
     providerProfileId: payment.provider_profile_id,

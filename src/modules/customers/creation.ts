@@ -36,7 +36,7 @@ async function recordProviderCustomer(ctx: AppContext, row: CustomerRow, provide
 /** Keeps a row whose attempt did not confirm it, to be resumed after a backoff; answers the error that tells so. */
 async function keepForLater(ctx: AppContext, row: CustomerRow, cause: unknown): Promise<CreationOutcomeUnknownError> {
   const now = ctx.clock.now();
-  const attempts = Number(row.create_attempts ?? 0) + 1;
+  const attempts = (row.create_attempts ?? 0) + 1;
   const nextAttemptAt = toDbDateTime(nextResumeAt(now, attempts, cause));
   await customersRepository.keepUnconfirmed(ctx.db, row.account_id, row.id, { attempts, nextAttemptAt, now: toDbDateTime(now) });
   ctx.logger.warn('customer not confirmed at the provider; kept to be resumed', { accountId: row.account_id, customerId: row.id, attempts, nextAttemptAt });

@@ -68,7 +68,7 @@ export const customersRepository = {
       const row = await table(trx).where({ account_id: accountId, id }).whereNull('provider_customer_id').first('account_seq');
       if (!row) return;
       await table(trx).where({ account_id: accountId, id }).delete();
-      await closeListGap(trx, 'customers', accountId, Number(row.account_seq));
+      await closeListGap(trx, 'customers', accountId, row.account_seq as number);
     }),
 
   /** Rows not confirmed at the provider (an answer lost, a rate limit, a crash) whose next attempt is due, longest waiting first, across accounts. */

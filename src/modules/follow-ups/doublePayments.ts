@@ -30,7 +30,7 @@ function openDoublePayment(ctx: AppContext, trx: Knex.Transaction, later: Paymen
     orderId: later.purpose === 'order' ? later.purpose_id : null,
     paymentId: later.id,
     providerPaymentId: later.provider_payment_id,
-    amount: Number(later.amount),
+    amount: later.amount,
     currency: later.currency,
     description: later.description,
     providerProfileId: later.provider_profile_id,
@@ -78,7 +78,7 @@ export async function openMissedDoublePayments(ctx: AppContext): Promise<number>
     .select('recent.account_id', 'recent.id as recent', 'other.id as other', 'recent.seq as recent_seq', 'other.seq as other_seq');
   let opened = 0;
   for (const pair of pairs) {
-    const [laterId, earlierId] = Number(pair.recent_seq) > Number(pair.other_seq) ? [pair.recent, pair.other] : [pair.other, pair.recent];
+    const [laterId, earlierId] = pair.recent_seq > pair.other_seq ? [pair.recent, pair.other] : [pair.other, pair.recent];
     const made = await ctx.db.transaction(async (trx) => {
       const later = await paymentsRepository.find(trx, pair.account_id, laterId);
       return later?.status === 'paid' ? openDoublePayment(ctx, trx, later, { id: earlierId }) : null;

@@ -148,7 +148,7 @@ async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unkno
       customer: { id: customer.id, providerCustomerId: customer.provider_customer_id },
       sequenceType: 'recurring',
       mandateId: mandate.id,
-      amount: Number(row.amount),
+      amount: row.amount,
       currency: row.currency,
       description: row.description,
       method: null,
@@ -189,7 +189,7 @@ async function sendLink(ctx: AppContext, row: FollowUpRow): Promise<void> {
     const customer = row.customer_id ? await customersRepository.find(trx, row.account_id, row.customer_id) : undefined;
     const link = followUpLinkRow(
       { id: row.account_id },
-      { customerId: row.customer_id, amount: Number(row.amount), currency: row.currency, description: row.description, expiresAt: daysAfter(todayIn(ctx), FOLLOW_UP_LINK_DAYS) },
+      { customerId: row.customer_id, amount: row.amount, currency: row.currency, description: row.description, expiresAt: daysAfter(todayIn(ctx), FOLLOW_UP_LINK_DAYS) },
       now,
     );
     const moved = await advance(trx, row, { stage: 'waiting', link_id: link.id, next_retry_at: null, mails_sent: row.mails_sent + (customer ? 1 : 0), updated_at: now });

@@ -23,7 +23,7 @@ export async function followUpSettingsOf(db: Knex, accountId: string): Promise<F
     .where({ id: accountId })
     .first<SettingsColumns | undefined>('follow_up_type', 'follow_up_max_retries', 'follow_up_retry_days', 'follow_up_on_failure');
   if (!row) return DEFAULT_FOLLOW_UP_SETTINGS;
-  return { type: row.follow_up_type, maxRetries: Number(row.follow_up_max_retries), retryDays: Number(row.follow_up_retry_days), onFailure: row.follow_up_on_failure };
+  return { type: row.follow_up_type, maxRetries: row.follow_up_max_retries, retryDays: row.follow_up_retry_days, onFailure: row.follow_up_on_failure };
 }
 
 export async function setFollowUpSettings(db: Knex, accountId: string, settings: FollowUpSettings, now: string): Promise<void> {

@@ -61,7 +61,7 @@ const paymentsOfLink = (ctx: AppContext, link: PaymentLinkRow) =>
 
 /** What the page asks now: the payment's amount, or the first payment of a subscription or mandate link. */
 export const amountDueNow = (link: Pick<PaymentLinkRow, 'type' | 'amount' | 'first_amount'>): number =>
-  Number(link.type === 'payment' ? link.amount : (link.first_amount ?? link.amount));
+  link.type === 'payment' ? link.amount : (link.first_amount ?? link.amount);
 
 export const linkReturnUrl = (ctx: AppContext, link: Pick<PaymentLinkRow, 'id'>) => `${ctx.config.publicUrl}/pay/${link.id}/return`;
 

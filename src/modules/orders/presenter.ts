@@ -13,7 +13,7 @@ function presentOrder(row: OrderRow, lines: OrderLineResponse[], zone: Zone): Or
   return {
     id: row.id,
     status: row.status,
-    total_amount: formatCents(Number(row.total_amount)),
+    total_amount: formatCents(row.total_amount),
     currency: row.currency,
     created_at: formatDateTime(row.created_at, zone.APP_TIMEZONE),
     order_number: row.order_number,
@@ -29,7 +29,7 @@ function presentOrder(row: OrderRow, lines: OrderLineResponse[], zone: Zone): Or
     vat_number: row.vat_number,
     carrier: row.carrier,
     tracktrace: row.tracktrace,
-    shop_order_id: row.shop_order_id === null ? null : Number(row.shop_order_id),
+    shop_order_id: row.shop_order_id,
     shop_order_number: row.shop_order_number,
     subscription: row.subscription_id,
     subscription_status: row.subscription_status,

@@ -26,7 +26,7 @@ export function presentPaymentDetail(
     id: row.id,
     provider_payment_id: row.provider_payment_id,
     status: row.status,
-    amount: formatCents(Number(row.amount)),
+    amount: formatCents(row.amount),
     currency: row.currency,
     description: row.description,
     method: row.method,

@@ -8,11 +8,11 @@ export function presentProduct(row: ProductRow): ProductResponse {
     id: row.id,
     name: row.name,
     type: row.type,
-    amount: formatCents(Number(row.amount)),
+    amount: formatCents(row.amount),
     currency: row.currency,
     interval: row.interval,
     times: row.times,
-    shop_product_id: row.shop_product_id === null ? null : Number(row.shop_product_id),
+    shop_product_id: row.shop_product_id,
   };
 }
 

@@ -30,7 +30,7 @@ async function upcomingCharge(trx: Knex, subscription: SubscriptionRow, today: s
     .andWhere('due_date', '>=', today)
     .orderBy('charge_number');
   const due = planned.find((row) => fateOf(formatDate(row.due_date), pauses, cancelAt) === 'charge');
-  if (due) return { next_payment_at: formatDate(due.due_date), next_amount: Number(due.amount) };
+  if (due) return { next_payment_at: formatDate(due.due_date), next_amount: due.amount };
   const next = nextCharged(planOf(subscription, rules), subscription.next_charge_number, pauses, cancelAt);
   return { next_payment_at: next?.date ?? null, next_amount: next?.amount ?? null };
 }

@@ -96,6 +96,6 @@ export async function insertPaidFirst(ctx: AppContext, trx: Knex.Transaction, ma
   const row = { ...made.row, ...extra };
   await subscriptionsRepository.insertWithRules(trx, row, made.rules, made.invoiceRules);
   await chargesRepository.insertNew(trx, [made.paidCharge]);
-  if (made.paidCharge.amount === Number(made.rules[0]?.amount)) await recordInvoice(ctx, trx, made.paidCharge, payment);
+  if (made.paidCharge.amount === made.rules[0]?.amount) await recordInvoice(ctx, trx, made.paidCharge, payment);
   if (row.status === 'completed') await enqueueSubscriptionEvent(trx, row, 'completed', made.paidCharge.created_at);
 }

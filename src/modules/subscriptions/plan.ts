@@ -10,10 +10,10 @@ export function planOf(subscription: Pick<SubscriptionRow, 'start_date'>, rules:
       .sort((a, b) => a.position - b.position)
       .map((rule) => ({
         interval: rule.interval,
-        interval_amount: Number(rule.interval_amount),
-        day: Number(rule.day),
-        amount: Number(rule.amount),
-        times: rule.times === null ? null : Number(rule.times),
+        interval_amount: rule.interval_amount,
+        day: rule.day,
+        amount: rule.amount,
+        times: rule.times,
       })),
   };
 }

@@ -12,7 +12,7 @@ type Zone = Pick<Config, 'APP_TIMEZONE'>;
 function presentRule(rule: SubscriptionRuleRow): SubscriptionRuleResponse {
   return {
     id: rule.id,
-    amount: formatCents(Number(rule.amount)),
+    amount: formatCents(rule.amount),
     currency: rule.currency,
     interval: rule.interval,
     interval_amount: rule.interval_amount,
@@ -32,7 +32,7 @@ export function presentNestedSubscription(row: SubscriptionRow, rules: Subscript
     provider_mandate_id: row.provider_mandate_id,
     provider_profile_id: row.provider_profile_id,
     next_payment_at: formatNullableDate(row.next_payment_at),
-    next_amount: formatNullableCents(row.next_amount === null ? null : Number(row.next_amount)),
+    next_amount: formatNullableCents(row.next_amount),
     last_payment_created_at: formatNullableDateTime(row.last_payment_created_at, zone.APP_TIMEZONE),
     resume_at: formatNullableDate(row.resume_at),
     cancel_at: formatNullableDate(row.cancel_at),
