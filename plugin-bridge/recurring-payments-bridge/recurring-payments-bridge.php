@@ -8,7 +8,8 @@
  * Requires Plugins:     woocommerce
  * WC requires at least: 8.0
  * Author:               Recurring Payments Service contributors
- * License:              MIT
+ * License:              GPL-2.0-or-later
+ * License URI:          https://www.gnu.org/licenses/gpl-2.0.html
  * Text Domain:          recurring-payments-bridge
  * Domain Path:          /languages
  */
