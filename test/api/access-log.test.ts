@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 interface AccessLine {
   message: string;
@@ -11,14 +11,12 @@ interface AccessLine {
 
 /** The access log (LOG_LEVEL=http and below) names each request by its whole path, never by its query. */
 describe.each(TEST_DATABASES)('the access log, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
   });
-  afterAll(() => t.close());
 
   /** The access line of the one request `send` makes. */
   async function accessLineOf(send: () => Promise<unknown>): Promise<AccessLine> {

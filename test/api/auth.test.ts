@@ -2,15 +2,10 @@ import request from 'supertest';
 import { revokeToken } from '../../src/modules/accounts/service';
 import { TOKEN_DISPLAY_LENGTH } from '../../src/modules/accounts/tokens';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('authentication on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   const unauthenticated = {
     status: 401,

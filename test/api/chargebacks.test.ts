@@ -2,7 +2,7 @@ import { TEST_DATABASES } from '../support/databases';
 import type { MollieFake } from '../support/mollieFake/fake';
 import { fakeMollieOnClock } from '../support/mollieFake/nock';
 import { billableAccountWithToken, mollieCallsWebhook, paidCharges } from '../support/paidCharges';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * Chargebacks reported by Mollie through POST /webhooks/mollie: Mollie keeps a charged-back payment
@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * The payment becomes charged_back and its follow-up asks for what was taken back, no more.
  */
 describe.each(TEST_DATABASES)('chargebacks on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let fake: MollieFake;
   let stopFake: () => void;
   let accountId: string;
@@ -18,7 +18,6 @@ describe.each(TEST_DATABASES)('chargebacks on %s', (kind) => {
   let charge: { id: string; provider_payment_id: string };
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ fake, stop: stopFake } = fakeMollieOnClock(t.clock));
     ({ accountId, token } = await billableAccountWithToken(t, fake));
     const [paid] = await paidCharges(t, fake, accountId); // 12.50
@@ -27,7 +26,6 @@ describe.each(TEST_DATABASES)('chargebacks on %s', (kind) => {
   });
   afterEach(async () => {
     stopFake();
-    await t.close();
   });
 
   const followUps = async () => (await t.as(token).get('/api/v2/follow-ups')).body.data as Array<Record<string, unknown>>;

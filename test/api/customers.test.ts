@@ -5,17 +5,15 @@ import { customerResponse } from '../../src/modules/customers/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { itBehavesLikeAPagedList } from '../support/pagedList';
 import { seedCustomer } from '../support/seed';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('customers on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
   });
-  afterAll(() => t.close());
 
   const validCustomer = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' };
 

@@ -10,7 +10,7 @@ import { TEST_DATABASES } from '../support/databases';
 import type { MollieFake } from '../support/mollieFake/fake';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
 import { payStoreOrder, pendingStoreOrder } from '../support/storeCheckout';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * A link or a store order paid twice: the second paid payment opens a follow-up (kind double_payment)
@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * two requests still can): through the pipeline, for the same link or order.
  */
 describe.each(TEST_DATABASES)('double payments on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let mollie: MollieAccount;
   let fake: MollieFake;
   let token: string;
@@ -27,16 +27,13 @@ describe.each(TEST_DATABASES)('double payments on %s', (kind) => {
   let customer: { id: string; provider_customer_id: string };
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     mollie = await accountAtMollieFake(t, 'Double');
     ({ fake, token, accountId } = mollie);
     expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', mollie.name, '--url', 'https://merchant.example/events')).code).toBe(0);
     customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body;
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     mollie.stop();
-    await t.close();
   });
 
   /** Mollie reports the payment's new status (as often as `times`). */

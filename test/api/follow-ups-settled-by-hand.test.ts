@@ -7,7 +7,7 @@ import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import type { MollieFake } from '../support/mollieFake/fake';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 type Details = Record<string, string>;
 const SEPA = (code: string, reason: string): Details => ({ bankReasonCode: code, bankReason: reason });
@@ -18,14 +18,13 @@ const SEPA = (code: string, reason: string): Details => ({ bankReasonCode: code,
  * and no later run of the follow-ups job charges again.
  */
 describe.each(TEST_DATABASES)('a follow-up settled by hand on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let mollie: MollieAccount;
   let fake: MollieFake;
   let accountId: string;
   let token: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     mollie = await accountAtMollieFake(t, 'Settled by hand');
     ({ fake, accountId, token } = mollie);
     await seedBillableSubscriptions(t.ctx.db, accountId, 1);
@@ -34,9 +33,7 @@ describe.each(TEST_DATABASES)('a follow-up settled by hand on %s', (kind) => {
     }
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     mollie.stop();
-    await t.close();
   });
 
   const on = (date: string) => t.clock.set(`${date}T07:00:00Z`);

@@ -2,19 +2,16 @@ import { followUpResponse } from '../../src/modules/follow-ups/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { countQueries, seedCustomer, seedFollowUp, seedOrder, seedProduct, seedSubscription } from '../support/seed';
 import { itBehavesLikeAPagedList } from '../support/pagedList';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('follow-ups on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let accountId: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
   });
-  afterAll(() => t.close());
-
 
   /** A customer with a subscription and an order of one product, as a failed renewal has them. */
   const seedRelations = async (account: string) => {

@@ -1,18 +1,16 @@
 import request from 'supertest';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const validCustomer = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' };
 
 describe.each(TEST_DATABASES)('HTTP behaviour shared by every route on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
   });
-  afterAll(() => t.close());
 
   describe('request bodies', () => {
     it('When a JSON body is over 1 MB, then it answers 413 with the error body', async () => {
@@ -133,12 +131,7 @@ describe.each(TEST_DATABASES)('HTTP behaviour shared by every route on %s', (kin
 });
 
 describe.each(TEST_DATABASES)('rate limit per token on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind, { env: { RATE_LIMIT_PER_MINUTE: '3' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind, { env: { RATE_LIMIT_PER_MINUTE: '3' } });
 
   it('When a token makes a 4th request in one minute, then it answers 429 with Retry-After; others and the next minute are served', async () => {
     t.clock.set('2026-11-21T10:00:15Z');
@@ -182,15 +175,13 @@ describe.each(TEST_DATABASES)('rate limit per token on %s', (kind) => {
 });
 
 describe.each(TEST_DATABASES)('failures of the database on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
     await t.ctx.db.destroy();
   });
-  afterAll(() => t.close());
 
   it('When the database is gone, then /healthz answers 503', async () => {
     const res = await request(t.app).get('/healthz');

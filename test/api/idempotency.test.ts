@@ -6,20 +6,15 @@ import * as productPresenter from '../../src/modules/products/presenter';
 import { ProviderRejectedError } from '../../src/providers/errors';
 import type { PaymentProvider } from '../../src/providers';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 type CreatePayment = PaymentProvider['createPayment'];
 
 describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let keyCounter = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
 
   const newKey = () => {
     keyCounter += 1;

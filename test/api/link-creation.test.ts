@@ -1,19 +1,17 @@
 import { paymentLinkResponse } from '../../src/modules/links/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { seedCustomer, seedProduct } from '../support/seed';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 
 /** POST /api/v2/links (extension): each type, every rule of its fields, and DELETE. The clock stands at 2026-11-21 10:00 UTC. */
 describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let accountId: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
   });
-  afterAll(() => t.close());
 
   const create = (body: Record<string, unknown>) => t.as(token).post('/api/v2/links', body);
 

@@ -5,7 +5,7 @@ import type { PaymentRow } from '../../src/modules/payments/repository';
 import { completeCheckout } from '../../src/providers/sandbox/checkoutCompletion';
 import type { SandboxPaymentRow } from '../../src/providers/sandbox/rows';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * Paying a link's payment fulfils the link through the one settle hook: the link is paid, the payer
@@ -14,17 +14,15 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * stands at 2026-11-21 10:00 UTC.
  */
 describe.each(TEST_DATABASES)('fulfilling payment links on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let account: Account;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     const created = await t.newAccount();
     token = created.token;
     account = await t.ctx.db('accounts').where({ id: created.accountId }).first();
   });
-  afterAll(() => t.close());
   afterEach(() => t.ctx.background.idle());
 
   async function newCustomer() {
@@ -174,12 +172,7 @@ describe.each(TEST_DATABASES)('fulfilling payment links on %s', (kind) => {
 });
 
 describe.each(TEST_DATABASES)('fulfilling payment links when the process dies halfway, on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   it('When the transaction that records paid dies after the fulfilment ran, then nothing of it stays and the next processing fulfils the link once', async () => {
     const { token, accountId } = await t.newAccount();

@@ -2,19 +2,16 @@ import { paymentLinkResponse } from '../../src/modules/links/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { countQueries, seedCustomer, seedPaymentLink, seedSubscription } from '../support/seed';
 import { itBehavesLikeAPagedList } from '../support/pagedList';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('payment links on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let accountId: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
   });
-  afterAll(() => t.close());
-
 
   describe('GET /api/v2/links/{id}', () => {
     it('When a subscription link has every field, then it answers 200 with the link field by field, its customer and its subscription', async () => {

@@ -2,7 +2,7 @@ import { migrationSource } from '../../migrations';
 import { seedCustomer, seedOrder } from '../support/seed';
 import { TEST_DATABASES } from '../support/databases';
 import { customersRepository } from '../../src/modules/customers/repository';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * Lists are numbered per account by the database (account_seq, kept by triggers with the totals), so
@@ -10,11 +10,7 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * stay 1…n without gaps and the pages are what OFFSET over creation order would give.
  */
 describe.each(TEST_DATABASES)('numbered lists on %s', (kind) => {
-  let t: TestApp;
-  beforeEach(async () => {
-    t = await createTestApp(kind);
-  });
-  afterEach(() => t.close());
+  const t = useTestApp(kind, { perTest: true });
 
   const numbers = async (accountId: string) =>
     (await t.ctx.db('customers').where({ account_id: accountId }).orderBy('seq', 'asc').select('account_seq')).map((row: { account_seq: number | string }) => Number(row.account_seq));

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { errorHandler } from '../../src/http/errorHandler';
 import { newId } from '../../src/ids';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const EMAIL = 'jan.jansen@example.nl';
 const IBAN = 'NL91ABNA0417164300';
@@ -13,16 +13,14 @@ const IBAN = 'NL91ABNA0417164300';
  * Before knex kept bound values out of error messages, the message quoted both.
  */
 describe.each(TEST_DATABASES)('logs without personal data on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let accountId: string;
   const customerId = newId('cus');
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ accountId } = await t.newAccount());
     await t.ctx.db('customers').insert(customerRow('someone.else@example.org', 'NL20INGB0001234567'));
   });
-  afterAll(() => t.close());
 
   function customerRow(email: string, number: string) {
     const now = '2026-11-21 10:00:00';

@@ -4,7 +4,7 @@ import type { Method } from '../../src/http/route';
 import { apiRoutes } from '../../src/modules';
 import { TEST_DATABASES } from '../support/databases';
 import { expectDocumentedAnswer, fieldNamesOf, garbageBodies, type KnownIds } from '../support/fuzz';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * Whatever a client sends to a route that takes a body, the answer is never a 5xx and every error
@@ -19,12 +19,11 @@ const operations = apiRoutes.flatMap((route) =>
 );
 
 describe.each(TEST_DATABASES)('malformed bodies on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let ids: KnownIds;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
     const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' });
     const mandate = await t
@@ -32,7 +31,6 @@ describe.each(TEST_DATABASES)('malformed bodies on %s', (kind) => {
       .post(`/api/v2/customers/${customer.body.id}/mandates`, { consumer_name: 'Anna de Vries', consumer_account: 'NL91ABNA0417164300' });
     ids = { customerId: customer.body.id, providerCustomerId: customer.body.provider_customer_id, mandateId: mandate.body.id };
   });
-  afterAll(() => t.close());
 
   it('When the routes are read, then there are write operations to test', () => {
     expect(operations.length).toBeGreaterThan(0);

@@ -1,12 +1,12 @@
 import type { ProviderMandate } from '../../src/providers/types';
 import { mandateResponse } from '../../src/modules/mandates/schemas';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const VALID_IBAN = 'NL91ABNA0417164300';
 
 describe.each(TEST_DATABASES)('mandates on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let accountId: string;
   let customerId: string;
@@ -20,7 +20,6 @@ describe.each(TEST_DATABASES)('mandates on %s', (kind) => {
   const validMandate = { consumer_name: 'A. de Vries', consumer_account: VALID_IBAN };
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     customerId = (await newCustomer()).id;
   });
@@ -28,7 +27,6 @@ describe.each(TEST_DATABASES)('mandates on %s', (kind) => {
     jest.restoreAllMocks();
     t.clock.set('2026-11-21T10:00:00Z');
   });
-  afterAll(() => t.close());
 
   describe('POST /api/v2/customers/{customerId}/mandates', () => {
     it('When the body is valid, then it answers 201 with the mandate field by field, the IBAN in electronic form', async () => {

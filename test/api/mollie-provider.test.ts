@@ -2,7 +2,7 @@ import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { TEST_DATABASES } from '../support/databases';
 import { seedCustomer } from '../support/seed';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY, type MollieBody } from '../providers/mollieNock';
 
 guardMollieNetwork();
@@ -24,12 +24,7 @@ function recorder(status: number, answer: MollieBody, received: Received[]) {
 }
 
 describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   /** A new account whose own Mollie test key was set the way `accounts set-provider` sets it. */
   async function mollieAccount() {

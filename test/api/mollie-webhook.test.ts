@@ -4,18 +4,13 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { TEST_DATABASES } from '../support/databases';
 import { startReceiver } from '../support/receiver';
 import { seedCustomer } from '../support/seed';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 import { guardMollieNetwork, mollie, mollieFixture, TEST_MOLLIE_KEY, type MollieBody } from '../providers/mollieNock';
 
 guardMollieNetwork();
 
 describe.each(TEST_DATABASES)('the Mollie webhook flow on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   /** An account on Mollie with one customer, and a payment created through our API (Mollie answers open). */
   async function openPaymentAtMollie(extra: Record<string, unknown> = {}) {

@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from '../../src/http/openapi';
 import { apiRoutes } from '../../src/modules';
 import { createCustomerBody, customerResponse, updateCustomerBody } from '../../src/modules/customers/schemas';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 
 interface JsonSchema {
   type?: string;
@@ -78,16 +78,14 @@ function asJsonSchema(schema: z.ZodType, io: 'input' | 'output') {
 }
 
 describe.each(TEST_DATABASES)('OpenAPI document on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let doc: OpenApiDocument;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     const res = await request(t.app).get('/api/v2/openapi.json');
     expect(res.status).toBe(200);
     doc = res.body as OpenApiDocument;
   });
-  afterAll(() => t.close());
 
   const operation = (method: string, path: string): Operation | undefined => doc.paths[path]?.[method];
 

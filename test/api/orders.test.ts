@@ -2,19 +2,16 @@ import { orderResponse } from '../../src/modules/orders/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { countQueries, seedCustomer, seedOrder, seedProduct, seedSubscription } from '../support/seed';
 import { itBehavesLikeAPagedList } from '../support/pagedList';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('orders on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let accountId: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
   });
-  afterAll(() => t.close());
-
 
   describe('GET /api/v2/orders/{id}', () => {
     it('When an order has every field and two lines, then it answers 200 with the order field by field', async () => {

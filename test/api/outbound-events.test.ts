@@ -4,22 +4,20 @@ import { deliverDueEvents } from '../../src/webhooks/outbound/delivery';
 import { verifySignature } from '../../src/webhooks/outbound/signature';
 import { TEST_DATABASES } from '../support/databases';
 import { startReceiver } from '../support/receiver';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('events to the client webhook_url on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let token: string;
   let accountId: string;
   let providerCustomerId: string;
   const noAbort = new AbortController().signal;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Piet', last_name: 'Bakker', email: 'piet@example.nl' });
     providerCustomerId = customer.body.provider_customer_id;
   });
-  afterEach(() => t.close());
 
   /** A payment with a webhook_url, paid by the payer on the sandbox checkout. */
   async function payWithWebhook(webhookUrl: string, outcome = 'paid'): Promise<string> {

@@ -10,25 +10,23 @@ import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * How a payment's status moves after its creation: every change applied once, none dropped when two
  * processors race, a paid first payment's mandate kept, and the settle hook told exactly once.
  */
 describe.each(TEST_DATABASES)('payment status changes, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let fake: MollieFake;
   let served: { stop(): void };
   const settlements: PaymentSettlement[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     t.ctx.settlements.on('all', async (_trx, settlement) => {
       settlements.push(settlement);
     });
   });
-  afterAll(() => t.close());
   beforeEach(() => {
     fake = new MollieFake('https://api.mollie.com');
     served = serveWithNock(fake);

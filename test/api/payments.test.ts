@@ -1,20 +1,18 @@
 import request from 'supertest';
 import { paymentDetailResponse, paymentResponse } from '../../src/modules/payments/schemas';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('payments on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let providerCustomerId: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
     const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Piet', last_name: 'Bakker', email: 'piet@example.nl' });
     providerCustomerId = customer.body.provider_customer_id;
   });
-  afterAll(() => t.close());
 
   const validPayment = () => ({
     amount: 12.5,

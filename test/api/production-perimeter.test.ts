@@ -1,16 +1,11 @@
 import request from 'supertest';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const customer = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' };
 
 describe.each(TEST_DATABASES)('production without a provider, on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind, { env: { NODE_ENV: 'production' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind, { env: { NODE_ENV: 'production' } });
 
   it('When an account without a Mollie key creates a customer, then it answers 503 naming what to configure and stores nothing', async () => {
     const { accountId, token } = await t.newAccount();
@@ -38,12 +33,7 @@ describe.each(TEST_DATABASES)('production without a provider, on %s', (kind) => 
 });
 
 describe.each(TEST_DATABASES)('production with SANDBOX=on, on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind, { env: { NODE_ENV: 'production', SANDBOX: 'on' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind, { env: { NODE_ENV: 'production', SANDBOX: 'on' } });
 
   it('When the operator turned the sandbox on on purpose, then customers go to the sandbox and its checkout is served', async () => {
     const { token } = await t.newAccount();

@@ -3,19 +3,17 @@ import { productResponse } from '../../src/modules/products/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { seedProduct } from '../support/seed';
 import { itBehavesLikeAPagedList } from '../support/pagedList';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 
 const CREATE_FAILED = 'Could not create product. Some fields contain invalid data';
 
 describe.each(TEST_DATABASES)('products on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
   });
-  afterAll(() => t.close());
 
   const once = { type: 'once', name: 'Coffee beans 1 kg', amount: 12.5, vat: 9 };
   const monthly = { type: 'subscription', name: 'Coffee club', amount: 9.95, vat: 21, interval: 'month', interval_value: 1 };

@@ -4,7 +4,7 @@ import type { PaymentProvider } from '../../src/providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../src/time';
 import { processDueWebhookCalls, recordWebhookCall } from '../../src/webhooks/inbound/calls';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -22,7 +22,7 @@ interface CallRow {
 }
 
 describe.each(TEST_DATABASES)('provider webhook calls retried for 26 hours, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let token: string;
   let accountId: string;
   let publicRef: string;
@@ -31,7 +31,6 @@ describe.each(TEST_DATABASES)('provider webhook calls retried for 26 hours, on %
   const noAbort = new AbortController().signal;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first<{ public_ref: string }>('public_ref'))?.public_ref ?? '';
     const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Piet', last_name: 'Bakker', email: 'piet@example.nl' });
@@ -48,7 +47,6 @@ describe.each(TEST_DATABASES)('provider webhook calls retried for 26 hours, on %
     await t.ctx.db('sandbox_payments').where({ id: payment.provider_payment_id }).update({ status: 'paid', paid_at: '2026-11-21 10:00:00' });
     realProviders = t.ctx.providers;
   });
-  afterEach(() => t.close());
 
   /** An outage at the provider: every payment look-up fails. */
   function providerDown(): void {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { accountsRepository } from '../../src/modules/accounts/repository';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * A burst of provider webhook calls (Mollie settles a billing day's debits at once): every call is
@@ -9,11 +9,7 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * the burst has been answered.
  */
 describe.each(TEST_DATABASES)('a burst of provider webhook calls on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   it('When 150 calls arrive at once, then each is answered 200 after it was kept, each with its own row, and all are processed', async () => {
     const { accountId } = await t.newAccount();

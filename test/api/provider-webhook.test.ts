@@ -3,23 +3,21 @@ import type { ProviderRegistry } from '../../src/providers';
 import type { PaymentProvider } from '../../src/providers/types';
 import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('the provider webhook on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let token: string;
   let accountId: string;
   let publicRef: string;
   let providerCustomerId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first<{ public_ref: string }>('public_ref'))?.public_ref ?? '';
     const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Piet', last_name: 'Bakker', email: 'piet@example.nl' });
     providerCustomerId = customer.body.provider_customer_id;
   });
-  afterEach(() => t.close());
 
   async function newPayment(): Promise<{ id: string; provider_payment_id: string }> {
     const res = await t.as(token).post('/api/v2/payments', {

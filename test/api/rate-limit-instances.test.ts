@@ -1,6 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { createTestApp, useTestApp, type TestApp } from '../support/testApp';
 
 /**
  * Where requests are counted: in memory by default (each instance its own count, nothing written to
@@ -20,11 +20,7 @@ async function limitedTwice(t: TestApp, token: string): Promise<void> {
 }
 
 describe('rate limit counted in memory (the default)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '3' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '3' } });
 
   it('When requests are counted, then nothing is written to the database and each instance keeps its own count', async () => {
     const { token } = await t.newAccount();

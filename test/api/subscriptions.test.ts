@@ -1,12 +1,12 @@
 import { subscriptionsRepository } from '../../src/modules/subscriptions/repository';
 import { subscriptionResponse } from '../../src/modules/subscriptions/schemas';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 
 const CREATE_FAILED = 'Could not create subscription. Some fields contain invalid data';
 
 describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let accountId: string;
   let customerId: string;
@@ -35,7 +35,6 @@ describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
   const post = (body: object, as = token) => t.as(as).post('/api/v2/subscriptions', body);
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     ({ customerId, mandateId } = await customerWithMandate(token));
   });
@@ -43,7 +42,6 @@ describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
     jest.restoreAllMocks();
     t.clock.set('2026-11-21T10:00:00Z');
   });
-  afterAll(() => t.close());
 
   describe('POST /api/v2/subscriptions', () => {
     it('When the body is valid, then it answers 201 with the subscription, its rules and its customer field by field', async () => {

@@ -48,12 +48,38 @@ export interface AuthedClient {
   delete(path: string): request.Test;
 }
 
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: TestClock;
+}
+
 let accountCounter = 0;
 
-export async function createTestApp(
-  kind: TestDatabaseKind,
-  options: { env?: Record<string, string>; clock?: TestClock } = {},
-): Promise<TestApp> {
+/**
+ * The test app of a describe block: made before its tests and closed after them, or with `perTest` made
+ * anew for each test. What it returns reads through to the app of the moment, so tests say `t.ctx` and
+ * `t.as(token)` as with an app of their own; it exists inside hooks and tests only. Its close is declared
+ * first, so it runs before the block's own after-hooks (jest runs them in the order declared): a fake the
+ * app calls is still there while the app finishes its background work.
+ */
+export function useTestApp(kind: TestDatabaseKind, { perTest = false, ...options }: TestAppOptions & { perTest?: boolean } = {}): TestApp {
+  let current: TestApp | undefined;
+  const [before, after] = perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
+    current = await createTestApp(kind, options);
+  });
+  after(() => current?.close());
+  const app = (): TestApp => {
+    if (!current) throw new Error('useTestApp: the app exists inside hooks and tests only');
+    return current;
+  };
+  return new Proxy({} as TestApp, {
+    get: (_target, key) => Reflect.get(app(), key),
+    set: (_target, key, value) => Reflect.set(app(), key, value),
+  });
+}
+
+export async function createTestApp(kind: TestDatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase(kind);
   const { config }: { config: Config } = loadConfig({
     NODE_ENV: 'test',
