@@ -3,7 +3,7 @@ import { runBilling } from '../../src/modules/billing/run';
 import { effectiveRuleDay, scheduledCharge, type SchedulePlan } from '../../src/modules/subscriptions/schedule';
 import { daysAfter } from '../../src/time/calendar';
 import { subscribe, type SubscriptionRuleBody } from '../support/billing';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const intervals = ['day', 'week', 'month', 'year'] as const;
 
@@ -29,15 +29,13 @@ const ruleBody = fc
  * the latest date — none twice, none missed — and each has one payment at the provider.
  */
 describe('property: billing runs on any dates make exactly the scheduled charges (sqlite)', () => {
-  let t: TestApp;
+  const t = useTestApp('sqlite');
   let token: string;
   let accountId: string;
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
     ({ token, accountId } = await t.newAccount());
   });
-  afterAll(() => t.close());
 
   it('For random rules and run dates, charge rows and provider payments match the schedule exactly', async () => {
     await fc.assert(

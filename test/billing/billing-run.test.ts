@@ -1,18 +1,16 @@
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('billing run on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let token: string;
   let accountId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
   });
-  afterEach(() => t.close());
 
   const charges = (subscriptionId: string) =>
     t.ctx.db('subscription_charges').where({ account_id: accountId, subscription_id: subscriptionId }).orderBy('charge_number');

@@ -3,7 +3,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
 import { billableAccountWithToken, mollieCallsWebhook } from '../support/paidCharges';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * Cancelling a subscription ends the charges dated on or after its cancel_at (L2). A charge due
@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * because it was down — is made and recorded normally, never dropped with the debit left behind.
  */
 describe.each(TEST_DATABASES)('cancelling with a charge due before the cancellation, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let fake: MollieFake;
   let served: { stop(): void };
   let accountId: string;
@@ -19,7 +19,6 @@ describe.each(TEST_DATABASES)('cancelling with a charge due before the cancellat
   let subscriptionId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
     served = serveWithNock(fake);
@@ -28,7 +27,6 @@ describe.each(TEST_DATABASES)('cancelling with a charge due before the cancellat
   });
   afterEach(async () => {
     served.stop();
-    await t.close();
   });
 
   const on = (date: string) => t.clock.set(`${date}T07:00:00Z`);

@@ -1,7 +1,7 @@
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { accountAtMollieFake, type CustomerAnswer, type MollieAccount } from '../support/mollieAccount';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * A subscription made on a mandate that is still `pending` waits as a draft and becomes active by
@@ -10,17 +10,14 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * `times`, never charged. Against a Mollie fake; the clock starts at 2026-11-21 10:00 UTC.
  */
 describe.each(TEST_DATABASES)('draft subscriptions activated when their mandate turns valid, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let mollie: MollieAccount;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     mollie = await accountAtMollieFake(t, 'Drafts');
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     mollie.stop();
-    await t.close();
   });
 
   const refreshMandates = async () => {

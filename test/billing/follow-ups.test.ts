@@ -10,7 +10,7 @@ import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 type Details = Record<string, string>;
 const SEPA = (code: string, reason: string): Details => ({ bankReasonCode: code, bankReason: reason });
@@ -18,7 +18,7 @@ const CARD = (code: string, message: string): Details => ({ failureReason: code,
 
 /** Failed recurring charges followed up per the account's settings, against a Mollie fake whose outcomes the test decides. */
 describe.each(TEST_DATABASES)('follow-ups of failed charges on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let fake: MollieFake;
   let served: { stop(): void };
   let accountId: string;
@@ -28,7 +28,6 @@ describe.each(TEST_DATABASES)('follow-ups of failed charges on %s', (kind) => {
   let subscriptionId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
     served = serveWithNock(fake);
@@ -44,7 +43,6 @@ describe.each(TEST_DATABASES)('follow-ups of failed charges on %s', (kind) => {
   });
   afterEach(async () => {
     served.stop();
-    await t.close();
   });
 
   const on = (date: string) => t.clock.set(`${date}T07:00:00Z`);

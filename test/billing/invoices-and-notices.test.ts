@@ -5,20 +5,18 @@ import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let token: string;
   let accountId: string;
   let accountName: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     accountName = `Billing extras ${Math.random().toString(36).slice(2, 8)}`;
     ({ token, accountId } = await t.newAccount(accountName));
   });
-  afterEach(() => t.close());
 
   /** The sandbox settles a recurring charge when it is next looked at: its webhook does that. */
   async function settleCharges() {

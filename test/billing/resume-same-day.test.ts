@@ -5,7 +5,7 @@ import { planDueCharges, planSubscription } from '../../src/modules/billing/plan
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * A subscription paused when the morning's run comes has its charge of that day skipped; resumed
@@ -13,15 +13,13 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * The clock reads UTC; Amsterdam is an hour ahead in December.
  */
 describe.each(TEST_DATABASES)('resuming on the day of a skipped charge, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true }); // the clock starts on 2026-11-21
   let token: string;
   let accountId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind); // the clock starts on 2026-11-21
     ({ token, accountId } = await t.newAccount());
   });
-  afterEach(() => t.close());
 
   /** A run as the morning job or an operator makes it: as of today. */
   const billToday = async (...how: string[][]) => {

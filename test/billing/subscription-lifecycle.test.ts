@@ -1,18 +1,16 @@
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 describe.each(TEST_DATABASES)('cancelling, pausing and resuming subscriptions on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true }); // the clock starts on 2026-11-21
   let token: string;
   let accountId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind); // the clock starts on 2026-11-21
     ({ token, accountId } = await t.newAccount());
   });
-  afterEach(() => t.close());
 
   // --force: these runs bill as of days ahead of the test clock.
   const bill = async (date: string) => {

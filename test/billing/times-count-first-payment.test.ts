@@ -2,7 +2,7 @@ import { cli } from '../cli/runInMemory';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
 import { accountAtMollieFake, type CustomerAnswer, type MollieAccount, type SubscriptionAnswer } from '../support/mollieAccount';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import type { WooSimulator } from '../support/wooSimulator';
 
 /**
@@ -12,21 +12,18 @@ import type { WooSimulator } from '../support/wooSimulator';
  * the billing run on every charge date and each charge settled paid. The clock starts at 2026-11-21.
  */
 describe.each(TEST_DATABASES)('times counts the first payment, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let mollie: MollieAccount;
   let token: string;
   let accountId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     mollie = await accountAtMollieFake(t, 'Times');
     ({ token, accountId } = mollie);
     expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', mollie.name, '--url', 'https://merchant.example/events')).code).toBe(0);
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     mollie.stop();
-    await t.close();
   });
 
   const events = async (name: string) => t.ctx.db('outbound_events').where({ account_id: accountId, event: name });

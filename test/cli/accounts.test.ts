@@ -1,14 +1,9 @@
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { cli } from './runInMemory';
 
 describe.each(TEST_DATABASES)('cli accounts on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   const bookkeepingOf = async (name: string) =>
     (await t.ctx.db('accounts').where({ name }).first<{ bookkeeping_system: string | null }>('bookkeeping_system'))?.bookkeeping_system;

@@ -1,19 +1,17 @@
 import { followUpSettingsOf } from '../../src/modules/follow-ups/settings';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { cli } from './runInMemory';
 
 describe.each(TEST_DATABASES)('billing commands on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let accountId: string;
   const account = 'Billing CLI';
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ accountId } = await t.newAccount(account));
   });
-  afterAll(() => t.close());
 
   it('When follow-up settings are set, then they are stored and echoed; unset options keep their value', async () => {
     expect(await followUpSettingsOf(t.ctx.db, accountId)).toEqual({ type: 'both', maxRetries: 3, retryDays: 3, onFailure: 'pause' });

@@ -1,16 +1,11 @@
 import { migrationSource } from '../../migrations';
 import { runCli } from '../../src/cli/run';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { cli } from './runInMemory';
 
 describe.each(TEST_DATABASES)('cli program on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   it('When --help is asked, then the commands are listed on stdout and the exit code is 0', async () => {
     const result = await cli(t.ctx, '--help');
@@ -36,12 +31,7 @@ describe.each(TEST_DATABASES)('cli program on %s', (kind) => {
 });
 
 describe.each(TEST_DATABASES)('cli migrate and failures on a database of its own on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   it('When the schema is behind, then `migrate` runs every pending migration and prints each one', async () => {
     const [, rolledBack] = (await t.ctx.db.migrate.rollback({ migrationSource }, true)) as [number, string[]];

@@ -1,19 +1,14 @@
 import { openMollieKey, sealMollieKey } from '../../src/providers/mollie/settings';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 import { cli, cliWithStdin } from './runInMemory';
 
 const TEST_KEY = 'test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM';
 const LIVE_KEY = 'live_pQr5StUvWxYz0123456789AbCdEfGh';
 
 describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let counter = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
 
   async function newNamedAccount(): Promise<{ name: string; accountId: string }> {
     counter += 1;
@@ -179,13 +174,8 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
 });
 
 describe.each(TEST_DATABASES)('cli accounts show with MOLLIE_API_KEY on %s', (kind) => {
-  let t: TestApp;
   const ENV_KEY = 'test_EnvironmentKey00000000000000wXyZ';
-
-  beforeAll(async () => {
-    t = await createTestApp(kind, { env: { MOLLIE_API_KEY: ENV_KEY } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind, { env: { MOLLIE_API_KEY: ENV_KEY } });
 
   it('When the account has no key of its own, then show names the environment key, masked', async () => {
     await t.newAccount('Env Shop');

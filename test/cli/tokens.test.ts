@@ -2,16 +2,11 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { TOKEN_DISPLAY_LENGTH } from '../../src/modules/accounts/tokens';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { cli, lastLine } from './runInMemory';
 
 describe.each(TEST_DATABASES)('cli tokens on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   async function tokenRows(): Promise<Record<string, unknown>[]> {
     return t.ctx.db('api_tokens').select();
