@@ -5,7 +5,7 @@ import { runBilling } from '../../src/modules/billing/run';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { createTestApp, useTestApp } from '../support/testApp';
 import { createTwoContexts } from '../support/twoContexts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,15 +50,13 @@ async function letItCheck(ctx: AppContext, times: number): Promise<void> {
  */
 describe.each(TEST_DATABASES)('the bill job catching up on %s', (kind) => {
   describe('with the default BILLING_CRON', () => {
-    let t: TestApp;
+    const t = useTestApp(kind, { perTest: true }); // the clock starts on 2026-11-21
     let token: string;
     let accountId: string;
 
     beforeEach(async () => {
-      t = await createTestApp(kind); // the clock starts on 2026-11-21
       ({ token, accountId } = await t.newAccount());
     });
-    afterEach(() => t.close());
 
     const runs = () => t.ctx.db('billing_runs').orderBy('seq');
     const finishedRuns = async () => (await runs()).filter((run) => run.finished_at !== null);

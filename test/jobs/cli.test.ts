@@ -3,22 +3,20 @@ import { allJobs } from '../../src/jobs';
 import { reconcilePaymentsJob } from '../../src/jobs/reconcilePayments';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const MINUTE = 60_000;
 
 describe.each(TEST_DATABASES)('cli jobs on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let providerCustomerId: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
     const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Piet', last_name: 'Bakker', email: 'piet@example.nl' });
     providerCustomerId = customer.body.provider_customer_id;
   });
-  afterAll(() => t.close());
 
   /** An iDEAL payment the payer paid whose webhook never arrived, now past its expiry. */
   async function lostWebhookPayment(): Promise<string> {

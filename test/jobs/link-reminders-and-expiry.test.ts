@@ -1,21 +1,19 @@
 import { remindAndExpireLinksJob } from '../../src/jobs/remindAndExpireLinks';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { cli } from '../cli/runInMemory';
 
 /** The job that e-mails link reminders at reminder_at and expires links past expires_at, with the test clock (starts 2026-11-21 10:00 UTC). */
 describe.each(TEST_DATABASES)('payment link reminders and expiry on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let token: string;
   let accountName: string;
   const run = () => remindAndExpireLinksJob.run(t.ctx, new AbortController().signal);
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     accountName = `Reminder shop ${Math.random().toString(36).slice(2, 8)}`;
     ({ token } = await t.newAccount(accountName));
   });
-  afterEach(() => t.close());
 
   async function customer(locale: string | null = 'nl') {
     const res = await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl', locale });

@@ -12,7 +12,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { startReceiver } from '../support/receiver';
 import { refuseUpdatesOf } from '../support/rowWriteFault';
 import { SmtpFake } from '../support/smtpFake';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import type { WooSimulator } from '../support/wooSimulator';
 
 const HOUR = 60 * 60 * 1000;
@@ -27,16 +27,8 @@ const undecryptable = () => encryptSecret(randomBytes(32), `whsec_${randomBytes(
  * behind it are still sent in that run; the poison one is retried with backoff and ends dead.
  */
 describe.each(TEST_DATABASES)('outboxes that never stall, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   const noAbort = new AbortController().signal;
-
-  beforeEach(async () => {
-    t = await createTestApp(kind);
-  });
-  afterEach(async () => {
-    await t.ctx.background.idle();
-    await t.close();
-  });
 
   describe('events to webhook_url', () => {
     /** An account whose payment with a webhook_url the payer paid on the sandbox checkout. */

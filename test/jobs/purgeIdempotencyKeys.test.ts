@@ -3,17 +3,12 @@ import type { IdempotencyKeyRow } from '../../src/http/idempotency';
 import { purgeExpiredIdempotencyKeys, purgeIdempotencyKeysJob } from '../../src/jobs/purgeIdempotencyKeys';
 import { toDbDateTime } from '../../src/time';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const HOUR_MS = 60 * 60 * 1000;
 
 describe.each(TEST_DATABASES)('purge-idempotency-keys job on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   const validCustomer = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' };
   const running = () => new AbortController().signal;

@@ -5,7 +5,7 @@ import { TEST_DATABASES } from '../support/databases';
 import type { MollieFake } from '../support/mollieFake/fake';
 import { fakeMollieOnClock } from '../support/mollieFake/nock';
 import { billableAccountWithToken, mollieCallsWebhook, paidCharges } from '../support/paidCharges';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const MINUTE = 60_000;
 const PAYMENT_LOOKUPS = /^\/v2\/payments\/tr_/;
@@ -16,7 +16,7 @@ const PAYMENT_LOOKUPS = /^\/v2\/payments\/tr_/;
  * here, so a refund or chargeback of a paid payment is applied too. Against the Mollie fake.
  */
 describe.each(TEST_DATABASES)('reconciliation of given-up provider webhook calls on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let fake: MollieFake;
   let stopFake: () => void;
   let accountId: string;
@@ -24,12 +24,10 @@ describe.each(TEST_DATABASES)('reconciliation of given-up provider webhook calls
   const noAbort = new AbortController().signal;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ fake, stop: stopFake } = fakeMollieOnClock(t.clock));
   });
   afterEach(async () => {
     stopFake();
-    await t.close();
   });
 
   const callsAbout = (providerPaymentId: string) => t.ctx.db('provider_webhook_calls').where({ account_id: accountId, resource_id: providerPaymentId });

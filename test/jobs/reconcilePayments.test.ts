@@ -4,7 +4,7 @@ import { reconcilePayments, reconcilePaymentsJob } from '../../src/jobs/reconcil
 import { runJobOnce } from '../../src/jobs/runner';
 import type { PaymentProvider } from '../../src/providers';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const MINUTE = 60_000;
 
@@ -35,17 +35,15 @@ function watchedContext(ctx: AppContext, failing: ReadonlySet<string> = new Set(
 }
 
 describe.each(TEST_DATABASES)('reconciliation job on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let token: string;
   let providerCustomerId: string;
 
   // A database of its own per test: the job looks at every account's payments.
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
     providerCustomerId = await customerOf(token);
   });
-  afterEach(() => t.close());
 
   async function customerOf(accountToken: string): Promise<string> {
     const res = await t.as(accountToken).post('/api/v2/customers', { first_name: 'Piet', last_name: 'Bakker', email: 'piet@example.nl' });

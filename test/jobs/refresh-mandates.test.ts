@@ -3,7 +3,7 @@ import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { subscribe } from '../support/billing';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * The `refresh-mandates` job asks Mollie about pending mandates and valid ones that subscriptions are
@@ -12,17 +12,14 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * attempted. Against a Mollie fake; the clock starts at 2026-11-21 10:00 UTC.
  */
 describe.each(TEST_DATABASES)('the refresh-mandates job on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let mollie: MollieAccount;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     mollie = await accountAtMollieFake(t, 'Mandates');
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     mollie.stop();
-    await t.close();
   });
 
   /** A customer with a direct-debit mandate made through the API (valid at Mollie at once), used by nothing. */

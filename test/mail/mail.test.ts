@@ -6,7 +6,7 @@ import { smtpTransportFor } from '../../src/mail/transport';
 import { PAGE_LOCALES } from '../../src/i18n/locales';
 import { TEST_DATABASES } from '../support/databases';
 import { SmtpFake } from '../support/smtpFake';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const reminder: LinkReminderData = {
   merchantName: 'Bakkerij Jansen',
@@ -42,15 +42,13 @@ describe('mail templates', () => {
 });
 
 describe.each(TEST_DATABASES)('the mail outbox on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let accountId: string;
   const signal = new AbortController().signal;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ accountId } = await t.newAccount());
   });
-  afterAll(() => t.close());
   beforeEach(() => t.ctx.db('outgoing_mails').delete());
 
   const queue = (overrides: { to?: string; dedupeKey?: string; locale?: string | null } = {}) =>

@@ -1,16 +1,11 @@
 import { migrationSource } from '../../migrations';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const name = '20261122_010_webhook_call_backoff';
 
 describe.each(TEST_DATABASES)('the migration giving provider webhook calls a backoff, on %s', (kind) => {
-  let t: TestApp;
-
-  beforeEach(async () => {
-    t = await createTestApp(kind);
-  });
-  afterEach(() => t.close());
+  const t = useTestApp(kind, { perTest: true });
 
   it('When it is undone and run again, then the columns go and come back, and waiting calls are due at their arrival', async () => {
     const { accountId } = await t.newAccount();

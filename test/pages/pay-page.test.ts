@@ -2,21 +2,19 @@ import request from 'supertest';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { seedCustomer } from '../support/seed';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 
 /** The hosted page of a payment link through HTTP, on the sandbox; the clock stands at 2026-11-21 10:00 UTC. */
 describe.each(TEST_DATABASES)('the hosted pay page on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let token: string;
   let accountId: string;
   let accountName: string;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     accountName = `Page shop ${Math.random().toString(36).slice(2, 8)}`;
     ({ token, accountId } = await t.newAccount(accountName));
   });
-  afterAll(() => t.close());
   afterEach(() => t.ctx.background.idle());
 
   const newLink = async (body: Record<string, unknown>) => {

@@ -2,28 +2,25 @@ import request from 'supertest';
 import { TEST_DATABASES } from '../support/databases';
 import type { MollieFake } from '../support/mollieFake/fake';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * One payment at a time per payment link, through the hosted page against a Mollie fake that counts
  * payments and customers: a payment still under way is shown as in progress, never made twice.
  */
 describe.each(TEST_DATABASES)('the pay page while a payment is in progress, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let mollie: MollieAccount;
   let fake: MollieFake;
   let accountId: string;
   let token: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     mollie = await accountAtMollieFake(t, 'In progress');
     ({ fake, accountId, token } = mollie);
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     mollie.stop();
-    await t.close();
   });
 
   const buyer = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' };

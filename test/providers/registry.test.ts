@@ -4,7 +4,7 @@ import { clearProviderSettings, setProviderSettings } from '../../src/modules/ac
 import { LiveKeyRefusedError, sealMollieKey, UnreadableMollieKeyError } from '../../src/providers/mollie/settings';
 import type { ProviderPaymentInput } from '../../src/providers/types';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY } from './mollieNock';
 
 guardMollieNetwork();
@@ -40,12 +40,7 @@ function expectGet(bearers: Array<string | undefined>, host = 'https://api.molli
 
 describe.each(TEST_DATABASES)('provider registry on %s', (kind) => {
   describe('without MOLLIE_API_KEY', () => {
-    let t: TestApp;
-
-    beforeAll(async () => {
-      t = await createTestApp(kind);
-    });
-    afterAll(() => t.close());
+    const t = useTestApp(kind);
 
     const named = async () => {
       const name = `Registry ${randomBytes(4).toString('hex')}`;
@@ -137,12 +132,7 @@ describe.each(TEST_DATABASES)('provider registry on %s', (kind) => {
   });
 
   describe('with MOLLIE_API_KEY and MOLLIE_API_URL', () => {
-    let t: TestApp;
-
-    beforeAll(async () => {
-      t = await createTestApp(kind, { env: { MOLLIE_API_KEY: ENV_KEY, MOLLIE_API_URL: 'https://mollie-env.example.nl/v2/', PUBLIC_URL: 'http://localhost:3000' } });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp(kind, { env: { MOLLIE_API_KEY: ENV_KEY, MOLLIE_API_URL: 'https://mollie-env.example.nl/v2/', PUBLIC_URL: 'http://localhost:3000' } });
 
     it('When the account has no key, then it uses the environment key and URL', async () => {
       const { accountId } = await t.newAccount(`Env ${randomBytes(4).toString('hex')}`);

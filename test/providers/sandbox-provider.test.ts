@@ -4,7 +4,7 @@ import { completeCheckout } from '../../src/providers/sandbox/checkoutCompletion
 import type { SandboxPaymentRow } from '../../src/providers/sandbox/rows';
 import type { PaymentProvider, ProviderPaymentInput } from '../../src/providers/types';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 
 const START = '2026-11-21T10:00:00Z';
 const minutes = (n: number) => n * 60 * 1000;
@@ -41,13 +41,9 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe.each(TEST_DATABASES)('sandbox provider on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
 
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
   afterEach(() => t.clock.set(START));
-  afterAll(() => t.close());
 
   /** A new account without a Mollie key, which gets the sandbox. */
   async function sandboxAccount(): Promise<{ accountId: string; token: string; provider: PaymentProvider }> {
