@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import type { WooSimulator } from '../support/wooSimulator';
 
@@ -12,22 +12,19 @@ import type { WooSimulator } from '../support/wooSimulator';
  * provider; the store is the wc/v3 simulator over HTTP; the clock stands at 2026-11-21 10:00 UTC.
  */
 describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let store: WooSimulator;
   let token: string;
   let accountId: string;
   let customer: { id: string; provider_customer_id: string };
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     store = await connectedSimulatorStore(t, token);
     customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body;
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     await store.stop();
-    await t.close();
   });
 
   const coffee = () => store.addProducts(1, () => ({ name: 'Coffee beans', price: '7.50', regular_price: '7.50' }))[0] as number;

@@ -2,11 +2,11 @@ import { decryptSecret } from '../../src/crypto/secrets';
 import { storeCanReach } from '../../src/modules/shop/service';
 import { cli, cliWithStdin } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 import { WooSimulator } from '../support/wooSimulator';
 
 describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let store: WooSimulator;
   let token: string;
   let accountId: string;
@@ -14,7 +14,6 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
   const accountName = 'Store owner';
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount(accountName));
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
   });
@@ -23,7 +22,6 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
     await store.start();
   });
   afterEach(() => store.stop());
-  afterAll(() => t.close());
 
   const connect = (overrides: Record<string, string> = {}, as = token) =>
     t.as(as).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret, ...overrides });

@@ -3,7 +3,7 @@ import { TEST_DATABASES } from '../support/databases';
 import type { MollieFake } from '../support/mollieFake/fake';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
 import { payStoreOrder, pendingStoreOrder } from '../support/storeCheckout';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import type { WooSimulator } from '../support/wooSimulator';
 
 /**
@@ -13,24 +13,21 @@ import type { WooSimulator } from '../support/wooSimulator';
  * more is refused with a 409 naming it.
  */
 describe.each(TEST_DATABASES)('one payment per store order on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let mollie: MollieAccount;
   let fake: MollieFake;
   let store: WooSimulator;
   let providerCustomerId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     mollie = await accountAtMollieFake(t, 'One per order');
     ({ fake } = mollie);
     store = await connectedSimulatorStore(t, mollie.token);
     providerCustomerId = (await t.as(mollie.token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body.provider_customer_id;
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     mollie.stop();
     await store.stop();
-    await t.close();
   });
 
   const storeOrder = () => pendingStoreOrder(store);

@@ -1,27 +1,24 @@
 import { orderResponse } from '../../src/modules/orders/schemas';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import type { WooSimulator } from '../support/wooSimulator';
 
 describe.each(TEST_DATABASES)('syncing store orders on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let store: WooSimulator;
   let token: string;
   let accountId: string;
   let productIds: number[];
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     store = await connectedSimulatorStore(t, token);
     productIds = store.addProducts(2);
     await sync('products');
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     await store.stop();
-    await t.close();
   });
 
   async function sync(what: 'products' | 'orders', body: object = {}) {

@@ -4,7 +4,7 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { guardMollieNetwork, mollie, TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 import type { WooSimulator } from '../support/wooSimulator';
 
 guardMollieNetwork();
@@ -15,12 +15,7 @@ guardMollieNetwork();
  * store order as the service sees it (the order-screen box).
  */
 describe.each(TEST_DATABASES)('the endpoints the plugin uses, on %s', (kind) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(kind);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(kind);
 
   describe('GET /api/v2/customers?email=', () => {
     it('When a list is asked for one e-mail address, then only that account’s customers with exactly that address are answered, and the page links keep the filter', async () => {

@@ -1,24 +1,21 @@
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { createTestApp, useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import { WooSimulator } from '../support/wooSimulator';
 
 describe.each(TEST_DATABASES)('syncing store products on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let store: WooSimulator;
   let token: string;
   let accountId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     store = await connectedSimulatorStore(t, token);
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     await store.stop();
-    await t.close();
   });
 
   /** Starts a sync, waits for it to end and answers the finished run. */

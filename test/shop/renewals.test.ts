@@ -2,7 +2,7 @@ import request from 'supertest';
 import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import type { WooSimulator } from '../support/wooSimulator';
 
@@ -13,22 +13,19 @@ import type { WooSimulator } from '../support/wooSimulator';
  * (a recurring charge of x.13 fails with AM04); the clock stands at 2026-11-21 10:00 UTC.
  */
 describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let store: WooSimulator;
   let token: string;
   let accountId: string;
   let publicRef: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token, accountId } = await t.newAccount());
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
     store = await connectedSimulatorStore(t, token);
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     await store.stop();
-    await t.close();
   });
 
   /** A buyer checks out a monthly subscription product at `price` and pays; its Subscription starts on 2026-12-21. */

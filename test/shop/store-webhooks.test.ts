@@ -1,23 +1,21 @@
 import request from 'supertest';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import type { WooSimulator } from '../support/wooSimulator';
 
 describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let store: WooSimulator;
   let accountId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     const account = await t.newAccount();
     accountId = account.accountId;
     store = await connectedSimulatorStore(t, account.token);
   });
   afterEach(async () => {
     await store.stop();
-    await t.close();
   });
 
   /** Posts what the store would deliver to the service (the registered address, in-process). */

@@ -1,6 +1,6 @@
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import type { WooSimulator } from '../support/wooSimulator';
 
@@ -10,19 +10,16 @@ import type { WooSimulator } from '../support/wooSimulator';
  * there, and fills the orders' carrier and tracktrace.
  */
 describe.each(TEST_DATABASES)('shipment tracking on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let store: WooSimulator;
   let token: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ token } = await t.newAccount());
     store = await connectedSimulatorStore(t, token);
   });
   afterEach(async () => {
-    await t.ctx.background.idle();
     await store.stop();
-    await t.close();
   });
 
   const syncOrders = async () => {
