@@ -5,19 +5,18 @@ import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const HOUR = 60 * 60 * 1000;
 
 /** A charge whose answer from Mollie is lost: kept, resumed with the same key or found by reference; never made twice. */
 describe.each(TEST_DATABASES)('billing when Mollie’s answer is lost, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let fake: MollieFake;
   let served: { stop(): void };
   let accountId: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
     served = serveWithNock(fake);
@@ -25,7 +24,6 @@ describe.each(TEST_DATABASES)('billing when Mollie’s answer is lost, on %s', (
   });
   afterEach(async () => {
     served.stop();
-    await t.close();
   });
 
   const chargePayments = () => t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' });

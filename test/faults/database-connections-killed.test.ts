@@ -4,7 +4,7 @@ import { CLAIM_MS, runBilling } from '../../src/modules/billing/run';
 import { billableAccountAtFake } from '../support/billingProcesses';
 import type { MollieFake } from '../support/mollieFake/fake';
 import { fakeMollieOnClock } from '../support/mollieFake/nock';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const SUBSCRIPTIONS = 120;
 
@@ -16,20 +16,18 @@ const SUBSCRIPTIONS = 120;
 const describeOnMysql = process.env.TEST_MYSQL_URL ? describe : describe.skip;
 
 describeOnMysql('billing while MySQL kills the service’s connections', () => {
-  let t: TestApp;
+  const t = useTestApp('mysql', { perTest: true });
   let fake: MollieFake;
   let served: { stop(): void };
   let admin: Knex;
 
   beforeEach(async () => {
-    t = await createTestApp('mysql');
     ({ fake, ...served } = fakeMollieOnClock(t.clock));
     admin = knex({ client: 'mysql2', connection: { uri: process.env.TEST_MYSQL_URL } as never, pool: { min: 0, max: 1 } });
   });
   afterEach(async () => {
     served.stop();
     await admin.destroy();
-    await t.close();
   });
 
   /** KILLs every connection to the test's database but the admin's own. */

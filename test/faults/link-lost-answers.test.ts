@@ -6,26 +6,24 @@ import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 /**
  * The pay button of a link against a Mollie that does its work but whose answer is lost: the buyer
  * sees "try again", and pressing again — or the job, if they leave — ends with one payment at Mollie.
  */
 describe.each(TEST_DATABASES)('the pay page when Mollie’s answer is lost, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let fake: MollieFake;
   let served: { stop(): void };
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
     served = serveWithNock(fake);
   });
   afterEach(async () => {
     served.stop();
-    await t.close();
   });
 
   async function linkForCustomer() {

@@ -5,7 +5,7 @@ import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,14 +18,13 @@ const customerBody = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@e
  * ends with exactly one object at Mollie and one row here.
  */
 describe.each(TEST_DATABASES)('lost answers from Mollie, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let fake: MollieFake;
   let served: { stop(): void };
 
   // A database of its own per test: the job that finishes stalled creations works across accounts,
   // and these tests move the clock by hours and days.
   beforeEach(async () => {
-    t = await createTestApp(kind);
     fake = new MollieFake('https://api.mollie.com');
     // The fake's idempotency window follows the test clock, as Mollie's follows real time.
     fake.now = () => t.clock.now().getTime();
@@ -33,7 +32,6 @@ describe.each(TEST_DATABASES)('lost answers from Mollie, on %s', (kind) => {
   });
   afterEach(async () => {
     served.stop();
-    await t.close();
   });
 
   async function mollieAccount() {

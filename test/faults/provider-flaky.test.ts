@@ -4,7 +4,7 @@ import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { seededRandom, type MollieFake } from '../support/mollieFake/fake';
 import { fakeMollieOnClock } from '../support/mollieFake/nock';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const SUBSCRIPTIONS = 60;
 
@@ -14,17 +14,15 @@ const SUBSCRIPTIONS = 60;
  * is charged: each is charged exactly once at Mollie, with one key, and none is left behind.
  */
 describe.each(TEST_DATABASES)('billing against a flaky provider, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true, env: { MOLLIE_TIMEOUT_MS: '300' } });
   let fake: MollieFake;
   let served: { stop(): void };
 
   beforeEach(async () => {
-    t = await createTestApp(kind, { env: { MOLLIE_TIMEOUT_MS: '300' } });
     ({ fake, ...served } = fakeMollieOnClock(t.clock));
   });
   afterEach(async () => {
     served.stop();
-    await t.close();
   });
 
   it('When 20 % of charges fail with 5xx and 10 % time out, then every period is charged eventually, none twice', async () => {

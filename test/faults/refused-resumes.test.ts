@@ -4,7 +4,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { MollieFake, REFUSALS } from '../support/mollieFake/fake';
 import { serveWithNock } from '../support/mollieFake/nock';
 import { billableAccountWithToken, mollieCallsWebhook } from '../support/paidCharges';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const MINUTE = 60_000;
 const PAYMENTS = /^\/v2\/payments/;
@@ -22,14 +22,13 @@ type Refusal = 'rate limited' | 'credentials refused' | 'key reused';
 const REFUSED: Refusal[] = ['rate limited', 'credentials refused', 'key reused'];
 
 describe.each(TEST_DATABASES)('refused resumes of a lost payment, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let fake: MollieFake;
   let served: { stop(): void };
   let accountId: string;
   let token: string;
 
   beforeEach(async () => {
-    t = await createTestApp(kind);
     t.clock.set('2026-12-01T06:00:00Z');
     fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
@@ -38,7 +37,6 @@ describe.each(TEST_DATABASES)('refused resumes of a lost payment, on %s', (kind)
   });
   afterEach(async () => {
     served.stop();
-    await t.close();
   });
 
   const bill = async (date = '2026-12-01') => {

@@ -8,7 +8,7 @@ import { seededRandom, type MollieFake } from '../support/mollieFake/fake';
 import { fakeMollieOnClock } from '../support/mollieFake/nock';
 import { startReceiver } from '../support/receiver';
 import { seedCustomer } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 const PAYMENTS = 20;
 const CALLS = 100;
@@ -20,16 +20,14 @@ const CALLS = 100;
  * forward, and each status change is one event to the client's webhook_url — none twice as new.
  */
 describe.each(TEST_DATABASES)('duplicate and out-of-order provider webhooks, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind, { perTest: true });
   let fake: MollieFake;
   let served: { stop(): void };
   beforeEach(async () => {
-    t = await createTestApp(kind);
     ({ fake, ...served } = fakeMollieOnClock(t.clock));
   });
   afterEach(async () => {
     served.stop();
-    await t.close();
   });
 
   it('When 100 duplicated and shuffled calls arrive while payments move on, then every payment ends right and every change is one event', async () => {

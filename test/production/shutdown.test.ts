@@ -9,7 +9,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../support/mollieFake/fake';
 import { serveOverHttps } from '../support/mollieFake/https';
 import { startServiceProcess, type ServiceProcess } from '../support/serviceProcess';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { useTestApp } from '../support/testApp';
 
 // Child processes start and stop here; on a busy 2-core CI machine that takes longer than the default.
 jest.setTimeout(60_000);
@@ -77,13 +77,12 @@ function refusesConnections(port: number): Promise<boolean> {
  * gets in, and the database closes only after the last answer — or the deadline ends it all.
  */
 describe.each(TEST_DATABASES)('a SIGTERM to the running service, on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp(kind);
   let fake: MollieFake;
   let mollie: { apiUrl: string; close(): Promise<void> };
   let service: ServiceProcess | undefined;
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
     fake = new MollieFake('');
     mollie = await serveOverHttps(fake);
   });
@@ -95,7 +94,6 @@ describe.each(TEST_DATABASES)('a SIGTERM to the running service, on %s', (kind) 
   });
   afterAll(async () => {
     await mollie.close();
-    await t.close();
   });
 
   const start = async (shutdownTimeoutMs: number, env: Record<string, string> = {}) => {
