@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort } from '../test/support/ports';
+import { freePort } from '../fakes/ports';
 
 /** What one autocannon run measured. */
 export interface Load {

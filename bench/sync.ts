@@ -10,7 +10,7 @@ import type { Account } from '../src/modules/accounts/account';
 import { startSync } from '../src/modules/sync/service';
 import { STORE_BUDGET } from '../src/shop/woocommerce/client';
 import { toDbDateTime } from '../src/time';
-import { WooSimulator } from '../test/support/wooSimulator';
+import { WooSimulator } from '../fakes/woocommerce/simulator';
 import { APP_KEY } from './list';
 
 export interface SyncBenchResult {

@@ -3,7 +3,7 @@ import { connectedSimulatorStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
 import { accountAtMollieFake, type CustomerAnswer, type MollieAccount, type SubscriptionAnswer } from '../support/mollieAccount';
 import { useTestApp } from '../support/testApp';
-import type { WooSimulator } from '../support/wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
  * A product's or rule's `times` is the number of payments in all (spec 2.6): the first payment that

@@ -4,7 +4,7 @@ import path from 'node:path';
 import express from 'express';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { freePort } from '../support/ports';
+import { freePort } from '../../fakes/ports';
 
 /**
  * A buyer in real headless Chromium: opens a subscription link, fills in the form with the keyboard,

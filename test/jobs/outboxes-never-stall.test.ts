@@ -13,7 +13,7 @@ import { startReceiver } from '../support/receiver';
 import { refuseUpdatesOf } from '../support/rowWriteFault';
 import { SmtpFake } from '../support/smtpFake';
 import { useTestApp } from '../support/testApp';
-import type { WooSimulator } from '../support/wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 const HOUR = 60 * 60 * 1000;
 const WINDOW = 26 * HOUR;

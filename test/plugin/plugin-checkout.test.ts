@@ -11,8 +11,8 @@ import { deliverDueEvents } from '../../src/webhooks/outbound/delivery';
 import { TEST_DATABASES } from '../support/databases';
 import { TestClock } from '../support/clock';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { WooSimulator } from '../support/wooSimulator';
-import { freePort } from '../support/ports';
+import { WooSimulator } from '../../fakes/woocommerce/simulator';
+import { freePort } from '../../fakes/ports';
 
 /**
  * The plugin's PHP against the real service: the gateway (in a stub WordPress served by `php -S`)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
 import { createTestDatabase, TEST_DATABASES, type TestDatabase } from '../support/databases';
-import { freePort } from '../support/ports';
+import { freePort } from '../../fakes/ports';
 import { runCliProcess, runServiceProcess, startServiceProcess, type ServiceProcess } from '../support/serviceProcess';
 
 // Child processes start (and migrate a database) here; on a busy 2-core CI machine that takes a while.

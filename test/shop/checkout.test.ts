@@ -3,7 +3,7 @@ import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
-import type { WooSimulator } from '../support/wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
  * Checkout to payments: a payment made for a store order (`shop_order_id`) is for that order; paid,

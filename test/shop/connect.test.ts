@@ -3,7 +3,7 @@ import { storeCanReach } from '../../src/modules/shop/service';
 import { cli, cliWithStdin } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
-import { WooSimulator } from '../support/wooSimulator';
+import { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => {
   const t = useTestApp(kind);

@@ -4,7 +4,7 @@ import type { MollieFake } from '../support/mollieFake/fake';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
 import { payStoreOrder, pendingStoreOrder } from '../support/storeCheckout';
 import { useTestApp } from '../support/testApp';
-import type { WooSimulator } from '../support/wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
  * One payment at a time per store order (POST /api/v2/payments with `shop_order_id`), against a

@@ -2,7 +2,7 @@ import { orderResponse } from '../../src/modules/orders/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
-import type { WooSimulator } from '../support/wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 describe.each(TEST_DATABASES)('syncing store orders on %s', (kind) => {
   const t = useTestApp(kind, { perTest: true });

@@ -5,7 +5,7 @@ import { guardMollieNetwork, mollie, TEST_MOLLIE_KEY } from '../providers/mollie
 import { connectedSimulatorStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
-import type { WooSimulator } from '../support/wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 guardMollieNetwork();
 

@@ -2,7 +2,7 @@ import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
-import { WooSimulator } from '../support/wooSimulator';
+import { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 describe.each(TEST_DATABASES)('syncing store products on %s', (kind) => {
   const t = useTestApp(kind, { perTest: true });

@@ -4,7 +4,7 @@ import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
-import type { WooSimulator } from '../support/wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
  * Renewal orders: every later charge of a subscription that a paid store order started becomes an

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
-import type { WooSimulator } from '../support/wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
   const t = useTestApp(kind, { perTest: true });

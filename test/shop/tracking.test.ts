@@ -2,7 +2,7 @@ import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
-import type { WooSimulator } from '../support/wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
  * The tracking job reads shipment tracking of paid store orders (not the completed ones) from the

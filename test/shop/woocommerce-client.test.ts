@@ -3,7 +3,7 @@ import { RequestBudget } from '../../src/shop/woocommerce/budget';
 import { WooClient } from '../../src/shop/woocommerce/client';
 import { ShopApiError } from '../../src/shop/woocommerce/errors';
 import { wooIndex, wooProduct, type WooProduct } from '../../src/shop/woocommerce/schemas';
-import { WooSimulator } from '../support/wooSimulator';
+import { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /** The typed WooCommerce client with the real client library, against the simulator over HTTP (OAuth 1.0a). */
 describe('the WooCommerce client', () => {

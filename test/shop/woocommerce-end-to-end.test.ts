@@ -5,7 +5,7 @@ import { cli } from '../cli/runInMemory';
 import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
-import { WooSimulator } from '../support/wooSimulator';
+import { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
  * The whole bridge over real HTTP on both sides: the service listens on loopback, the store is the

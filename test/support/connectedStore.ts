@@ -1,5 +1,5 @@
 import type { TestApp } from './testApp';
-import { WooSimulator } from './wooSimulator';
+import { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /** A started store simulator, connected to the account of `token` through `POST /api/v2/shop`. */
 export async function connectedSimulatorStore(t: TestApp, token: string): Promise<WooSimulator> {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from './ports';
+import { freePort } from '../../fakes/ports';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SERVER = path.join(ROOT, 'dist/src/server.js');

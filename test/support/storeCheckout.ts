@@ -1,6 +1,6 @@
 import type request from 'supertest';
 import type { TestApp } from './testApp';
-import type { WooSimulator } from './wooSimulator';
+import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /** A pending store order of two bags of coffee beans (15.00), as the checkout leaves it: not synced here yet. */
 export function pendingStoreOrder(store: WooSimulator): number {
