@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
-import { MollieFake } from '../test/support/mollieFake/fake';
-import { serveOverHttps } from '../test/support/mollieFake/https';
+import { MollieFake } from '../fakes/mollie/fake';
+import { serveOverHttps } from '../fakes/mollie/https';
 
 /**
  * The Mollie fake in a process of its own, so its TLS work does not run in the benchmark's event

@@ -1,6 +1,6 @@
 import { TEST_DATABASES } from '../support/databases';
-import type { MollieFake } from '../support/mollieFake/fake';
-import { fakeMollieOnClock } from '../support/mollieFake/nock';
+import type { MollieFake } from '../../fakes/mollie/fake';
+import { fakeMollieOnClock } from '../../fakes/mollie/nock';
 import { billableAccountWithToken, mollieCallsWebhook, paidCharges } from '../support/paidCharges';
 import { useTestApp } from '../support/testApp';
 

@@ -7,7 +7,7 @@ import type { PaymentRow } from '../../src/modules/payments/repository';
 import { cli } from '../cli/runInMemory';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
-import type { MollieFake } from '../support/mollieFake/fake';
+import type { MollieFake } from '../../fakes/mollie/fake';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
 import { payStoreOrder, pendingStoreOrder } from '../support/storeCheckout';
 import { useTestApp } from '../support/testApp';

@@ -5,7 +5,7 @@ import { runFollowUps } from '../../src/modules/follow-ups/progress';
 import { cli } from '../cli/runInMemory';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import type { MollieFake } from '../support/mollieFake/fake';
+import type { MollieFake } from '../../fakes/mollie/fake';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
 import { useTestApp } from '../support/testApp';
 

@@ -1,7 +1,7 @@
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import { MollieFake } from '../../fakes/mollie/fake';
+import { serveWithNock } from '../../fakes/mollie/nock';
 import { billableAccountWithToken, mollieCallsWebhook } from '../support/paidCharges';
 import { useTestApp } from '../support/testApp';
 

@@ -8,8 +8,8 @@ import { cli } from '../cli/runInMemory';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import { MollieFake } from '../../fakes/mollie/fake';
+import { serveWithNock } from '../../fakes/mollie/nock';
 import { useTestApp } from '../support/testApp';
 
 type Details = Record<string, string>;

@@ -1,7 +1,7 @@
 import { billableAccountAtFake, billingProcessEnv, expectEachPeriodChargedOnce, problemsIn } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake } from '../support/mollieFake/fake';
-import { serveOverHttps } from '../support/mollieFake/https';
+import { MollieFake } from '../../fakes/mollie/fake';
+import { serveOverHttps } from '../../fakes/mollie/https';
 import { runCliProcess, startCliProcess } from '../support/serviceProcess';
 import { createTestApp, type TestApp } from '../support/testApp';
 

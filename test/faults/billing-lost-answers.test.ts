@@ -3,8 +3,8 @@ import { CHARGE_RETRY_AFTER_MS } from '../../src/modules/billing/charging';
 import { runBilling } from '../../src/modules/billing/run';
 import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import { MollieFake } from '../../fakes/mollie/fake';
+import { serveWithNock } from '../../fakes/mollie/nock';
 import { useTestApp } from '../support/testApp';
 
 const HOUR = 60 * 60 * 1000;

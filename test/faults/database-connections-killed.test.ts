@@ -2,8 +2,8 @@ import knex, { type Knex } from 'knex';
 import { CHARGE_RETRY_AFTER_MS } from '../../src/modules/billing/charging';
 import { CLAIM_MS, runBilling } from '../../src/modules/billing/run';
 import { billableAccountAtFake } from '../support/billingProcesses';
-import type { MollieFake } from '../support/mollieFake/fake';
-import { fakeMollieOnClock } from '../support/mollieFake/nock';
+import type { MollieFake } from '../../fakes/mollie/fake';
+import { fakeMollieOnClock } from '../../fakes/mollie/nock';
 import { useTestApp } from '../support/testApp';
 
 const SUBSCRIPTIONS = 120;

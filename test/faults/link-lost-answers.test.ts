@@ -4,8 +4,8 @@ import { finishStalledCreations } from '../../src/jobs/finishProviderCreations';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import { MollieFake } from '../../fakes/mollie/fake';
+import { serveWithNock } from '../../fakes/mollie/nock';
 import { useTestApp } from '../support/testApp';
 
 /**

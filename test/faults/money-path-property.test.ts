@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES, type TestDatabaseKind } from '../support/databases';
-import { MollieFake, REFUSALS } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import { MollieFake, REFUSALS } from '../../fakes/mollie/fake';
+import { serveWithNock } from '../../fakes/mollie/nock';
 import { billableAccountWithToken, mollieCallsWebhook } from '../support/paidCharges';
 import { createTestApp, type TestApp } from '../support/testApp';
 

@@ -2,8 +2,8 @@ import { CHARGE_RETRY_AFTER_MS } from '../../src/modules/billing/charging';
 import { runBilling } from '../../src/modules/billing/run';
 import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
-import { seededRandom, type MollieFake } from '../support/mollieFake/fake';
-import { fakeMollieOnClock } from '../support/mollieFake/nock';
+import { seededRandom, type MollieFake } from '../../fakes/mollie/fake';
+import { fakeMollieOnClock } from '../../fakes/mollie/nock';
 import { useTestApp } from '../support/testApp';
 
 const SUBSCRIPTIONS = 60;

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake, REFUSALS } from '../support/mollieFake/fake';
-import { serveWithNock } from '../support/mollieFake/nock';
+import { MollieFake, REFUSALS } from '../../fakes/mollie/fake';
+import { serveWithNock } from '../../fakes/mollie/nock';
 import { billableAccountWithToken, mollieCallsWebhook } from '../support/paidCharges';
 import { useTestApp } from '../support/testApp';
 

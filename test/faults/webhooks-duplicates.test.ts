@@ -4,8 +4,8 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { deliverDueEvents } from '../../src/webhooks/outbound/delivery';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
-import { seededRandom, type MollieFake } from '../support/mollieFake/fake';
-import { fakeMollieOnClock } from '../support/mollieFake/nock';
+import { seededRandom, type MollieFake } from '../../fakes/mollie/fake';
+import { fakeMollieOnClock } from '../../fakes/mollie/nock';
 import { startReceiver } from '../support/receiver';
 import { seedCustomer } from '../support/seed';
 import { useTestApp } from '../support/testApp';

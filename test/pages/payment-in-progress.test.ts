@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { TEST_DATABASES } from '../support/databases';
-import type { MollieFake } from '../support/mollieFake/fake';
+import type { MollieFake } from '../../fakes/mollie/fake';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
 import { useTestApp } from '../support/testApp';
 

@@ -6,8 +6,8 @@ import { calendarDateIn } from '../../src/time';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { MollieFake } from '../support/mollieFake/fake';
-import { serveOverHttps } from '../support/mollieFake/https';
+import { MollieFake } from '../../fakes/mollie/fake';
+import { serveOverHttps } from '../../fakes/mollie/https';
 import { startServiceProcess, type ServiceProcess } from '../support/serviceProcess';
 import { useTestApp } from '../support/testApp';
 

@@ -4,8 +4,8 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
 import { cli } from '../cli/runInMemory';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
-import type { MollieFake } from './mollieFake/fake';
-import { fakeMollieOnClock } from './mollieFake/nock';
+import type { MollieFake } from '../../fakes/mollie/fake';
+import { fakeMollieOnClock } from '../../fakes/mollie/nock';
 import type { TestApp } from './testApp';
 
 export interface CustomerAnswer {

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { runBilling } from '../../src/modules/billing/run';
 import { cli, lastLine } from '../cli/runInMemory';
 import { billableAccountAtFake } from './billingProcesses';
-import type { MollieFake } from './mollieFake/fake';
+import type { MollieFake } from '../../fakes/mollie/fake';
 import type { TestApp } from './testApp';
 
 /** An account on the fake with `subscriptions` billable subscriptions, and an API token for it. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { cacheSecureContextsByCa } from '../../src/providers/mollie/secureContexts';
 
-const TLS = path.join(__dirname, '../fixtures/tls');
+const TLS = path.join(__dirname, '../../fakes/mollie/tls');
 
 /**
  * The Mollie client's agent carries its own `ca` bundle; Node would build a TLS context from it for

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { MollieFake } from './fake';
 
-// From test/support/mollieFake in the tests, from dist/test/support/mollieFake in the benchmark.
-const TLS_DIR = [path.join(__dirname, '../../fixtures/tls'), path.join(__dirname, '../../../../test/fixtures/tls')].find((dir) => existsSync(dir)) ?? '';
+// Beside this file in the tests, from dist/fakes/mollie back to the sources in the benchmark.
+const TLS_DIR = [path.join(__dirname, 'tls'), path.join(__dirname, '../../../fakes/mollie/tls')].find((dir) => existsSync(dir)) ?? '';
 
 /**
  * Serves the fake over HTTPS on loopback, for a service started as a child process (the Mollie
