@@ -1,13 +1,13 @@
 import { billJob } from './bill';
 import { deliverMailsJob } from './deliverMails';
-import { deliverOutboundEventsJob } from './deliverOutboundEvents';
+import { deliverWebhookEventsJob } from './deliverWebhookEvents';
 import { followUpsJob } from './followUps';
-import { preNotifyJob } from './preNotify';
+import { preNotifyDirectDebitsJob } from './preNotifyDirectDebits';
 import { syncStoresJob } from './syncStores';
 import { trackShipmentsJob } from './trackShipments';
 import { writeBackToStoresJob } from './writeBackToStores';
 import { finishProviderCreationsJob } from './finishProviderCreations';
-import { processWebhookCallsJob } from './processWebhookCalls';
+import { processProviderWebhooksJob } from './processProviderWebhooks';
 import { purgeIdempotencyKeysJob } from './purgeIdempotencyKeys';
 import { reconcilePaymentsJob } from './reconcilePayments';
 import { refreshMandatesJob } from './refreshMandates';
@@ -16,8 +16,8 @@ import type { Job } from './types';
 
 /** Every background job: scheduled by the server, runnable once with `cli jobs run <name>`. */
 export const allJobs: Job[] = [
-  deliverOutboundEventsJob,
-  processWebhookCallsJob,
+  deliverWebhookEventsJob,
+  processProviderWebhooksJob,
   finishProviderCreationsJob,
   reconcilePaymentsJob,
   purgeIdempotencyKeysJob,
@@ -25,7 +25,7 @@ export const allJobs: Job[] = [
   deliverMailsJob,
   billJob,
   followUpsJob,
-  preNotifyJob,
+  preNotifyDirectDebitsJob,
   refreshMandatesJob,
   syncStoresJob,
   writeBackToStoresJob,

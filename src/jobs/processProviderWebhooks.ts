@@ -1,7 +1,7 @@
 import { processDueWebhookCalls } from '../webhooks/inbound/calls';
 import type { Job } from './types';
 
-export const processWebhookCallsJob: Job = {
+export const processProviderWebhooksJob: Job = {
   name: 'process-provider-webhooks',
   schedule: '* * * * *',
   leaseSeconds: 120,

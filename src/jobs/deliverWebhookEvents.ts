@@ -1,7 +1,7 @@
 import { deliverDueEvents } from '../webhooks/outbound/delivery';
 import type { Job } from './types';
 
-export const deliverOutboundEventsJob: Job = {
+export const deliverWebhookEventsJob: Job = {
   name: 'deliver-webhook-events',
   schedule: '*/30 * * * * *', // every 30 s: the first retry waits 30 s
   leaseSeconds: 120,

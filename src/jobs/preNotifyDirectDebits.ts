@@ -2,7 +2,7 @@ import { sendPreNotifications } from '../modules/billing/preNotification';
 import { todayIn } from '../time';
 import type { Job } from './types';
 
-export const preNotifyJob: Job = {
+export const preNotifyDirectDebitsJob: Job = {
   name: 'pre-notify-direct-debits',
   schedule: '0 * * * *', // hourly: a new subscription or a changed date is noticed the same day
   leaseSeconds: 600,
