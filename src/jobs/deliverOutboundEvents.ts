@@ -1,4 +1,4 @@
-import { deliverDueEvents } from '../webhooks/outbound/delivery';
+import { deliverDueEvents } from '../modules/outbox/delivery';
 import type { Job } from './types';
 
 export const deliverOutboundEventsJob: Job = {

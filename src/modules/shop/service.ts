@@ -7,8 +7,8 @@ import { SHOP_WEBHOOK_TOPICS, type ShopConnectionCheck } from '../../shop/platfo
 import { WooConnection } from '../../shop/woocommerce/connection';
 import { ShopApiError } from '../../shop/woocommerce/errors';
 import { toDbDateTime } from '../../time';
-import { isPublicAddress } from '../../webhooks/outbound/publicAddress';
-import { webhookSecretOf } from '../../webhooks/outbound/secret';
+import { isPublicAddress } from '../../net/publicAddress';
+import { webhookSecretOf } from '../outbox/secret';
 import { shopOrderView } from './orderView';
 import { shopsRepository, type ShopRow } from './repository';
 import type { ShopOrderView } from './schemas';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
 import { isIP } from 'node:net';
-import { checkedLookup, isPublicAddress } from '../../webhooks/outbound/publicAddress';
+import { checkedLookup, isPublicAddress } from '../../net/publicAddress';
 import { RequestBudget } from './budget';
 import { ShopApiError } from './errors';
 

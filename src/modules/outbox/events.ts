@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '../../ids';
-import type { PaymentRowStatus } from '../../modules/payments/transitions';
+import type { PaymentRowStatus } from '../payments/transitions';
 import { outboundEventsRepository } from './repository';
 
 /** The JSON body of an event (DESIGN.md): a receiver may also fetch GET /api/v2/payments/{id}. */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import type { JobResult } from '../../jobs/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { nextAttemptAfterFailure } from '../backoff';
+import { nextAttemptAfterFailure } from '../../webhooks/backoff';
 import { postToWebhookUrl, type AttemptResult } from './post';
 import { outboundEventsRepository, type OutboundEventRow } from './repository';
 import { webhookSecretOf } from './secret';
