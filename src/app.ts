@@ -14,7 +14,7 @@ import { mountRoutes } from './http/route';
 import { apiRoutes } from './modules';
 import { processWebhookCall, recordWebhookCall } from './webhooks/inbound/calls';
 import { mollieWebhookRouter } from './webhooks/inbound/mollieRoute';
-import { woocommerceWebhookRouter } from './webhooks/inbound/woocommerceRoute';
+import { woocommerceWebhookRouter } from './http/webhooks/woocommerceRoute';
 import { payPagesRouter } from './pages/pay/routes';
 import { sandboxCheckoutRouter } from './providers/sandbox/checkoutPage';
 

@@ -11,7 +11,7 @@ import { registerBillingSettlement } from './modules/billing/settlement';
 import { registerDoublePaymentFollowUps } from './modules/follow-ups/doublePayments';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
 import { SettlementHooks } from './modules/payments/settlement';
-import { registerStoreOrderSettlement } from './modules/shop/orderSettlement';
+import { registerStoreOrderSettlement } from './modules/store/orderSettlement';
 import { createProviderRegistry } from './providers';
 import { systemClock, type Clock } from './time';
 

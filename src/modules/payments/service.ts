@@ -5,7 +5,7 @@ import type { IdempotencyScope } from '../../http/idempotency';
 import { outboundEventsRepository } from '../outbox/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
-import { checkoutOrder } from '../shop/checkout';
+import { checkoutOrder } from '../store/checkout';
 import { startPayment } from './pipeline';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { PAYMENT_METHODS, type CreatePaymentInput } from './schemas';

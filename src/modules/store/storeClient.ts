@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import { decryptSecret } from '../../crypto/secrets';
 import { ValidationError } from '../../http/errors';
-import { WooClient, type WooClientOptions } from '../../shop/woocommerce/client';
+import { WooClient, type WooClientOptions } from '../../integrations/woocommerce/client';
 import { shopsRepository, type ShopRow } from './repository';
 
 /** The REST client of an account's store, with its secret decrypted for this use only. */

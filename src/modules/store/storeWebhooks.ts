@@ -1,13 +1,13 @@
 import type { AppContext } from '../../context';
 import { decryptSecret } from '../../crypto/secrets';
 import { isUniqueViolation } from '../../db/connect';
-import { mapOrder } from '../../shop/woocommerce/orderMapping';
-import { mapProduct } from '../../shop/woocommerce/productMapping';
-import { wooOrder, wooProduct } from '../../shop/woocommerce/schemas';
-import { validWooSignature } from '../../shop/woocommerce/signature';
+import { mapOrder } from '../../integrations/woocommerce/orderMapping';
+import { mapProduct } from '../../integrations/woocommerce/productMapping';
+import { wooOrder, wooProduct } from '../../integrations/woocommerce/schemas';
+import { validWooSignature } from '../../integrations/woocommerce/signature';
 import { toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
-import { shopsRepository } from '../shop/repository';
+import { shopsRepository } from './repository';
 import { upsertStoreOrders } from './orderUpsert';
 import { upsertStoreProducts } from './productUpsert';
 

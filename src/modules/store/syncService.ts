@@ -4,10 +4,10 @@ import { ConflictError, NotFoundError } from '../../http/errors';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import type { ShopRow } from '../shop/repository';
-import { requireConnectedStore, storeClient } from '../shop/storeClient';
+import type { ShopRow } from './repository';
+import { requireConnectedStore, storeClient } from './storeClient';
 import { syncStore } from './storeSync';
-import { syncRunsRepository, type SyncKind, type SyncRunRow } from './repository';
+import { syncRunsRepository, type SyncKind, type SyncRunRow } from './syncRunsRepository';
 
 /** A run whose heartbeat is older than this died with its instance: a new start takes over. */
 export const ABANDONED_AFTER_MS = 5 * 60 * 1000;

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { newId } from '../../ids';
-import type { MappedOrder } from '../../shop/woocommerce/orderMapping';
+import type { MappedOrder } from '../../integrations/woocommerce/orderMapping';
 import type { OrderLineRow, OrderRow } from '../orders/repository';
 import { againAfterInsertRace, type UpsertCounts } from './productUpsert';
-import type { SyncError } from './repository';
+import type { SyncError } from './syncRunsRepository';
 
 /** A payment recorded here is the truth about money: a store still waiting for our write-back does not undo it. */
 const MONEY_IN: ReadonlySet<string> = new Set(['paid', 'charged_back']);

@@ -1,8 +1,8 @@
 import { listRoute, readOneRoute } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
-import { presentSyncRun, presentSyncRuns } from './presenter';
-import { startSyncBody, syncRunResponse } from './schemas';
-import { getSyncRun, listSyncRuns, startSync } from './service';
+import { presentSyncRun, presentSyncRuns } from './syncPresenter';
+import { startSyncBody, syncRunResponse } from './syncSchemas';
+import { getSyncRun, listSyncRuns, startSync } from './syncService';
 
 const names = { path: '/api/v2/sync/runs', tag: 'Store sync', plural: 'sync runs', item: syncRunResponse };
 

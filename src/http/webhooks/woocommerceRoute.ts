@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import type { AppContext } from '../../context';
-import { receiveStoreDelivery } from '../../modules/sync/storeWebhooks';
+import { receiveStoreDelivery } from '../../modules/store/storeWebhooks';
 
 const STATUS = { ping: 200, applied: 200, duplicate: 200, ignored: 200, unauthorized: 401, unknown: 404 } as const;
 

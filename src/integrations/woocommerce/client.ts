@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isIP } from 'node:net';
 import { checkedLookup, isPublicAddress } from '../../net/publicAddress';
 import { RequestBudget } from './budget';
-import { ShopApiError } from './errors';
+import { ShopApiError } from '../errors';
 
 export interface WooCredentials {
   /** The store's address, e.g. https://shop.example (WordPress root, not /wp-json). */

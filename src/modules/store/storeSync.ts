@@ -1,14 +1,14 @@
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { WooClient } from '../../shop/woocommerce/client';
-import { mapOrder } from '../../shop/woocommerce/orderMapping';
-import { mapProduct } from '../../shop/woocommerce/productMapping';
-import { wooOrder, wooProduct } from '../../shop/woocommerce/schemas';
+import type { WooClient } from '../../integrations/woocommerce/client';
+import { mapOrder } from '../../integrations/woocommerce/orderMapping';
+import { mapProduct } from '../../integrations/woocommerce/productMapping';
+import { wooOrder, wooProduct } from '../../integrations/woocommerce/schemas';
 import { toDbDateTime } from '../../time';
-import { shopsRepository, type ShopRow } from '../shop/repository';
+import { shopsRepository, type ShopRow } from './repository';
 import { upsertStoreOrders } from './orderUpsert';
 import { upsertStoreProducts, type UpsertCounts } from './productUpsert';
-import { syncRunsRepository, type SyncError, type SyncKind, type SyncRunRow } from './repository';
+import { syncRunsRepository, type SyncError, type SyncKind, type SyncRunRow } from './syncRunsRepository';
 
 /** Changes a store makes around a sync's cursor can be committed late: read again this far back. */
 export const CURSOR_OVERLAP_MS = 5 * 60 * 1000;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { ShopApiError } from '../../shop/woocommerce/errors';
-import type { WooClient } from '../../shop/woocommerce/client';
-import { wooOrder, type WooOrder } from '../../shop/woocommerce/schemas';
+import { ShopApiError } from '../../integrations/errors';
+import type { WooClient } from '../../integrations/woocommerce/client';
+import { wooOrder, type WooOrder } from '../../integrations/woocommerce/schemas';
 import { toDbDateTime } from '../../time';
 import type { OrderRow } from '../orders/repository';
 import { storeClient } from './storeClient';

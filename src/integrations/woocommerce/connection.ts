@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ShopConnectionCheck } from '../platform';
 import { WooClient, type WooClientOptions, type WooCredentials } from './client';
-import { ShopApiError } from './errors';
+import { ShopApiError } from '../errors';
 import { wooIndex, wooWebhook } from './schemas';
 
 /** Connecting a WooCommerce store: one REST call proves the keys, then our webhooks are registered. */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../../db/connect';
 import { newId } from '../../ids';
-import type { MappedProduct } from '../../shop/woocommerce/productMapping';
+import type { MappedProduct } from '../../integrations/woocommerce/productMapping';
 import type { ProductRow } from '../products/repository';
 
 export interface UpsertCounts {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../config';
 import { formatDateTime, formatNullableDateTime } from '../../time';
-import type { SyncError, SyncRunRow } from './repository';
-import type { SyncRunResponse } from './schemas';
+import type { SyncError, SyncRunRow } from './syncRunsRepository';
+import type { SyncRunResponse } from './syncSchemas';
 
 export function presentSyncRun(config: Config, row: SyncRunRow): SyncRunResponse {
   return {
