@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { connectDatabase } from './db/connect';
 import { migrateLatest } from './db/migrate';
+import { createShopPlatforms } from './integrations';
 import { memoryCounter, redisCounter } from './http/rateLimit/counters';
 import { createMetrics } from './metrics';
 import type { Logger } from './logger';
@@ -35,7 +36,18 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     mollieTimeoutMs: config.MOLLIE_TIMEOUT_MS,
   });
   const rateLimits = config.REDIS_URL ? await redisCounter(config.REDIS_URL, logger) : memoryCounter();
-  const ctx: AppContext = { db, config, logger, clock, providers, background: new BackgroundTasks(logger), settlements: new SettlementHooks(), rateLimits, metrics: createMetrics(db) };
+  const ctx: AppContext = {
+    db,
+    config,
+    logger,
+    clock,
+    providers,
+    platforms: createShopPlatforms(),
+    background: new BackgroundTasks(logger),
+    settlements: new SettlementHooks(),
+    rateLimits,
+    metrics: createMetrics(db),
+  };
   // What reacts when a payment settles: one handler per feature, for the payments made for it.
   registerLinkFulfilment(ctx);
   registerBillingSettlement(ctx);

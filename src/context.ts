@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { BackgroundTasks } from './background';
 import type { Config } from './config';
+import type { ShopPlatformRegistry } from './integrations';
 import type { RateLimitCounter } from './http/rateLimit/counters';
 import type { Metrics } from './metrics';
 import type { Logger } from './logger';
@@ -17,6 +18,8 @@ export interface AppContext {
   logger: Logger;
   clock: Clock;
   providers: ProviderRegistry;
+  /** The store platforms a store can be connected on (WooCommerce; tests add their own). */
+  platforms: ShopPlatformRegistry;
   background: BackgroundTasks;
   /** The one place that reacts when a payment settles; features register their handlers at start. */
   settlements: SettlementHooks;

@@ -1,5 +1,5 @@
 /**
- * What went wrong talking to a store. `kind` lets callers (connect, sync) tell the merchant what to
+ * What went wrong talking to a store (any platform). `kind` lets callers (connect, sync) tell the merchant what to
  * fix; `retryable` marks failures a later attempt may cure (429, 5xx, timeouts, dropped connections).
  */
 export type ShopErrorKind =
@@ -25,5 +25,16 @@ export class ShopApiError extends Error {
 
   get retryable(): boolean {
     return this.kind === 'unreachable' || this.kind === 'rate_limited' || this.kind === 'server_error';
+  }
+}
+
+/** The store refused to be connected: `field` of the connect request is what the merchant must fix. */
+export class StoreConnectionRefused extends Error {
+  constructor(
+    readonly field: 'url' | 'consumer_secret',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StoreConnectionRefused';
   }
 }

@@ -1,34 +1,12 @@
 import { centsFromDecimalString } from '../../money';
-import type { OrderStatus } from '../../modules/orders/repository';
+import type { StoreOrder, StoreOrderStatus } from '../records';
 import type { WooOrder } from './schemas';
-
-/** A store order as one of ours: the fields sync writes and compares. */
-export interface MappedOrder {
-  shopOrderId: number;
-  shopOrderNumber: string;
-  status: OrderStatus;
-  totalAmount: number; // cents
-  currency: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string | null;
-  organizationName: string | null;
-  phone: string | null;
-  address: string | null;
-  postalCode: string | null;
-  city: string | null;
-  country: string | null;
-  /** Our order id, on a store order the service made itself (a renewal order): meta `_rps_order_id`. */
-  serviceOrderId: string | null;
-  /** Store product ids and quantities, in the order's own order. */
-  lines: Array<{ shopProductId: number; quantity: number }>;
-}
 
 /**
  * WooCommerce order statuses as ours. `pending` and `failed` orders can still be paid (unpaid);
  * `on-hold` waits for a payment to clear (pending); `processing` is paid; refunds and trash end it.
  */
-const STATUS: Record<string, OrderStatus> = {
+const STATUS: Record<string, StoreOrderStatus> = {
   pending: 'unpaid',
   failed: 'unpaid',
   'checkout-draft': 'unpaid',
@@ -54,7 +32,7 @@ function serviceOrderIdOf(order: WooOrder): string | null {
 }
 
 /** Throws an Error naming what is wrong; the sync records it against the order and goes on. */
-export function mapOrder(order: WooOrder): MappedOrder {
+export function mapOrder(order: WooOrder): StoreOrder {
   const status = STATUS[order.status];
   if (!status) throw new Error(`status "${order.status}" is not one WooCommerce has`);
   const totalAmount = centsFromDecimalString(order.total);

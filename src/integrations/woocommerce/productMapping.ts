@@ -1,18 +1,7 @@
 import { centsFromDecimalString } from '../../money';
 import type { IntervalUnit } from '../../time/calendar';
+import type { StoreProduct } from '../records';
 import type { WooProduct } from './schemas';
-
-/** A store product as one of ours: what sync writes, and compares to see whether anything changed. */
-export interface MappedProduct {
-  shopProductId: number;
-  type: 'once' | 'subscription' | 'shipping_costs';
-  name: string;
-  amount: number; // cents
-  interval: IntervalUnit | null;
-  intervalValue: number | null;
-  times: number | null;
-  deleted: boolean;
-}
 
 const PERIODS: ReadonlySet<string> = new Set(['day', 'week', 'month', 'year']);
 
@@ -29,7 +18,7 @@ const metaText = (product: WooProduct, key: string): string | null => {
 };
 
 /** Throws an Error naming what is wrong; the sync records it against the product and goes on. */
-export function mapProduct(product: WooProduct): MappedProduct {
+export function mapProduct(product: WooProduct): StoreProduct {
   const period = metaText(product, '_subscription_period');
   const subscription = product.type === 'subscription' || product.type === 'variable-subscription' || period !== null;
   const priceText = (subscription ? metaText(product, '_subscription_price') : null) ?? (product.price || product.regular_price || '0');

@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import type { Account, AppContext } from '../../context';
 import { AppError, ConflictError, ValidationError } from '../../http/errors';
 import { formatCents } from '../../money';
-import type { WooClient } from '../../integrations/woocommerce/client';
 import { ShopApiError } from '../../integrations/errors';
-import { mapOrder } from '../../integrations/woocommerce/orderMapping';
-import { mapProduct } from '../../integrations/woocommerce/productMapping';
-import { wooOrder, wooProduct } from '../../integrations/woocommerce/schemas';
+import type { StoreClient } from '../../integrations/platform';
+import type { StoreOrder } from '../../integrations/records';
 import { toDbDateTime } from '../../time';
 import { ProviderRejectedError } from '../../providers/errors';
 import { ordersRepository, type OrderRow } from '../orders/repository';
@@ -19,6 +16,8 @@ import { holdsSubscriptionProducts } from './orderSubscriptions';
 import { requireConnectedStore, storeClient } from './storeClient';
 
 const CREATE_FAILED = 'Could not create payment. Some fields contain invalid data';
+/** The buyer is waiting at the checkout: the store is asked once more at most. */
+const CHECKOUT_RETRIES = 1;
 
 /** The store could not be asked about the order; the checkout may retry. */
 export class StoreUnavailableError extends AppError {
@@ -47,26 +46,24 @@ export interface CheckoutRequest {
  * yet, and the buyer may have changed the cart), with any of its products not synced yet, and writes
  * both here as a sync would.
  */
-async function freshStoreOrder(ctx: AppContext, client: WooClient, accountId: string, shopOrderId: number): Promise<void> {
-  let record;
+async function freshStoreOrder(ctx: AppContext, store: StoreClient, accountId: string, shopOrderId: number): Promise<void> {
+  let order: StoreOrder;
   try {
-    record = (await client.get(`orders/${shopOrderId}`, wooOrder)).body;
+    order = await store.fetchOrder(shopOrderId);
   } catch (error) {
-    if (error instanceof ShopApiError && error.status === 404) throw ValidationError.field(CREATE_FAILED, 'shop_order_id', `The store has no order ${shopOrderId}.`);
-    throw new StoreUnavailableError(`The store could not be asked for order ${shopOrderId}: ${error instanceof Error ? error.message : String(error)}`);
+    // An order the store answered in a shape we cannot use is not the store's failure: told below.
+    if (!(error instanceof ShopApiError)) throw error;
+    if (error.status === 404) throw ValidationError.field(CREATE_FAILED, 'shop_order_id', `The store has no order ${shopOrderId}.`);
+    throw new StoreUnavailableError(`The store could not be asked for order ${shopOrderId}: ${error.message}`);
   }
-  const mapped = mapOrder(record);
-  const productIds = [...new Set(mapped.lines.map((line) => line.shopProductId))];
+  const productIds = [...new Set(order.lines.map((line) => line.shopProductId))];
   const known = productIds.length
     ? new Set((await ctx.db('products').where('account_id', accountId).whereIn('shop_product_id', productIds).pluck('shop_product_id')).map(Number))
     : new Set<number>();
   const missing = productIds.filter((id) => !known.has(id));
   const now = toDbDateTime(ctx.clock.now());
-  if (missing.length) {
-    const { body: products } = await client.get('products', z.array(wooProduct), { include: missing.join(','), per_page: 100 });
-    await upsertStoreProducts(ctx.db, accountId, products.map(mapProduct), now);
-  }
-  await upsertStoreOrders(ctx.db, accountId, [mapped], now);
+  if (missing.length) await upsertStoreProducts(ctx.db, accountId, await store.fetchProducts(missing), now);
+  await upsertStoreOrders(ctx.db, accountId, [order], now);
 }
 
 /** A 409 naming the order's payment that must end before another one can be made. */
@@ -141,7 +138,7 @@ async function oneAtATime(ctx: AppContext, account: Account, order: OrderRow, sh
 export async function checkoutOrder(ctx: AppContext, account: Account, shopOrderId: number, amount: number, currency: string, request: CheckoutRequest): Promise<CheckoutOrder> {
   const shop = await requireConnectedStore(ctx, account.id, CREATE_FAILED, 'shop_order_id');
   try {
-    await freshStoreOrder(ctx, storeClient(ctx, shop, { retries: 1 }), account.id, shopOrderId);
+    await freshStoreOrder(ctx, storeClient(ctx, shop, CHECKOUT_RETRIES), account.id, shopOrderId);
   } catch (error) {
     if (error instanceof AppError) throw error;
     // The store's own answer is worth telling the client; anything else (our database) is for the log only.

@@ -6,7 +6,7 @@ import type { PaymentSettlement } from '../payments/settlement';
 import { subscribeStoreOrder } from './orderSubscriptions';
 import { renewalOrderOf } from './renewals';
 import { shopTasksRepository, type ShopTaskKind } from './tasksRepository';
-import { attemptAfterCommit } from './writeBack';
+import { attemptAfterCommit } from './storeTasks';
 
 /** A payment that ended without money: the store order stays payable. */
 const UNPAID: ReadonlySet<string> = new Set(['failed', 'expired', 'canceled']);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '../../ids';
-import type { MappedOrder } from '../../integrations/woocommerce/orderMapping';
+import type { StoreOrder } from '../../integrations/records';
 import type { OrderLineRow, OrderRow } from '../orders/repository';
 import { againAfterInsertRace, type UpsertCounts } from './productUpsert';
 import type { SyncError } from './syncRunsRepository';
@@ -9,7 +9,7 @@ import type { SyncError } from './syncRunsRepository';
 const MONEY_IN: ReadonlySet<string> = new Set(['paid', 'charged_back']);
 const NOT_YET_PAID: ReadonlySet<string> = new Set(['unpaid', 'pending']);
 
-function fieldsOf(order: MappedOrder, existing: OrderRow | undefined): Partial<OrderRow> {
+function fieldsOf(order: StoreOrder, existing: OrderRow | undefined): Partial<OrderRow> {
   const keepOurs = existing !== undefined && MONEY_IN.has(existing.status) && NOT_YET_PAID.has(order.status);
   return {
     status: keepOurs ? existing.status : order.status,
@@ -39,11 +39,11 @@ const lineKey = (lines: Array<{ product_id: string; quantity: number }>) => line
  * account's Products (by store product id). A line whose product is not synced yet is left out and
  * reported; the next sync after the product's adds it. A repeated sync changes nothing.
  */
-export function upsertStoreOrders(db: Knex, accountId: string, orders: MappedOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
+export function upsertStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
   return againAfterInsertRace(() => writeStoreOrders(db, accountId, orders, now));
 }
 
-async function writeStoreOrders(db: Knex, accountId: string, orders: MappedOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
+async function writeStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
   const counts = { created: 0, updated: 0, unchanged: 0, errors: [] as SyncError[] };
   if (!orders.length) return counts;
   await db.transaction(async (trx) => {

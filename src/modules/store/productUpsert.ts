@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../../db/connect';
 import { newId } from '../../ids';
-import type { MappedProduct } from '../../integrations/woocommerce/productMapping';
+import type { StoreProduct } from '../../integrations/records';
 import type { ProductRow } from '../products/repository';
 
 export interface UpsertCounts {
@@ -10,7 +10,7 @@ export interface UpsertCounts {
   unchanged: number;
 }
 
-function fieldsOf(product: MappedProduct, now: string, existing: ProductRow | undefined): Partial<ProductRow> {
+function fieldsOf(product: StoreProduct, now: string, existing: ProductRow | undefined): Partial<ProductRow> {
   return {
     type: product.type,
     name: product.name,
@@ -34,7 +34,7 @@ const same = (existing: ProductRow, fields: Partial<ProductRow>) =>
  * Writes a page of store products as Products of the account, by their unique store id: new ones
  * are created, changed ones updated, the rest left as they are — so a repeated sync changes nothing.
  */
-export function upsertStoreProducts(db: Knex, accountId: string, products: MappedProduct[], now: string): Promise<UpsertCounts> {
+export function upsertStoreProducts(db: Knex, accountId: string, products: StoreProduct[], now: string): Promise<UpsertCounts> {
   return againAfterInsertRace(() => writeStoreProducts(db, accountId, products, now));
 }
 
@@ -52,7 +52,7 @@ export async function againAfterInsertRace<T>(upsert: () => Promise<T>): Promise
   }
 }
 
-async function writeStoreProducts(db: Knex, accountId: string, products: MappedProduct[], now: string): Promise<UpsertCounts> {
+async function writeStoreProducts(db: Knex, accountId: string, products: StoreProduct[], now: string): Promise<UpsertCounts> {
   const counts: UpsertCounts = { created: 0, updated: 0, unchanged: 0 };
   if (!products.length) return counts;
   await db.transaction(async (trx) => {

@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 export interface ShopRow {
   id: string;
   account_id: string;
-  platform: 'woocommerce';
+  /** The store platform's name in the registry (src/integrations): woocommerce. */
+  platform: string;
   url: string;
   consumer_key: string;
   consumer_secret_encrypted: string;

@@ -1,17 +1,17 @@
 import { isIP } from 'node:net';
 import type { Account, AppContext } from '../../context';
-import { decryptSecret, encryptSecret } from '../../crypto/secrets';
+import { encryptSecret } from '../../crypto/secrets';
 import { NotFoundError, ValidationError } from '../../http/errors';
 import { newId, randomBase62 } from '../../ids';
-import { SHOP_WEBHOOK_TOPICS, type ShopConnectionCheck } from '../../integrations/platform';
-import { WooConnection } from '../../integrations/woocommerce/connection';
-import { ShopApiError } from '../../integrations/errors';
+import { DEFAULT_SHOP_PLATFORM } from '../../integrations';
+import { StoreConnectionRefused } from '../../integrations/errors';
 import { toDbDateTime } from '../../time';
 import { isPublicAddress } from '../../net/publicAddress';
 import { webhookSecretOf } from '../outbox/secret';
 import { shopOrderView } from './orderView';
 import { shopsRepository, type ShopRow } from './repository';
 import type { ShopOrderView } from './schemas';
+import { storeClient } from './storeClient';
 
 const CONNECT_FAILED = 'Could not connect the store';
 
@@ -21,10 +21,8 @@ export interface ShopCredentialsInput {
   consumer_secret: string;
 }
 
-/** How the service reaches a store: replaced in tests that need no store at all. */
-export type ConnectionFactory = (credentials: { url: string; consumerKey: string; consumerSecret: string }) => ShopConnectionCheck;
-/** The real store, reached only at public addresses unless OUTBOUND_ALLOW_PRIVATE is on. */
-const wooConnection = (ctx: AppContext): ConnectionFactory => (credentials) => new WooConnection(credentials, { allowPrivate: ctx.config.outboundAllowPrivate });
+/** Connecting asks the store once more after a failure a retry may cure; the merchant is waiting. */
+const CONNECT_RETRIES = 1;
 
 /** Hosts that only this machine or its private network can reach. */
 function isLocalHost(hostname: string): boolean {
@@ -41,21 +39,12 @@ export function storeCanReach(publicUrl: string, storeUrl: string): boolean {
   return !isLocalHost(new URL(publicUrl).hostname) || isLocalHost(new URL(storeUrl).hostname);
 }
 
-/** Where the store delivers its webhooks for this account: its opaque public ref, never its id. */
-export const shopWebhookUrl = (publicUrl: string, account: Pick<Account, 'public_ref'>) => `${publicUrl}/webhooks/woocommerce/${account.public_ref}`;
+/** Where the store delivers its webhooks for this account: its platform, and its opaque public ref, never its id. */
+export const shopWebhookUrl = (publicUrl: string, platform: string, account: Pick<Account, 'public_ref'>) => `${publicUrl}/webhooks/${platform}/${account.public_ref}`;
 
 function refusal(error: unknown): never {
-  if (!(error instanceof ShopApiError)) throw error;
-  switch (error.kind) {
-    case 'unauthorized':
-      throw new ValidationError(CONNECT_FAILED, { consumer_secret: [`The store refused the consumer key or secret: ${error.message}`] });
-    case 'no_permalinks':
-      throw new ValidationError(CONNECT_FAILED, { url: ['No REST API answered at /wp-json/: enable pretty permalinks (Settings → Permalinks) or check the address.'] });
-    case 'not_woocommerce':
-      throw new ValidationError(CONNECT_FAILED, { url: ['This WordPress has no WooCommerce REST API (wc/v3): is WooCommerce active?'] });
-    default:
-      throw new ValidationError(CONNECT_FAILED, { url: [`The store could not be used: ${error.message}`] });
-  }
+  if (error instanceof StoreConnectionRefused) throw new ValidationError(CONNECT_FAILED, { [error.field]: [error.message] });
+  throw error;
 }
 
 function normalisedUrl(ctx: AppContext, url: string): string {
@@ -74,19 +63,20 @@ function normalisedUrl(ctx: AppContext, url: string): string {
  * the periodic sync then keeps everything current on its own. Connecting again replaces the
  * connection and the webhooks registered before.
  */
-export async function connectShop(ctx: AppContext, account: Account, input: ShopCredentialsInput, connect: ConnectionFactory = wooConnection(ctx)): Promise<ShopRow> {
+export async function connectShop(ctx: AppContext, account: Account, input: ShopCredentialsInput): Promise<ShopRow> {
   const url = normalisedUrl(ctx, input.url);
-  const connection = connect({ url, consumerKey: input.consumer_key, consumerSecret: input.consumer_secret });
+  const platform = ctx.platforms.get(DEFAULT_SHOP_PLATFORM);
+  const connection = platform.client({ url, consumerKey: input.consumer_key, consumerSecret: input.consumer_secret }, { allowPrivate: ctx.config.outboundAllowPrivate, retries: CONNECT_RETRIES });
   await connection.verify().catch(refusal);
   const earlier = await shopsRepository.ofAccount(ctx.db, account.id);
-  if (earlier?.status === 'connected' && earlier.webhook_ids) await removeOldWebhooks(ctx, earlier, connect);
+  if (earlier?.status === 'connected' && earlier.webhook_ids) await removeOldWebhooks(ctx, earlier);
 
   const secret = `wcsec_${randomBase62(40)}`;
   const now = toDbDateTime(ctx.clock.now());
   const row: ShopRow = {
     id: earlier?.id ?? newId('shp'),
     account_id: account.id,
-    platform: 'woocommerce',
+    platform: platform.name,
     url,
     consumer_key: input.consumer_key,
     consumer_secret_encrypted: encryptSecret(ctx.config.appKey, input.consumer_secret),
@@ -104,7 +94,7 @@ export async function connectShop(ctx: AppContext, account: Account, input: Shop
   };
   if (storeCanReach(ctx.config.publicUrl, url)) {
     try {
-      const ids = await connection.registerWebhooks(SHOP_WEBHOOK_TOPICS, shopWebhookUrl(ctx.config.publicUrl, account), secret);
+      const ids = await connection.registerWebhooks(shopWebhookUrl(ctx.config.publicUrl, platform.name, account), secret);
       row.webhook_ids = JSON.stringify(ids);
       row.webhooks_state = 'registered';
     } catch (error) {
@@ -118,10 +108,10 @@ export async function connectShop(ctx: AppContext, account: Account, input: Shop
   return row;
 }
 
-async function removeOldWebhooks(ctx: AppContext, shop: ShopRow, connect: ConnectionFactory): Promise<void> {
+async function removeOldWebhooks(ctx: AppContext, shop: ShopRow): Promise<void> {
   const ids = JSON.parse(shop.webhook_ids ?? '[]') as number[];
   try {
-    await connect({ url: shop.url, consumerKey: shop.consumer_key, consumerSecret: decryptSecret(ctx.config.appKey, shop.consumer_secret_encrypted) }).removeWebhooks(ids);
+    await storeClient(ctx, shop, CONNECT_RETRIES).removeWebhooks(ids);
   } catch (error) {
     // The old store (or its keys) may be gone; its webhooks then fail against a secret we no longer accept.
     ctx.logger.warn('webhooks of the earlier store connection could not be removed', { accountId: shop.account_id, error: error instanceof Error ? error.message : String(error) });
@@ -129,10 +119,10 @@ async function removeOldWebhooks(ctx: AppContext, shop: ShopRow, connect: Connec
 }
 
 /** Removes our webhooks from the store and forgets its credentials; synced products and orders stay. */
-export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id'>, connect: ConnectionFactory = wooConnection(ctx)): Promise<ShopRow> {
+export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id'>): Promise<ShopRow> {
   const shop = await shopsRepository.ofAccount(ctx.db, account.id);
   if (!shop || shop.status !== 'connected') throw new NotFoundError('Shop');
-  await removeOldWebhooks(ctx, shop, connect);
+  await removeOldWebhooks(ctx, shop);
   const now = toDbDateTime(ctx.clock.now());
   const changes = { status: 'disconnected' as const, webhook_ids: null, webhooks_state: 'not_reachable' as const, consumer_secret_encrypted: '', updated_at: now };
   await shopsRepository.update(ctx.db, account.id, changes);

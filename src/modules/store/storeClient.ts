@@ -1,15 +1,17 @@
 import type { AppContext } from '../../context';
 import { decryptSecret } from '../../crypto/secrets';
 import { ValidationError } from '../../http/errors';
-import { WooClient, type WooClientOptions } from '../../integrations/woocommerce/client';
+import type { StoreClient } from '../../integrations/platform';
 import { shopsRepository, type ShopRow } from './repository';
 
-/** The REST client of an account's store, with its secret decrypted for this use only. */
-export function storeClient(ctx: AppContext, shop: ShopRow, options: WooClientOptions = {}): WooClient {
-  return new WooClient({ url: shop.url, consumerKey: shop.consumer_key, consumerSecret: decryptSecret(ctx.config.appKey, shop.consumer_secret_encrypted) }, {
-    allowPrivate: ctx.config.outboundAllowPrivate,
-    ...options,
-  });
+/**
+ * The API client of an account's store, on its platform, with its secret decrypted for this use
+ * only. `retries`: attempts after the first for failures a retry may cure (the platform's default).
+ */
+export function storeClient(ctx: AppContext, shop: ShopRow, retries?: number): StoreClient {
+  return ctx.platforms
+    .get(shop.platform)
+    .client({ url: shop.url, consumerKey: shop.consumer_key, consumerSecret: decryptSecret(ctx.config.appKey, shop.consumer_secret_encrypted) }, { allowPrivate: ctx.config.outboundAllowPrivate, retries });
 }
 
 /** The account's store when it is connected; undefined otherwise. */

@@ -55,7 +55,7 @@ async function claimRun(ctx: AppContext, accountId: string, kind: SyncKind, full
 /** Runs one sync to its end; never throws: the run row says how it went. */
 export async function performSync(ctx: AppContext, run: SyncRunRow, shop: ShopRow): Promise<void> {
   try {
-    await syncStore(ctx, run, shop, storeClient(ctx, shop), run.kind);
+    await syncStore(ctx, run, shop, storeClient(ctx, shop));
     await syncRunsRepository.finish(ctx.db, run.id, 'succeeded', toDbDateTime(ctx.clock.now()));
     ctx.metrics.syncRuns.inc({ kind: run.kind, status: 'succeeded' });
     ctx.logger.info('store sync finished', { accountId: run.account_id, syncRunId: run.id, kind: run.kind });
