@@ -11,7 +11,9 @@ import { accountsRepository } from './modules/accounts/repository';
 import { registerBillingSettlement } from './modules/billing/settlement';
 import { registerDoublePaymentFollowUps } from './modules/follow-ups/doublePayments';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
+import { OrderCheckouts } from './modules/payments/orderCheckouts';
 import { SettlementHooks } from './modules/payments/settlement';
+import { registerStoreCheckout } from './modules/store/checkout';
 import { registerStoreOrderSettlement } from './modules/store/orderSettlement';
 import { createProviderRegistry } from './providers';
 import { systemClock, type Clock } from './time';
@@ -45,6 +47,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     platforms: createShopPlatforms(),
     background: new BackgroundTasks(logger),
     settlements: new SettlementHooks(),
+    orderCheckouts: new OrderCheckouts(),
     rateLimits,
     metrics: createMetrics(db),
   };
@@ -53,5 +56,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   registerBillingSettlement(ctx);
   registerStoreOrderSettlement(ctx);
   registerDoublePaymentFollowUps(ctx);
+  // Payments for a store order (shop_order_id) find their order through the store.
+  registerStoreCheckout(ctx);
   return { ctx, migrated };
 }

@@ -9,6 +9,7 @@ import { ProviderRejectedError } from '../../providers/errors';
 import { ordersRepository, type OrderRow } from '../orders/repository';
 import { resumePayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
+import type { CheckoutOrder, CheckoutRequest } from '../payments/orderCheckouts';
 import { applyProviderPayment } from '../payments/statusChange';
 import { upsertStoreOrders } from './orderUpsert';
 import { upsertStoreProducts } from './productUpsert';
@@ -24,21 +25,6 @@ export class StoreUnavailableError extends AppError {
   constructor(message: string) {
     super(502, message, 'store_unavailable', true);
   }
-}
-
-/** What a checkout payment is made for: the order here, and whether it must leave a mandate. */
-export interface CheckoutOrder {
-  order: OrderRow;
-  subscription: boolean;
-  /** The order's open payment that this request asks for again (same payer, method and amount): answered instead of a new one. */
-  inProgress: PaymentRow | null;
-}
-
-/** What the new checkout payment would be, to tell whether an open payment of the order is the same one. */
-export interface CheckoutRequest {
-  customerId: string;
-  /** null: the payer chooses at the provider, so any open payment of the order will do. */
-  method: string | null;
 }
 
 /**
@@ -158,4 +144,11 @@ export async function checkoutOrder(ctx: AppContext, account: Account, shopOrder
   const subscription = await holdsSubscriptionProducts(ctx.db, order);
   const inProgress = await oneAtATime(ctx, account, order, shopOrderId, { ...request, amount, sequenceType: subscription ? 'first' : 'oneoff' });
   return { order, subscription, inProgress };
+}
+
+/** Payments for a store order (`shop_order_id`) find it here: registered at start. */
+export function registerStoreCheckout(ctx: AppContext): void {
+  ctx.orderCheckouts.resolveWith((account, { shopOrderId, amount, currency, customerId, method }) =>
+    checkoutOrder(ctx, account, shopOrderId, amount, currency, { customerId, method }),
+  );
 }
