@@ -7,12 +7,13 @@ import type { StoreOrder } from '../../integrations/records';
 import { toDbDateTime } from '../../time';
 import { ProviderRejectedError } from '../../providers/errors';
 import { ordersRepository, type OrderRow } from '../orders/repository';
+import { upsertStoreOrders } from '../orders/storeOrdersRepository';
 import { resumePayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import type { CheckoutOrder, CheckoutRequest } from '../payments/orderCheckouts';
 import { applyProviderPayment } from '../payments/statusChange';
-import { upsertStoreOrders } from './orderUpsert';
-import { upsertStoreProducts } from './productUpsert';
+import { productsRepository } from '../products/repository';
+import { upsertStoreProducts } from '../products/storeProductsRepository';
 import { holdsSubscriptionProducts } from './orderSubscriptions';
 import { requireConnectedStore, storeClient } from './storeClient';
 
@@ -43,9 +44,7 @@ async function freshStoreOrder(ctx: AppContext, store: StoreClient, accountId: s
     throw new StoreUnavailableError(`The store could not be asked for order ${shopOrderId}: ${error.message}`);
   }
   const productIds = [...new Set(order.lines.map((line) => line.shopProductId))];
-  const known = productIds.length
-    ? new Set((await ctx.db('products').where('account_id', accountId).whereIn('shop_product_id', productIds).pluck('shop_product_id')).map(Number))
-    : new Set<number>();
+  const known = await productsRepository.idsOfShopProducts(ctx.db, accountId, productIds);
   const missing = productIds.filter((id) => !known.has(id));
   const now = toDbDateTime(ctx.clock.now());
   if (missing.length) await upsertStoreProducts(ctx.db, accountId, await store.fetchProducts(missing), now);
@@ -60,12 +59,7 @@ const paidAlready = (shopOrderId: number) => ValidationError.field(CREATE_FAILED
 
 /** The order's payments the payer may still complete, newest first; one still `creating` is first brought to its outcome. */
 async function paymentsUnderWay(ctx: AppContext, account: Account, order: OrderRow, shopOrderId: number): Promise<PaymentRow[]> {
-  const rows = await paymentsRepository
-    .table(ctx.db)
-    .where({ account_id: account.id, purpose: 'order', purpose_id: order.id })
-    .whereIn('status', ['creating', 'open', 'pending', 'authorized'])
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc');
+  const rows = await paymentsRepository.ofOrderInStatuses(ctx.db, account.id, order.id, ['creating', 'open', 'pending', 'authorized']);
   const current: PaymentRow[] = [];
   for (const row of rows) {
     try {
@@ -134,8 +128,8 @@ export async function checkoutOrder(ctx: AppContext, account: Account, shopOrder
   }
   const order = await ordersRepository.findByShopOrderId(ctx.db, account.id, shopOrderId);
   if (!order) throw new Error(`store order ${shopOrderId} was written but is not found`);
-  const paid = await paymentsRepository.table(ctx.db).where({ account_id: account.id, purpose: 'order', purpose_id: order.id, status: 'paid' }).first('id');
-  if (paid || order.status === 'paid' || order.status === 'completed') throw paidAlready(shopOrderId);
+  const paid = await paymentsRepository.ofOrderInStatuses(ctx.db, account.id, order.id, ['paid']);
+  if (paid.length || order.status === 'paid' || order.status === 'completed') throw paidAlready(shopOrderId);
   if (order.status === 'cancelled') throw ValidationError.field(CREATE_FAILED, 'shop_order_id', `Order ${shopOrderId} is cancelled in the store.`);
   if (order.currency !== currency) throw ValidationError.field(CREATE_FAILED, 'currency', `The currency must be the order's, ${order.currency}.`);
   if (Number(order.total_amount) !== amount) {

@@ -67,7 +67,7 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
   const made: string[] = [];
   for (const group of groups) {
     const originKey = `order-${order.id}-${group.key}`;
-    if (await subscriptionsRepository.table(trx).where({ account_id: order.account_id, origin_key: originKey }).first('id')) continue;
+    if (await subscriptionsRepository.findByOriginKey(trx, order.account_id, originKey)) continue;
     const interval = group.product.interval as NonNullable<ProductRow['interval']>;
     const started = subscriptionPaidFirst(
       { id: order.account_id },
@@ -91,10 +91,7 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
       if (isUniqueViolation(error)) continue; // made a moment ago by the order's other payment
       throw error;
     }
-    await trx<OrderLineRow>('order_lines')
-      .where({ account_id: order.account_id, order_id: order.id })
-      .whereIn('id', group.lines.map((line) => line.id))
-      .update({ subscription_id: row.id, next_order: row.next_payment_at });
+    await ordersRepository.attachLinesToSubscription(trx, order.account_id, order.id, group.lines.map((line) => line.id), { id: row.id, nextOrder: row.next_payment_at });
     made.push(row.id);
     if (!order.subscription_id && made.length === 1) {
       await ordersRepository.update(trx, order.account_id, order.id, { subscription_id: row.id, subscription_status: row.status, updated_at: toDbDateTime(ctx.clock.now()) });

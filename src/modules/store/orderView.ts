@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import { NotFoundError } from '../../http/errors';
 import { formatCents } from '../../money';
 import { formatDateTime, formatNullableDate, formatNullableDateTime } from '../../time';
-import type { FollowUpRow } from '../follow-ups/repository';
-import type { OrderRow } from '../orders/repository';
-import type { PaymentRow } from '../payments/repository';
-import type { SubscriptionRow } from '../subscriptions/repository';
+import { followUpsRepository } from '../follow-ups/repository';
+import { ordersRepository } from '../orders/repository';
+import { paymentsRepository } from '../payments/repository';
+import { subscriptionsRepository } from '../subscriptions/repository';
 import type { ShopOrderView } from './schemas';
 
 /** Most recent first; a store order has a handful of payments, a subscription a few follow-ups. */
@@ -17,16 +17,18 @@ const LIMIT = 20;
  * follow-ups. Four indexed reads, whatever the order holds.
  */
 export async function shopOrderView(db: Knex, accountId: string, shopOrderId: number, timezone: string): Promise<ShopOrderView> {
-  const order = await db<OrderRow>('orders').where({ account_id: accountId, shop_order_id: shopOrderId }).first('id', 'status');
+  const order = await ordersRepository.findByShopOrderId(db, accountId, shopOrderId);
   if (!order) throw new NotFoundError('Order');
   const [payments, subscriptions] = await Promise.all([
-    db<PaymentRow>('payments').where({ account_id: accountId, purpose: 'order', purpose_id: order.id }).orderBy('created_at', 'desc').limit(LIMIT),
-    db<SubscriptionRow>('subscriptions').where({ account_id: accountId, origin_order_id: order.id }).orderBy('created_at', 'asc').limit(LIMIT),
+    paymentsRepository.latestOfOrder(db, accountId, order.id, LIMIT),
+    subscriptionsRepository.startedByOrder(db, accountId, order.id, LIMIT),
   ]);
-  const subscriptionIds = subscriptions.map((row) => row.id);
-  const followUps: FollowUpRow[] = subscriptionIds.length
-    ? await db<FollowUpRow>('follow_ups').where({ account_id: accountId }).whereIn('subscription_id', subscriptionIds).orderBy('created_at', 'desc').limit(LIMIT)
-    : [];
+  const followUps = await followUpsRepository.latestOfSubscriptions(
+    db,
+    accountId,
+    subscriptions.map((row) => row.id),
+    LIMIT,
+  );
   return {
     shop_order_id: shopOrderId,
     order_id: order.id,

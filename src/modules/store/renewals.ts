@@ -49,11 +49,12 @@ export async function renewalOrderOf(ctx: AppContext, trx: Knex.Transaction, pay
     created_at: now,
     updated_at: now,
   };
-  await ordersRepository.table(trx).insert(order);
+  await ordersRepository.insert(trx, order);
   const parentLines = (await ordersRepository.linesOf(trx, payment.account_id, [parent.id])).filter((line) => line.subscription_id === subscription.id);
-  if (parentLines.length) {
-    await trx<OrderLineRow>('order_lines').insert(
-      parentLines.map((line, position) => ({
+  await ordersRepository.insertLines(
+    trx,
+    parentLines.map(
+      (line, position): OrderLineRow => ({
         id: newId('orl'),
         account_id: payment.account_id,
         order_id: order.id,
@@ -62,8 +63,8 @@ export async function renewalOrderOf(ctx: AppContext, trx: Knex.Transaction, pay
         quantity: line.quantity,
         next_order: subscription.next_payment_at,
         subscription_id: subscription.id,
-      })),
-    );
-  }
+      }),
+    ),
+  );
   return order;
 }

@@ -33,4 +33,7 @@ export const shopsRepository = {
   },
 
   update: (db: Knex, accountId: string, changes: Partial<ShopRow>) => table(db).where({ account_id: accountId }).update(changes),
+
+  /** Every connected store, across accounts (the sync and tracking jobs). */
+  connected: (db: Knex) => table(db).where({ status: 'connected' }),
 };

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context';
 import type { ChangedPage, StoreClient } from '../../integrations/platform';
 import { toDbDateTime } from '../../time';
-import { upsertStoreOrders } from './orderUpsert';
-import { upsertStoreProducts, type UpsertCounts } from './productUpsert';
+import type { UpsertCounts } from '../../db/upserts';
+import { upsertStoreOrders } from '../orders/storeOrdersRepository';
+import { upsertStoreProducts } from '../products/storeProductsRepository';
 import { shopsRepository, type ShopRow } from './repository';
 import { syncRunsRepository, type SyncError, type SyncRunRow } from './syncRunsRepository';
 

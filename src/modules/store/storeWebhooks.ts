@@ -1,11 +1,13 @@
 import type { AppContext } from '../../context';
 import { decryptSecret } from '../../crypto/secrets';
-import { isUniqueViolation } from '../../db/connect';
 import type { DeliveryHeaders } from '../../integrations/platform';
 import { toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
-import { upsertStoreOrders } from './orderUpsert';
-import { upsertStoreProducts } from './productUpsert';
+import { ordersRepository } from '../orders/repository';
+import { upsertStoreOrders } from '../orders/storeOrdersRepository';
+import { productsRepository } from '../products/repository';
+import { upsertStoreProducts } from '../products/storeProductsRepository';
+import { webhookDeliveriesRepository } from './deliveriesRepository';
 import { shopsRepository } from './repository';
 
 export interface StoreDeliveryRequest {
@@ -37,26 +39,20 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
   }
   if (read.kind === 'unreadable') return 'ignored';
   const now = toDbDateTime(ctx.clock.now());
-  if (read.deliveryId) {
-    try {
-      await ctx.db('shop_webhook_deliveries').insert({ account_id: account.id, delivery_id: read.deliveryId.slice(0, 64), topic: read.topic.slice(0, 40), resource_id: read.resourceId?.slice(0, 40) ?? null, received_at: now });
-    } catch (error) {
-      if (isUniqueViolation(error)) return 'duplicate';
-      throw error;
-    }
+  if (read.deliveryId && !(await webhookDeliveriesRepository.recordFirst(ctx.db, { accountId: account.id, deliveryId: read.deliveryId, topic: read.topic, resourceId: read.resourceId }, now))) {
+    return 'duplicate';
   }
   const { change } = read;
   switch (change.type) {
     case 'product.saved':
       return applyRecord(ctx, account.id, read.resourceId, 'product', () => upsertStoreProducts(ctx.db, account.id, [change.read()], now));
     case 'product.deleted':
-      await ctx.db('products').where({ account_id: account.id, shop_product_id: change.shopProductId }).whereNull('deleted_at').update({ deleted_at: now, updated_at: now });
+      await productsRepository.markDeletedInStore(ctx.db, account.id, change.shopProductId, now);
       return 'applied';
     case 'order.saved':
       return applyRecord(ctx, account.id, read.resourceId, 'order', () => upsertStoreOrders(ctx.db, account.id, [change.read()], now));
     case 'order.deleted':
-      // An order deleted in the store can no longer be paid or shipped: ours is cancelled, not removed.
-      await ctx.db('orders').where({ account_id: account.id, shop_order_id: change.shopOrderId }).update({ status: 'cancelled', updated_at: now });
+      await ordersRepository.cancelByShopOrderId(ctx.db, account.id, change.shopOrderId, now);
       return 'applied';
     case 'other':
       return 'ignored';

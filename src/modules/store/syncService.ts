@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../../http/errors';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import type { ShopRow } from './repository';
+import { shopsRepository, type ShopRow } from './repository';
 import { requireConnectedStore, storeClient } from './storeClient';
 import { syncStore } from './storeSync';
 import { syncRunsRepository, type SyncKind, type SyncRunRow } from './syncRunsRepository';
@@ -95,7 +95,7 @@ export function listSyncRuns(ctx: AppContext, account: Account, request: PageReq
  */
 export async function syncAllStores(ctx: AppContext, signal?: AbortSignal): Promise<{ synced: number; skipped: number; failed: number }> {
   const result = { synced: 0, skipped: 0, failed: 0 };
-  const shops = await ctx.db<ShopRow>('shops').where({ status: 'connected' });
+  const shops = await shopsRepository.connected(ctx.db);
   // Products first: order lines refer to them.
   for (const shop of shops) {
     for (const kind of ['products', 'orders'] as const) {

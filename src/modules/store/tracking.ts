@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
-import type { OrderRow } from '../orders/repository';
-import type { ShopRow } from './repository';
+import { ordersRepository } from '../orders/repository';
+import { shopsRepository, type ShopRow } from './repository';
 import { storeClient } from './storeClient';
 
 /** Orders asked per batch: as many as the store reads in one request. */
@@ -16,21 +16,16 @@ async function trackStore(ctx: AppContext, shop: ShopRow, signal?: AbortSignal):
   let afterSeq = 0;
   for (;;) {
     if (signal?.aborted) return result;
-    const orders = (await ctx
-      .db<OrderRow>('orders')
-      .where({ account_id: shop.account_id, status: 'paid' })
-      .whereNotNull('shop_order_id')
-      .andWhere('seq', '>', afterSeq)
-      .orderBy('seq')
-      .limit(BATCH)) as Array<OrderRow & { seq: number }>;
-    if (!orders.length) return result;
-    afterSeq = Number((orders[orders.length - 1] as { seq: number }).seq);
+    const orders = await ordersRepository.paidStoreOrdersAfter(ctx.db, shop.account_id, afterSeq, BATCH);
+    const last = orders[orders.length - 1];
+    if (!last) return result;
+    afterSeq = Number(last.seq);
     const { found, failed } = await store.readTracking(orders.map((order) => Number(order.shop_order_id)));
     result.failed += failed;
     for (const order of orders) {
       const tracking = found.get(Number(order.shop_order_id));
       if (!tracking || (tracking.tracktrace === order.tracktrace && tracking.carrier === order.carrier)) continue;
-      await ctx.db('orders').where({ account_id: shop.account_id, id: order.id }).update({ carrier: tracking.carrier, tracktrace: tracking.tracktrace, updated_at: toDbDateTime(ctx.clock.now()) });
+      await ordersRepository.update(ctx.db, shop.account_id, order.id, { carrier: tracking.carrier, tracktrace: tracking.tracktrace, updated_at: toDbDateTime(ctx.clock.now()) });
       result.processed += 1;
     }
   }
@@ -42,7 +37,7 @@ async function trackStore(ctx: AppContext, shop: ShopRow, signal?: AbortSignal):
  */
 export async function trackShipments(ctx: AppContext, signal?: AbortSignal): Promise<{ processed: number; failed: number }> {
   const result = { processed: 0, failed: 0 };
-  const shops = await ctx.db<ShopRow>('shops').where({ status: 'connected' });
+  const shops = await shopsRepository.connected(ctx.db);
   for (const shop of shops) {
     if (signal?.aborted) break;
     try {

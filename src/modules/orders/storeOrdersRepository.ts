@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
+import { againAfterInsertRace, type RecordError, type UpsertCounts } from '../../db/upserts';
 import { newId } from '../../ids';
 import type { StoreOrder } from '../../integrations/records';
-import type { OrderLineRow, OrderRow } from '../orders/repository';
-import { againAfterInsertRace, type UpsertCounts } from './productUpsert';
-import type { SyncError } from './syncRunsRepository';
+import { productsRepository } from '../products/repository';
+import type { OrderLineRow, OrderRow } from './repository';
 
 /** A payment recorded here is the truth about money: a store still waiting for our write-back does not undo it. */
 const MONEY_IN: ReadonlySet<string> = new Set(['paid', 'charged_back']);
@@ -39,12 +39,12 @@ const lineKey = (lines: Array<{ product_id: string; quantity: number }>) => line
  * account's Products (by store product id). A line whose product is not synced yet is left out and
  * reported; the next sync after the product's adds it. A repeated sync changes nothing.
  */
-export function upsertStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
+export function upsertStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: RecordError[] }> {
   return againAfterInsertRace(() => writeStoreOrders(db, accountId, orders, now));
 }
 
-async function writeStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: SyncError[] }> {
-  const counts = { created: 0, updated: 0, unchanged: 0, errors: [] as SyncError[] };
+async function writeStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: RecordError[] }> {
+  const counts = { created: 0, updated: 0, unchanged: 0, errors: [] as RecordError[] };
   if (!orders.length) return counts;
   await db.transaction(async (trx) => {
     const existing = new Map(
@@ -61,12 +61,7 @@ async function writeStoreOrders(db: Knex, accountId: string, orders: StoreOrder[
       }
     }
     const productIds = [...new Set(orders.flatMap((order) => order.lines.map((line) => line.shopProductId)))];
-    const products = new Map(
-      (await trx('products').where('account_id', accountId).whereIn('shop_product_id', productIds).select('id', 'shop_product_id')).map((row: { id: string; shop_product_id: number }) => [
-        Number(row.shop_product_id),
-        row.id,
-      ]),
-    );
+    const products = await productsRepository.idsOfShopProducts(trx, accountId, productIds);
     const existingLines = await trx<OrderLineRow>('order_lines')
       .where('account_id', accountId)
       .whereIn('order_id', [...existing.values()].map((row) => row.id))

@@ -1,14 +1,8 @@
 import type { Knex } from 'knex';
-import { isUniqueViolation } from '../../db/connect';
+import { againAfterInsertRace, type UpsertCounts } from '../../db/upserts';
 import { newId } from '../../ids';
 import type { StoreProduct } from '../../integrations/records';
-import type { ProductRow } from '../products/repository';
-
-export interface UpsertCounts {
-  created: number;
-  updated: number;
-  unchanged: number;
-}
+import type { ProductRow } from './repository';
 
 function fieldsOf(product: StoreProduct, now: string, existing: ProductRow | undefined): Partial<ProductRow> {
   return {
@@ -36,20 +30,6 @@ const same = (existing: ProductRow, fields: Partial<ProductRow>) =>
  */
 export function upsertStoreProducts(db: Knex, accountId: string, products: StoreProduct[], now: string): Promise<UpsertCounts> {
   return againAfterInsertRace(() => writeStoreProducts(db, accountId, products, now));
-}
-
-/**
- * Runs an upsert once more when a concurrent one (a checkout, a webhook and a sync seeing the same
- * new record at once) inserted a row first: the unique store id let only that one in, and the
- * second attempt finds it and updates it instead.
- */
-export async function againAfterInsertRace<T>(upsert: () => Promise<T>): Promise<T> {
-  try {
-    return await upsert();
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return upsert();
-  }
 }
 
 async function writeStoreProducts(db: Knex, accountId: string, products: StoreProduct[], now: string): Promise<UpsertCounts> {
