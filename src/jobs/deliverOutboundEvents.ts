@@ -1,4 +1,4 @@
-import { deliverDueEvents } from '../modules/outbox/delivery';
+import { deliverDueEvents } from '../outbox/delivery';
 import type { Job } from './types';
 
 export const deliverOutboundEventsJob: Job = {

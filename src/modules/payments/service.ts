@@ -2,7 +2,7 @@ import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../http/errors';
 import { ProviderNotFoundError } from '../../providers/errors';
 import type { IdempotencyScope } from '../../http/idempotency';
-import { outboundEventsRepository } from '../outbox/repository';
+import { outboundEventsRepository } from '../../outbox/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { startPayment } from './pipeline';

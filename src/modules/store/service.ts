@@ -7,7 +7,7 @@ import { DEFAULT_SHOP_PLATFORM } from '../../integrations';
 import { StoreConnectionRefused } from '../../integrations/errors';
 import { toDbDateTime } from '../../time';
 import { isPublicAddress } from '../../net/publicAddress';
-import { webhookSecretOf } from '../outbox/secret';
+import { webhookSecretOf } from '../../outbox/secret';
 import { shopOrderView } from './orderView';
 import { shopsRepository, type ShopRow } from './repository';
 import type { ShopOrderView } from './schemas';

@@ -1,7 +1,6 @@
-import type { AppContext } from '../../context';
-import type { JobResult } from '../../jobs/types';
-import { fromDbDateTime, toDbDateTime } from '../../time';
-import { nextAttemptAfterFailure } from '../../webhooks/backoff';
+import type { AppContext } from '../context';
+import { fromDbDateTime, toDbDateTime } from '../time';
+import { nextAttemptAfterFailure } from '../webhooks/backoff';
 import { postToWebhookUrl, type AttemptResult } from './post';
 import { outboundEventsRepository, type OutboundEventRow } from './repository';
 import { webhookSecretOf } from './secret';
@@ -72,9 +71,9 @@ async function post(ctx: AppContext, event: OutboundEventRow, started: Date): Pr
  * The job's body: every due event gets one attempt. One that throws even so (its row cannot be read
  * or written) is counted failed and the batch goes on; its claim runs out, so a later run tries it again.
  */
-export async function deliverDueEvents(ctx: AppContext, signal: AbortSignal, batchSize = 100): Promise<JobResult> {
+export async function deliverDueEvents(ctx: AppContext, signal: AbortSignal, batchSize = 100): Promise<{ processed: number; failed: number }> {
   const due = await outboundEventsRepository.due(ctx.db, toDbDateTime(ctx.clock.now()), batchSize);
-  const result: JobResult = { processed: 0, failed: 0 };
+  const result = { processed: 0, failed: 0 };
   for (const { id } of due) {
     if (signal.aborted) break;
     let outcome: DeliveryOutcome;

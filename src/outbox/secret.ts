@@ -1,6 +1,6 @@
-import type { AppContext } from '../../context';
-import { decryptSecret, encryptSecret } from '../../crypto/secrets';
-import { randomBase62 } from '../../ids';
+import type { AppContext } from '../context';
+import { decryptSecret, encryptSecret } from '../crypto/secrets';
+import { randomBase62 } from '../ids';
 
 /**
  * The account's secret for signing events to its webhook_url (`whsec_…`), created on first use and

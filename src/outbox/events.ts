@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
-import { newId } from '../../ids';
-import type { PaymentRowStatus } from '../payments/transitions';
+import { newId } from '../ids';
 import { outboundEventsRepository } from './repository';
 
 /** The JSON body of an event (DESIGN.md): a receiver may also fetch GET /api/v2/payments/{id}. */
-export function paymentEventPayload(paymentId: string, status: PaymentRowStatus): string {
+export function paymentEventPayload(paymentId: string, status: string): string {
   return JSON.stringify({ id: paymentId, event: `payment.${status}`, status });
 }
 
@@ -54,7 +53,7 @@ async function accountEventsUrl(trx: Knex.Transaction, accountId: string): Promi
 export async function enqueuePaymentEvents(
   trx: Knex.Transaction,
   payment: { id: string; account_id: string; webhook_url: string | null },
-  status: PaymentRowStatus,
+  status: string,
   now: string,
   options: { toPaymentUrl: boolean },
 ): Promise<string[]> {

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { AddressNotAllowedError, checkedLookup, isPublicAddress } from '../../net/publicAddress';
+import { AddressNotAllowedError, checkedLookup, isPublicAddress } from '../net/publicAddress';
 
 /**
  * Why an attempt failed, as stored in outbound_events.last_error and shown to the client on
