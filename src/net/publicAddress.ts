@@ -2,8 +2,9 @@ import { lookup as resolve, type LookupAddress } from 'node:dns';
 import { BlockList, isIPv4, isIPv6, type LookupFunction } from 'node:net';
 
 /**
- * Addresses a client's webhook_url must not reach (SSRF): our own host, the private network behind
- * us, cloud metadata (169.254.169.254) and everything that is not a unicast internet address.
+ * Addresses our outbound calls (a client's webhook_url, a merchant's store) must not reach (SSRF): our
+ * own host, the private network behind us, cloud metadata (169.254.169.254) and everything that is not
+ * a unicast internet address.
  */
 const notPublic = new BlockList();
 for (const [network, prefix] of [
