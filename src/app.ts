@@ -14,7 +14,7 @@ import { mountRoutes } from './http/route';
 import { apiRoutes } from './modules';
 import { processWebhookCall, recordWebhookCall } from './webhooks/inbound/calls';
 import { mollieWebhookRouter } from './webhooks/inbound/mollieRoute';
-import { woocommerceWebhookRouter } from './webhooks/inbound/woocommerceRoute';
+import { storeWebhookRouter } from './http/webhooks/storeRoute';
 import { payPagesRouter } from './pages/pay/routes';
 import { sandboxCheckoutRouter } from './providers/sandbox/checkoutPage';
 
@@ -38,7 +38,7 @@ export function createApp(ctx: AppContext): Express {
   });
 
   app.use('/webhooks', mollieWebhookRouter(ctx));
-  app.use('/webhooks', woocommerceWebhookRouter(ctx));
+  app.use('/webhooks', storeWebhookRouter(ctx));
   // The sandbox reports a change the way a provider does: a recorded webhook call, processed the
   // same way; awaited here so the payer's redirect already sees the new status. Where the sandbox is
   // off (production, by default) its pages do not exist: a buyer could otherwise press "paid".

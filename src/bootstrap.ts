@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import { connectDatabase } from './db/connect';
 import { migrateLatest } from './db/migrate';
+import { createShopPlatforms } from './integrations';
 import { memoryCounter, redisCounter } from './http/rateLimit/counters';
 import { createMetrics } from './metrics';
 import type { Logger } from './logger';
@@ -10,8 +11,10 @@ import { accountsRepository } from './modules/accounts/repository';
 import { registerBillingSettlement } from './modules/billing/settlement';
 import { registerDoublePaymentFollowUps } from './modules/follow-ups/doublePayments';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
+import { OrderCheckouts } from './modules/payments/orderCheckouts';
 import { SettlementHooks } from './modules/payments/settlement';
-import { registerStoreOrderSettlement } from './modules/shop/orderSettlement';
+import { registerStoreCheckout } from './modules/store/checkout';
+import { registerStoreOrderSettlement } from './modules/store/orderSettlement';
 import { createProviderRegistry } from './providers';
 import { systemClock, type Clock } from './time';
 
@@ -35,11 +38,25 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     mollieTimeoutMs: config.MOLLIE_TIMEOUT_MS,
   });
   const rateLimits = config.REDIS_URL ? await redisCounter(config.REDIS_URL, logger) : memoryCounter();
-  const ctx: AppContext = { db, config, logger, clock, providers, background: new BackgroundTasks(logger), settlements: new SettlementHooks(), rateLimits, metrics: createMetrics(db) };
+  const ctx: AppContext = {
+    db,
+    config,
+    logger,
+    clock,
+    providers,
+    platforms: createShopPlatforms(),
+    background: new BackgroundTasks(logger),
+    settlements: new SettlementHooks(),
+    orderCheckouts: new OrderCheckouts(),
+    rateLimits,
+    metrics: createMetrics(db),
+  };
   // What reacts when a payment settles: one handler per feature, for the payments made for it.
   registerLinkFulfilment(ctx);
   registerBillingSettlement(ctx);
   registerStoreOrderSettlement(ctx);
   registerDoublePaymentFollowUps(ctx);
+  // Payments for a store order (shop_order_id) find their order through the store.
+  registerStoreCheckout(ctx);
   return { ctx, migrated };
 }

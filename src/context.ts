@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import type { BackgroundTasks } from './background';
 import type { Config } from './config';
+import type { ShopPlatformRegistry } from './integrations';
 import type { RateLimitCounter } from './http/rateLimit/counters';
 import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import type { Clock } from './time';
+import type { OrderCheckouts } from './modules/payments/orderCheckouts';
 import type { SettlementHooks } from './modules/payments/settlement';
 import type { ProviderRegistry } from './providers';
 
@@ -17,9 +19,13 @@ export interface AppContext {
   logger: Logger;
   clock: Clock;
   providers: ProviderRegistry;
+  /** The store platforms a store can be connected on (WooCommerce; tests add their own). */
+  platforms: ShopPlatformRegistry;
   background: BackgroundTasks;
   /** The one place that reacts when a payment settles; features register their handlers at start. */
   settlements: SettlementHooks;
+  /** Where a payment for a store order finds its order; the store registers it at start. */
+  orderCheckouts: OrderCheckouts;
   /** Requests per token and minute: in memory, or in Redis when REDIS_URL is set. */
   rateLimits: RateLimitCounter;
   /** Prometheus instruments of this instance (GET /metrics). */

@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { NotFoundError, ValidationError } from '../http/errors';
 import { requireAccount } from '../modules/accounts/service';
-import { connectShopBody } from '../modules/shop/schemas';
-import { presentShop } from '../modules/shop/presenter';
-import { connectShop, disconnectShop, getShop } from '../modules/shop/service';
+import { connectShopBody } from '../modules/store/schemas';
+import { presentShop } from '../modules/store/presenter';
+import { connectShop, disconnectShop, getShop } from '../modules/store/service';
 import { CliUsageError, type CliIo } from './io';
 
 /** One line per field: what the API would answer as a 422, for a person at a terminal. */

@@ -1,4 +1,4 @@
-import { deliverDueEvents } from '../webhooks/outbound/delivery';
+import { deliverDueEvents } from '../outbox/delivery';
 import type { Job } from './types';
 
 export const deliverWebhookEventsJob: Job = {

@@ -1,4 +1,4 @@
-import { syncAllStores } from '../modules/sync/service';
+import { syncAllStores } from '../modules/store/syncService';
 import type { Job } from './types';
 
 export const syncStoresJob: Job = {

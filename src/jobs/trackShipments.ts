@@ -1,4 +1,4 @@
-import { trackShipments } from '../modules/shop/tracking';
+import { trackShipments } from '../modules/store/tracking';
 import type { Job } from './types';
 
 export const trackShipmentsJob: Job = {

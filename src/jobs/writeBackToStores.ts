@@ -1,4 +1,4 @@
-import { runDueShopTasks } from '../modules/shop/writeBack';
+import { runDueShopTasks } from '../modules/store/storeTasks';
 import type { Job } from './types';
 
 export const writeBackToStoresJob: Job = {

@@ -7,8 +7,8 @@ import { orderRoutes } from './orders/routes';
 import { paymentRoutes } from './payments/routes';
 import { productRoutes } from './products/routes';
 import { invoiceRoutes } from './billing/invoiceRoutes';
-import { shopRoutes } from './shop/routes';
-import { syncRoutes } from './sync/routes';
+import { shopRoutes } from './store/routes';
+import { syncRoutes } from './store/syncRoutes';
 import { subscriptionLifecycleRoutes } from './subscriptions/lifecycleRoutes';
 import { subscriptionRoutes } from './subscriptions/routes';
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { webhookSecretOf } from '../../src/webhooks/outbound/secret';
-import { deliverDueEvents } from '../../src/webhooks/outbound/delivery';
-import { verifySignature } from '../../src/webhooks/outbound/signature';
+import { webhookSecretOf } from '../../src/outbox/secret';
+import { deliverDueEvents } from '../../src/outbox/delivery';
+import { verifySignature } from '../../src/outbox/signature';
 import { TEST_DATABASES } from '../support/databases';
 import { startReceiver } from '../support/receiver';
 import { useTestApp } from '../support/testApp';

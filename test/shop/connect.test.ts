@@ -1,5 +1,5 @@
 import { decryptSecret } from '../../src/crypto/secrets';
-import { storeCanReach } from '../../src/modules/shop/service';
+import { storeCanReach } from '../../src/modules/store/service';
 import { cli, cliWithStdin } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { RequestBudget } from '../../src/shop/woocommerce/budget';
-import { WooClient } from '../../src/shop/woocommerce/client';
-import { ShopApiError } from '../../src/shop/woocommerce/errors';
-import { wooIndex, wooProduct, type WooProduct } from '../../src/shop/woocommerce/schemas';
+import { RequestBudget } from '../../src/integrations/woocommerce/budget';
+import { WooClient } from '../../src/integrations/woocommerce/client';
+import { ShopApiError } from '../../src/integrations/errors';
+import { wooIndex, wooProduct, type WooProduct } from '../../src/integrations/woocommerce/schemas';
 import { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /** The typed WooCommerce client with the real client library, against the simulator over HTTP (OAuth 1.0a). */

@@ -1,4 +1,4 @@
-import { isPublicAddress } from '../../src/webhooks/outbound/publicAddress';
+import { isPublicAddress } from '../../src/net/publicAddress';
 
 describe('which addresses a webhook_url may reach', () => {
   it.each([

@@ -12,7 +12,7 @@ import {
 } from '../../providers/mollie/settings';
 import { toDbDateTime } from '../../time';
 import { providerWebhookUrl } from '../../webhooks/inbound/url';
-import { webhookSecretOf } from '../../webhooks/outbound/secret';
+import { webhookSecretOf } from '../../outbox/secret';
 import { accountsRepository, type AccountRow } from './repository';
 import { AccountError, requireAccount } from './service';
 

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { tenantTable } from '../../db/tenantTable';
 
 export const FOLLOW_UP_TYPES = ['retry', 'link', 'both'] as const;
@@ -49,4 +50,14 @@ export interface FollowUpRow {
   updated_at: string;
 }
 
-export const followUpsRepository = tenantTable<FollowUpRow>('follow_ups');
+const shared = tenantTable<FollowUpRow>('follow_ups');
+
+export const followUpsRepository = {
+  ...shared,
+
+  /** The latest follow-ups of some subscriptions, newest first. */
+  latestOfSubscriptions: async (db: Knex, accountId: string, subscriptionIds: string[], limit: number): Promise<FollowUpRow[]> =>
+    subscriptionIds.length
+      ? shared.table(db).where({ account_id: accountId }).whereIn('subscription_id', subscriptionIds).orderBy('created_at', 'desc').limit(limit)
+      : [],
+};

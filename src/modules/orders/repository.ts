@@ -57,7 +57,34 @@ export const ordersRepository = {
 
   findByOriginKey: (db: Knex, accountId: string, originKey: string) => shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),
 
+  insert: (db: Knex, row: OrderRow) => shared.table(db).insert(row),
+
   update: (db: Knex, accountId: string, id: string, changes: Partial<OrderRow>) => shared.table(db).where({ account_id: accountId, id }).update(changes),
+
+  /** An order deleted in the store can no longer be paid or shipped: ours is cancelled, not removed. */
+  cancelByShopOrderId: (db: Knex, accountId: string, shopOrderId: number, now: string) =>
+    shared.table(db).where({ account_id: accountId, shop_order_id: shopOrderId }).update({ status: 'cancelled', updated_at: now }),
+
+  /** The account's paid store orders after `afterSeq`, in their order of creation: a batch of a walk through them all. */
+  paidStoreOrdersAfter: async (db: Knex, accountId: string, afterSeq: number, limit: number): Promise<Array<OrderRow & { seq: number }>> =>
+    (await shared
+      .table(db)
+      .where({ account_id: accountId, status: 'paid' })
+      .whereNotNull('shop_order_id')
+      .andWhere('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)) as Array<OrderRow & { seq: number }>,
+
+  insertLines: async (db: Knex, lines: OrderLineRow[]): Promise<void> => {
+    if (lines.length) await db<OrderLineRow>('order_lines').insert(lines);
+  },
+
+  /** The order's lines that became a subscription when the order was paid. */
+  attachLinesToSubscription: (db: Knex, accountId: string, orderId: string, lineIds: string[], subscription: { id: string; nextOrder: string | null }) =>
+    db<OrderLineRow>('order_lines')
+      .where({ account_id: accountId, order_id: orderId })
+      .whereIn('id', lineIds)
+      .update({ subscription_id: subscription.id, next_order: subscription.nextOrder }),
 
   /** Lines of several orders in one query, in their order on the order. */
   linesOf: async (db: Knex, accountId: string, orderIds: string[]): Promise<OrderLineRow[]> =>

@@ -68,6 +68,18 @@ export const paymentsRepository = {
 
   findInProgress: (db: Knex, accountId: string, inProgressKey: string) => table(db).where({ account_id: accountId, in_progress_key: inProgressKey }).first(),
 
+  /** The payments of a store order (purpose `order`) in these statuses, newest first. */
+  ofOrderInStatuses: (db: Knex, accountId: string, orderId: string, statuses: readonly PaymentRowStatus[]) =>
+    table(db)
+      .where({ account_id: accountId, purpose: 'order', purpose_id: orderId })
+      .whereIn('status', statuses)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc'),
+
+  /** The latest payments of a store order, newest first. */
+  latestOfOrder: (db: Knex, accountId: string, orderId: string, limit: number) =>
+    table(db).where({ account_id: accountId, purpose: 'order', purpose_id: orderId }).orderBy('created_at', 'desc').limit(limit),
+
   findByProviderPaymentId: (db: Knex, accountId: string, providerPaymentId: string) =>
     table(db).where({ account_id: accountId, provider_payment_id: providerPaymentId }).first(),
 

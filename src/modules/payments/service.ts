@@ -2,10 +2,9 @@ import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../http/errors';
 import { ProviderNotFoundError } from '../../providers/errors';
 import type { IdempotencyScope } from '../../http/idempotency';
-import { outboundEventsRepository } from '../../webhooks/outbound/repository';
+import { outboundEventsRepository } from '../../outbox/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
-import { checkoutOrder } from '../shop/checkout';
 import { startPayment } from './pipeline';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { PAYMENT_METHODS, type CreatePaymentInput } from './schemas';
@@ -24,7 +23,10 @@ export async function createPayment(ctx: AppContext, account: Account, input: Cr
     throw ValidationError.field(CREATE_FAILED, 'provider_customer_id', 'The selected provider customer id is invalid.');
   }
   // A retry of a request whose payment was written resumes it, without asking the store again.
-  const checkout = input.shop_order_id === undefined || idempotency.resumedResourceId ? null : await checkoutOrder(ctx, account, input.shop_order_id, input.amount, input.currency, { customerId: customer.id, method: input.method ?? null });
+  const checkout =
+    input.shop_order_id === undefined || idempotency.resumedResourceId
+      ? null
+      : await ctx.orderCheckouts.resolve(account, { shopOrderId: input.shop_order_id, amount: input.amount, currency: input.currency, customerId: customer.id, method: input.method ?? null });
   // One payment at a time per order: the open one this request asks for again is the answer (201, like every create).
   if (checkout?.inProgress) return checkout.inProgress;
   const settings = await accountsRepository.providerSettings(ctx.db, account.id);

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context';
 import type { ProviderMandate, ProviderPayment } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
-import { deliverEvent } from '../../webhooks/outbound/delivery';
-import { enqueuePaymentEvents } from '../../webhooks/outbound/events';
+import { deliverEvent } from '../../outbox/delivery';
+import { enqueuePaymentEvents } from '../../outbox/events';
 import { mandatesRepository } from '../mandates/repository';
 import { recordProviderMandate } from '../mandates/service';
 import { paymentsRepository, type PaymentRow } from './repository';

@@ -80,6 +80,12 @@ export const subscriptionsRepository = {
    */
   nextChargeDateBefore: (db: Knex, cancelAt: string) => db.raw('CASE WHEN next_charge_date < ? THEN next_charge_date ELSE NULL END', [cancelAt]),
 
+  findByOriginKey: (db: Knex, accountId: string, originKey: string) => shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),
+
+  /** The subscriptions a store order started, oldest first. */
+  startedByOrder: (db: Knex, accountId: string, orderId: string, limit: number) =>
+    shared.table(db).where({ account_id: accountId, origin_order_id: orderId }).orderBy('created_at', 'asc').limit(limit),
+
   /** Rules of several subscriptions in one query, in their running order. */
   rulesOf: async (db: Knex, accountId: string, subscriptionIds: string[]): Promise<SubscriptionRuleRow[]> =>
     subscriptionIds.length

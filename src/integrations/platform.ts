@@ -1,0 +1,91 @@
+import type { PaymentForStore, RenewalOrder, StoreOrder, StoreOrderRef, StoreProduct, StoreRecordKind, StoreRecords, Tracking } from './records';
+
+/** How the service reaches one store: its address and API keys (the secret decrypted for this use only). */
+export interface StoreCredentials {
+  url: string;
+  consumerKey: string;
+  consumerSecret: string;
+}
+
+export interface StoreClientOptions {
+  /** OUTBOUND_ALLOW_PRIVATE: off, the store must be at a public address (SSRF). */
+  allowPrivate: boolean;
+  /** Attempts after the first for failures a retry may cure (the platform's default when left out). */
+  retries?: number;
+}
+
+/** A page of records changed in the store, mapped; records that cannot be used fail alone. */
+export interface ChangedPage<Record> {
+  totalPages: number;
+  records: Record[];
+  /** The store's id of each record it answered in a shape we cannot use, and why. */
+  rejected: Array<{ id: unknown; error: string }>;
+  /** The newest modification among the page's records (the next cursor), null when none says. */
+  newest: string | null;
+}
+
+/**
+ * One store, through its platform's API. Every call may throw a ShopApiError (integrations/errors)
+ * saying what went wrong and whether a retry helps.
+ */
+export interface StoreClient {
+  /** Answers when the address is a store whose API accepts the keys; throws a StoreConnectionRefused otherwise. */
+  verify(): Promise<void>;
+  /** Registers the platform's webhooks for the store events the service listens to; answers their ids. */
+  registerWebhooks(deliveryUrl: string, secret: string): Promise<number[]>;
+  /** Removes webhooks we registered; ids the store no longer has are ignored. */
+  removeWebhooks(ids: readonly number[]): Promise<void>;
+
+  /** One order as the store has it now; a ShopApiError with status 404 when it has none. */
+  fetchOrder(shopOrderId: number): Promise<StoreOrder>;
+  fetchProducts(shopProductIds: readonly number[]): Promise<StoreProduct[]>;
+  /**
+   * Every record of a kind changed since the cursor (all of them when `since` is null), page by page
+   * as they arrive, in any order. The cursor is the platform's own text: the newest a page says.
+   */
+  listChanged<K extends StoreRecordKind>(kind: K, since: string | null, onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>): Promise<void>;
+
+  /** The order is paid by this payment: marked paid unless the merchant moved it on already, and noted. */
+  markPaid(shopOrderId: number, payment: PaymentForStore): Promise<void>;
+  /** A payment of the order ended without money: noted; the order stays payable. */
+  noteUnpaid(shopOrderId: number, payment: PaymentForStore): Promise<void>;
+  /** The renewal order made by an earlier attempt whose answer was lost, if the store has it. */
+  findRenewalOrder(parentShopOrderId: number, serviceOrderId: string): Promise<StoreOrderRef | null>;
+  /** Makes the renewal order; never retried by itself (a retry after a lost answer would make a second one). */
+  createRenewalOrder(renewal: RenewalOrder): Promise<StoreOrderRef>;
+  /** Notes on the renewal order what its payment came to. */
+  noteRenewal(shopOrderId: number, parentShopOrderNumber: string, payment: PaymentForStore): Promise<void>;
+
+  /** Tracking of these orders (at most 100) where the store has any; a failed look-up is counted, the others go on. */
+  readTracking(shopOrderIds: readonly number[]): Promise<{ found: Map<number, Tracking>; failed: number }>;
+}
+
+/** What a store changed, as one webhook delivery says. Reading a record throws an Error naming what is wrong. */
+export type StoreChange =
+  | { type: 'product.saved'; read(): StoreProduct }
+  | { type: 'product.deleted'; shopProductId: number }
+  | { type: 'order.saved'; read(): StoreOrder }
+  | { type: 'order.deleted'; shopOrderId: number }
+  | { type: 'other' };
+
+/** A webhook delivery, read: a ping of a new webhook, one not signed with our secret, an unreadable body, or a change. */
+export type StoreDelivery =
+  | { kind: 'ping' }
+  | { kind: 'unauthorized'; topic: string | undefined }
+  | { kind: 'unreadable' }
+  | { kind: 'change'; deliveryId: string | null; topic: string; resourceId: string | null; change: StoreChange };
+
+/** Request headers as Node gives them (lower-case names). */
+export type DeliveryHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * A store platform (WooCommerce, …): everything the store module needs of it, in one adapter folder
+ * under src/integrations, listed in the registry (src/integrations/index.ts).
+ */
+export interface ShopPlatform {
+  /** The name in `shops.platform` and in the webhook address (`/webhooks/<name>/<account ref>`). */
+  readonly name: string;
+  client(credentials: StoreCredentials, options: StoreClientOptions): StoreClient;
+  /** Reads a webhook delivery, checking its signature with our `secret` on the raw bytes before anything else. */
+  parseDelivery(raw: Buffer, headers: DeliveryHeaders, secret: string): StoreDelivery;
+}

@@ -1,0 +1,41 @@
+import type { DeliveryHeaders, StoreChange, StoreDelivery } from '../platform';
+import { mapOrder } from './orderMapping';
+import { mapProduct } from './productMapping';
+import { wooOrder, wooProduct } from './schemas';
+import { validWooSignature } from './signature';
+
+const header = (headers: DeliveryHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** A new webhook's first call: form-encoded `webhook_id=N`, unsigned. Only a 200 keeps it active. */
+const isPing = (raw: Buffer, signature: string | undefined) => !signature && /^webhook_id=\d+$/.test(raw.toString('utf8').trim());
+
+function changeOf(topic: string, body: unknown, resourceId: string | null): StoreChange {
+  const storeId = resourceId && /^\d+$/.test(resourceId) ? Number(resourceId) : null;
+  if (topic === 'product.created' || topic === 'product.updated') return { type: 'product.saved', read: () => mapProduct(wooProduct.parse(body)) };
+  if (topic === 'product.deleted' && storeId !== null) return { type: 'product.deleted', shopProductId: storeId };
+  if (topic === 'order.created' || topic === 'order.updated') return { type: 'order.saved', read: () => mapOrder(wooOrder.parse(body)) };
+  if (topic === 'order.deleted' && storeId !== null) return { type: 'order.deleted', shopOrderId: storeId };
+  return { type: 'other' };
+}
+
+/**
+ * A WooCommerce webhook delivery: signed with base64(HMAC-SHA256(raw body, secret)) in
+ * `X-WC-Webhook-Signature`, its topic in `X-WC-Webhook-Topic` and its id in `X-WC-Webhook-Delivery-ID`.
+ */
+export function parseDelivery(raw: Buffer, headers: DeliveryHeaders, secret: string): StoreDelivery {
+  const signature = header(headers, 'x-wc-webhook-signature');
+  const topic = header(headers, 'x-wc-webhook-topic');
+  if (isPing(raw, signature)) return { kind: 'ping' };
+  if (!validWooSignature(raw, signature, secret)) return { kind: 'unauthorized', topic };
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { kind: 'unreadable' };
+  }
+  const resourceId = typeof body === 'object' && body !== null && 'id' in body ? String((body as { id: unknown }).id) : null;
+  return { kind: 'change', deliveryId: header(headers, 'x-wc-webhook-delivery-id') ?? null, topic: topic ?? '', resourceId, change: changeOf(topic ?? '', body, resourceId) };
+}

@@ -1,0 +1,61 @@
+import { centsFromDecimalString } from '../../money';
+import type { StoreOrder, StoreOrderStatus } from '../records';
+import type { WooOrder } from './schemas';
+
+/**
+ * WooCommerce order statuses as ours. `pending` and `failed` orders can still be paid (unpaid);
+ * `on-hold` waits for a payment to clear (pending); `processing` is paid; refunds and trash end it.
+ */
+const STATUS: Record<string, StoreOrderStatus> = {
+  pending: 'unpaid',
+  failed: 'unpaid',
+  'checkout-draft': 'unpaid',
+  'on-hold': 'pending',
+  processing: 'paid',
+  completed: 'completed',
+  cancelled: 'cancelled',
+  refunded: 'cancelled',
+  trash: 'cancelled',
+};
+
+const text = (value: string | undefined, max = 191): string | null => {
+  const trimmed = (value ?? '').trim();
+  return trimmed ? trimmed.slice(0, max) : null;
+};
+
+/** The meta key under which the service writes its own order id on an order it makes in the store. */
+export const SERVICE_ORDER_ID_META = '_rps_order_id';
+
+function serviceOrderIdOf(order: WooOrder): string | null {
+  const value = order.meta_data.find((meta) => meta.key === SERVICE_ORDER_ID_META)?.value;
+  return typeof value === 'string' && /^ord_[A-Za-z0-9]{1,36}$/.test(value) ? value : null;
+}
+
+/** Throws an Error naming what is wrong; the sync records it against the order and goes on. */
+export function mapOrder(order: WooOrder): StoreOrder {
+  const status = STATUS[order.status];
+  if (!status) throw new Error(`status "${order.status}" is not one WooCommerce has`);
+  const totalAmount = centsFromDecimalString(order.total);
+  if (totalAmount === null) throw new Error(`total "${order.total}" is not an amount`);
+  const billing = order.billing;
+  const street = [billing.address_1, billing.address_2].map((part) => (part ?? '').trim()).filter(Boolean).join(' ');
+  const country = text(billing.country, 2);
+  return {
+    shopOrderId: order.id,
+    shopOrderNumber: order.number.slice(0, 64),
+    status,
+    totalAmount,
+    currency: order.currency.toUpperCase(),
+    firstName: text(billing.first_name),
+    lastName: text(billing.last_name),
+    email: text(billing.email),
+    organizationName: text(billing.company),
+    phone: text(billing.phone),
+    address: text(street),
+    postalCode: text(billing.postcode),
+    city: text(billing.city),
+    country: country && country.length === 2 ? country.toUpperCase() : null,
+    serviceOrderId: serviceOrderIdOf(order),
+    lines: order.line_items.filter((line) => line.product_id > 0).map((line) => ({ shopProductId: line.product_id, quantity: line.quantity })),
+  };
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { PaymentForStore, RenewalOrder, StoreOrderRef } from '../records';
+import type { WooClient } from './client';
+import { latePaymentNote, paidNote, renewalNote, unpaidNote } from './notes';
+import { SERVICE_ORDER_ID_META } from './orderMapping';
+import { wooOrder, type WooOrder } from './schemas';
+
+/** The meta key under which the service writes its payment id on store orders (the plugin reads it too). */
+export const META_PAYMENT_ID = '_rps_payment_id';
+/** Store order statuses that still wait for a payment: a paid write-back moves them to processing. */
+const PAYABLE = new Set(['pending', 'failed', 'on-hold', 'checkout-draft']);
+
+const anyBody = z.unknown();
+const orderList = z.array(wooOrder);
+
+const refOf = (order: WooOrder): StoreOrderRef => ({ shopOrderId: order.id, shopOrderNumber: order.number.slice(0, 64) });
+
+const addNote = (client: WooClient, shopOrderId: number, note: string) => client.post(`orders/${shopOrderId}/notes`, { note }, anyBody);
+
+export async function markPaid(client: WooClient, shopOrderId: number, payment: PaymentForStore): Promise<void> {
+  const { body: current } = await client.get(`orders/${shopOrderId}`, wooOrder);
+  const record = { transaction_id: payment.providerPaymentId ?? '', meta_data: [{ key: META_PAYMENT_ID, value: payment.id }] };
+  // Never moves an order back: one the merchant completed (or the plugin marked paid) keeps its status.
+  await client.put(`orders/${shopOrderId}`, PAYABLE.has(current.status) ? { ...record, set_paid: true, status: 'processing' } : record, wooOrder);
+  const late = PAYABLE.has(current.status) || current.status === 'processing' || current.status === 'completed' ? '' : latePaymentNote(current.status);
+  await addNote(client, shopOrderId, paidNote(payment) + late);
+}
+
+export async function noteUnpaid(client: WooClient, shopOrderId: number, payment: PaymentForStore): Promise<void> {
+  await addNote(client, shopOrderId, unpaidNote(payment));
+}
+
+/** Among the parent's children, the one carrying our order id in its meta. */
+export async function findRenewalOrder(client: WooClient, parentShopOrderId: number, serviceOrderId: string): Promise<StoreOrderRef | null> {
+  const { body: children } = await client.get('orders', orderList, { parent: parentShopOrderId, per_page: 100 });
+  const mine = children.find((child) => child.meta_data.some((meta) => meta.key === SERVICE_ORDER_ID_META && meta.value === serviceOrderId));
+  return mine ? refOf(mine) : null;
+}
+
+/** `client` must not retry by itself: a retry after a lost answer would make a second order. */
+export async function createRenewalOrder(client: WooClient, renewal: RenewalOrder): Promise<StoreOrderRef> {
+  const { buyer, payment } = renewal;
+  const paid = payment.status === 'paid';
+  const { body: made } = await client.post(
+    'orders',
+    {
+      parent_id: renewal.parentShopOrderId,
+      status: paid ? 'processing' : 'failed',
+      set_paid: paid,
+      currency: renewal.currency,
+      transaction_id: payment.providerPaymentId ?? '',
+      billing: {
+        first_name: buyer.firstName ?? '',
+        last_name: buyer.lastName ?? '',
+        company: buyer.organizationName ?? '',
+        email: buyer.email ?? '',
+        phone: buyer.phone ?? '',
+        address_1: buyer.address ?? '',
+        postcode: buyer.postalCode ?? '',
+        city: buyer.city ?? '',
+        country: buyer.country ?? '',
+      },
+      line_items: renewal.lines.map((line) => ({ product_id: line.shopProductId, quantity: line.quantity })),
+      meta_data: [
+        { key: SERVICE_ORDER_ID_META, value: renewal.serviceOrderId },
+        { key: META_PAYMENT_ID, value: payment.id },
+      ],
+    },
+    wooOrder,
+  );
+  return refOf(made);
+}
+
+export async function noteRenewal(client: WooClient, shopOrderId: number, parentShopOrderNumber: string, payment: PaymentForStore): Promise<void> {
+  await addNote(client, shopOrderId, renewalNote(parentShopOrderNumber, payment));
+}

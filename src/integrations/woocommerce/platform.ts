@@ -1,0 +1,10 @@
+import type { ShopPlatform } from '../platform';
+import { parseDelivery } from './deliveries';
+import { WooStoreClient } from './storeClient';
+
+/** WooCommerce (wc/v3, WordPress): the store platform there is. */
+export const wooCommerce: ShopPlatform = {
+  name: 'woocommerce',
+  client: (credentials, options) => new WooStoreClient(credentials, options),
+  parseDelivery,
+};

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { ChangedPage, StoreClient, StoreClientOptions, StoreCredentials } from '../platform';
+import type { PaymentForStore, RenewalOrder, StoreOrder, StoreOrderRef, StoreProduct, StoreRecordKind, StoreRecords, Tracking } from '../records';
+import { listChanged } from './changes';
+import { WooClient } from './client';
+import { registerWebhooks, removeWebhooks, verifyStore } from './connection';
+import { mapOrder } from './orderMapping';
+import { createRenewalOrder, findRenewalOrder, markPaid, noteRenewal, noteUnpaid } from './orderWrites';
+import { mapProduct } from './productMapping';
+import { wooOrder, wooProduct } from './schemas';
+import { TRACKING_NAMESPACE, TrackingReader } from './tracking';
+
+/** One WooCommerce store through wc/v3, within the store's request budget. */
+export class WooStoreClient implements StoreClient {
+  private readonly client: WooClient;
+  private tracking: TrackingReader | undefined;
+
+  constructor(
+    private readonly credentials: StoreCredentials,
+    private readonly options: StoreClientOptions,
+  ) {
+    this.client = new WooClient(credentials, options);
+  }
+
+  /** Another client of the same store, for calls that retry differently or use another namespace. */
+  private variant(retries: number, version?: string): WooClient {
+    return new WooClient(this.credentials, { ...this.options, retries, version });
+  }
+
+  verify(): Promise<void> {
+    return verifyStore(this.client);
+  }
+
+  registerWebhooks(deliveryUrl: string, secret: string): Promise<number[]> {
+    return registerWebhooks(this.client, deliveryUrl, secret);
+  }
+
+  removeWebhooks(ids: readonly number[]): Promise<void> {
+    return removeWebhooks(this.client, ids);
+  }
+
+  async fetchOrder(shopOrderId: number): Promise<StoreOrder> {
+    return mapOrder((await this.client.get(`orders/${shopOrderId}`, wooOrder)).body);
+  }
+
+  async fetchProducts(shopProductIds: readonly number[]): Promise<StoreProduct[]> {
+    const { body } = await this.client.get('products', z.array(wooProduct), { include: shopProductIds.join(','), per_page: 100 });
+    return body.map(mapProduct);
+  }
+
+  listChanged<K extends StoreRecordKind>(kind: K, since: string | null, onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>): Promise<void> {
+    return listChanged(this.client, kind, since, onPage);
+  }
+
+  markPaid(shopOrderId: number, payment: PaymentForStore): Promise<void> {
+    return markPaid(this.client, shopOrderId, payment);
+  }
+
+  noteUnpaid(shopOrderId: number, payment: PaymentForStore): Promise<void> {
+    return noteUnpaid(this.client, shopOrderId, payment);
+  }
+
+  findRenewalOrder(parentShopOrderId: number, serviceOrderId: string): Promise<StoreOrderRef | null> {
+    return findRenewalOrder(this.client, parentShopOrderId, serviceOrderId);
+  }
+
+  createRenewalOrder(renewal: RenewalOrder): Promise<StoreOrderRef> {
+    return createRenewalOrder(this.variant(0), renewal);
+  }
+
+  noteRenewal(shopOrderId: number, parentShopOrderNumber: string, payment: PaymentForStore): Promise<void> {
+    return noteRenewal(this.client, shopOrderId, parentShopOrderNumber, payment);
+  }
+
+  readTracking(shopOrderIds: readonly number[]): Promise<{ found: Map<number, Tracking>; failed: number }> {
+    this.tracking ??= new TrackingReader(this.client, this.variant(1, TRACKING_NAMESPACE));
+    return this.tracking.read(shopOrderIds);
+  }
+}

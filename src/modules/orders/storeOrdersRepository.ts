@@ -1,0 +1,114 @@
+import type { Knex } from 'knex';
+import { againAfterInsertRace, type RecordError, type UpsertCounts } from '../../db/upserts';
+import { newId } from '../../ids';
+import type { StoreOrder } from '../../integrations/records';
+import { productsRepository } from '../products/repository';
+import type { OrderLineRow, OrderRow } from './repository';
+
+/** A payment recorded here is the truth about money: a store still waiting for our write-back does not undo it. */
+const MONEY_IN: ReadonlySet<string> = new Set(['paid', 'charged_back']);
+const NOT_YET_PAID: ReadonlySet<string> = new Set(['unpaid', 'pending']);
+
+function fieldsOf(order: StoreOrder, existing: OrderRow | undefined): Partial<OrderRow> {
+  const keepOurs = existing !== undefined && MONEY_IN.has(existing.status) && NOT_YET_PAID.has(order.status);
+  return {
+    status: keepOurs ? existing.status : order.status,
+    total_amount: order.totalAmount,
+    currency: order.currency,
+    order_number: order.shopOrderNumber,
+    shop_order_number: order.shopOrderNumber,
+    first_name: order.firstName,
+    last_name: order.lastName,
+    email: order.email,
+    organization_name: order.organizationName,
+    phone: order.phone,
+    address: order.address,
+    postal_code: order.postalCode,
+    city: order.city,
+    country: order.country,
+  };
+}
+
+const sameFields = (existing: OrderRow, fields: Partial<OrderRow>) =>
+  (Object.keys(fields) as Array<keyof OrderRow>).every((key) => (existing[key] ?? null) === (fields[key] ?? null) || String(existing[key]) === String(fields[key]));
+
+const lineKey = (lines: Array<{ product_id: string; quantity: number }>) => lines.map((line) => `${line.product_id}x${Number(line.quantity)}`).join(',');
+
+/**
+ * Writes a page of store orders as Orders, by their unique store id, with their lines on the
+ * account's Products (by store product id). A line whose product is not synced yet is left out and
+ * reported; the next sync after the product's adds it. A repeated sync changes nothing.
+ */
+export function upsertStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: RecordError[] }> {
+  return againAfterInsertRace(() => writeStoreOrders(db, accountId, orders, now));
+}
+
+async function writeStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: RecordError[] }> {
+  const counts = { created: 0, updated: 0, unchanged: 0, errors: [] as RecordError[] };
+  if (!orders.length) return counts;
+  await db.transaction(async (trx) => {
+    const existing = new Map(
+      (await trx<OrderRow>('orders').where('account_id', accountId).whereIn('shop_order_id', orders.map((order) => order.shopOrderId))).map((row) => [Number(row.shop_order_id), row]),
+    );
+    // Orders the service made in the store (renewals) whose store id it has not recorded yet: the
+    // store answered, but the answer was lost. They are ours: linked, not made twice.
+    const unlinked = orders.filter((order) => !existing.has(order.shopOrderId) && order.serviceOrderId).map((order) => order.serviceOrderId as string);
+    if (unlinked.length) {
+      const made = new Map((await trx<OrderRow>('orders').where('account_id', accountId).whereNull('shop_order_id').whereIn('id', unlinked)).map((row) => [row.id, row]));
+      for (const order of orders) {
+        const row = order.serviceOrderId ? made.get(order.serviceOrderId) : undefined;
+        if (row) existing.set(order.shopOrderId, { ...row, shop_order_id: null });
+      }
+    }
+    const productIds = [...new Set(orders.flatMap((order) => order.lines.map((line) => line.shopProductId)))];
+    const products = await productsRepository.idsOfShopProducts(trx, accountId, productIds);
+    const existingLines = await trx<OrderLineRow>('order_lines')
+      .where('account_id', accountId)
+      .whereIn('order_id', [...existing.values()].map((row) => row.id))
+      .orderBy([{ column: 'order_id' }, { column: 'position' }]);
+    for (const order of orders) {
+      const lines = order.lines.flatMap((line) => {
+        const productId = products.get(line.shopProductId);
+        if (!productId) {
+          counts.errors.push({ record: `order ${order.shopOrderId}`, error: `product ${line.shopProductId} is not synced yet: its line is left out until it is` });
+          return [];
+        }
+        return [{ product_id: productId, quantity: line.quantity }];
+      });
+      const found = existing.get(order.shopOrderId);
+      const fields = { ...fieldsOf(order, found), shop_order_id: order.shopOrderId };
+      if (!found) {
+        const id = newId('ord');
+        await trx('orders').insert({
+          id,
+          account_id: accountId,
+          vat_number: null,
+          carrier: null,
+          tracktrace: null,
+          subscription_id: null,
+          subscription_status: null,
+          cancel_subscription_at: null,
+          created_at: now,
+          updated_at: now,
+          ...fields,
+        });
+        if (lines.length) await trx('order_lines').insert(lines.map((line, position) => ({ id: newId('orl'), account_id: accountId, order_id: id, position, next_order: null, ...line })));
+        counts.created += 1;
+        continue;
+      }
+      const linesBefore = existingLines.filter((line) => line.order_id === found.id);
+      const linesSame = lineKey(linesBefore) === lineKey(lines);
+      if (sameFields(found, fields) && linesSame) {
+        counts.unchanged += 1;
+        continue;
+      }
+      await trx('orders').where({ id: found.id, account_id: accountId }).update({ ...fields, updated_at: now });
+      if (!linesSame) {
+        await trx('order_lines').where({ account_id: accountId, order_id: found.id }).delete();
+        if (lines.length) await trx('order_lines').insert(lines.map((line, position) => ({ id: newId('orl'), account_id: accountId, order_id: found.id, position, next_order: null, ...line })));
+      }
+      counts.updated += 1;
+    }
+  });
+  return counts;
+}

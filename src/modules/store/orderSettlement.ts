@@ -1,0 +1,46 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context';
+import { toDbDateTime } from '../../time';
+import { ordersRepository } from '../orders/repository';
+import type { PaymentSettlement } from '../payments/settlement';
+import { subscribeStoreOrder } from './orderSubscriptions';
+import { renewalOrderOf } from './renewals';
+import { shopTasksRepository, type ShopTaskKind } from './tasksRepository';
+import { attemptAfterCommit } from './storeTasks';
+
+/** A payment that ended without money: the store order stays payable. */
+const UNPAID: ReadonlySet<string> = new Set(['failed', 'expired', 'canceled']);
+
+async function queue(ctx: AppContext, trx: Knex.Transaction, accountId: string, orderId: string, kind: ShopTaskKind, paymentId: string): Promise<void> {
+  const taskId = await shopTasksRepository.enqueue(trx, { account_id: accountId, order_id: orderId, kind, payment_id: paymentId, origin_key: `${kind}-${paymentId}` }, toDbDateTime(ctx.clock.now()));
+  if (taskId) attemptAfterCommit(ctx, trx, accountId, taskId);
+}
+
+/** A checkout payment of a store order settled: the order (and its subscriptions) follow, the store is told. */
+async function onOrderPaymentSettled(ctx: AppContext, trx: Knex.Transaction, { payment, to }: PaymentSettlement): Promise<void> {
+  const order = payment.purpose_id ? await ordersRepository.find(trx, payment.account_id, payment.purpose_id) : undefined;
+  if (!order) return;
+  const now = toDbDateTime(ctx.clock.now());
+  if (to === 'paid') {
+    if (order.status === 'unpaid' || order.status === 'pending') await ordersRepository.update(trx, order.account_id, order.id, { status: 'paid', updated_at: now });
+    await subscribeStoreOrder(ctx, trx, order, payment);
+    await queue(ctx, trx, order.account_id, order.id, 'paid', payment.id);
+  } else if (UNPAID.has(to)) {
+    await queue(ctx, trx, order.account_id, order.id, 'unpaid', payment.id);
+  } else if (to === 'charged_back') {
+    await ordersRepository.update(trx, order.account_id, order.id, { status: 'charged_back', updated_at: now });
+  }
+}
+
+/** A charge of a subscription that came from a store order settled: its renewal order, here and in the store. */
+async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment, to }: PaymentSettlement): Promise<void> {
+  if (to !== 'paid' && !UNPAID.has(to)) return;
+  const renewal = await renewalOrderOf(ctx, trx, payment, to === 'paid');
+  if (renewal) await queue(ctx, trx, renewal.account_id, renewal.id, 'renewal', payment.id);
+}
+
+/** The store listens to the payments made for its orders and to the charges of subscriptions its orders started. */
+export function registerStoreOrderSettlement(ctx: AppContext): void {
+  ctx.settlements.on(['order'], (trx, settlement) => onOrderPaymentSettled(ctx, trx, settlement));
+  ctx.settlements.on(['charge'], (trx, settlement) => onChargeSettled(ctx, trx, settlement));
+}

@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context';
+import { isUniqueViolation } from '../../db/connect';
+import { calendarDateIn, toDbDateTime } from '../../time';
+import { accountsRepository } from '../accounts/repository';
+import { mandatesRepository } from '../mandates/repository';
+import { ordersRepository, type OrderLineRow, type OrderRow } from '../orders/repository';
+import type { PaymentRow } from '../payments/repository';
+import { productsRepository, type ProductRow } from '../products/repository';
+import { subscriptionsRepository } from '../subscriptions/repository';
+import { insertPaidFirst, subscriptionPaidFirst } from '../subscriptions/paidFirstPeriod';
+
+/** The profile a subscription is charged on when the account has none of its own set (as for links). */
+const OWN_PROFILE = 'default';
+
+interface SubscriptionGroup {
+  key: string;
+  product: ProductRow;
+  lines: OrderLineRow[];
+  amount: number; // cents per period
+  names: string[];
+}
+
+/** An order's subscription lines, one group per interval (and length): each group is one Subscription. */
+function groupsOf(lines: OrderLineRow[], products: Map<string, ProductRow>): SubscriptionGroup[] {
+  const groups = new Map<string, SubscriptionGroup>();
+  for (const line of lines) {
+    const product = products.get(line.product_id);
+    if (!product || product.type !== 'subscription' || !product.interval || !product.interval_value) continue;
+    const key = `${product.interval_value}${product.interval}-${product.times ?? 'open'}`;
+    const group = groups.get(key) ?? { key, product, lines: [], amount: 0, names: [] };
+    group.lines.push(line);
+    group.amount += Number(product.amount) * line.quantity;
+    group.names.push(line.quantity > 1 ? `${line.quantity} × ${product.name}` : product.name);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** Whether an order holds products billed by interval: its payment must then leave a mandate (`first`). */
+export async function holdsSubscriptionProducts(db: Knex, order: OrderRow): Promise<boolean> {
+  const lines = await ordersRepository.linesOf(db, order.account_id, [order.id]);
+  const products = await productsRepository.findMany(db, order.account_id, lines.map((line) => line.product_id));
+  return groupsOf(lines, products).length > 0;
+}
+
+/**
+ * The Subscriptions a paid store order starts, one per product interval, on the mandate its first
+ * payment left. Runs in the payment's settlement transaction. Each is keyed by the order and its
+ * interval (unique per account), so a second paid payment of the order makes none again. The
+ * checkout paid the first period of each: it is their charge 1, counted in the product's `times`
+ * (the number of payments in all), and their next charge is one interval after it.
+ */
+export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction, order: OrderRow, payment: PaymentRow): Promise<string[]> {
+  const lines = await ordersRepository.linesOf(trx, order.account_id, [order.id]);
+  const products = await productsRepository.findMany(trx, order.account_id, lines.map((line) => line.product_id));
+  const groups = groupsOf(lines, products);
+  if (!groups.length) return [];
+  const mandate =
+    payment.customer_id && payment.provider_mandate_id ? await mandatesRepository.findForCustomer(trx, order.account_id, payment.customer_id, payment.provider_mandate_id) : undefined;
+  if (!mandate) {
+    ctx.logger.error('a store order with subscription products was paid without a mandate; no subscription was made', { accountId: order.account_id, orderId: order.id, paymentId: payment.id });
+    return [];
+  }
+  const settings = await accountsRepository.providerSettings(trx, order.account_id);
+  const paidDate = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
+  const made: string[] = [];
+  for (const group of groups) {
+    const originKey = `order-${order.id}-${group.key}`;
+    if (await subscriptionsRepository.findByOriginKey(trx, order.account_id, originKey)) continue;
+    const interval = group.product.interval as NonNullable<ProductRow['interval']>;
+    const started = subscriptionPaidFirst(
+      { id: order.account_id },
+      {
+        name: `Order ${order.shop_order_number ?? order.order_number}: ${group.names.join(', ')}`.slice(0, 191),
+        customer_id: mandate.customer_id,
+        provider_profile_id: settings?.mollie_profile_id ?? OWN_PROFILE,
+        provider_mandate_id: mandate.id,
+        rules: [{ amount: group.amount, interval, interval_amount: Number(group.product.interval_value), times: group.product.times === null ? null : Number(group.product.times) }],
+        workflow_id: null,
+        docstyle_id: null,
+      },
+      mandate,
+      { payment, amount: group.amount, paidDate },
+      ctx.clock.now(),
+    );
+    const { row } = started;
+    try {
+      await insertPaidFirst(ctx, trx, started, payment, { origin_key: originKey, origin_order_id: order.id });
+    } catch (error) {
+      if (isUniqueViolation(error)) continue; // made a moment ago by the order's other payment
+      throw error;
+    }
+    await ordersRepository.attachLinesToSubscription(trx, order.account_id, order.id, group.lines.map((line) => line.id), { id: row.id, nextOrder: row.next_payment_at });
+    made.push(row.id);
+    if (!order.subscription_id && made.length === 1) {
+      await ordersRepository.update(trx, order.account_id, order.id, { subscription_id: row.id, subscription_status: row.status, updated_at: toDbDateTime(ctx.clock.now()) });
+    }
+  }
+  return made;
+}

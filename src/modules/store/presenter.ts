@@ -1,0 +1,19 @@
+import type { Config } from '../../config';
+import type { Account } from '../../context';
+import { formatNullableDateTime } from '../../time';
+import type { ShopRow } from './repository';
+import type { ShopResponse } from './schemas';
+import { shopWebhookUrl } from './service';
+
+/** The connection as the merchant sees it: never the secret, the key only masked. */
+export function presentShop(config: Config, account: Pick<Account, 'public_ref'>, row: ShopRow): ShopResponse {
+  return {
+    // Only WooCommerce is connected through the API (its REST API keys are the body).
+    platform: row.platform as ShopResponse['platform'],
+    url: row.url,
+    status: row.status,
+    consumer_key: `ck_…${row.consumer_key.slice(-4)}`,
+    webhooks: { state: row.webhooks_state, delivery_url: shopWebhookUrl(config.publicUrl, row.platform, account), error: row.webhooks_error },
+    connected_at: formatNullableDateTime(row.connected_at, config.APP_TIMEZONE),
+  };
+}

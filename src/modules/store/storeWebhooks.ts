@@ -1,0 +1,71 @@
+import type { AppContext } from '../../context';
+import { decryptSecret } from '../../crypto/secrets';
+import type { DeliveryHeaders } from '../../integrations/platform';
+import { toDbDateTime } from '../../time';
+import { accountsRepository } from '../accounts/repository';
+import { ordersRepository } from '../orders/repository';
+import { upsertStoreOrders } from '../orders/storeOrdersRepository';
+import { productsRepository } from '../products/repository';
+import { upsertStoreProducts } from '../products/storeProductsRepository';
+import { webhookDeliveriesRepository } from './deliveriesRepository';
+import { shopsRepository } from './repository';
+
+export interface StoreDeliveryRequest {
+  /** The platform named in the webhook address. */
+  platform: string;
+  publicRef: string;
+  rawBody: Buffer;
+  headers: DeliveryHeaders;
+}
+
+/** What the receiver answers: 200 for a ping, an applied or a duplicate delivery; 401 unsigned; 404 unknown store. */
+export type DeliveryOutcome = 'ping' | 'applied' | 'duplicate' | 'ignored' | 'unauthorized' | 'unknown';
+
+/**
+ * A store's webhook delivery: its platform checks the signature on the raw bytes before anything is
+ * read or stored; a delivery id seen before is not applied again; a product or an order is applied as
+ * the sync would.
+ * Webhooks are a hint: the periodic sync is the truth, so what cannot be applied is left to it.
+ */
+export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliveryRequest): Promise<DeliveryOutcome> {
+  const account = await accountsRepository.findByPublicRef(ctx.db, delivery.publicRef);
+  const shop = account && (await shopsRepository.ofAccount(ctx.db, account.id));
+  if (!account || !shop || shop.status !== 'connected' || shop.platform !== delivery.platform) return 'unknown';
+  const read = ctx.platforms.get(shop.platform).parseDelivery(delivery.rawBody, delivery.headers, decryptSecret(ctx.config.appKey, shop.webhook_secret_encrypted));
+  if (read.kind === 'ping') return 'ping';
+  if (read.kind === 'unauthorized') {
+    ctx.logger.warn('store webhook with a missing or wrong signature refused', { accountId: account.id, topic: read.topic });
+    return 'unauthorized';
+  }
+  if (read.kind === 'unreadable') return 'ignored';
+  const now = toDbDateTime(ctx.clock.now());
+  if (read.deliveryId && !(await webhookDeliveriesRepository.recordFirst(ctx.db, { accountId: account.id, deliveryId: read.deliveryId, topic: read.topic, resourceId: read.resourceId }, now))) {
+    return 'duplicate';
+  }
+  const { change } = read;
+  switch (change.type) {
+    case 'product.saved':
+      return applyRecord(ctx, account.id, read.resourceId, 'product', () => upsertStoreProducts(ctx.db, account.id, [change.read()], now));
+    case 'product.deleted':
+      await productsRepository.markDeletedInStore(ctx.db, account.id, change.shopProductId, now);
+      return 'applied';
+    case 'order.saved':
+      return applyRecord(ctx, account.id, read.resourceId, 'order', () => upsertStoreOrders(ctx.db, account.id, [change.read()], now));
+    case 'order.deleted':
+      await ordersRepository.cancelByShopOrderId(ctx.db, account.id, change.shopOrderId, now);
+      return 'applied';
+    case 'other':
+      return 'ignored';
+  }
+}
+
+/** Applies a delivered record as the sync would; one the store sent in a shape we cannot use is left to the periodic sync. */
+async function applyRecord(ctx: AppContext, accountId: string, resourceId: string | null, label: string, apply: () => Promise<unknown>): Promise<DeliveryOutcome> {
+  try {
+    await apply();
+    return 'applied';
+  } catch (error) {
+    ctx.logger.warn(`store webhook ${label} could not be applied; the periodic sync retries it`, { accountId, resourceId, error: error instanceof Error ? error.message.slice(0, 300) : String(error) });
+    return 'ignored';
+  }
+}

@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context';
+import type { PaymentForStore, StoreBuyer, StoreOrderRef } from '../../integrations/records';
+import { toDbDateTime } from '../../time';
+import { ordersRepository, type OrderRow } from '../orders/repository';
+import { paymentsRepository, type PaymentRow } from '../payments/repository';
+import { productsRepository } from '../products/repository';
+import type { ShopRow } from './repository';
+import { connectedStore, storeClient } from './storeClient';
+import type { ShopTaskRow } from './tasksRepository';
+
+/** Quick retries within one attempt (a store's hiccup); longer outages wait for the task's next attempt. */
+const TASK_CLIENT_RETRIES = 2;
+/** The provider's name in the store's order notes. */
+const PROVIDER_NAME = 'Mollie';
+
+/** A task that cannot succeed however often it is tried. */
+export class HopelessTask extends Error {}
+
+/** Our payment as the store is told of it. */
+const forStore = (payment: PaymentRow): PaymentForStore => ({
+  id: payment.id,
+  providerName: PROVIDER_NAME,
+  providerPaymentId: payment.provider_payment_id,
+  status: payment.status,
+  failureReason: payment.failure_reason,
+  currency: payment.currency,
+  amount: Number(payment.amount),
+});
+
+const buyerOf = (order: OrderRow): StoreBuyer => ({
+  firstName: order.first_name,
+  lastName: order.last_name,
+  email: order.email,
+  organizationName: order.organization_name,
+  phone: order.phone,
+  address: order.address,
+  postalCode: order.postal_code,
+  city: order.city,
+  country: order.country,
+});
+
+function requireShopOrderId(order: OrderRow): number {
+  if (order.shop_order_id === null) throw new HopelessTask(`order ${order.id} is not a store order`);
+  return Number(order.shop_order_id);
+}
+
+const recordStoreOrder = (ctx: AppContext, db: Knex, order: OrderRow, made: StoreOrderRef) =>
+  ordersRepository.update(db, order.account_id, order.id, { shop_order_id: made.shopOrderId, shop_order_number: made.shopOrderNumber, updated_at: toDbDateTime(ctx.clock.now()) });
+
+/**
+ * A subscription's charge as an order in the store, child of the order the subscription came from.
+ * Made once: the order carries our order id, and an attempt after one whose answer was lost first
+ * looks among the parent's children for it.
+ */
+async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: ShopTaskRow, order: OrderRow, payment: PaymentRow): Promise<void> {
+  const store = storeClient(ctx, shop, TASK_CLIENT_RETRIES);
+  const parent = order.parent_order_id ? await ordersRepository.find(db, order.account_id, order.parent_order_id) : undefined;
+  if (!parent || parent.shop_order_id === null) throw new HopelessTask(`renewal order ${order.id} has no store order to renew`);
+  const parentShopId = Number(parent.shop_order_id);
+  let shopOrderId = order.shop_order_id === null ? null : Number(order.shop_order_id);
+  if (shopOrderId === null && task.attempts > 0) {
+    const mine = await store.findRenewalOrder(parentShopId, order.id);
+    if (mine) {
+      shopOrderId = mine.shopOrderId;
+      await recordStoreOrder(ctx, db, order, mine);
+    }
+  }
+  if (shopOrderId === null) {
+    const lines = await ordersRepository.linesOf(db, order.account_id, [order.id]);
+    const products = await productsRepository.findMany(db, order.account_id, lines.map((line) => line.product_id));
+    // Made without retries of its own: the task's next attempt looks for it first instead.
+    const made = await store.createRenewalOrder({
+      serviceOrderId: order.id,
+      parentShopOrderId: parentShopId,
+      currency: order.currency,
+      buyer: buyerOf(order),
+      lines: lines.flatMap((line) => {
+        const shopProductId = products.get(line.product_id)?.shop_product_id;
+        return shopProductId ? [{ shopProductId: Number(shopProductId), quantity: line.quantity }] : [];
+      }),
+      payment: forStore(payment),
+    });
+    shopOrderId = made.shopOrderId;
+    await recordStoreOrder(ctx, db, order, made);
+  }
+  await store.noteRenewal(shopOrderId, parent.shop_order_number ?? String(parentShopId), forStore(payment));
+}
+
+/** Tells the store what a task says: its order paid, a payment of it that failed, or a renewal order to make. */
+export async function performShopTask(ctx: AppContext, task: ShopTaskRow): Promise<void> {
+  const shop = await connectedStore(ctx, task.account_id);
+  if (!shop) throw new Error('no store is connected to this account');
+  const order = await ordersRepository.find(ctx.db, task.account_id, task.order_id);
+  const payment = task.payment_id ? await paymentsRepository.find(ctx.db, task.account_id, task.payment_id) : undefined;
+  if (!order || !payment) throw new HopelessTask(`task ${task.id} has no order or payment`);
+  if (task.kind === 'renewal') return writeRenewal(ctx, ctx.db, shop, task, order, payment);
+  const store = storeClient(ctx, shop, TASK_CLIENT_RETRIES);
+  if (task.kind === 'paid') await store.markPaid(requireShopOrderId(order), forStore(payment));
+  else await store.noteUnpaid(requireShopOrderId(order), forStore(payment));
+}

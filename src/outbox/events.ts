@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import { newId } from '../ids';
+import { outboundEventsRepository } from './repository';
+
+/** The JSON body of an event (DESIGN.md): a receiver may also fetch GET /api/v2/payments/{id}. */
+export function paymentEventPayload(paymentId: string, status: string): string {
+  return JSON.stringify({ id: paymentId, event: `payment.${status}`, status });
+}
+
+interface NewEvent {
+  accountId: string;
+  paymentId: string | null;
+  resourceId: string | null;
+  event: string;
+  payload: string;
+  url: string;
+}
+
+async function insertEvent(trx: Knex.Transaction, event: NewEvent, now: string): Promise<string> {
+  const id = newId('evt');
+  await outboundEventsRepository.insert(trx, {
+    id,
+    account_id: event.accountId,
+    payment_id: event.paymentId,
+    resource_id: event.resourceId,
+    event: event.event,
+    payload: event.payload,
+    url: event.url,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    last_attempt_at: null,
+    last_status_code: null,
+    last_error: null,
+    delivered_at: null,
+    created_at: now,
+  });
+  return id;
+}
+
+/** The merchant's account-wide endpoint (`cli accounts set-webhook`), or null when none is set. */
+async function accountEventsUrl(trx: Knex.Transaction, accountId: string): Promise<string | null> {
+  const row = await trx('accounts').where({ id: accountId }).first<{ events_url: string | null } | undefined>('events_url');
+  return row?.events_url ?? null;
+}
+
+/**
+ * Writes a payment's status change into the outbox: to the payment's own webhook_url (unless the
+ * change was told in the answer to the client's request) and to the account's events endpoint
+ * (always: it hears of payments of every purpose). Called inside the transaction that changes the
+ * status, so an event exists exactly when the change does, whatever crashes afterwards.
+ */
+export async function enqueuePaymentEvents(
+  trx: Knex.Transaction,
+  payment: { id: string; account_id: string; webhook_url: string | null },
+  status: string,
+  now: string,
+  options: { toPaymentUrl: boolean },
+): Promise<string[]> {
+  const base = { accountId: payment.account_id, paymentId: payment.id, resourceId: payment.id, event: `payment.${status}`, payload: paymentEventPayload(payment.id, status) };
+  const ids: string[] = [];
+  if (options.toPaymentUrl && payment.webhook_url) ids.push(await insertEvent(trx, { ...base, url: payment.webhook_url }, now));
+  const accountUrl = await accountEventsUrl(trx, payment.account_id);
+  if (accountUrl) ids.push(await insertEvent(trx, { ...base, url: accountUrl }, now));
+  return ids;
+}
+
+/**
+ * An event about something other than a payment (`subscription.charged`, `follow_up.solved`) to the
+ * account's events endpoint, in the caller's transaction. Nothing is written when none is set.
+ */
+export async function enqueueAccountEvent(
+  trx: Knex.Transaction,
+  accountId: string,
+  event: { name: string; resourceId: string; body: Record<string, unknown> },
+  now: string,
+): Promise<string | null> {
+  const url = await accountEventsUrl(trx, accountId);
+  if (!url) return null;
+  const payload = JSON.stringify({ id: event.resourceId, event: event.name, ...event.body });
+  return insertEvent(trx, { accountId, paymentId: null, resourceId: event.resourceId, event: event.name, payload, url }, now);
+}
