@@ -9,6 +9,7 @@ import { wooOrder, type WooOrder } from '../../shop/woocommerce/schemas';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { nextAttemptAfterFailure } from '../../webhooks/backoff';
 import { ordersRepository, type OrderRow } from '../orders/repository';
+import { providerPaymentLabel } from '../payments/providerLabel';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { productsRepository } from '../products/repository';
 import { connectedStore, storeClient } from './storeClient';
@@ -33,21 +34,21 @@ class HopelessTask extends Error {}
 const anyBody = z.unknown();
 const orderList = z.array(wooOrder);
 
-const paidNote = (payment: PaymentRow) =>
-  `Paid: Mollie payment ${payment.provider_payment_id ?? payment.id} (${payment.currency} ${formatCents(Number(payment.amount))}), recurring payments service payment ${payment.id}.`;
+const paidNote = (payment: PaymentRow, label: string) =>
+  `Paid: ${label} (${payment.currency} ${formatCents(Number(payment.amount))}), recurring payments service payment ${payment.id}.`;
 
-async function writePaid(client: WooClient, order: OrderRow, payment: PaymentRow): Promise<void> {
+async function writePaid(client: WooClient, order: OrderRow, payment: PaymentRow, label: string): Promise<void> {
   const shopOrderId = requireShopOrderId(order);
   const { body: current } = await client.get(`orders/${shopOrderId}`, wooOrder);
   const record = { transaction_id: payment.provider_payment_id ?? '', meta_data: [{ key: META_PAYMENT_ID, value: payment.id }] };
   // Never moves an order back: one the merchant completed (or the plugin marked paid) keeps its status.
   await client.put(`orders/${shopOrderId}`, PAYABLE.has(current.status) ? { ...record, set_paid: true, status: 'processing' } : record, wooOrder);
   const late = PAYABLE.has(current.status) || current.status === 'processing' || current.status === 'completed' ? '' : ` The order was ${current.status} in the store: refund the payment or reopen the order.`;
-  await client.post(`orders/${shopOrderId}/notes`, { note: paidNote(payment) + late }, anyBody);
+  await client.post(`orders/${shopOrderId}/notes`, { note: paidNote(payment, label) + late }, anyBody);
 }
 
-async function writeUnpaid(client: WooClient, order: OrderRow, payment: PaymentRow): Promise<void> {
-  const note = `Mollie payment ${payment.provider_payment_id ?? payment.id} ${payment.status}${payment.failure_reason ? ` (${payment.failure_reason})` : ''}: the order is not paid and can still be paid.`;
+async function writeUnpaid(client: WooClient, order: OrderRow, payment: PaymentRow, label: string): Promise<void> {
+  const note = `${label} ${payment.status}${payment.failure_reason ? ` (${payment.failure_reason})` : ''}: the order is not paid and can still be paid.`;
   await client.post(`orders/${requireShopOrderId(order)}/notes`, { note }, anyBody);
 }
 
@@ -64,7 +65,7 @@ const recordStoreOrder = (ctx: AppContext, db: Knex, order: OrderRow, made: WooO
  * Made once: the order carries our order id in its meta, and an attempt after one whose answer was
  * lost first looks among the parent's children for it.
  */
-async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: ShopTaskRow, order: OrderRow, payment: PaymentRow): Promise<void> {
+async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: ShopTaskRow, order: OrderRow, payment: PaymentRow, label: string): Promise<void> {
   const client = storeClient(ctx, shop, { retries: TASK_CLIENT_RETRIES });
   const parent = order.parent_order_id ? await ordersRepository.find(db, order.account_id, order.parent_order_id) : undefined;
   if (!parent || parent.shop_order_id === null) throw new HopelessTask(`renewal order ${order.id} has no store order to renew`);
@@ -117,7 +118,7 @@ async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: Shop
     shopOrderId = made.id;
     await recordStoreOrder(ctx, db, order, made);
   }
-  const note = paid ? paidNote(payment) : `Renewal not paid: Mollie payment ${payment.provider_payment_id ?? payment.id} ${payment.status}${payment.failure_reason ? ` (${payment.failure_reason})` : ''}.`;
+  const note = paid ? paidNote(payment, label) : `Renewal not paid: ${label} ${payment.status}${payment.failure_reason ? ` (${payment.failure_reason})` : ''}.`;
   await client.post(`orders/${shopOrderId}/notes`, { note: `Renewal of order #${parent.shop_order_number ?? parentShopId}. ${note}` }, anyBody);
 }
 
@@ -127,10 +128,11 @@ async function perform(ctx: AppContext, task: ShopTaskRow): Promise<void> {
   const order = await ordersRepository.find(ctx.db, task.account_id, task.order_id);
   const payment = task.payment_id ? await paymentsRepository.find(ctx.db, task.account_id, task.payment_id) : undefined;
   if (!order || !payment) throw new HopelessTask(`task ${task.id} has no order or payment`);
-  if (task.kind === 'renewal') return writeRenewal(ctx, ctx.db, shop, task, order, payment);
+  const label = await providerPaymentLabel(ctx, payment);
+  if (task.kind === 'renewal') return writeRenewal(ctx, ctx.db, shop, task, order, payment, label);
   const client = storeClient(ctx, shop, { retries: TASK_CLIENT_RETRIES });
-  if (task.kind === 'paid') await writePaid(client, order, payment);
-  else await writeUnpaid(client, order, payment);
+  if (task.kind === 'paid') await writePaid(client, order, payment, label);
+  else await writeUnpaid(client, order, payment, label);
 }
 
 /**

@@ -1,10 +1,13 @@
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { LaneOptions } from '../../background';
 import type { AppContext } from '../../context';
 import { accountsRepository } from '../../modules/accounts/repository';
-import { processWebhookCall, recordWebhookCall } from './calls';
+import { processWebhookCall, recordWebhookCall } from '../../modules/payments/webhookCalls';
+import { providerAdapters } from '../../providers';
+import type { ProviderAdapter, ProviderWebhook } from '../../providers/adapter';
 
-const PAYMENT_ID = /^tr_[0-9A-Za-z]{1,60}$/;
+/** A provider's report is a few fields: anything larger is not one. */
+const BODY_LIMIT = '10kb';
 /**
  * Calls are processed a few at a time (each waits for the provider), once a burst has been answered:
  * not while calls still arrive, unless one has waited five seconds. Beyond 10,000 waiting, a call is left
@@ -41,29 +44,41 @@ function accountLookup(ctx: AppContext): (publicRef: string) => Promise<string |
 }
 
 /**
- * Receives a provider's report that a payment changed: records it and answers 200 at once, then
- * processes it in the background. Unknown accounts and ids also get 200: the provider must not
- * retry them, and nothing is revealed about which ids exist. Mollie's calls are unsigned, which is
- * why the call is never trusted: the payment is fetched from the provider.
+ * `POST /webhooks/<provider>?account=<public_ref>`: a provider's report that a payment changed. Its
+ * adapter reads the call; the call is recorded and answered 200 at once, then processed in the
+ * background. Calls that are not the provider's, and unknown accounts, also get 200: the provider
+ * must not retry them, and nothing is revealed about which ids exist. Calls are never trusted (many
+ * providers sign nothing): the payment is fetched from the provider.
  */
-async function receiveProviderWebhook(ctx: AppContext, accountIdOf: (publicRef: string) => Promise<string | null>, publicRef: string, resourceId: string): Promise<number | null> {
-  if (!PAYMENT_ID.test(resourceId)) return null;
-  const accountId = await accountIdOf(publicRef);
-  if (!accountId) {
-    ctx.logger.warn('provider webhook for an unknown account reference', { resourceId });
-    return null;
-  }
-  return recordWebhookCall(ctx, accountId, resourceId);
-}
-
-export function mollieWebhookRouter(ctx: AppContext): Router {
+export function providerWebhookRouter(ctx: AppContext): Router {
   const router = express.Router();
   const accountIdOf = accountLookup(ctx);
-  router.post('/mollie', express.urlencoded({ extended: false, limit: '10kb' }), async (req, res) => {
+  const bodyParsers = new Map<ProviderWebhook, RequestHandler>();
+  const adapterOf = (name: string): (ProviderAdapter & { webhook: ProviderWebhook }) | null => {
+    const adapter = providerAdapters().find((known) => known.name === name);
+    return adapter?.webhook ? { ...adapter, webhook: adapter.webhook } : null;
+  };
+
+  router.post('/:provider', (req, res, next) => {
+    const webhook = adapterOf(String(req.params.provider))?.webhook;
+    // Not a provider that reports by webhook: the address does not exist.
+    if (!webhook) return next('route');
+    let parse = bodyParsers.get(webhook);
+    if (!parse) {
+      parse = express.raw({ type: [...webhook.contentTypes], limit: BODY_LIMIT });
+      bodyParsers.set(webhook, parse);
+    }
+    return parse(req, res, next);
+  }, async (req, res) => {
+    const adapter = adapterOf(String(req.params.provider));
     const publicRef = typeof req.query.account === 'string' ? req.query.account : '';
-    const body = req.body as Record<string, unknown> | undefined;
-    const resourceId = typeof body?.id === 'string' ? body.id : '';
-    const seq = await receiveProviderWebhook(ctx, accountIdOf, publicRef, resourceId);
+    const change = adapter?.webhook.parse({ body: Buffer.isBuffer(req.body) ? req.body : null, headers: req.headers });
+    let seq: number | null = null;
+    if (adapter && change) {
+      const accountId = await accountIdOf(publicRef);
+      if (accountId) seq = await recordWebhookCall(ctx, adapter.name, accountId, change.paymentId);
+      else ctx.logger.warn('provider webhook for an unknown account reference', { provider: adapter.name, resourceId: change.paymentId });
+    }
     res.status(200).type('text/plain').send('OK');
     // A few at a time: a burst of calls is answered first and processed right after, not in a scrum.
     if (seq !== null) ctx.background.runInLane(PROCESSING, 'process provider webhook', () => processWebhookCall(ctx, seq));
