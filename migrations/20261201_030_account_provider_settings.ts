@@ -8,6 +8,13 @@ import type { Knex } from 'knex';
  * carried over: the sealed key as it is (same APP_KEY encryption), the API URL as `{"apiUrl": …}`.
  */
 
+/**
+ * Outside a transaction: SQLite drops a column by copying the table, and other tables refer to
+ * accounts; knex can switch the foreign-key check off for that copy only outside a transaction
+ * (MySQL commits each ALTER by itself anyway). Every step can run again after a failed one.
+ */
+export const config = { transaction: false };
+
 interface OldSettings {
   id: string;
   mollie_api_key_encrypted: string | null;

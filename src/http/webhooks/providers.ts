@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { accountsRepository } from '../../modules/accounts/repository';
 import { processWebhookCall, recordWebhookCall } from '../../modules/payments/webhookCalls';
 import { providerAdapters } from '../../providers';
-import type { ProviderAdapter, ProviderWebhook } from '../../providers/adapter';
+import type { InboundWebhookCall, ProviderAdapter, ProviderWebhook } from '../../providers/adapter';
 
 /** A provider's report is a few fields: anything larger is not one. */
 const BODY_LIMIT = '10kb';
@@ -43,6 +43,16 @@ function accountLookup(ctx: AppContext): (publicRef: string) => Promise<string |
   };
 }
 
+/** What the adapter reads in a call; a call it cannot read at all is not one of the provider's. */
+function readCall(ctx: AppContext, adapter: ProviderAdapter & { webhook: ProviderWebhook }, call: InboundWebhookCall): { paymentId: string } | null {
+  try {
+    return adapter.webhook.parse(call);
+  } catch (error) {
+    ctx.logger.warn('provider webhook call that its adapter cannot read', { provider: adapter.name, error: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
+}
+
 /**
  * `POST /webhooks/<provider>?account=<public_ref>`: a provider's report that a payment changed. Its
  * adapter reads the call; the call is recorded and answered 200 at once, then processed in the
@@ -72,7 +82,7 @@ export function providerWebhookRouter(ctx: AppContext): Router {
   }, async (req, res) => {
     const adapter = adapterOf(String(req.params.provider));
     const publicRef = typeof req.query.account === 'string' ? req.query.account : '';
-    const change = adapter?.webhook.parse({ body: Buffer.isBuffer(req.body) ? req.body : null, headers: req.headers });
+    const change = adapter ? readCall(ctx, adapter, { body: Buffer.isBuffer(req.body) ? req.body : null, headers: req.headers }) : null;
     let seq: number | null = null;
     if (adapter && change) {
       const accountId = await accountIdOf(publicRef);
