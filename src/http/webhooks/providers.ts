@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { accountsRepository } from '../../modules/accounts/repository';
 import { processWebhookCall, recordWebhookCall } from '../../modules/payments/webhookCalls';
 import { providerAdapters } from '../../providers';
-import type { InboundWebhookCall, ProviderAdapter, ProviderWebhook } from '../../providers/adapter';
+import type { InboundWebhookCall, ProviderWebhook } from '../../providers/adapter';
 
 /** A provider's report is a few fields: anything larger is not one. */
 const BODY_LIMIT = '10kb';
@@ -43,8 +43,14 @@ function accountLookup(ctx: AppContext): (publicRef: string) => Promise<string |
   };
 }
 
+/** A provider that reports by webhook, by its name. */
+interface Receiving {
+  name: string;
+  webhook: ProviderWebhook;
+}
+
 /** What the adapter reads in a call; a call it cannot read at all is not one of the provider's. */
-function readCall(ctx: AppContext, adapter: ProviderAdapter & { webhook: ProviderWebhook }, call: InboundWebhookCall): { paymentId: string } | null {
+function readCall(ctx: AppContext, adapter: Receiving, call: InboundWebhookCall): { paymentId: string } | null {
   try {
     return adapter.webhook.parse(call);
   } catch (error) {
@@ -64,9 +70,9 @@ export function providerWebhookRouter(ctx: AppContext): Router {
   const router = express.Router();
   const accountIdOf = accountLookup(ctx);
   const bodyParsers = new Map<ProviderWebhook, RequestHandler>();
-  const adapterOf = (name: string): (ProviderAdapter & { webhook: ProviderWebhook }) | null => {
+  const adapterOf = (name: string): Receiving | null => {
     const adapter = providerAdapters().find((known) => known.name === name);
-    return adapter?.webhook ? { ...adapter, webhook: adapter.webhook } : null;
+    return adapter?.webhook ? { name: adapter.name, webhook: adapter.webhook } : null;
   };
 
   router.post('/:provider', (req, res, next) => {
