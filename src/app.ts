@@ -12,9 +12,9 @@ import { requestId } from './http/requestId';
 import { requestMetrics } from './http/requestMetrics';
 import { mountRoutes } from './http/route';
 import { apiRoutes } from './modules';
-import { processWebhookCall, recordWebhookCall } from './webhooks/inbound/calls';
-import { mollieWebhookRouter } from './webhooks/inbound/mollieRoute';
+import { providerWebhookRouter } from './http/webhooks/providers';
 import { storeWebhookRouter } from './http/webhooks/storeRoute';
+import { processWebhookCall, recordWebhookCall } from './modules/payments/webhookCalls';
 import { payPagesRouter } from './pages/pay/routes';
 import { sandboxCheckoutRouter } from './providers/sandbox/checkoutPage';
 
@@ -37,7 +37,7 @@ export function createApp(ctx: AppContext): Express {
     }
   });
 
-  app.use('/webhooks', mollieWebhookRouter(ctx));
+  app.use('/webhooks', providerWebhookRouter(ctx));
   app.use('/webhooks', storeWebhookRouter(ctx));
   // The sandbox reports a change the way a provider does: a recorded webhook call, processed the
   // same way; awaited here so the payer's redirect already sees the new status. Where the sandbox is
@@ -46,7 +46,7 @@ export function createApp(ctx: AppContext): Express {
     app.use(
       '/sandbox',
       sandboxCheckoutRouter(ctx, async (accountId, providerPaymentId) => {
-        await processWebhookCall(ctx, await recordWebhookCall(ctx, accountId, providerPaymentId));
+        await processWebhookCall(ctx, await recordWebhookCall(ctx, 'sandbox', accountId, providerPaymentId));
       }),
     );
   }

@@ -35,7 +35,6 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     logger,
     config,
     loadSettings: (accountId) => accountsRepository.providerSettings(db, accountId),
-    mollieTimeoutMs: config.MOLLIE_TIMEOUT_MS,
   });
   const rateLimits = config.REDIS_URL ? await redisCounter(config.REDIS_URL, logger) : memoryCounter();
   const ctx: AppContext = {

@@ -11,7 +11,7 @@ const SECRET_KEYS = /^(authorization|token|api_?key|app_?key|secret|password|con
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
 /**
  * IBANs as written: electronic (NL91ABNA0417164300) or in groups of four. Upper case only, and
- * whole words only: our ids (`cus_4fJ9aZ…`) and Mollie's (`tr_…`) join their prefix with `_`, so no
+ * whole words only: our ids (`cus_4fJ9aZ…`) and the provider's (`tr_…`) join their prefix with `_`, so no
  * word boundary starts inside them, and mixed-case base62 never matches.
  */
 const IBAN = /\b[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?)\b/g;

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     logger.warn('APP_KEY was not set: generated a new key and stored it with mode 0600; back it up', { keyFile: generatedKeyFile });
   }
   if (config.sandboxEnabled && config.NODE_ENV === 'production') {
-    logger.warn('SANDBOX=on in production: the /sandbox checkout pages exist, where anyone can mark a payment of an account without a Mollie key paid; use it only for a demo');
+    logger.warn('SANDBOX=on in production: the /sandbox checkout pages exist, where anyone can mark a payment of an account without a provider key of its own paid; use it only for a demo');
   }
   const { ctx } = await createContext(config, logger);
   const requests = await listenForRequests(createApp(ctx), { port: config.PORT, host: config.HOST });

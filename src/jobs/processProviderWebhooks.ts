@@ -1,4 +1,4 @@
-import { processDueWebhookCalls } from '../webhooks/inbound/calls';
+import { processDueWebhookCalls } from '../modules/payments/webhookCalls';
 import type { Job } from './types';
 
 export const processProviderWebhooksJob: Job = {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import { paymentsDueForReconciliation, reconcileGivenUpCall, reconcilePayment } from '../modules/payments/reconciliation';
 import { recheckRejected, rejectedToRecheck } from '../modules/payments/rejectedRecheck';
-import { givenUpCallsToReconcile } from '../webhooks/inbound/calls';
+import { givenUpCallsToReconcile } from '../modules/payments/webhookCalls';
 import type { Job, JobResult } from './types';
 
 /** Provider calls per run: at most 600 an hour at every 10 minutes, whatever the backlog. */

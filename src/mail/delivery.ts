@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import type { JobResult } from '../jobs/types';
 import { fromDbDateTime, toDbDateTime } from '../time';
-import { nextAttemptAfterFailure } from '../webhooks/backoff';
+import { nextAttemptAfterFailure } from '../time/backoff';
 import type { OutgoingMailRow } from './rows';
 import { genericMailError, smtpTransportFor, type MailTransport } from './transport';
 

@@ -18,7 +18,7 @@ export function centsFromNumber(amount: number): Cents | null {
 }
 
 /**
- * A decimal string as the outside world sends money ("12.50", "1000", "-0.05": Mollie, WooCommerce)
+ * A decimal string as the outside world sends money ("12.50", "1000", "-0.05": payment providers, WooCommerce)
  * to cents, exactly, without floating point; null when it is not such a string.
  */
 export function centsFromDecimalString(value: string): Cents | null {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { fromDbDateTime, toDbDateTime } from '../time';
-import { nextAttemptAfterFailure } from '../webhooks/backoff';
+import { nextAttemptAfterFailure } from '../time/backoff';
 import { postToWebhookUrl, type AttemptResult } from './post';
 import { outboundEventsRepository, type OutboundEventRow } from './repository';
 import { webhookSecretOf } from './secret';

@@ -24,7 +24,7 @@ export function outcomeIsUnknown(error: unknown): boolean {
 }
 
 /**
- * The provider refused a request because of its content (Mollie's 422). `field` is the name of the
+ * The provider refused a request because of its content (an HTTP 422). `field` is the name of the
  * field in OUR API when the adapter knows which one it was; it is then listed under `fields`, so a
  * client sees the same shape as every other 422.
  */
@@ -41,23 +41,24 @@ export class ProviderRejectedError extends ValidationError implements ProviderCa
 }
 
 /**
- * The provider refused the account's credentials (Mollie's 401/403). 502: the client's request was
+ * The provider refused the account's credentials (an HTTP 401/403). 502: the client's request was
  * fine, the gateway behind us refused us; retrying does not help until the account owner sets a
  * valid key (`cli accounts set-provider`). The key itself is never part of the message.
  */
 export class ProviderCredentialsError extends AppError implements ProviderCallFailure {
   readonly mayHaveReachedProvider = false;
 
-  constructor() {
+  /** `providerName`: whose credentials they are, as people know it. */
+  constructor(providerName: string) {
     super(
       502,
-      "The payment provider refused this account's Mollie credentials: the API key is wrong, revoked or lacks permission. The account owner must set a valid key",
+      `The payment provider refused this account's ${providerName} credentials: the API key is wrong, revoked or lacks permission. The account owner must set a valid key`,
       'provider_credentials_invalid',
     );
   }
 }
 
-/** The provider does not know an object we refer to (Mollie's 404/410): our records and theirs disagree. */
+/** The provider does not know an object we refer to (an HTTP 404/410): our records and theirs disagree. */
 export class ProviderNotFoundError extends AppError implements ProviderCallFailure {
   readonly mayHaveReachedProvider = false;
 
@@ -114,16 +115,15 @@ export class CreationOutcomeUnknownError extends ProviderUnavailableError {
 
 /**
  * No provider is configured for the account, and the sandbox is off (production). Nothing was sent
- * anywhere. The message names what the operator must configure.
+ * anywhere. The message names what the operator must configure: `setUpHints`, one per provider.
  */
 export class ProviderNotConfiguredError extends AppError implements ProviderCallFailure {
   readonly mayHaveReachedProvider = false;
 
-  constructor(nodeEnv: string) {
+  constructor(nodeEnv: string, setUpHints: readonly string[]) {
     super(
       503,
-      `No payment provider is configured for this account: set MOLLIE_API_KEY, or give the account its own key with ` +
-        '`cli accounts set-provider --account <name> --mollie-api-key -`' +
+      `No payment provider is configured for this account: ${setUpHints.join('; or ')}` +
         ` (the sandbox provider is off${nodeEnv === 'production' ? ' in production unless SANDBOX=on' : ': SANDBOX=off'})`,
       'provider_not_configured',
     );

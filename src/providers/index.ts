@@ -1,77 +1,99 @@
-import type { Knex } from 'knex';
 import type { Config } from '../config';
+import { AppError } from '../http/errors';
 import type { Account } from '../modules/accounts/account';
-import type { Logger } from '../logger';
-import type { Clock } from '../time';
+import type { ProviderAdapter, ProviderDeps, ProviderFactory } from './adapter';
 import { ProviderNotConfiguredError } from './errors';
-import { MollieProvider, type MollieCredentials } from './mollie/provider';
-import { accountCredentials, selectProvider } from './mollie/settings';
-import { SandboxProvider } from './sandbox/provider';
-import type { ProviderSettingsLoader } from './settings';
+import { mollieAdapter } from './mollie';
+import { sandboxAdapter } from './sandbox';
+import { settingsStamp, type AccountProviderSettings, type ProviderSettingsLoader } from './settings';
 import type { PaymentProvider } from './types';
 
 export type { PaymentProvider } from './types';
+export type { ProviderAdapter } from './adapter';
 
 /**
- * Picks the provider of an account: Mollie with the account's own key (`cli accounts set-provider`),
- * else Mollie with MOLLIE_API_KEY, else the in-process sandbox where it is enabled (never by default
- * in production: there an account without a key gets ProviderNotConfiguredError).
+ * The providers, one line each. For an account without settings of its own, the first that the
+ * environment configures serves it (so the order matters: a real provider's key before the sandbox).
  */
+const adapters: ProviderAdapter[] = [mollieAdapter, sandboxAdapter];
+
+/**
+ * Adds an adapter for the tests of this process (a provider of the tests' own); answers how to take
+ * it away again. Production code lists its adapters above.
+ */
+export function registerProviderAdapterForTests(adapter: ProviderAdapter): () => void {
+  if (adapters.some((known) => known.name === adapter.name)) throw new Error(`A provider named "${adapter.name}" is registered already`);
+  adapters.push(adapter);
+  return () => {
+    const index = adapters.indexOf(adapter);
+    if (index >= 0) adapters.splice(index, 1);
+  };
+}
+
+export const providerAdapters = (): readonly ProviderAdapter[] => adapters;
+
+/** An account names a provider this build does not have (one removed since it was set). */
+export class UnknownProviderError extends AppError {
+  constructor(name: string) {
+    super(500, `The account's payment provider "${name}" is not known to this service; set another with \`cli accounts set-provider\``, 'provider_unknown');
+  }
+}
+
+export function adapterNamed(name: string): ProviderAdapter {
+  const adapter = adapters.find((known) => known.name === name);
+  if (!adapter) throw new UnknownProviderError(name);
+  return adapter;
+}
+
+/** The provider that serves accounts without settings of their own, or null where none is configured. */
+export const defaultAdapter = (config: Config): ProviderAdapter | null => adapters.find((adapter) => adapter.servesAccountsWithoutSettings(config)) ?? null;
+
+/** The adapter an account's payments go through: its own choice, else the environment's. */
+export function adapterOfAccount(settings: AccountProviderSettings | undefined, config: Config): ProviderAdapter | null {
+  return settings?.provider ? adapterNamed(settings.provider) : defaultAdapter(config);
+}
+
+/** Picks the provider of an account: its own settings (`cli accounts set-provider`), else the environment's default. */
 export interface ProviderRegistry {
   forAccount(account: Pick<Account, 'id'>): Promise<PaymentProvider>;
 }
 
-export interface ProviderRegistryDeps {
-  /** The sandbox keeps its state in our database. */
-  db: Knex;
-  clock: Clock;
-  logger: Logger;
-  config: Pick<Config, 'appKey' | 'publicUrl' | 'NODE_ENV' | 'MOLLIE_API_KEY' | 'MOLLIE_API_URL' | 'sandboxEnabled'>;
+export interface ProviderRegistryDeps extends ProviderDeps {
   /** Reads an account's stored provider settings; given by the accounts module at bootstrap. */
   loadSettings: ProviderSettingsLoader;
-  /** How long a Mollie call may take; tests shorten it. */
-  mollieTimeoutMs?: number;
 }
 
 export function createProviderRegistry(deps: ProviderRegistryDeps): ProviderRegistry {
-  const { db, clock, logger, config, loadSettings } = deps;
-
-  let warnedLocalWebhook = false;
-  const onLocalWebhookUrl = () => {
-    if (warnedLocalWebhook) return;
-    warnedLocalWebhook = true;
-    logger.warn(
-      'PUBLIC_URL points at this machine, where Mollie cannot deliver webhooks: payments are created without a webhookUrl and the reconciliation job brings their status up to date',
-      { publicUrl: config.publicUrl },
-    );
+  const { config, loadSettings } = deps;
+  const opened = new Map<ProviderAdapter, ProviderFactory>();
+  const factoryOf = (adapter: ProviderAdapter) => {
+    let factory = opened.get(adapter);
+    if (!factory) {
+      factory = adapter.open(deps);
+      opened.set(adapter, factory);
+    }
+    return factory;
   };
-  const mollie = (credentials: MollieCredentials, apiUrl: string | null) =>
-    new MollieProvider({ credentials, apiUrl, logger, onLocalWebhookUrl, timeoutMs: deps.mollieTimeoutMs });
 
-  // One client per account, kept while its stored settings stay the same: a changed key takes effect at once.
-  const perAccount = new Map<string, { stamp: string; provider: MollieProvider }>();
-  let fromEnvironment: MollieProvider | undefined;
+  // One provider per account, kept while its stored settings stay the same: a changed key takes effect at once.
+  const perAccount = new Map<string, { stamp: string; provider: PaymentProvider }>();
 
   return {
     async forAccount(account) {
       const settings = await loadSettings(account.id);
-      const stamp = [settings?.mollie_api_key_encrypted, settings?.mollie_profile_id, settings?.mollie_api_url].join('|');
-      const cached = perAccount.get(account.id);
-      if (cached && cached.stamp === stamp) return cached.provider;
-      perAccount.delete(account.id);
-
-      const selection = selectProvider(settings, config);
-      if (selection.source === 'account') {
-        const provider = mollie(accountCredentials(selection.stored, selection.profileId, config), selection.apiUrl);
+      if (settings?.provider) {
+        const stamp = settingsStamp(settings);
+        const cached = perAccount.get(account.id);
+        if (cached && cached.stamp === stamp) return cached.provider;
+        perAccount.delete(account.id);
+        const provider = factoryOf(adapterNamed(settings.provider))(account.id, settings);
         perAccount.set(account.id, { stamp, provider });
         return provider;
       }
-      if (selection.source === 'environment') {
-        fromEnvironment ??= mollie({ kind: 'apiKey', apiKey: selection.key }, selection.apiUrl);
-        return fromEnvironment;
-      }
-      if (!config.sandboxEnabled) throw new ProviderNotConfiguredError(config.NODE_ENV);
-      return new SandboxProvider(db, clock, account.id, config.publicUrl);
+      perAccount.delete(account.id);
+      const fallback = defaultAdapter(config);
+      if (!fallback) throw new ProviderNotConfiguredError(config.NODE_ENV, adapters.flatMap((adapter) => adapter.accountSettings?.setUpHint ?? []));
+      return factoryOf(fallback)(account.id, null);
     },
   };
 }

@@ -115,7 +115,8 @@ export interface CustomerLookup {
  * caller derives from its own row, so a retried call never creates a second object.
  */
 export interface PaymentProvider {
-  readonly name: 'sandbox' | 'mollie';
+  /** Its adapter's name (see adapter.ts). */
+  readonly name: string;
   createCustomer(input: ProviderCustomerInput, idempotencyKey: string): Promise<{ id: string }>;
   /** The customer we created with this reference, or null when the provider has none. */
   findCustomerByReference(lookup: CustomerLookup): Promise<{ id: string } | null>;

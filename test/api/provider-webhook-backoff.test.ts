@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { ProviderRegistry } from '../../src/providers';
 import type { PaymentProvider } from '../../src/providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../src/time';
-import { processDueWebhookCalls, recordWebhookCall } from '../../src/webhooks/inbound/calls';
+import { processDueWebhookCalls, recordWebhookCall } from '../../src/modules/payments/webhookCalls';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 
@@ -92,7 +92,7 @@ describe.each(TEST_DATABASES)('provider webhook calls retried for 26 hours, on %
 
   it('When a call is recorded, then the job leaves it a minute to the immediate attempt before picking it up', async () => {
     const received = t.clock.now();
-    await recordWebhookCall(t.ctx, accountId, payment.provider_payment_id); // its immediate attempt was lost (a crash)
+    await recordWebhookCall(t.ctx, 'sandbox', accountId, payment.provider_payment_id); // its immediate attempt was lost (a crash)
     expect(await theCall()).toMatchObject({ attempts: 0, next_attempt_at: after(received, MINUTE), processed_at: null, gave_up_at: null });
     t.clock.advance(59 * SECOND);
     expect(await runJob()).toEqual({ processed: 0, failed: 0 });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { ProviderRegistry } from '../../src/providers';
 import type { PaymentProvider } from '../../src/providers/types';
-import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
+import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 

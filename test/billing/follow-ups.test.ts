@@ -3,7 +3,7 @@ import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { runBilling } from '../../src/modules/billing/run';
 import { runFollowUps } from '../../src/modules/follow-ups/progress';
-import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
+import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';

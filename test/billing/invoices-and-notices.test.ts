@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { sendPreNotifications } from '../../src/modules/billing/preNotification';
 import { runBilling } from '../../src/modules/billing/run';
-import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
+import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';

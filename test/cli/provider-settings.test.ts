@@ -26,9 +26,9 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
     const row = await rowOf(accountId);
     expect(JSON.stringify(row)).not.toContain(TEST_KEY);
     expect(JSON.stringify(row)).not.toContain(TEST_KEY.slice(5));
-    expect(row.mollie_api_key_encrypted).toMatch(/^v1:/);
-    expect(row.mollie_profile_id).toBe('pfl_QkEhN94Ba');
-    expect(openMollieKey(t.ctx.config.appKey, row.mollie_api_key_encrypted)).toEqual({ key: TEST_KEY, allowLive: false });
+    expect(row.provider_credentials_sealed).toMatch(/^v1:/);
+    expect(row.provider_profile_id).toBe('pfl_QkEhN94Ba');
+    expect(openMollieKey(t.ctx.config.appKey, row.provider_credentials_sealed)).toEqual({ key: TEST_KEY, allowLive: false });
     expect(t.logs.lines.join('\n')).not.toContain(TEST_KEY);
   });
 
@@ -40,7 +40,7 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
     expect(result.err).toEqual([
       'error: Refused a live_ key: NODE_ENV is "test", not "production", and a copy outside production must not charge real customers. Pass --allow-live if you really mean it',
     ]);
-    expect((await rowOf(accountId)).mollie_api_key_encrypted).toBeNull();
+    expect((await rowOf(accountId)).provider_credentials_sealed).toBeNull();
   });
 
   it('When a live key is given with --allow-live, then it is stored with that decision', async () => {
@@ -49,7 +49,7 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
     expect(result).toEqual({ code: 0, out: [`Account "${name}" uses Mollie with key live_…EfGh`], err: [] });
     const row = await rowOf(accountId);
     expect(JSON.stringify(row)).not.toContain(LIVE_KEY);
-    expect(openMollieKey(t.ctx.config.appKey, row.mollie_api_key_encrypted)).toEqual({ key: LIVE_KEY, allowLive: true });
+    expect(openMollieKey(t.ctx.config.appKey, row.provider_credentials_sealed)).toEqual({ key: LIVE_KEY, allowLive: true });
   });
 
   it('When show runs, then it prints ids, the masked key, the webhook URL and the same webhook secret every time', async () => {
@@ -92,11 +92,11 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
   it('When --none is given, then the settings are cleared and show names the sandbox again', async () => {
     const { name, accountId } = await newNamedAccount();
     await cli(t.ctx, 'accounts', 'set-provider', '--account', name, '--mollie-api-key', TEST_KEY, '--profile-id', 'pfl_QkEhN94Ba', '--mollie-api-url', 'https://mollie-proxy.example.nl/v2/');
-    expect(await rowOf(accountId)).toMatchObject({ mollie_api_url: 'https://mollie-proxy.example.nl/v2/' });
+    expect(await rowOf(accountId)).toMatchObject({ provider_options: JSON.stringify({ apiUrl: 'https://mollie-proxy.example.nl/v2/' }) });
 
     const cleared = await cli(t.ctx, 'accounts', 'set-provider', '--account', name, '--none');
     expect(cleared).toEqual({ code: 0, out: [`Account "${name}" has no Mollie key of its own; it uses MOLLIE_API_KEY if set, else the sandbox`], err: [] });
-    expect(await rowOf(accountId)).toMatchObject({ mollie_api_key_encrypted: null, mollie_profile_id: null, mollie_api_url: null });
+    expect(await rowOf(accountId)).toMatchObject({ provider: null, provider_credentials_sealed: null, provider_profile_id: null, provider_options: null });
     expect((await cli(t.ctx, 'accounts', 'show', '--account', name)).out).toContain('provider:             sandbox (no Mollie key on the account nor in MOLLIE_API_KEY)');
   });
 
@@ -111,9 +111,9 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
       expect(result).toEqual({ code: 0, out: [`Account "${name}" uses Mollie with key test_…lXsM`], err: [] });
 
       const row = await rowOf(accountId);
-      expect(row.mollie_api_key_encrypted).toMatch(/^v1:/);
+      expect(row.provider_credentials_sealed).toMatch(/^v1:/);
       expect(JSON.stringify(row)).not.toContain(TEST_KEY.slice(5));
-      expect(openMollieKey(t.ctx.config.appKey, row.mollie_api_key_encrypted)).toEqual({ key: TEST_KEY, allowLive: false });
+      expect(openMollieKey(t.ctx.config.appKey, row.provider_credentials_sealed)).toEqual({ key: TEST_KEY, allowLive: false });
 
       const shown = await cli(t.ctx, 'accounts', 'show', '--account', name);
       expect(shown.out).toContain('provider:             mollie (account key test_…lXsM)');
@@ -133,7 +133,7 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
         out: [],
         err: ['error: No Mollie API key on standard input: --mollie-api-key - reads the key from the first line of standard input'],
       });
-      expect((await rowOf(accountId)).mollie_api_key_encrypted).toBeNull();
+      expect((await rowOf(accountId)).provider_credentials_sealed).toBeNull();
     });
 
     it('When the help is shown, then it says that - reads the key from standard input', async () => {
@@ -163,7 +163,7 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
     ])('When set-provider gets %p, then it prints one error line, exits with 1 and stores nothing', async (args, message) => {
       const result = await cli(t.ctx, 'accounts', 'set-provider', '--account', name, ...args);
       expect(result).toEqual({ code: 1, out: [], err: [message] });
-      expect((await rowOf(accountId)).mollie_api_key_encrypted).toBeNull();
+      expect((await rowOf(accountId)).provider_credentials_sealed).toBeNull();
     });
 
     it('When the account does not exist, then set-provider and show say so', async () => {
@@ -186,7 +186,7 @@ describe.each(TEST_DATABASES)('cli accounts show with MOLLIE_API_KEY on %s', (ki
 
   it('When the account holds a live key stored without --allow-live (a copied database), then show says it is refused', async () => {
     const { accountId } = await t.newAccount('Copied Shop');
-    await t.ctx.db('accounts').where({ id: accountId }).update({ mollie_api_key_encrypted: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
+    await t.ctx.db('accounts').where({ id: accountId }).update({ provider: 'mollie', provider_credentials_sealed: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
     expect((await cli(t.ctx, 'accounts', 'show', '--account', 'Copied Shop')).out).toContain('provider:             mollie (account key live_…EfGh; REFUSED: a live key and NODE_ENV is test)');
   });
 });

@@ -1,6 +1,6 @@
 import { reconcilePayments } from '../../src/jobs/reconcilePayments';
 import { fromDbDateTime } from '../../src/time';
-import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
+import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { TEST_DATABASES } from '../support/databases';
 import type { MollieFake } from '../../fakes/mollie/fake';
 import { fakeMollieOnClock } from '../../fakes/mollie/nock';

@@ -86,12 +86,12 @@ describe.each(TEST_DATABASES)('provider registry on %s', (kind) => {
 
     it('When a live key is found that was stored without --allow-live (a copied production database), then it is refused and Mollie is not called', async () => {
       const { accountId, name } = await named();
-      await t.ctx.db('accounts').where({ id: accountId }).update({ mollie_api_key_encrypted: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
+      await t.ctx.db('accounts').where({ id: accountId }).update({ provider: 'mollie', provider_credentials_sealed: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
       await expect(t.ctx.providers.forAccount({ id: accountId })).rejects.toBeInstanceOf(LiveKeyRefusedError);
 
       const { token } = await t.newAccount(`${name} API`);
       const apiAccount = await t.ctx.db('accounts').where({ name: `${name} API` }).first('id');
-      await t.ctx.db('accounts').where({ id: apiAccount.id }).update({ mollie_api_key_encrypted: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
+      await t.ctx.db('accounts').where({ id: apiAccount.id }).update({ provider: 'mollie', provider_credentials_sealed: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
       const res = await t.as(token).post('/api/v2/customers', { first_name: 'A', last_name: 'B', email: 'a@example.nl' });
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ code: 'provider_live_key_refused' });
@@ -126,7 +126,7 @@ describe.each(TEST_DATABASES)('provider registry on %s', (kind) => {
     it('When the stored key was encrypted with another APP_KEY, then it is a clear server error, not garbage', async () => {
       const { accountId } = await named();
       const otherAppKey = randomBytes(32);
-      await t.ctx.db('accounts').where({ id: accountId }).update({ mollie_api_key_encrypted: sealMollieKey(otherAppKey, { key: TEST_MOLLIE_KEY, allowLive: false }) });
+      await t.ctx.db('accounts').where({ id: accountId }).update({ provider: 'mollie', provider_credentials_sealed: sealMollieKey(otherAppKey, { key: TEST_MOLLIE_KEY, allowLive: false }) });
       await expect(t.ctx.providers.forAccount({ id: accountId })).rejects.toBeInstanceOf(UnreadableMollieKeyError);
     });
   });

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { cli } from '../cli/runInMemory';
-import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
+import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { TEST_DATABASES } from '../support/databases';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
 import { WooSimulator } from '../../fakes/woocommerce/simulator';

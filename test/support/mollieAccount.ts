@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
-import { processDueWebhookCalls } from '../../src/webhooks/inbound/calls';
+import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import type { MollieFake } from '../../fakes/mollie/fake';

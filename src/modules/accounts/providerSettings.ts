@@ -1,121 +1,112 @@
 import type { AppContext } from '../../context';
-import {
-  maskMollieKey,
-  mayUseLiveKeys,
-  MOLLIE_KEY,
-  MOLLIE_PROFILE_ID,
-  mollieKeyKind,
-  sealMollieKey,
-  selectProvider,
-  UnreadableMollieKeyError,
-  type ProviderSelection,
-} from '../../providers/mollie/settings';
+import { ProviderSettingsError, optionName, type ProviderAdapter, type ProviderOptionValues } from '../../providers/adapter';
+import { adapterOfAccount, defaultAdapter, providerAdapters } from '../../providers';
+import { NO_PROVIDER_SETTINGS } from '../../providers/settings';
+import { providerWebhookUrl } from '../../providers/webhookUrl';
 import { toDbDateTime } from '../../time';
-import { providerWebhookUrl } from '../../webhooks/inbound/url';
 import { webhookSecretOf } from '../../outbox/secret';
 import { accountsRepository, type AccountRow } from './repository';
 import { AccountError, requireAccount } from './service';
 
-export interface ProviderSettingsInput {
-  mollieApiKey: string;
-  profileId?: string | null;
-  mollieApiUrl?: string | null;
-  /** Accept a live key outside production (stored with the key, checked again at every use). */
-  allowLive: boolean;
-}
+/** The providers an account can choose with `accounts set-provider`, each by its first option. */
+export const choosableProviders = (): ProviderAdapter[] => providerAdapters().filter((adapter) => adapter.accountSettings !== null);
 
-function validApiUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new AccountError(`"${text}" is not a URL; the Mollie API URL looks like https://api.mollie.com/v2/`);
-  }
-  if (url.protocol !== 'https:') throw new AccountError('The Mollie API URL must start with https:// (the Mollie client refuses anything else)');
-  if (url.username || url.password) throw new AccountError('The Mollie API URL must not carry a user name or password');
-  return url.toString();
+/** The provider whose choosing option was given (`apiKey` for `--api-key`), if exactly one was. */
+export function chosenProvider(values: ProviderOptionValues): ProviderAdapter | null {
+  const chosen = choosableProviders().filter((adapter) => {
+    const [choosing] = adapter.accountSettings?.options ?? [];
+    return choosing !== undefined && values[optionName(choosing.flags)] !== undefined;
+  });
+  return chosen.length === 1 ? (chosen[0] ?? null) : null;
 }
 
 /**
- * Gives the account its own Mollie credentials, encrypted with APP_KEY. A live key outside
- * production is refused unless `allowLive`, so a staging copy cannot charge real customers.
+ * Gives the account its own provider settings, as the chosen provider's form makes them of the
+ * options (the credentials sealed with APP_KEY). Answers the account and how the choice is told.
  */
-export async function setProviderSettings(ctx: AppContext, accountName: string, input: ProviderSettingsInput): Promise<AccountRow> {
+export async function setProviderSettings(ctx: AppContext, accountName: string, values: ProviderOptionValues): Promise<{ account: AccountRow; summary: string }> {
   const account = await requireAccount(ctx.db, accountName);
-  const key = input.mollieApiKey.trim();
-  if (!MOLLIE_KEY.test(key)) {
-    throw new AccountError('A Mollie API key is test_ or live_ followed by at least 30 letters and digits (or access_ for an organization access token)');
+  const adapter = chosenProvider(values);
+  if (!adapter?.accountSettings) throw new AccountError('Name one provider to use');
+  let settings;
+  try {
+    settings = adapter.accountSettings.settingsFrom(values, ctx.config);
+  } catch (error) {
+    if (error instanceof ProviderSettingsError) throw new AccountError(error.message);
+    throw error;
   }
-  const kind = mollieKeyKind(key);
-  if (kind === 'live' && !mayUseLiveKeys(ctx.config, input.allowLive)) {
-    throw new AccountError(
-      `Refused a live_ key: NODE_ENV is "${ctx.config.NODE_ENV}", not "production", and a copy outside production must not charge real customers. Pass --allow-live if you really mean it`,
-    );
-  }
-  const profileId = input.profileId?.trim() || null;
-  if (profileId !== null && !MOLLIE_PROFILE_ID.test(profileId)) throw new AccountError('A Mollie profile id is pfl_ followed by letters and digits');
-  if (kind === 'access' && profileId === null) {
-    throw new AccountError('An organization access token (access_…) is not tied to one website profile: pass --profile-id pfl_…');
-  }
-  const apiUrl = input.mollieApiUrl?.trim() ? validApiUrl(input.mollieApiUrl.trim()) : null;
   const changes = {
-    mollie_api_key_encrypted: sealMollieKey(ctx.config.appKey, { key, allowLive: input.allowLive }),
-    mollie_profile_id: profileId,
-    mollie_api_url: apiUrl,
+    provider: adapter.name,
+    provider_credentials_sealed: settings.credentialsSealed,
+    provider_profile_id: settings.profileId,
+    provider_options: settings.options ? JSON.stringify(settings.options) : null,
     updated_at: toDbDateTime(ctx.clock.now()),
   };
   await accountsRepository.update(ctx.db, account.id, changes);
-  return { ...account, ...changes };
+  return { account: { ...account, ...changes }, summary: settings.summary };
 }
 
-/** Removes the account's own credentials: it falls back to MOLLIE_API_KEY, else the sandbox. */
+/** Removes the account's own settings: it falls back to the environment's provider. */
 export async function clearProviderSettings(ctx: AppContext, accountName: string): Promise<AccountRow> {
   const account = await requireAccount(ctx.db, accountName);
-  const changes = { mollie_api_key_encrypted: null, mollie_profile_id: null, mollie_api_url: null, updated_at: toDbDateTime(ctx.clock.now()) };
+  const changes = { ...NO_PROVIDER_SETTINGS, updated_at: toDbDateTime(ctx.clock.now()) };
   await accountsRepository.update(ctx.db, account.id, changes);
   return { ...account, ...changes };
 }
 
-/** What to say about a key the account stores, beyond its masked self. */
-function keyNote(ctx: AppContext, key: string, allowLive: boolean): string | null {
-  const kind = mollieKeyKind(key);
-  const liveAllowed = mayUseLiveKeys(ctx.config, allowLive);
-  if (kind === 'access') return liveAllowed ? 'live mode' : 'test mode outside production';
-  if (kind === 'live' && !liveAllowed) return `REFUSED: a live key and NODE_ENV is ${ctx.config.NODE_ENV}`;
-  if (kind === 'live' && ctx.config.NODE_ENV !== 'production') return 'live allowed outside production';
-  return null;
+/** "… has no <key> of its own; it uses <the fallbacks>": what --none leaves, in the providers' own words. */
+export function withoutOwnSettingsText(): string {
+  const nouns = choosableProviders().flatMap((adapter) => adapter.accountSettings?.noun ?? []);
+  const fallbacks = providerAdapters().flatMap((adapter) => adapter.fallbackText ?? []);
+  return `has no ${nouns.join(' nor ') || 'provider settings'} of its own; it uses ${fallbacks.join(', else ')}`;
 }
 
-/** "mollie (account key test_…wXyZ)", "mollie (environment …)" or "sandbox …": what the account's requests use. */
+/** "<provider> (<its description>)": what the account's requests use, in the words of its adapter. */
 export function describeProvider(ctx: AppContext, account: AccountRow): string {
-  let selection: ProviderSelection;
-  try {
-    selection = selectProvider(account, ctx.config);
-  } catch (error) {
-    if (error instanceof UnreadableMollieKeyError) return 'mollie (account key UNREADABLE: APP_KEY differs from the one it was stored with)';
-    throw error;
+  if (account.provider) {
+    const form = providerAdapters().find((adapter) => adapter.name === account.provider)?.accountSettings;
+    return `${account.provider} (${form ? form.describe(account, ctx.config) : 'not known to this service'})`;
   }
-  if (selection.source === 'sandbox') return 'sandbox (no Mollie key on the account nor in MOLLIE_API_KEY)';
-  if (selection.source === 'environment') return `mollie (environment MOLLIE_API_KEY ${maskMollieKey(selection.key)})`;
-  const { key, allowLive } = selection.stored;
-  const note = keyNote(ctx, key, allowLive);
-  return `mollie (account key ${maskMollieKey(key)}${note ? `; ${note}` : ''})`;
+  const fallback = defaultAdapter(ctx.config);
+  // What the account goes without: the settings of each provider ahead of the one that serves it.
+  const ahead = fallback ? providerAdapters().slice(0, providerAdapters().indexOf(fallback)) : providerAdapters();
+  const without = ahead.flatMap((adapter) => adapter.accountSettings?.absentText ?? []).join('; ');
+  if (!fallback) return `none (${without})`;
+  return `${fallback.name} (${fallback.describeDefault?.(ctx.config) ?? without})`;
 }
 
 export interface AccountOverview {
   account: AccountRow;
   provider: string;
+  /** Further lines of the provider's own (label, value). */
+  providerLines: ReadonlyArray<readonly [string, string]>;
   webhookSecret: string;
+  /** Where the account's provider reports changes, or why there is no such address. */
   providerWebhookUrl: string;
+}
+
+/** Where the account's provider reports to us, if it reports by webhook. */
+function webhookAddressOf(ctx: AppContext, account: AccountRow): string {
+  let adapter: ProviderAdapter | null;
+  try {
+    adapter = adapterOfAccount(account, ctx.config);
+  } catch {
+    return 'none (the provider is not known to this service)';
+  }
+  if (!adapter) return 'none (no provider)';
+  if (!adapter.webhook) return `none (the ${adapter.name} reports changes in-process)`;
+  return providerWebhookUrl(ctx.config.publicUrl, adapter.name, account);
 }
 
 /** Everything `accounts show` prints. Creates the account's webhook secret on first use. */
 export async function accountOverview(ctx: AppContext, accountName: string): Promise<AccountOverview> {
   const account = await requireAccount(ctx.db, accountName);
+  const form = account.provider ? providerAdapters().find((adapter) => adapter.name === account.provider)?.accountSettings : undefined;
   return {
     account,
     provider: describeProvider(ctx, account),
+    providerLines: form ? form.shownLines(account) : [],
     webhookSecret: await webhookSecretOf(ctx, account.id),
-    providerWebhookUrl: providerWebhookUrl(ctx.config.publicUrl, account),
+    providerWebhookUrl: webhookAddressOf(ctx, account),
   };
 }

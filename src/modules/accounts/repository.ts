@@ -43,7 +43,7 @@ export const accountsRepository = {
    * effect at once: a hot read (see hotReads); inside a transaction, as that transaction sees it.
    */
   providerSettings: async (db: Knex, id: string): Promise<AccountProviderSettings | undefined> => {
-    const [settings] = await readRows<AccountProviderSettings>(db, 'select `mollie_api_key_encrypted`, `mollie_profile_id`, `mollie_api_url` from `accounts` where `id` = ? limit 1', [id]);
+    const [settings] = await readRows<AccountProviderSettings>(db, 'select `provider`, `provider_credentials_sealed`, `provider_profile_id`, `provider_options` from `accounts` where `id` = ? limit 1', [id]);
     return settings;
   },
 };

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Account } from './account';
 import { newId, randomBase62 } from '../../ids';
+import { NO_PROVIDER_SETTINGS } from '../../providers/settings';
 import { toDbDateTime, type Clock } from '../../time';
 import { accountsRepository, apiTokensRepository, type AccountRow } from './repository';
 import { generateToken, hashToken, looksLikeToken, TOKEN_DISPLAY_LENGTH } from './tokens';
@@ -20,9 +21,7 @@ export async function findOrCreateAccount(db: Knex, clock: Clock, name: string):
     public_ref: randomBase62(24),
     webhook_secret_encrypted: null,
     display_name: null,
-    mollie_api_key_encrypted: null,
-    mollie_profile_id: null,
-    mollie_api_url: null,
+    ...NO_PROVIDER_SETTINGS,
     created_at: now,
     updated_at: now,
   };

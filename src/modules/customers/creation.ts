@@ -2,7 +2,7 @@ import type { Account, AppContext } from '../../context';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
 import type { PaymentProvider, ProviderCustomerInput } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { failedCreate, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, PROVIDER_KEY_WINDOW_MS } from '../payments/resumption';
+import { failedCreate, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from '../payments/resumption';
 import { customersRepository, type CustomerRow } from './repository';
 
 /**
@@ -59,7 +59,7 @@ export async function sendCustomerToProvider(
   options: { resumed: boolean },
 ): Promise<CustomerRow> {
   let lookedUp = false;
-  if (options.resumed && ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime() > PROVIDER_KEY_WINDOW_MS) {
+  if (options.resumed && pastKeyWindow(provider, ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime())) {
     const found = await lookUp(ctx, provider, row);
     if (found) return recordProviderCustomer(ctx, row, found.id);
     lookedUp = true;

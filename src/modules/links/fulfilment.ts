@@ -89,7 +89,7 @@ async function subscribe(ctx: AppContext, trx: Knex.Transaction, link: PaymentLi
   const input = {
     name: link.description,
     customer_id: mandate.customer_id,
-    provider_profile_id: settings?.mollie_profile_id ?? KEY_OWN_PROFILE,
+    provider_profile_id: settings?.provider_profile_id ?? KEY_OWN_PROFILE,
     provider_mandate_id: mandate.id,
     rules,
     workflow_id: null,

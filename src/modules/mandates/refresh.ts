@@ -16,7 +16,7 @@ export interface MandateRefresh {
   activated: number;
 }
 
-/** The provider's mandate, or null when the provider no longer knows it (a revoked mandate is gone at Mollie). */
+/** The provider's mandate, or null when the provider no longer knows it (some providers drop a revoked mandate). */
 async function mandateAtProvider(ctx: AppContext, mandate: MandateRow, providerCustomerId: string): Promise<ProviderMandate | null> {
   const provider = await ctx.providers.forAccount({ id: mandate.account_id });
   try {

@@ -7,10 +7,10 @@ import type { Cents } from '../../money';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
 import type { PaymentProvider, ProviderPayment, ProviderPaymentInput, SequenceType } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { providerWebhookUrl } from '../../webhooks/inbound/url';
+import { providerWebhookUrl } from '../../providers/webhookUrl';
 import type { PaymentPurpose } from './purposes';
 import { paymentsRepository, type PaymentRow } from './repository';
-import { failedCreate, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, PROVIDER_KEY_WINDOW_MS } from './resumption';
+import { failedCreate, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from './resumption';
 import { scheduleRecheck } from './rejectedRecheck';
 import { applyProviderPayment, rejectPayment, type StatusChangeOptions } from './statusChange';
 
@@ -79,7 +79,7 @@ export const ABANDON_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export const providerKeyOf = (row: Pick<PaymentRow, 'id'>) => `payment-${row.id}`;
 
-function providerInputOf(ctx: AppContext, account: Account, row: PaymentRow): ProviderPaymentInput {
+function providerInputOf(ctx: AppContext, account: Account, provider: PaymentProvider, row: PaymentRow): ProviderPaymentInput {
   return {
     amount: row.amount,
     currency: row.currency,
@@ -89,7 +89,7 @@ function providerInputOf(ctx: AppContext, account: Account, row: PaymentRow): Pr
     mandateId: row.provider_mandate_id,
     method: row.method,
     redirectUrl: row.redirect_url,
-    webhookUrl: providerWebhookUrl(ctx.config.publicUrl, account),
+    webhookUrl: providerWebhookUrl(ctx.config.publicUrl, provider.name, account),
     reference: row.id,
   };
 }
@@ -172,7 +172,7 @@ async function lookUp(ctx: AppContext, provider: PaymentProvider, row: PaymentRo
 async function sendToProvider(ctx: AppContext, account: Account, provider: PaymentProvider, row: PaymentRow, options: SendOptions): Promise<PaymentRow> {
   const age = ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime();
   let lookedUp = false;
-  if (options.resumed && age > PROVIDER_KEY_WINDOW_MS) {
+  if (options.resumed && pastKeyWindow(provider, age)) {
     const found = await lookUp(ctx, provider, row);
     if (found) return applyProviderPayment(ctx, row, found, options);
     lookedUp = true;
@@ -185,7 +185,7 @@ async function sendToProvider(ctx: AppContext, account: Account, provider: Payme
   }
   let created;
   try {
-    created = await provider.createPayment(providerInputOf(ctx, account, row), providerKeyOf(row));
+    created = await provider.createPayment(providerInputOf(ctx, account, provider, row), providerKeyOf(row));
   } catch (error) {
     // A payer at the checkout is told a refusal at once; a charge nobody waits for is tried again.
     if (failedCreate(error, { payerWaits: row.sequence_type !== 'recurring' }) !== 'refused') throw await keepForLater(ctx, row, error);

@@ -1,50 +1,14 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
+import { adapterOfAccount } from '../../providers';
+import type { PaymentExpiry } from '../../providers/adapter';
 import { toDbDateTime } from '../../time';
-import { markReconciled, reconcileAgainAt, type GivenUpCall } from '../../webhooks/inbound/calls';
+import { accountsRepository } from '../accounts/repository';
 import type { PaymentRow } from './repository';
+import { markReconciled, reconcileAgainAt, type GivenUpCall } from './webhookCalls';
 import { syncPaymentFromProvider } from './service';
 
 const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/**
- * How long after creation the provider may still leave a payment open or pending, per method.
- * Mollie, "Payment status changes → Expiry times per payment method" (docs.mollie.com): iDEAL and
- * paysafecard 15 minutes; credit card 30 minutes; Bancontact, Belfius, EPS, giropay, KBC, MyBank,
- * Przelewy24 1 hour; SOFORT 2 hours; PayPal and vouchers 3 hours; Klarna 48 hours; bank transfer
- * 12 days, plus 1 or 2 when the 12th day falls in a weekend. SEPA Direct Debit is pending until the
- * bank answers, up to about 5 working days (Mollie help centre, "processing times"): 7 calendar days.
- * Past this time a payment that is still open here has most likely lost its webhook.
- */
-export const PAYMENT_EXPIRY_BY_METHOD: Readonly<Record<string, number>> = {
-  ideal: 15 * MINUTE,
-  paysafecard: 15 * MINUTE,
-  creditcard: 30 * MINUTE,
-  bancontact: HOUR,
-  belfius: HOUR,
-  eps: HOUR,
-  giropay: HOUR,
-  kbc: HOUR,
-  mybank: HOUR,
-  przelewy24: HOUR,
-  sofort: 2 * HOUR,
-  paypal: 3 * HOUR,
-  voucher: 3 * HOUR,
-  klarnapaylater: 48 * HOUR,
-  klarnasliceit: 48 * HOUR,
-  klarnapaynow: 48 * HOUR,
-  banktransfer: 14 * DAY,
-  directdebit: 7 * DAY,
-};
-
-/**
- * No method yet (the payer picks one on the checkout page) or one we do not know: after the
- * longest of the redirect methods. Should the payer have picked a bank transfer, the fetch finds it
- * still open and it is asked again every RECHECK_AFTER, no more often.
- */
-export const DEFAULT_PAYMENT_EXPIRY = 3 * HOUR;
 
 /** Past the expiry, the provider's own webhook for it gets one job interval to arrive first. */
 export const EXPIRY_MARGIN = 10 * MINUTE;
@@ -64,27 +28,37 @@ export type PaymentDueForReconciliation = Pick<PaymentRow, 'id' | 'account_id' |
   provider_payment_id: string;
 };
 
-const KNOWN_METHODS = Object.keys(PAYMENT_EXPIRY_BY_METHOD);
-
-/** Methods grouped by expiry, so the query has one condition per distinct expiry. */
-const METHODS_BY_EXPIRY = [...new Set(Object.values(PAYMENT_EXPIRY_BY_METHOD))].map((expiry) => ({
-  expiry,
-  methods: KNOWN_METHODS.filter((method) => PAYMENT_EXPIRY_BY_METHOD[method] === expiry),
-}));
-
-/** created_at so long ago that the method's expiry plus the margin has passed. */
-function pastExpiry(now: Date) {
-  const createdBefore = (expiry: number) => toDbDateTime(new Date(now.getTime() - expiry - EXPIRY_MARGIN));
+/**
+ * created_at so long ago that the method's expiry at the account's provider (see its adapter's
+ * paymentExpiry) plus the margin has passed: one condition per distinct expiry.
+ */
+function pastExpiry(now: Date, expiry: PaymentExpiry) {
+  const createdBefore = (after: number) => toDbDateTime(new Date(now.getTime() - after - EXPIRY_MARGIN));
+  const knownMethods = Object.keys(expiry.byMethod);
+  const methodsByExpiry = [...new Set(Object.values(expiry.byMethod))].map((after) => ({
+    after,
+    methods: knownMethods.filter((method) => expiry.byMethod[method] === after),
+  }));
   return (query: Knex.QueryBuilder) => {
-    for (const { expiry, methods } of METHODS_BY_EXPIRY) {
-      query.orWhere((group) => group.whereIn('method', methods).andWhere('created_at', '<=', createdBefore(expiry)));
+    for (const { after, methods } of methodsByExpiry) {
+      query.orWhere((group) => group.whereIn('method', methods).andWhere('created_at', '<=', createdBefore(after)));
     }
-    query.orWhere((group) =>
-      group
-        .where((unknown) => unknown.whereNull('method').orWhereNotIn('method', KNOWN_METHODS))
-        .andWhere('created_at', '<=', createdBefore(DEFAULT_PAYMENT_EXPIRY)),
-    );
+    // No method yet (the payer picks one on the checkout page) or one the provider lists no expiry for.
+    query.orWhere((group) => {
+      if (knownMethods.length) group.where((unknown) => unknown.whereNull('method').orWhereNotIn('method', knownMethods));
+      group.andWhere('created_at', '<=', createdBefore(expiry.otherwise));
+    });
   };
+}
+
+/** The payment expiry of the account's provider; null when no provider serves it (nothing could be fetched then). */
+async function expiryAtProviderOf(ctx: AppContext, accountId: string): Promise<PaymentExpiry | null> {
+  try {
+    return adapterOfAccount(await accountsRepository.providerSettings(ctx.db, accountId), ctx.config)?.paymentExpiry ?? null;
+  } catch (error) {
+    ctx.logger.warn('reconciliation passes over an account whose provider is not known', { accountId, error: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
 }
 
 /**
@@ -102,13 +76,15 @@ export async function paymentsDueForReconciliation(ctx: AppContext, limit: numbe
   const accounts = await ctx.db('accounts').orderBy('id').pluck<string[]>('id');
   const due: PaymentDueForReconciliation[] = [];
   for (const accountId of accounts) {
+    const expiry = await expiryAtProviderOf(ctx, accountId);
+    if (!expiry) continue;
     const rows = await ctx
       .db<PaymentRow>('payments')
       .where('account_id', accountId)
       .whereIn('status', UNSETTLED_STATUSES)
       .whereNotNull('provider_payment_id')
       .andWhere('updated_at', '<=', untouchedSince)
-      .andWhere(pastExpiry(now))
+      .andWhere(pastExpiry(now, expiry))
       .orderBy([{ column: 'updated_at' }, { column: 'seq' }])
       .limit(limit)
       .select<PaymentDueForReconciliation[]>('id', 'account_id', 'provider_payment_id', 'status', 'method', 'created_at', 'updated_at');

@@ -1,3 +1,4 @@
+import { adapterNamed, type PaymentProvider } from '../../providers';
 import { ProviderCredentialsError, ProviderOutageError, outcomeIsUnknown } from '../../providers/errors';
 
 /**
@@ -5,8 +6,8 @@ import { ProviderCredentialsError, ProviderOutageError, outcomeIsUnknown } from 
  * what a failed attempt means for the row. Shared by payments/pipeline.ts and customers/creation.ts.
  */
 
-/** Mollie replays an idempotency key's answer for one hour; past this age a resume looks the object up first. */
-export const PROVIDER_KEY_WINDOW_MS = 55 * 60 * 1000;
+/** Whether a row of this age is past the provider's idempotency-key window: a resume then looks the object up first. */
+export const pastKeyWindow = (provider: Pick<PaymentProvider, 'name'>, ageMs: number): boolean => ageMs > adapterNamed(provider.name).idempotencyKeyWindowMs;
 /** The provider's creation time and ours differ by the request's duration and clock skew. */
 export const LOOKUP_MARGIN_MS = 10 * 60 * 1000;
 /** A row nobody resumed (a crash, a client that never retried) is taken up by the finishing job after this. */

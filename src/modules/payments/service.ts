@@ -48,7 +48,7 @@ export async function createPayment(ctx: AppContext, account: Account, input: Cr
       method: input.method ?? null,
       redirectUrl: input.redirect_url,
       webhookUrl: input.webhook_url ?? null,
-      profileId: settings?.mollie_profile_id ?? input.provider_profile_id ?? null,
+      profileId: settings?.provider_profile_id ?? input.provider_profile_id ?? null,
     },
     idempotency,
   );

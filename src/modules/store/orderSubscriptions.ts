@@ -74,7 +74,7 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
       {
         name: `Order ${order.shop_order_number ?? order.order_number}: ${group.names.join(', ')}`.slice(0, 191),
         customer_id: mandate.customer_id,
-        provider_profile_id: settings?.mollie_profile_id ?? OWN_PROFILE,
+        provider_profile_id: settings?.provider_profile_id ?? OWN_PROFILE,
         provider_mandate_id: mandate.id,
         rules: [{ amount: group.amount, interval, interval_amount: Number(group.product.interval_value), times: group.product.times === null ? null : Number(group.product.times) }],
         workflow_id: null,

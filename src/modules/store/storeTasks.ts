@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { ShopApiError } from '../../integrations/errors';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { nextAttemptAfterFailure } from '../../webhooks/backoff';
+import { nextAttemptAfterFailure } from '../../time/backoff';
 import { shopTasksRepository, type ShopTaskRow } from './tasksRepository';
 import { HopelessTask, performShopTask } from './writeBack';
 

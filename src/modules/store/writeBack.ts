@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import type { PaymentForStore, StoreBuyer, StoreOrderRef } from '../../integrations/records';
 import { toDbDateTime } from '../../time';
 import { ordersRepository, type OrderRow } from '../orders/repository';
+import { providerDisplayName } from '../payments/providerLabel';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { productsRepository } from '../products/repository';
 import type { ShopRow } from './repository';
@@ -11,16 +12,14 @@ import type { ShopTaskRow } from './tasksRepository';
 
 /** Quick retries within one attempt (a store's hiccup); longer outages wait for the task's next attempt. */
 const TASK_CLIENT_RETRIES = 2;
-/** The provider's name in the store's order notes. */
-const PROVIDER_NAME = 'Mollie';
 
 /** A task that cannot succeed however often it is tried. */
 export class HopelessTask extends Error {}
 
-/** Our payment as the store is told of it. */
-const forStore = (payment: PaymentRow): PaymentForStore => ({
+/** Our payment as the store is told of it, named by the account's provider (`providerName`) for the order notes. */
+const forStore = (payment: PaymentRow, providerName: string): PaymentForStore => ({
   id: payment.id,
-  providerName: PROVIDER_NAME,
+  providerName,
   providerPaymentId: payment.provider_payment_id,
   status: payment.status,
   failureReason: payment.failure_reason,
@@ -53,7 +52,7 @@ const recordStoreOrder = (ctx: AppContext, db: Knex, order: OrderRow, made: Stor
  * Made once: the order carries our order id, and an attempt after one whose answer was lost first
  * looks among the parent's children for it.
  */
-async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: ShopTaskRow, order: OrderRow, payment: PaymentRow): Promise<void> {
+async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: ShopTaskRow, order: OrderRow, payment: PaymentRow, providerName: string): Promise<void> {
   const store = storeClient(ctx, shop, TASK_CLIENT_RETRIES);
   const parent = order.parent_order_id ? await ordersRepository.find(db, order.account_id, order.parent_order_id) : undefined;
   if (!parent || parent.shop_order_id === null) throw new HopelessTask(`renewal order ${order.id} has no store order to renew`);
@@ -79,12 +78,12 @@ async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: Shop
         const shopProductId = products.get(line.product_id)?.shop_product_id;
         return shopProductId ? [{ shopProductId: Number(shopProductId), quantity: line.quantity }] : [];
       }),
-      payment: forStore(payment),
+      payment: forStore(payment, providerName),
     });
     shopOrderId = made.shopOrderId;
     await recordStoreOrder(ctx, db, order, made);
   }
-  await store.noteRenewal(shopOrderId, parent.shop_order_number ?? String(parentShopId), forStore(payment));
+  await store.noteRenewal(shopOrderId, parent.shop_order_number ?? String(parentShopId), forStore(payment, providerName));
 }
 
 /** Tells the store what a task says: its order paid, a payment of it that failed, or a renewal order to make. */
@@ -94,8 +93,9 @@ export async function performShopTask(ctx: AppContext, task: ShopTaskRow): Promi
   const order = await ordersRepository.find(ctx.db, task.account_id, task.order_id);
   const payment = task.payment_id ? await paymentsRepository.find(ctx.db, task.account_id, task.payment_id) : undefined;
   if (!order || !payment) throw new HopelessTask(`task ${task.id} has no order or payment`);
-  if (task.kind === 'renewal') return writeRenewal(ctx, ctx.db, shop, task, order, payment);
+  const providerName = await providerDisplayName(ctx, task.account_id);
+  if (task.kind === 'renewal') return writeRenewal(ctx, ctx.db, shop, task, order, payment, providerName);
   const store = storeClient(ctx, shop, TASK_CLIENT_RETRIES);
-  if (task.kind === 'paid') await store.markPaid(requireShopOrderId(order), forStore(payment));
-  else await store.noteUnpaid(requireShopOrderId(order), forStore(payment));
+  if (task.kind === 'paid') await store.markPaid(requireShopOrderId(order), forStore(payment, providerName));
+  else await store.noteUnpaid(requireShopOrderId(order), forStore(payment, providerName));
 }

@@ -4,14 +4,13 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../http/errors';
 import { chooseLocale, type PageLocale } from '../../i18n/locales';
 import { findPublicLink, linkReturnOutcome, LinkNotPayableError, payLink, paymentInProgress, unpayableReason, type PublicLink } from '../../modules/links/checkout';
+import { providerAdapters } from '../../providers';
 import { calendarDateIn } from '../../time';
 import { pageSecurityHeaders } from '../securityHeaders';
 import { PAY_CSS } from './pay.css';
 import { PAY_STRINGS } from './strings';
 import { failedPage, gonePage, inProgressPage, linkPage, messagePage, type BuyerForm } from './view';
 
-/** Mollie's hosted checkout, where a form POST to us is redirected on to. */
-const MOLLIE_CHECKOUT_ORIGIN = 'https://www.mollie.com';
 /** How long the return page re-checks for the webhook before it says "we are still waiting": about 30 s. */
 const RETURN_CHECKS = 15;
 const RETURN_CHECK_SECONDS = 2;
@@ -43,7 +42,9 @@ function readBuyer(body: unknown, locale: PageLocale): BuyerForm {
  */
 export function payPagesRouter(ctx: AppContext): Router {
   const router = express.Router();
-  router.use(pageSecurityHeaders([new URL(ctx.config.publicUrl).origin, MOLLIE_CHECKOUT_ORIGIN]));
+  // Forms go to us, and on to the providers' hosted checkouts.
+  const checkoutOrigins = providerAdapters().flatMap((adapter) => adapter.checkoutOrigins(ctx.config));
+  router.use(pageSecurityHeaders([...new Set([new URL(ctx.config.publicUrl).origin, ...checkoutOrigins])]));
 
   router.get('/assets/pay.css', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=86400').type('text/css').send(PAY_CSS);

@@ -25,7 +25,7 @@ export function providerErrorFrom(error: unknown, fields: FieldNames, retryAfter
     return new ProviderOutageError('network error', RETRY_AFTER_SECONDS, true);
   }
   if (status === 422) return new ProviderRejectedError(error.message, error.field ? (fields[error.field] ?? null) : null);
-  if (status === 401 || status === 403) return new ProviderCredentialsError();
+  if (status === 401 || status === 403) return new ProviderCredentialsError('Mollie');
   if (status === 404 || status === 410) return new ProviderNotFoundError(error.message);
   // Mollie refuses a rate-limited request before doing anything with it; its Retry-After is honoured.
   if (status === 429) return new ProviderOutageError('rate limited, HTTP 429', retryAfterSeconds ?? RETRY_AFTER_SECONDS, false);

@@ -2,12 +2,11 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets';
 import { AppError } from '../../http/errors';
-import type { AccountProviderSettings } from '../settings';
 import type { MollieCredentials } from './provider';
 
 /**
  * Which Mollie credentials an account uses, and the rules about keys: their shape, masking, and the
- * live-key guard. Shared by the provider registry and the `accounts` commands, so both agree.
+ * live-key guard. Shared by the adapter's providers and its `accounts set-provider` form, so both agree.
  */
 
 /** `test_`/`live_` API keys and `access_` organization tokens: Mollie's are 30+ letters and digits after the prefix. */
@@ -30,7 +29,7 @@ export function mayUseLiveKeys(config: Pick<Config, 'NODE_ENV'>, allowLive: bool
   return config.NODE_ENV === 'production' || allowLive;
 }
 
-/** What is stored, encrypted, in accounts.mollie_api_key_encrypted: the key and the --allow-live decision. */
+/** What is stored, encrypted, in accounts.provider_credentials_sealed: the key and the --allow-live decision. */
 const storedKeySchema = z.object({ key: z.string().regex(MOLLIE_KEY), allowLive: z.boolean() });
 export type StoredMollieKey = z.infer<typeof storedKeySchema>;
 
@@ -65,28 +64,6 @@ export class LiveKeyRefusedError extends AppError {
       'provider_live_key_refused',
     );
   }
-}
-
-type SelectionConfig = Pick<Config, 'appKey' | 'NODE_ENV' | 'MOLLIE_API_KEY' | 'MOLLIE_API_URL'>;
-
-/** The account's own key first, else the environment's, else the sandbox. */
-export type ProviderSelection =
-  | { source: 'account'; stored: StoredMollieKey; profileId: string | null; apiUrl: string | null }
-  | { source: 'environment'; key: string; apiUrl: string | null }
-  | { source: 'sandbox' };
-
-export function selectProvider(settings: AccountProviderSettings | undefined, config: SelectionConfig): ProviderSelection {
-  if (settings?.mollie_api_key_encrypted) {
-    return {
-      source: 'account',
-      stored: openMollieKey(config.appKey, settings.mollie_api_key_encrypted),
-      profileId: settings.mollie_profile_id,
-      // An account's own key still goes to MOLLIE_API_URL when it has no URL of its own (a shared mock, a proxy).
-      apiUrl: settings.mollie_api_url ?? config.MOLLIE_API_URL ?? null,
-    };
-  }
-  if (config.MOLLIE_API_KEY) return { source: 'environment', key: config.MOLLIE_API_KEY, apiUrl: config.MOLLIE_API_URL ?? null };
-  return { source: 'sandbox' };
 }
 
 /**

@@ -146,6 +146,11 @@ export function paymentStatusFrom(payment: StatusFacts): PaymentStatus {
     case MolliePaymentStatus.failed:
       return 'failed';
     default:
+      // Deliberately not mapped to `pending`: a status Mollie adds later may mean money moved (or
+      // went back), and a guess would settle, or fail to settle, an order. The fetch fails instead,
+      // loudly: the webhook call is retried with backoff for 26 hours and then left to reconciliation,
+      // which asks again every RECHECK_AFTER; the payment keeps its last known status meanwhile and
+      // every attempt logs this message, until the mapping here learns the new status.
       throw new ProviderFailedError(`unknown payment status "${String(payment.status)}"`);
   }
 }

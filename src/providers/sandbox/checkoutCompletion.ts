@@ -5,12 +5,12 @@ import { providerId, type SandboxCustomerRow, type SandboxMandateRow, type Sandb
 export const CHECKOUT_OUTCOMES = ['paid', 'failed', 'canceled', 'expired'] as const;
 export type CheckoutOutcome = (typeof CHECKOUT_OUTCOMES)[number];
 
-/** Made-up payer details of the kind Mollie reports on a mandate (the IBAN is the one in Mollie's examples). */
+/** Made-up payer details of the kind a provider reports on a mandate (the IBAN is a well-known example one). */
 const TEST_IBAN = { account: 'NL55INGB0000000000', bic: 'INGBNL2A' };
 const TEST_CARD = { lastDigits: '4242', label: 'Visa', validYears: 3 };
 
 /**
- * The mandate Mollie leaves when a `first` payment is paid, of the kind the payer paid with: a card
+ * The mandate a provider leaves when a `first` payment is paid, of the kind the payer paid with: a card
  * payment gives a creditcard mandate on that card; iDEAL, Bancontact and the other bank methods give
  * a SEPA directdebit mandate on the payer's account. Valid at once, with no mandate reference.
  */
@@ -33,7 +33,7 @@ export function mandateForPaidFirstPayment(
     card_holder: card ? customer.name : null,
     card_number: card ? TEST_CARD.lastDigits : null,
     card_label: card ? TEST_CARD.label : null,
-    // Mollie gives a card's expiry as the last day of its month.
+    // Providers give a card's expiry as the last day of its month.
     card_expiry_date: card ? `${expiryYear}-12-31` : null,
     mandate_reference: null,
     signature_date: toDbDateTime(now).slice(0, 10),

@@ -10,7 +10,7 @@ export interface RecurringOutcome {
  * Deterministic outcomes of recurring charges in the sandbox, chosen by the cents of the amount so
  * a merchant can rehearse failures. A direct debit fails the way a bank reports it: x.13 with AM04
  * (insufficient funds, worth a retry), x.66 with MD01 (invalid mandate, no retry). A card charge
- * fails the way Mollie reports a card: x.13 insufficient_funds, x.66 card_expired. Every other
+ * fails the way a provider reports a card: x.13 insufficient_funds, x.66 card_expired. Every other
  * amount is paid.
  */
 export function settleRecurringCharge(amountCents: number, method: MandateMethod): RecurringOutcome {

@@ -22,7 +22,7 @@ import {
   type SandboxPaymentRow,
 } from './rows';
 
-/** Statuses in which a payment can still be canceled, as at Mollie (an open checkout, a pending debit). */
+/** Statuses in which a payment can still be canceled, as at a real provider (an open checkout, a pending debit). */
 const CANCELABLE: ReadonlyArray<SandboxPaymentRow['status']> = ['open', 'pending'];
 
 /**
@@ -90,7 +90,7 @@ export class SandboxProvider implements PaymentProvider {
       account_id: this.accountId,
       customer_id: input.customerId,
       method: 'directdebit',
-      // Mollie accepts a direct-debit mandate with a valid IBAN as valid at once.
+      // A real provider accepts a direct-debit mandate with a valid IBAN as valid at once.
       status: 'valid',
       consumer_name: input.consumerName,
       consumer_account: input.consumerAccount,
@@ -180,7 +180,7 @@ export class SandboxProvider implements PaymentProvider {
     return row ? this.current(row) : null;
   }
 
-  /** What a Mollie test profile with the usual methods enabled offers (giropay and sofort are gone at Mollie). */
+  /** What a provider's test profile with the usual methods enabled offers (giropay and sofort are gone there). */
   async listMethods(): Promise<string[]> {
     return ['ideal', 'creditcard', 'bancontact', 'eps', 'belfius', 'kbc', 'banktransfer'];
   }
@@ -192,7 +192,7 @@ export class SandboxProvider implements PaymentProvider {
       .whereIn('status', CANCELABLE)
       .update({ status: 'canceled', updated_at: this.now() });
     const row = await this.requirePayment(paymentId);
-    // Mollie answers 422 for a payment that can no longer be canceled.
+    // A real provider answers 422 for a payment that can no longer be canceled.
     if (!canceled) throw new ProviderRejectedError(`The payment cannot be canceled: it is ${row.status}`, null);
     return providerPaymentOf(row, this.publicUrl);
   }

@@ -2,7 +2,7 @@ import { randomBase62 } from '../../ids';
 import { fromDbDateTime } from '../../time';
 import type { MandateMethod, MandateStatus, PaymentStatus, ProviderMandate, ProviderPayment } from '../types';
 
-/** The sandbox's own tables (what Mollie would hold on its side) and how they read as provider objects. */
+/** The sandbox's own tables (what a real provider would hold on its side) and how they read as provider objects. */
 
 export interface SandboxCustomerRow {
   id: string;
@@ -60,7 +60,7 @@ export interface SandboxPaymentRow {
   updated_at: string;
 }
 
-/** Provider-shaped ids: `cst_`, `mdt_`, `tr_` plus 10 base62 characters, as Mollie's look. */
+/** Provider-shaped ids: `cst_`, `mdt_`, `tr_` plus 10 base62 characters, as a real provider's look. */
 export const providerId = (prefix: 'cst' | 'mdt' | 'tr') => `${prefix}_${randomBase62(10)}`;
 
 /** DATE columns come back as `YYYY-MM-DD` (MySQL with dateStrings) or as stored (SQLite). */

@@ -1,6 +1,6 @@
 /**
  * Retries in both directions (our events to a client's webhook_url, the provider's calls to us) run
- * for 26 hours, the window Mollie itself retries in: an outage of many hours loses nothing.
+ * for 26 hours, the window a payment provider itself retries its calls in: an outage of many hours loses nothing.
  */
 export const RETRY_WINDOW_MS = 26 * 60 * 60 * 1000;
 

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import type { JobResult } from '../../jobs/types';
-import { syncPaymentFromProvider } from '../../modules/payments/service';
+import { syncPaymentFromProvider } from './service';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { nextAttemptAfterFailure } from '../backoff';
-import { GroupCommit } from './groupCommit';
+import { nextAttemptAfterFailure } from '../../time/backoff';
+import { GroupCommit } from '../../db/groupCommit';
 
 interface WebhookCallRow {
   seq: number;
@@ -39,9 +39,10 @@ const recorders = new WeakMap<Knex, GroupCommit<Omit<WebhookCallRow, 'seq' | 'pr
 
 /**
  * Keeps the call before anything else happens, so a crash after our 200 loses nothing. Calls that
- * arrive together share one commit (Mollie sends bursts: a billing day's debits settle at once).
+ * arrive together share one commit (providers send bursts: a billing day's debits settle at once).
+ * `provider`: the adapter whose address the call came to; the payment is fetched from the account's provider.
  */
-export async function recordWebhookCall(ctx: AppContext, accountId: string, resourceId: string): Promise<number> {
+export async function recordWebhookCall(ctx: AppContext, provider: string, accountId: string, resourceId: string): Promise<number> {
   let recorder = recorders.get(ctx.db);
   if (!recorder) {
     recorder = new GroupCommit(ctx.db, 'provider_webhook_calls');
@@ -50,7 +51,7 @@ export async function recordWebhookCall(ctx: AppContext, accountId: string, reso
   const received = ctx.clock.now();
   return recorder.insert({
     account_id: accountId,
-    provider: 'mollie',
+    provider,
     resource_id: resourceId,
     received_at: toDbDateTime(received),
     attempts: 0,
@@ -61,7 +62,7 @@ export async function recordWebhookCall(ctx: AppContext, accountId: string, reso
 /**
  * Processes one recorded call. The call says only "look at tr_…": the payment is fetched from the
  * provider and applied (forward-only, so duplicates and late reports change nothing). A failure is
- * retried with backoff until 26 hours after the call arrived, as Mollie would have retried it.
+ * retried with backoff until 26 hours after the call arrived, as the provider would have retried it.
  */
 export async function processWebhookCall(ctx: AppContext, seq: number): Promise<WebhookCallOutcome> {
   const call = await calls(ctx).where({ seq }).whereNull('processed_at').whereNull('gave_up_at').first();
