@@ -49,7 +49,7 @@ const environmentSchema = z.object({
   IDEMPOTENCY_LOCK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   // How long a SIGTERM may take: requests in flight, running jobs, background work. Then it exits anyway.
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
-  // Absent: mails are kept in the outgoing_mails table only (see README "E-mail"). Holds a password: never logged.
+  // Absent: mails are kept in the outgoing_mails table only (see docs/operations.md, "E-mail"). Holds a password: never logged.
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:587 or smtps://user:pass@host:465' }).optional(),
   MAIL_FROM: z
     .string()

@@ -24,7 +24,7 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-/** Every error answer an operation can give (README "API behaviour where the specification is silent"). */
+/** Every error answer an operation can give (docs/api.md, "Errors"). */
 function errorResponsesOf(method: string): Record<string, ReturnType<typeof errorResponse>> {
   const withBody = method === 'post' || method === 'put' || method === 'patch';
   return {

@@ -4,7 +4,7 @@ import { DEFAULT_FOLLOW_UP_SETTINGS, type FollowUpSettings } from '../../src/mod
 const facts = (over: Partial<FollowUpFacts>): FollowUpFacts => ({ moment: 'opened', kind: 'failure', reasonCode: 'AM04', retriesDone: 0, ...over });
 const settings = (over: Partial<FollowUpSettings>): FollowUpSettings => ({ ...DEFAULT_FOLLOW_UP_SETTINGS, retryDays: 3, maxRetries: 2, ...over });
 
-/** The follow-up policy, one table: each row of README's follow-up rules as a case. */
+/** The follow-up policy, one table: each row of docs/follow-ups.md's rules as a case. */
 describe('the follow-up policy', () => {
   it.each([
     ['a failed charge worth retrying, type both', facts({}), settings({}), { stage: 'retry', inDays: 3 }],
