@@ -1,8 +1,8 @@
-import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
 import { markReconciled, reconcileAgainAt, type GivenUpCall } from '../../webhooks/inbound/calls';
-import type { PaymentRow } from './repository';
+import { accountSettingsRepository } from '../accounts/settingsRepository';
+import { paymentsRepository, type PaymentRow } from './repository';
 import { syncPaymentFromProvider } from './service';
 
 const MINUTE = 60_000;
@@ -72,18 +72,12 @@ const METHODS_BY_EXPIRY = [...new Set(Object.values(PAYMENT_EXPIRY_BY_METHOD))].
   methods: KNOWN_METHODS.filter((method) => PAYMENT_EXPIRY_BY_METHOD[method] === expiry),
 }));
 
-/** created_at so long ago that the method's expiry plus the margin has passed. */
-function pastExpiry(now: Date) {
+/** The created_at cut-offs: so long ago that the method's expiry plus the margin has passed. */
+function expiryCutOffs(now: Date) {
   const createdBefore = (expiry: number) => toDbDateTime(new Date(now.getTime() - expiry - EXPIRY_MARGIN));
-  return (query: Knex.QueryBuilder) => {
-    for (const { expiry, methods } of METHODS_BY_EXPIRY) {
-      query.orWhere((group) => group.whereIn('method', methods).andWhere('created_at', '<=', createdBefore(expiry)));
-    }
-    query.orWhere((group) =>
-      group
-        .where((unknown) => unknown.whereNull('method').orWhereNotIn('method', KNOWN_METHODS))
-        .andWhere('created_at', '<=', createdBefore(DEFAULT_PAYMENT_EXPIRY)),
-    );
+  return {
+    byMethods: METHODS_BY_EXPIRY.map(({ expiry, methods }) => ({ methods, createdBefore: createdBefore(expiry) })),
+    otherMethods: { known: KNOWN_METHODS, createdBefore: createdBefore(DEFAULT_PAYMENT_EXPIRY) },
   };
 }
 
@@ -99,19 +93,15 @@ function pastExpiry(now: Date) {
 export async function paymentsDueForReconciliation(ctx: AppContext, limit: number): Promise<PaymentDueForReconciliation[]> {
   const now = ctx.clock.now();
   const untouchedSince = toDbDateTime(new Date(now.getTime() - RECHECK_AFTER));
-  const accounts = await ctx.db('accounts').orderBy('id').pluck<string[]>('id');
+  const accounts = await accountSettingsRepository.allIds(ctx.db);
   const due: PaymentDueForReconciliation[] = [];
   for (const accountId of accounts) {
-    const rows = await ctx
-      .db<PaymentRow>('payments')
-      .where('account_id', accountId)
-      .whereIn('status', UNSETTLED_STATUSES)
-      .whereNotNull('provider_payment_id')
-      .andWhere('updated_at', '<=', untouchedSince)
-      .andWhere(pastExpiry(now))
-      .orderBy([{ column: 'updated_at' }, { column: 'seq' }])
-      .limit(limit)
-      .select<PaymentDueForReconciliation[]>('id', 'account_id', 'provider_payment_id', 'status', 'method', 'created_at', 'updated_at');
+    const rows = (await paymentsRepository.unsettledPastExpiry(ctx.db, accountId, {
+      statuses: UNSETTLED_STATUSES,
+      untouchedSince,
+      pastCutOff: expiryCutOffs(now),
+      limit,
+    })) as PaymentDueForReconciliation[];
     due.push(...rows);
   }
   // Stored times are fixed-width UTC strings: they sort as text.
@@ -125,10 +115,7 @@ export async function paymentsDueForReconciliation(ctx: AppContext, limit: numbe
  */
 export async function reconcilePayment(ctx: AppContext, payment: PaymentDueForReconciliation): Promise<PaymentRow | null> {
   const touch = () =>
-    ctx
-      .db<PaymentRow>('payments')
-      .where({ account_id: payment.account_id, id: payment.id, status: payment.status })
-      .update({ updated_at: toDbDateTime(ctx.clock.now()) });
+    paymentsRepository.updateStatusIfUnchanged(ctx.db, payment.account_id, payment.id, payment.status, { updated_at: toDbDateTime(ctx.clock.now()) });
   let synced: PaymentRow | null;
   try {
     synced = await syncPaymentFromProvider(ctx, payment.account_id, payment.provider_payment_id);

@@ -66,12 +66,18 @@ export const paymentsRepository = {
     (await table(db).where({ account_id: accountId, status: 'creating' }).first('id')) !== undefined ||
     (await table(db).where({ account_id: accountId, status: 'rejected' }).whereNotNull('next_attempt_at').first('id')) !== undefined,
 
+  /** The newest payment made for one purpose (a link, an order). */
+  latestOfPurpose: async (db: Knex, accountId: string, purpose: PaymentPurpose, purposeId: string): Promise<PaymentRow | undefined> => {
+    const [latest] = await table(db).where({ account_id: accountId, purpose, purpose_id: purposeId }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1);
+    return latest;
+  },
+
   findInProgress: (db: Knex, accountId: string, inProgressKey: string) => table(db).where({ account_id: accountId, in_progress_key: inProgressKey }).first(),
 
   findByProviderPaymentId: (db: Knex, accountId: string, providerPaymentId: string) =>
     table(db).where({ account_id: accountId, provider_payment_id: providerPaymentId }).first(),
 
-  /** Moves the status only if it is still `from`: of two concurrent changes of one payment, one wins. */
+  /** Changes a payment (its status, say) only while its status is still `from`: of two concurrent changes of one payment, one wins. */
   updateStatusIfUnchanged: (db: Knex, accountId: string, id: string, from: PaymentRowStatus, changes: Partial<PaymentRow>) =>
     table(db).where({ account_id: accountId, id, status: from }).update(changes),
 
@@ -138,6 +144,48 @@ export const paymentsRepository = {
       .whereNotExists(noFollowUp('other'))
       .select('recent.account_id', 'recent.id as recent', 'other.id as other', 'recent.seq as recent_seq', 'other.seq as other_seq');
   },
+
+  /**
+   * Up to `limit` of the account's payments in these statuses, known at the provider, not touched
+   * since `untouchedSince` and created before their method's cut-off (`pastCutOff`: one per group of
+   * methods, and one for any other method or none), the longest untouched first.
+   */
+  unsettledPastExpiry: (
+    db: Knex,
+    accountId: string,
+    options: {
+      statuses: readonly string[];
+      untouchedSince: string;
+      pastCutOff: { byMethods: Array<{ methods: string[]; createdBefore: string }>; otherMethods: { known: string[]; createdBefore: string } };
+      limit: number;
+    },
+  ) =>
+    table(db)
+      .where('account_id', accountId)
+      .whereIn('status', options.statuses)
+      .whereNotNull('provider_payment_id')
+      .andWhere('updated_at', '<=', options.untouchedSince)
+      .andWhere((query) => {
+        for (const { methods, createdBefore } of options.pastCutOff.byMethods) {
+          query.orWhere((group) => group.whereIn('method', methods).andWhere('created_at', '<=', createdBefore));
+        }
+        const { known, createdBefore } = options.pastCutOff.otherMethods;
+        query.orWhere((group) => group.where((unknown) => unknown.whereNull('method').orWhereNotIn('method', known)).andWhere('created_at', '<=', createdBefore));
+      })
+      .orderBy([{ column: 'updated_at' }, { column: 'seq' }])
+      .limit(options.limit)
+      .select<Array<Pick<PaymentRow, 'id' | 'account_id' | 'provider_payment_id' | 'status' | 'method' | 'created_at' | 'updated_at'>>>(
+        'id',
+        'account_id',
+        'provider_payment_id',
+        'status',
+        'method',
+        'created_at',
+        'updated_at',
+      ),
+
+  /** Payments given up as rejected whose later look-up is due, across accounts, longest waiting first. */
+  rejectedDueForRecheck: (db: Knex, now: string, limit: number) => table(db).where('status', 'rejected').andWhere('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit),
 
   recordStatus: (db: Knex, row: PaymentStatusChangeRow) => db('payment_status_changes').insert(row),
 
