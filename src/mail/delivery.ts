@@ -1,5 +1,4 @@
 import type { AppContext } from '../context';
-import type { JobResult } from '../jobs/types';
 import { fromDbDateTime, toDbDateTime } from '../time';
 import { nextAttemptAfterFailure } from '../webhooks/backoff';
 import { mailsRepository } from './repository';
@@ -7,6 +6,12 @@ import type { OutgoingMailRow } from './rows';
 import { genericMailError, smtpTransportFor, type MailTransport } from './transport';
 
 const BATCH_SIZE = 50;
+
+/** What one delivery pass did: mails sent or stored, and attempts that failed. */
+export interface MailRun {
+  processed: number;
+  failed: number;
+}
 
 /**
  * Sends the outbox's due mails. With SMTP_URL each goes to the server and is `sent`; a failure is
@@ -18,8 +23,8 @@ export async function deliverDueMails(
   ctx: AppContext,
   signal: AbortSignal,
   transport: MailTransport | null = smtpTransportFor(ctx.config),
-): Promise<JobResult> {
-  const result: JobResult = { processed: 0, failed: 0 };
+): Promise<MailRun> {
+  const result: MailRun = { processed: 0, failed: 0 };
   const now = toDbDateTime(ctx.clock.now());
   // Longest due first: a failed mail's next attempt lies ahead, so it never heads every batch.
   const due = await mailsRepository.due(ctx.db, now, BATCH_SIZE);

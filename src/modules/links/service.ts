@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../http/errors';
-import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import type { Cents } from '../../money';
