@@ -104,6 +104,12 @@ async function revokeLostMandate(ctx: AppContext, provider: PaymentProvider, pro
 }
 
 /**
+ * Not payments' and customers' recovery points (createOrRecover) on purpose: no mandate row is
+ * written before the provider is called (the row needs the provider's mandate), so there is no row
+ * to keep or resume; the Idempotency-Key remembers the reference instead, and a retry looks the
+ * mandate up by it in the customer's list at the provider, whatever its age, since a list has no
+ * key window.
+ *
  * The mandate a dead attempt of this request may have made: ours if it was recorded, else the
  * provider's with the reference the attempt used (its answer was lost), else none.
  */
