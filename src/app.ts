@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { AppContext } from './context';
+import { pingDatabase } from './db/connect';
 import { accessLog } from './http/accessLog';
 import { requireToken } from './http/auth';
 import { parseJsonBody, requireJsonContentType } from './http/bodies';
@@ -30,7 +31,7 @@ export function createApp(ctx: AppContext): Express {
 
   app.get('/healthz', async (_req, res) => {
     try {
-      await ctx.db.raw('select 1');
+      await pingDatabase(ctx.db);
       res.json({ status: 'ok' });
     } catch {
       res.status(503).json({ status: 'unavailable', error: 'The database does not answer' });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { requireAccount } from '../modules/accounts/service';
+import { accountsRepository } from '../modules/accounts/repository';
 import { FOLLOW_UP_TYPES, ON_FAILURE_ACTIONS, type FollowUpType, type OnFailureAction } from '../modules/follow-ups/repository';
 import { followUpSettingsOf, setFollowUpSettings } from '../modules/follow-ups/settings';
 import { toDbDateTime } from '../time';
@@ -66,7 +67,7 @@ export function registerAccountBillingCommands(accounts: Command, ctx: AppContex
         if (options.url.length > 2048) throw new CliUsageError('--url is longer than 2048 characters');
         url = options.url;
       }
-      await ctx.db('accounts').where({ id: account.id }).update({ events_url: url, updated_at: toDbDateTime(ctx.clock.now()) });
+      await accountsRepository.setEventsUrl(ctx.db, account.id, url, toDbDateTime(ctx.clock.now()));
       io.out(url ? `Account "${account.name}" sends its events to ${url}, signed with its webhook secret (accounts show)` : `Account "${account.name}" sends no account events`);
     });
 
@@ -80,7 +81,7 @@ export function registerAccountBillingCommands(accounts: Command, ctx: AppContex
       if ((options.days === undefined) === (options.none === undefined)) throw new CliUsageError('Pass either --days <n> or --none');
       const account = await requireAccount(ctx.db, options.account);
       const days = integerIn(options.days, '--days', 1, 14) ?? null;
-      await ctx.db('accounts').where({ id: account.id }).update({ pre_notification_days: days, updated_at: toDbDateTime(ctx.clock.now()) });
+      await accountsRepository.setPreNotificationDays(ctx.db, account.id, days, toDbDateTime(ctx.clock.now()));
       io.out(days ? `Account "${account.name}" notifies customers ${days} days before each direct debit` : `Account "${account.name}" sends no pre-notifications`);
     });
 }

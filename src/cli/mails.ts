@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { AppContext } from '../context';
-import { MAIL_STATUSES, type MailStatus, type OutgoingMailRow } from '../mail/rows';
+import { mailsRepository } from '../mail/repository';
+import { MAIL_STATUSES, type MailStatus } from '../mail/rows';
 import { accountsRepository } from '../modules/accounts/repository';
 import { CliUsageError, type CliIo } from './io';
 
@@ -25,14 +26,13 @@ export function registerMailCommands(program: Command, ctx: AppContext, io: CliI
       if (options.status !== undefined && !(MAIL_STATUSES as readonly string[]).includes(options.status)) {
         throw new CliUsageError(`--status is one of ${MAIL_STATUSES.join(', ')}`);
       }
-      const query = ctx.db<OutgoingMailRow>('outgoing_mails').orderBy('seq', 'desc').limit(limit);
+      let accountId: string | undefined;
       if (options.account !== undefined) {
         const account = await accountsRepository.findByName(ctx.db, options.account);
         if (!account) throw new CliUsageError(`No account named "${options.account}"`);
-        query.where({ account_id: account.id });
+        accountId = account.id;
       }
-      if (options.status !== undefined) query.where({ status: options.status as MailStatus });
-      const rows = await query;
+      const rows = await mailsRepository.newest(ctx.db, { limit, accountId, status: options.status as MailStatus | undefined });
       if (!rows.length) io.out('No mails');
       for (const mail of rows) {
         io.out(`${mail.created_at}  ${mail.id}  ${mail.status}  ${mail.template}  ${mail.locale}  ${mail.recipient}  ${mail.subject}`);
@@ -43,7 +43,7 @@ export function registerMailCommands(program: Command, ctx: AppContext, io: CliI
     .command('show <id>')
     .description('one mail: its headers and plain-text body')
     .action(async (id: string) => {
-      const mail = await ctx.db<OutgoingMailRow>('outgoing_mails').where({ id }).first();
+      const mail = await mailsRepository.find(ctx.db, id);
       if (!mail) throw new CliUsageError(`No mail ${id}`);
       for (const line of [
         `Id: ${mail.id}`,

@@ -106,3 +106,8 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/** The cheapest statement that needs the database to answer: the health check's. */
+export async function pingDatabase(db: Knex): Promise<void> {
+  await db.raw('select 1');
+}

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
-import type { Knex } from 'knex';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/connect';
 import { fromDbDateTime, toDbDateTime } from '../time';
 import { accountOf } from './auth';
 import { ConflictError, ValidationError } from './errors';
+import { idempotencyKeysRepository, type HeldKey } from './idempotencyRepository';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from './idempotencyScope';
 import { requestIdOf } from './requestId';
 
 /**
@@ -33,26 +34,7 @@ const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** How often a key that keeps changing hands (released, expired) is tried before answering 409. */
 const CLAIM_ATTEMPTS = 3;
 
-export interface IdempotencyKeyRow {
-  account_id: string;
-  idempotency_key: string;
-  request_hash: string;
-  state: 'running' | 'done';
-  /** While running: until when the request holds the key; after that a retry may take it over. */
-  locked_until: string | null;
-  /**
-   * The fencing token of the request holding the key, new on every claim and take-over. Null on rows
-   * kept before it existed.
-   */
-  lock_token?: string | null;
-  /** What the request created (a payment, a customer, …): a retry resumes it. */
-  resource_id: string | null;
-  response_status: number | null;
-  /** The exact text that was sent, so a replay is byte for byte the same. */
-  response_body: string | null;
-  created_at: string;
-  expires_at: string;
-}
+export type { IdempotencyKeyRow } from './idempotencyRepository';
 
 /** The header as documented in OpenAPI on every POST operation. */
 export const idempotencyKeyParameter = {
@@ -116,18 +98,10 @@ function requestHash(method: string, url: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body)}`).digest('hex');
 }
 
-/** The key's row as the request holding it took it. */
-type HeldKey = IdempotencyKeyRow & { lock_token: string };
 
 type Claim = { kind: 'claimed'; row: HeldKey } | { kind: 'replay'; status: number; body: string };
 
-const keys = (ctx: AppContext) => ctx.db<IdempotencyKeyRow>('idempotency_keys');
-
 const newLockToken = () => randomBytes(16).toString('hex');
-
-/** The key's row as long as `held` still holds it: after a take-over this matches nothing. */
-const whileHeld = (db: Knex, held: HeldKey) =>
-  db<IdempotencyKeyRow>('idempotency_keys').where({ account_id: held.account_id, idempotency_key: held.idempotency_key, lock_token: held.lock_token });
 
 const later = (now: Date, ms: number) => toDbDateTime(new Date(now.getTime() + ms));
 
@@ -155,69 +129,35 @@ async function claimKey(ctx: AppContext, accountId: string, key: string, hash: s
       expires_at: later(now, KEY_LIFETIME_MS),
     };
     try {
-      await keys(ctx).insert(row);
+      await idempotencyKeysRepository.insert(ctx.db, row);
       return { kind: 'claimed', row };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
-    const held = await keys(ctx).where({ account_id: accountId, idempotency_key: key }).first();
+    const held = await idempotencyKeysRepository.find(ctx.db, accountId, key);
     if (!held) continue; // removed by the purge job meanwhile
     if (held.expires_at <= row.created_at) {
       // Only the expired row goes: a fresh claim by a concurrent request keeps its key.
-      await keys(ctx).where({ account_id: accountId, idempotency_key: key, expires_at: held.expires_at }).delete();
+      await idempotencyKeysRepository.deleteExpired(ctx.db, held);
       continue;
     }
     if (held.request_hash !== hash) throw new IdempotencyKeyReusedError();
     if (held.state === 'done') return { kind: 'replay', status: held.response_status as number, body: held.response_body ?? '' };
     if (held.locked_until !== null && held.locked_until > row.created_at) throw inProgress(held.locked_until, now);
-    const takenOver = await keys(ctx)
-      .where({ account_id: accountId, idempotency_key: key, created_at: held.created_at, state: 'running' })
-      .andWhere((holder) => (held.lock_token ? holder.where('lock_token', held.lock_token) : holder.whereNull('lock_token')))
-      .andWhere((resource) => (held.resource_id === null ? resource.whereNull('resource_id') : resource.where('resource_id', held.resource_id)))
-      .update({ locked_until: row.locked_until, lock_token: row.lock_token });
+    const takenOver = await idempotencyKeysRepository.takeOver(ctx.db, held, row);
     if (takenOver === 1) return { kind: 'claimed', row: { ...held, locked_until: row.locked_until, lock_token: row.lock_token } };
   }
   // The key kept changing hands: whoever holds it now answers within about a second or releases it.
   throw inProgress(null, ctx.clock.now());
 }
 
-/**
- * What a handler needs of the key: the resource an earlier attempt of this very request created
- * (to resume it), and a way to record the resource it creates now.
- */
-export interface IdempotencyScope {
-  readonly resumedResourceId: string | null;
-  /**
-   * Records the resource this request creates. Call it in the transaction that writes the resource,
-   * so the two exist together or not at all. Throws 409 when this request no longer holds the key (a
-   * retry took it over) or another attempt recorded a resource first: the transaction then rolls
-   * back, and the attempt holding the key makes or resumes the one resource.
-   */
-  remember(db: Knex, resourceId: string): Promise<void>;
-}
-
-/**
- * Writes a new resource and the key's record of it in one transaction: after a crash either both
- * exist (a retry resumes the resource) or neither (a retry starts afresh). The transaction also
- * holds a resource of several rows together when there is no key.
- */
-export async function writeRemembered(db: Knex, idempotency: IdempotencyScope, resourceId: string, write: (trx: Knex.Transaction) => Promise<unknown>): Promise<void> {
-  await db.transaction(async (trx) => {
-    await write(trx);
-    await idempotency.remember(trx, resourceId);
-  });
-}
-
-/** A request without an Idempotency-Key: nothing to resume, nothing to record. */
-export const WITHOUT_IDEMPOTENCY_KEY: IdempotencyScope = { resumedResourceId: null, remember: async () => {} };
-
 function scopeOf(ctx: AppContext, claimed: HeldKey): IdempotencyScope {
   return {
     resumedResourceId: claimed.resource_id,
     async remember(db, resourceId) {
-      const recorded = await whileHeld(db, claimed).whereNull('resource_id').update({ resource_id: resourceId });
+      const recorded = await idempotencyKeysRepository.recordResource(db, claimed, resourceId);
       if (recorded === 1) return;
-      const holder = await db<IdempotencyKeyRow>('idempotency_keys').where({ account_id: claimed.account_id, idempotency_key: claimed.idempotency_key }).first();
+      const holder = await idempotencyKeysRepository.find(db, claimed.account_id, claimed.idempotency_key);
       throw inProgress(holder?.locked_until ?? null, ctx.clock.now());
     },
   };
@@ -261,10 +201,9 @@ function settleOnAnswer(ctx: AppContext, res: Response, claimed: HeldKey): void 
     settling = true;
     // Headers already out means the body was streamed in parts, which cannot be replayed.
     const replayable = res.statusCode < 500 && !res.headersSent;
-    const ours = whileHeld(ctx.db, claimed);
     const settle = replayable
-      ? ours.update({ state: 'done', locked_until: null, response_status: res.statusCode, response_body: bodyText(args[0]) })
-      : ours.update({ locked_until: toDbDateTime(ctx.clock.now()) });
+      ? idempotencyKeysRepository.updateWhileHeld(ctx.db, claimed, { state: 'done', locked_until: null, response_status: res.statusCode, response_body: bodyText(args[0]) })
+      : idempotencyKeysRepository.updateWhileHeld(ctx.db, claimed, { locked_until: toDbDateTime(ctx.clock.now()) });
     void settle
       .then((settled) => {
         if (settled > 0) return;

@@ -2,7 +2,8 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Account, AppContext } from '../context';
 import { accountOf } from './auth';
-import { idempotencyScopeOf, type IdempotencyScope } from './idempotency';
+import { idempotencyScopeOf } from './idempotency';
+import type { IdempotencyScope } from './idempotencyScope';
 import { parseOrThrow } from './validation';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

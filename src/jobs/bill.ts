@@ -1,7 +1,8 @@
 import type { AppContext } from '../context';
 import { chargesRepository } from '../modules/billing/chargesRepository';
 import { runBilling } from '../modules/billing/run';
-import { billingRunsRepository, RUN_SILENT_MS } from '../modules/billing/runs';
+import { RUN_SILENT_MS } from '../modules/billing/runs';
+import { billingRunsRepository } from '../modules/billing/runsRepository';
 import { calendarDateIn, todayIn, toDbDateTime } from '../time';
 import { lastFiring } from './cronFirings';
 import type { CatchingUpJob } from './scheduler';

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { Knex } from 'knex';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/connect';
-import { databaseNow, databaseNowPlus } from '../db/databaseTime';
+import { jobLeasesRepository } from './leaseRepository';
 
 /**
  * A lease on a job name in table job_leases: whoever holds an unexpired lease runs the job, so with
@@ -16,13 +15,6 @@ import { databaseNow, databaseNowPlus } from '../db/databaseTime';
  * its lease can never touch its successor's.
  */
 
-interface JobLeaseRow {
-  name: string;
-  owner: string | null;
-  expires_at: string | null;
-  acquired_at: string | null;
-  generation: number;
-}
 
 /** One acquisition of a job's lease: by whom, and which generation it got. */
 export interface AcquiredLease {
@@ -30,8 +22,6 @@ export interface AcquiredLease {
   owner: string;
   generation: number;
 }
-
-const leases = (db: Knex) => db<JobLeaseRow>('job_leases');
 
 /** Who is asking: readable in the table (host, pid) and unique even for two runners in one process. */
 export function newLeaseOwner(): string {
@@ -43,14 +33,6 @@ function assertLeaseSeconds(leaseSeconds: number): void {
 }
 
 /**
- * Nobody holds it, or the holder's lease has expired (a crashed instance). Expiry is stored to the
- * second (truncated), so the lease counts as expired only once that whole second has passed: it
- * then lasts at least its length after the statement that took or renewed it.
- */
-const isFree = (db: Knex) => (lease: Knex.QueryBuilder<JobLeaseRow>) =>
-  lease.whereNull('owner').orWhereNull('expires_at').orWhere('expires_at', '<', databaseNow(db));
-
-/**
  * Takes the lease when nobody holds it or the holder's lease has expired, and says which generation
  * we got; null when someone else holds it. An owner never re-enters its own unexpired lease: the
  * same job does not run twice at once in one process either.
@@ -58,22 +40,19 @@ const isFree = (db: Knex) => (lease: Knex.QueryBuilder<JobLeaseRow>) =>
 export async function acquireLease(ctx: AppContext, name: string, owner: string, leaseSeconds: number): Promise<AcquiredLease | null> {
   assertLeaseSeconds(leaseSeconds);
   const takeOver = async (): Promise<AcquiredLease | null> => {
-    const won = await leases(ctx.db)
-      .where({ name })
-      .andWhere(isFree(ctx.db))
-      .update({ owner, expires_at: databaseNowPlus(ctx.db, leaseSeconds), acquired_at: databaseNow(ctx.db), generation: ctx.db.raw('generation + 1') });
+    const won = await jobLeasesRepository.takeIfFree(ctx.db, name, owner, leaseSeconds);
     if (won !== 1) return null;
     // The generation can change only by another acquisition, and the owner is ours alone, so reading
     // by owner gives the generation we just wrote; nothing when the lease was already lost again.
     // (No transaction around the two: on SQLite it would hold the write lock across an await.)
-    const row = await leases(ctx.db).where({ name, owner }).first('generation');
+    const row = await jobLeasesRepository.generationHeldBy(ctx.db, name, owner);
     return row ? { name, owner, generation: row.generation } : null;
   };
   const taken = await takeOver();
   if (taken) return taken;
   try {
     // The first run of a job anywhere: the row does not exist yet and inserting it is taking it.
-    await leases(ctx.db).insert({ name, owner, expires_at: databaseNowPlus(ctx.db, leaseSeconds), acquired_at: databaseNow(ctx.db), generation: 1 });
+    await jobLeasesRepository.insertTaken(ctx.db, name, owner, leaseSeconds);
     return { name, owner, generation: 1 };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -86,13 +65,12 @@ export async function acquireLease(ctx: AppContext, name: string, owner: string,
 export async function renewLease(ctx: AppContext, lease: AcquiredLease, leaseSeconds: number): Promise<boolean> {
   assertLeaseSeconds(leaseSeconds);
   const { name, owner, generation } = lease;
-  return (await leases(ctx.db).where({ name, owner, generation }).update({ expires_at: databaseNowPlus(ctx.db, leaseSeconds) })) === 1;
+  return (await jobLeasesRepository.renew(ctx.db, { name, owner, generation }, leaseSeconds)) === 1;
 }
 
 /** Gives the lease back so the next run, on any instance, need not wait for it to expire. */
 export async function releaseLease(ctx: AppContext, lease: AcquiredLease): Promise<void> {
-  const { name, owner, generation } = lease;
-  await leases(ctx.db).where({ name, owner, generation }).update({ owner: null, expires_at: null });
+  await jobLeasesRepository.release(ctx.db, lease);
 }
 
 export interface HeldLease {

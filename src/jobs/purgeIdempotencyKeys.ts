@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { IdempotencyKeyRow } from '../http/idempotency';
+import { idempotencyKeysRepository } from '../http/idempotencyRepository';
 import { toDbDateTime } from '../time';
 import type { Job } from './types';
 
@@ -13,19 +13,9 @@ export async function purgeExpiredIdempotencyKeys(db: Knex, now: Date, signal: A
   const cutoff = toDbDateTime(now);
   let purged = 0;
   while (!signal.aborted) {
-    const batch = await db<IdempotencyKeyRow>('idempotency_keys')
-      .where('expires_at', '<=', cutoff)
-      .orderBy('expires_at')
-      .limit(batchSize)
-      .select('account_id', 'idempotency_key');
+    const batch = await idempotencyKeysRepository.expiredBatch(db, cutoff, batchSize);
     if (batch.length === 0) break;
-    purged += await db('idempotency_keys')
-      .whereIn(
-        ['account_id', 'idempotency_key'],
-        batch.map((row) => [row.account_id, row.idempotency_key]),
-      )
-      .andWhere('expires_at', '<=', cutoff)
-      .delete();
+    purged += await idempotencyKeysRepository.deleteStillExpired(db, batch, cutoff);
     if (batch.length < batchSize) break;
   }
   return purged;

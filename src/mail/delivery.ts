@@ -1,11 +1,17 @@
 import type { AppContext } from '../context';
-import type { JobResult } from '../jobs/types';
 import { fromDbDateTime, toDbDateTime } from '../time';
 import { nextAttemptAfterFailure } from '../time/backoff';
+import { mailsRepository } from './repository';
 import type { OutgoingMailRow } from './rows';
 import { genericMailError, smtpTransportFor, type MailTransport } from './transport';
 
 const BATCH_SIZE = 50;
+
+/** What one delivery pass did: mails sent or stored, and attempts that failed. */
+export interface MailRun {
+  processed: number;
+  failed: number;
+}
 
 /**
  * Sends the outbox's due mails. With SMTP_URL each goes to the server and is `sent`; a failure is
@@ -17,15 +23,11 @@ export async function deliverDueMails(
   ctx: AppContext,
   signal: AbortSignal,
   transport: MailTransport | null = smtpTransportFor(ctx.config),
-): Promise<JobResult> {
-  const result: JobResult = { processed: 0, failed: 0 };
+): Promise<MailRun> {
+  const result: MailRun = { processed: 0, failed: 0 };
   const now = toDbDateTime(ctx.clock.now());
   // Longest due first: a failed mail's next attempt lies ahead, so it never heads every batch.
-  const due = await ctx.db<OutgoingMailRow>('outgoing_mails')
-    .where({ status: 'queued' })
-    .andWhere('next_attempt_at', '<=', now)
-    .orderBy([{ column: 'next_attempt_at' }, { column: 'seq' }])
-    .limit(BATCH_SIZE);
+  const due = await mailsRepository.due(ctx.db, now, BATCH_SIZE);
   for (const mail of due) {
     if (signal.aborted) break;
     if (await attempt(ctx, mail, transport)) result.processed += 1;
@@ -48,9 +50,7 @@ async function attempt(ctx: AppContext, mail: OutgoingMailRow, transport: MailTr
 
 /** Only a still-queued mail is marked, so two runners racing (a lease taken over) record one outcome. */
 const markQueued = (ctx: AppContext, mail: OutgoingMailRow, changes: Partial<OutgoingMailRow>) =>
-  ctx.db<OutgoingMailRow>('outgoing_mails')
-    .where({ id: mail.id, status: 'queued' })
-    .update({ ...changes, updated_at: toDbDateTime(ctx.clock.now()) });
+  mailsRepository.updateIfQueued(ctx.db, mail.id, { ...changes, updated_at: toDbDateTime(ctx.clock.now()) });
 
 /** A failed attempt: retried with backoff until 26 hours after the mail was queued, then `failed`. */
 async function recordFailure(ctx: AppContext, mail: OutgoingMailRow, reason: string): Promise<void> {

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../db/connect';
 import { FALLBACK_LOCALE, pageLocaleOf } from '../i18n/locales';
 import { newId } from '../ids';
 import { toDbDateTime } from '../time';
+import { mailsRepository } from './repository';
 import type { OutgoingMailRow } from './rows';
 import { renderMail, type TemplateAndData } from './templates';
 
@@ -44,11 +45,11 @@ export async function queueMail(db: Knex, ctx: Pick<AppContext, 'clock'>, mail: 
     updated_at: now,
   };
   try {
-    await db<OutgoingMailRow>('outgoing_mails').insert(row);
+    await mailsRepository.insert(db, row);
     return row.id;
   } catch (error) {
     if (!mail.dedupeKey || !isUniqueViolation(error)) throw error;
-    const earlier = await db<OutgoingMailRow>('outgoing_mails').where({ dedupe_key: mail.dedupeKey }).first('id');
+    const earlier = await mailsRepository.findByDedupeKey(db, mail.dedupeKey);
     if (!earlier) throw error;
     return earlier.id;
   }

@@ -6,7 +6,7 @@ import { mandateRoutes } from './mandates/routes';
 import { orderRoutes } from './orders/routes';
 import { paymentRoutes } from './payments/routes';
 import { productRoutes } from './products/routes';
-import { invoiceRoutes } from './billing/invoiceRoutes';
+import { invoiceRoutes } from './billing/routes';
 import { shopRoutes } from './store/routes';
 import { syncRoutes } from './store/syncRoutes';
 import { subscriptionLifecycleRoutes } from './subscriptions/lifecycleRoutes';

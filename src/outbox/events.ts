@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '../ids';
+import { accountEventSettingsRepository } from './accountSettingsRepository';
 import { outboundEventsRepository } from './repository';
 
 /** The JSON body of an event (DESIGN.md): a receiver may also fetch GET /api/v2/payments/{id}. */
@@ -39,10 +40,7 @@ async function insertEvent(trx: Knex.Transaction, event: NewEvent, now: string):
 }
 
 /** The merchant's account-wide endpoint (`cli accounts set-webhook`), or null when none is set. */
-async function accountEventsUrl(trx: Knex.Transaction, accountId: string): Promise<string | null> {
-  const row = await trx('accounts').where({ id: accountId }).first<{ events_url: string | null } | undefined>('events_url');
-  return row?.events_url ?? null;
-}
+const accountEventsUrl = (trx: Knex.Transaction, accountId: string) => accountEventSettingsRepository.eventsUrl(trx, accountId);
 
 /**
  * Writes a payment's status change into the outbox: to the payment's own webhook_url (unless the

@@ -1,6 +1,5 @@
 import type { Config } from '../config';
 import { AppError } from '../http/errors';
-import type { Account } from '../modules/accounts/account';
 import type { ProviderAdapter, ProviderDeps, ProviderFactory } from './adapter';
 import { ProviderNotConfiguredError } from './errors';
 import { mollieAdapter } from './mollie';
@@ -55,7 +54,7 @@ export function adapterOfAccount(settings: AccountProviderSettings | undefined, 
 
 /** Picks the provider of an account: its own settings (`cli accounts set-provider`), else the environment's default. */
 export interface ProviderRegistry {
-  forAccount(account: Pick<Account, 'id'>): Promise<PaymentProvider>;
+  forAccount(account: { id: string }): Promise<PaymentProvider>;
 }
 
 export interface ProviderRegistryDeps extends ProviderDeps {

@@ -2,15 +2,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Routes stay thin (validate, call one service function, present): a routes.ts may import only its
- * own module's schemas, service and presenter, and the HTTP layer. Anything else belongs in service.ts.
+ * Routes stay thin (validate, call one service function, present): a routes.ts (or …Routes.ts) may
+ * import only its own module's schemas, service and presenter, and the HTTP layer, and declares
+ * routes, no helper functions. Anything else belongs in service.ts or presenter.ts.
  */
 
 const MODULES_DIR = path.resolve(__dirname, '../../src/modules');
 
+/** A route file: routes.ts, or a second one named …Routes.ts (subscriptions/lifecycleRoutes.ts). */
+const isRouteFile = (name: string) => name === 'routes.ts' || /^\w+Routes\.ts$/.test(name);
+
 const routeFiles = readdirSync(MODULES_DIR, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
-  .map((entry) => path.join(MODULES_DIR, entry.name, 'routes.ts'))
+  .flatMap((entry) => readdirSync(path.join(MODULES_DIR, entry.name)).filter(isRouteFile).map((name) => path.join(MODULES_DIR, entry.name, name)))
   .filter((file) => existsSync(file));
 
 /** Every module specifier a file imports or re-exports, including require() and import(). */
@@ -19,8 +23,17 @@ function importsOf(source: string): string[] {
   return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1] ?? ''));
 }
 
-const ALLOWED = [/^\.\/(\w*[sS]chemas|service|presenter)$/, /^\.\.\/\.\.\/http\/[\w/]+$/];
-const FORBIDDEN = [/providers/, /shop/, /jobs/, /\/db\//, /^knex$/, /repository/];
+/** Functions a route file declares at its top level: `function x` or `const x = (…) =>` / `= async (…) =>`. */
+function helperFunctionsOf(source: string): string[] {
+  const declared = [...source.matchAll(/^(?:export\s+)?(?:async\s+)?function\s+(\w+)/gm), ...source.matchAll(/^(?:export\s+)?const\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*(?::[^=]+)?=>/gm)];
+  return declared.map((match) => match[1] ?? '');
+}
+
+/** Route files with helpers of their own, one line each with why. None today: keep it so. */
+const THICK_ROUTE_FILES = new Set<string>([]);
+
+const ALLOWED = [/^\.\/(\w*[sS]chemas|\w*[sS]ervice|\w*[pP]resenter)$/, /^\.\.\/\.\.\/http\/[\w/]+$/];
+const FORBIDDEN = [/providers/, /integrations/, /outbox/, /jobs/, /\/db\//, /^knex$/, /repository/];
 
 describe('module routes', () => {
   it('When the modules are listed, then each of the eight resource modules has a routes.ts', () => {
@@ -37,6 +50,34 @@ describe('module routes', () => {
       expect(imports.filter((specifier) => !ALLOWED.some((pattern) => pattern.test(specifier)))).toEqual([]);
     },
   );
+
+  it.each(routeFiles.map((file) => [path.relative(path.resolve(__dirname, '../..'), file), file]))(
+    'When %s is read, then it declares routes and no helper function of its own',
+    (name, file) => {
+      if (THICK_ROUTE_FILES.has(name)) return;
+      expect(helperFunctionsOf(readFileSync(file, 'utf8'))).toEqual([]);
+    },
+  );
+
+  it('When a route file is read for helpers, then top-level functions and arrow functions are seen, and route handlers are not', () => {
+    const source = [
+      "const names = { path: '/api/v2/things' };",
+      'const present = presentThings;',
+      'async function presentOne(ctx: AppContext) {',
+      '  return 1;',
+      '}',
+      'const startRoute = (kind: string) =>',
+      '  defineRoute({ kind });',
+      'export const thingRoutes = [',
+      '  defineRoute({',
+      '    async handle({ ctx }) {',
+      '      return list(ctx);',
+      '    },',
+      '  }),',
+      '];',
+    ].join('\n');
+    expect(helperFunctionsOf(source)).toEqual(['presentOne', 'startRoute']);
+  });
 
   it('When import lines are read, then multi-line, type-only, side-effect and require forms are all seen', () => {
     const source = [
@@ -93,5 +134,181 @@ const SRC_DIR = path.resolve(__dirname, '../../src');
 describe('imports in src', () => {
   it('When every file of src is followed through its imports, then no chain comes back to where it started', () => {
     expect(importCycles(sourceFiles(SRC_DIR))).toEqual([]);
+  });
+});
+
+/*
+ * One owner per table: only repositories (repository.ts, …Repository.ts) and src/db/ query. What
+ * counts as a query in any other file of src (comments aside):
+ *  1. a knex builder started on a table: db('payments'), trx<Row>('subscriptions'), ctx.db('…');
+ *  2. SQL or column references written out: db.raw(…), trx.ref(…), db.fn.now();
+ *  3. a repository's own builder taken outside it: xRepository.table(db);
+ *  4. a query-builder method chained onto a call's result or on a line of its own (a chain):
+ *     ).where(…), .andWhere(…), .insert(…), .first(…), .orderBy(…), … — knex's names that nothing
+ *     else in src uses (update, select, join and count are left out: hashes and arrays have them);
+ *  5. a call of a src/db helper that runs SQL (readRows, pageOf, numberedPage, closeListGap,
+ *     databaseNow, databaseNowPlus) imported from src/db/.
+ * Passing a transaction on (trx: Knex.Transaction) and starting one (db.transaction) are not queries:
+ * services keep their transactions' boundaries and hand the transaction to repositories.
+ */
+
+const REPOSITORY_FILE = /(^|\/)(repository|\w+Repository)\.ts$/;
+
+/**
+ * Files that query outside a repository on purpose, one line each with why. The sandbox is a payment
+ * provider whose "provider side" is tables of our own database: its adapter folder owns them.
+ */
+const QUERYING_ELSEWHERE = new Set([
+  'src/metrics/index.ts', // counts outbound_events for its gauge at each scrape
+  'src/providers/sandbox/checkoutCompletion.ts', // the sandbox's own tables
+  'src/providers/sandbox/checkoutPage.ts', // the sandbox's own tables
+  'src/providers/sandbox/provider.ts', // the sandbox's own tables
+]);
+
+const CHAINED_QUERY_METHODS = [
+  'where\\w*', 'andWhere\\w*', 'orWhere\\w*', 'having\\w*', 'insert', 'onConflict', 'forUpdate', 'pluck', 'first', 'increment', 'decrement', 'del',
+  'orderBy', 'groupBy', 'leftJoin', 'innerJoin', 'clearSelect', 'clearOrder', 'returning',
+].join('|');
+
+const QUERY_PATTERNS = [
+  /\b(?:db|trx|knex|tx)\s*(?:<[^>()]*>)?\s*\(\s*['"`]/,
+  /\b(?:db|trx|knex|tx)\s*\.\s*(?:raw|ref)\s*\(|\.fn\.now\s*\(/,
+  /\.table\s*\(/,
+  new RegExp(`(?:\\)|^)\\s*\\.(?:${CHAINED_QUERY_METHODS})\\s*(?:<[^>()]*>)?\\s*\\(`),
+];
+
+const SQL_HELPERS = new Set(['readRows', 'pageOf', 'numberedPage', 'closeListGap', 'databaseNow', 'databaseNowPlus']);
+
+/** The source without its comments, line numbers kept. */
+const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, '')).replace(/^\s*\/\/.*$/gm, '');
+
+/** The 1-based lines of a source that query (see above). */
+function queryLines(source: string): number[] {
+  const helpers = [...source.matchAll(/\bimport\s*\{([^}]*)\}\s*from\s*['"][^'"]*\/db\/[^'"]*['"]/g)]
+    .flatMap((match) => (match[1] ?? '').split(',').map((name) => name.trim().split(/\s+as\s+/).pop() ?? ''))
+    .filter((name) => SQL_HELPERS.has(name));
+  const patterns = helpers.length ? [...QUERY_PATTERNS, new RegExp(`\\b(?:${helpers.join('|')})\\s*(?:<[^>()]*>)?\\s*\\(`)] : QUERY_PATTERNS;
+  const text = withoutComments(source);
+  const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
+  const lines = patterns.flatMap((pattern) => [...text.matchAll(new RegExp(pattern.source, 'gm'))].map((match) => lineAt((match.index ?? 0) + match[0].length)));
+  return [...new Set(lines)].sort((a, b) => a - b);
+}
+
+describe('queries', () => {
+  it('When a file is read for queries, then every form above is seen, and repository calls, transactions, hashes and arrays are not', () => {
+    const source = [
+      "import { pageOf } from '../../db/paging';", // 1
+      "const row = await ctx.db('payments').where({ id }).first();", // 2: a builder on a table
+      'const rules = await trx<RuleRow>(', // 3
+      "  'subscription_rules');", // 4: a builder on a table, named on the next line (its line counts)
+      "await ctx", // 5
+      "  .db<PaymentRow>('payments')", // 6: a builder on a table, split
+      "  .whereIn('status', ['open']);", // 7: a chain
+      "await db.raw('select 1');", // 8: raw SQL
+      'const found = await paymentsRepository.table(trx).first();', // 9: a repository's builder
+      "await paymentsRepository.insert(trx, row);", // 10: a repository call
+      'await ctx.db.transaction(async (trx) => work(trx));', // 11: a transaction
+      "const hash = createHash('sha256').update(text).digest('hex');", // 12: a hash
+      "const text = lines.map((line) => line.trim()).join(',');", // 13: an array
+      'const page = await pageOf(query, request);', // 14: a db helper imported from db/
+      "// await db('payments').where({ id });", // 15: a comment
+      "/* trx('x').first() */ const y = 1;", // 16: a comment
+      "router.post('/x', express.raw({ type: () => true }));", // 17: express's raw, not knex's
+    ].join('\n');
+    expect(queryLines(source)).toEqual([2, 4, 6, 7, 8, 9, 14]);
+  });
+
+  it('When a local function shares a db helper name but is not imported from src/db, then it is not a query', () => {
+    expect(queryLines('const pageOf = async (number: number) => fetchPage(number);\nconst first = await pageOf(1);')).toEqual([]);
+  });
+
+  it('When every file of src outside the repositories and src/db is read, then none queries', () => {
+    const querying = sourceFiles(SRC_DIR)
+      .filter((file) => !REPOSITORY_FILE.test(file) && !file.startsWith(path.join(SRC_DIR, 'db') + path.sep))
+      .map((file) => ({ name: path.relative(path.resolve(SRC_DIR, '..'), file), lines: queryLines(readFileSync(file, 'utf8')) }))
+      .filter((file) => file.lines.length > 0 && !QUERYING_ELSEWHERE.has(file.name))
+      .map((file) => `${file.name}:${file.lines.join(',')}`);
+    expect(querying).toEqual([]);
+  });
+
+  it('When the allowlist is read, then each entry still queries (a file that stopped is taken off)', () => {
+    const stale = [...QUERYING_ELSEWHERE].filter((name) => !existsSync(path.resolve(SRC_DIR, '..', name)) || queryLines(readFileSync(path.resolve(SRC_DIR, '..', name), 'utf8')).length === 0);
+    expect(stale).toEqual([]);
+  });
+});
+
+/*
+ * Layers point one way. Top to bottom:
+ *
+ * | layer      | what                                                              | paths under src/ |
+ * |------------|-------------------------------------------------------------------|------------------|
+ * | entry      | what starts work: the app, the server, the CLI, HTTP (routes and middleware), the hosted pages, jobs, inbound webhooks, a module's route files | app.ts server.ts cli.ts cli/ bootstrap.ts shutdown.ts http/ (http/webhooks/: the inbound receivers) pages/ jobs/ modules/index.ts modules/x/routes.ts modules/x/…Routes.ts |
+ * | modules    | the domain: services, rules, repositories                          | modules/ |
+ * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ outbox/ |
+ * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ ids.ts config.ts logger.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders today: http/errors.ts http/pagination.ts http/fields.ts http/countries.ts http/idempotencyScope.ts pages/html.ts |
+ *
+ * An import may stay in its layer or go down, never up. A file's layer is that of the longest path
+ * that names it. context.ts (AppContext: the composition root's type, handed to every layer and
+ * naming what it holds) is in none and may be imported from anywhere.
+ */
+
+const LAYERS: Array<{ layer: string; paths: string[] }> = [
+  { layer: 'entry', paths: ['app.ts', 'server.ts', 'cli.ts', 'cli/', 'bootstrap.ts', 'shutdown.ts', 'http/', 'pages/', 'jobs/', 'modules/index.ts'] },
+  { layer: 'modules', paths: ['modules/'] },
+  { layer: 'adapters', paths: ['providers/', 'integrations/', 'mail/', 'outbox/'] },
+  {
+    layer: 'foundation',
+    paths: ['db/', 'net/', 'crypto/', 'time/', 'money/', 'numbers/', 'i18n/', 'ids.ts', 'config.ts', 'logger.ts', 'metrics/', 'background.ts',
+      'http/errors.ts', 'http/pagination.ts', 'http/fields.ts', 'http/countries.ts', 'http/idempotencyScope.ts', 'pages/html.ts'],
+  },
+];
+const RANK = new Map(LAYERS.map((entry, index) => [entry.layer, index]));
+const OUTSIDE_THE_LAYERS = new Set(['context.ts']);
+
+/** The layer of a file of src (its path relative to src/), or undefined for context.ts. */
+function layerOf(relative: string): string | undefined {
+  if (OUTSIDE_THE_LAYERS.has(relative)) return undefined;
+  if (/^modules\/[^/]+\//.test(relative) && isRouteFile(path.basename(relative))) return 'entry';
+  const named = LAYERS.flatMap(({ layer, paths }) => paths.filter((prefix) => relative === prefix || (prefix.endsWith('/') && relative.startsWith(prefix))).map((prefix) => ({ layer, prefix })));
+  const longest = named.sort((a, b) => b.prefix.length - a.prefix.length)[0];
+  if (!longest) throw new Error(`${relative} is in no layer: add its path to LAYERS`);
+  return longest.layer;
+}
+
+/**
+ * Imports that run up a layer on purpose, one line each with why. None today: keep it so.
+ */
+const UPWARD_ELSEWHERE = new Set<string>([]);
+
+describe('layers', () => {
+  it('When a file is placed, then the longest path decides, and route files of a module are entry', () => {
+    expect([
+      layerOf('http/route.ts'),
+      layerOf('http/errors.ts'),
+      layerOf('modules/payments/pipeline.ts'),
+      layerOf('modules/payments/routes.ts'),
+      layerOf('modules/subscriptions/lifecycleRoutes.ts'),
+      layerOf('outbox/events.ts'),
+      layerOf('http/webhooks/providers.ts'),
+      layerOf('time/calendar.ts'),
+      layerOf('context.ts'),
+    ]).toEqual(['entry', 'foundation', 'modules', 'entry', 'entry', 'adapters', 'entry', 'foundation', undefined]);
+  });
+
+  it('When every import of src is followed, then none runs back up a layer', () => {
+    const upward = sourceFiles(SRC_DIR).flatMap((file) => {
+      const from = path.relative(SRC_DIR, file);
+      const fromLayer = layerOf(from);
+      if (fromLayer === undefined) return [];
+      return localImportsOf(file)
+        .filter((target) => target.startsWith(SRC_DIR + path.sep)) // migrations/ sits beside src/, below everything
+        .map((target) => path.relative(SRC_DIR, target))
+        .filter((to) => {
+          const toLayer = layerOf(to);
+          return toLayer !== undefined && (RANK.get(toLayer) ?? 0) < (RANK.get(fromLayer) ?? 0);
+        })
+        .map((to) => `${from} -> ${to}`);
+    });
+    expect(upward.filter((edge) => !UPWARD_ELSEWHERE.has(edge))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { readRows } from '../../db/hotReads';
 import type { AccountProviderSettings } from '../../providers/settings';
+import type { FollowUpType, OnFailureAction } from '../follow-ups/repository';
 import type { Account } from './account';
 
 export interface AccountRow extends Account, AccountProviderSettings {
@@ -20,6 +21,16 @@ export interface ApiTokenRow {
   last_used_at: string | null;
   revoked_at: string | null;
 }
+
+/** How the account follows up failed payments, as stored. */
+export interface FollowUpSettingsColumns {
+  follow_up_type: FollowUpType;
+  follow_up_max_retries: number;
+  follow_up_retry_days: number;
+  follow_up_on_failure: OnFailureAction;
+}
+
+const accounts = (db: Knex) => db('accounts');
 
 export const accountsRepository = {
   findByName: (db: Knex, name: string) => db<AccountRow>('accounts').where({ name }).first(),
@@ -46,6 +57,29 @@ export const accountsRepository = {
     const [settings] = await readRows<AccountProviderSettings>(db, 'select `provider`, `provider_credentials_sealed`, `provider_profile_id`, `provider_options` from `accounts` where `id` = ? limit 1', [id]);
     return settings;
   },
+
+  // The account's own settings that other modules read and the CLI sets (follow-ups, pre-notification,
+  // account events, bookkeeping).
+  followUpSettings: (db: Knex, accountId: string) =>
+    accounts(db)
+      .where({ id: accountId })
+      .first<FollowUpSettingsColumns | undefined>('follow_up_type', 'follow_up_max_retries', 'follow_up_retry_days', 'follow_up_on_failure'),
+
+  setFollowUpSettings: (db: Knex, accountId: string, columns: FollowUpSettingsColumns & { updated_at: string }) => accounts(db).where({ id: accountId }).update(columns),
+
+  setEventsUrl: (db: Knex, accountId: string, url: string | null, now: string) => accounts(db).where({ id: accountId }).update({ events_url: url, updated_at: now }),
+
+  setPreNotificationDays: (db: Knex, accountId: string, days: number | null, now: string) =>
+    accounts(db).where({ id: accountId }).update({ pre_notification_days: days, updated_at: now }),
+
+  /** The accounts that tell customers of a direct debit in advance, and how many days. */
+  withPreNotification: async (db: Knex): Promise<Array<{ id: string; pre_notification_days: number }>> =>
+    (await accounts(db).whereNotNull('pre_notification_days').select('id', 'pre_notification_days')) as Array<{ id: string; pre_notification_days: number }>,
+
+  bookkeepingSystemOf: (db: Knex, accountId: string) => accounts(db).where({ id: accountId }).first<{ bookkeeping_system: string | null } | undefined>('bookkeeping_system'),
+
+  /** Every account's id, in id order. */
+  allIds: (db: Knex) => accounts(db).orderBy('id').pluck<string[]>('id'),
 };
 
 /** A live token and its account, as authentication needs them. */

@@ -1,4 +1,4 @@
-import type { InvoiceRow } from './invoices';
+import type { InvoiceRow } from './invoicesRepository';
 
 /**
  * A bookkeeping system that receives the invoices of paid charges. The Moneybird adapter plugs in

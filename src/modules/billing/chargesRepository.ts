@@ -85,6 +85,24 @@ export const chargesRepository = {
       .where({ id: row.id, account_id: row.account_id, claim_token: row.claim_token, status: 'due' })
       .update({ claimed_until: changes.retryAt, last_error: changes.error.slice(0, 191), updated_at: changes.now, attempts: db.raw('attempts + 1') }),
 
+  /** The subscription's charges still due, dated `from` or later, in charge order. */
+  dueFrom: (db: Knex, subscription: { id: string; account_id: string }, from: string) =>
+    table(db)
+      .where({ account_id: subscription.account_id, subscription_id: subscription.id, status: 'due' })
+      .andWhere('due_date', '>=', from)
+      .orderBy('charge_number'),
+
+  /** The subscription's skipped charges, in charge order. */
+  skippedOf: (db: Knex, subscription: { id: string; account_id: string }) =>
+    table(db).where({ account_id: subscription.account_id, subscription_id: subscription.id, status: 'skipped' }).orderBy('charge_number'),
+
+  /** Skipped charges made due again (a resume freed them): unclaimed, as if newly planned; the same rows, so the same payments' origin keys. */
+  makeDueAgain: (db: Knex, accountId: string, ids: string[], now: string) =>
+    table(db)
+      .where({ account_id: accountId, status: 'skipped' })
+      .whereIn('id', ids)
+      .update({ status: 'due', claim_token: null, claimed_until: null, last_error: null, updated_at: now }),
+
   /** The payment a charge made settled: moves it on from `charged` (or `paid`, for a chargeback). */
   settle: (db: Knex, accountId: string, id: string, from: ChargeStatus[], changes: Partial<ChargeRow>) =>
     table(db).where({ account_id: accountId, id }).whereIn('status', from).update(changes),

@@ -9,7 +9,7 @@ import { openFollowUp } from '../follow-ups/opening';
 import { mandatesRepository } from '../mandates/repository';
 import { resumePayment, startPayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
-import { pausesRepository } from '../subscriptions/pauses';
+import { pausesRepository } from '../subscriptions/pausesRepository';
 import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/repository';
 import { fateOf } from '../subscriptions/schedule';
 import { chargesRepository, type ChargeRow } from './chargesRepository';
@@ -53,7 +53,7 @@ export class AccountCache {
 export async function endUnlessFreed(ctx: AppContext, charge: ChargeRow, now: string): Promise<boolean> {
   return retryDeadlocks(() =>
     ctx.db.transaction(async (trx) => {
-      await subscriptionsRepository.table(trx).where({ id: charge.subscription_id, account_id: charge.account_id }).update({ updated_at: now });
+      await subscriptionsRepository.update(trx, { id: charge.subscription_id, account_id: charge.account_id }, { updated_at: now });
       const subscription = await subscriptionsRepository.find(trx, charge.account_id, charge.subscription_id);
       const fate = subscription ? await fateNow(trx, charge, subscription) : 'ended';
       if (fate === 'charge') return false;
@@ -155,7 +155,7 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
   await retryDeadlocks(() => ctx.db.transaction(async (trx) => {
     const finished = await chargesRepository.finish(trx, charge, { status: 'charged', payment_id: made.id, last_error: null, updated_at: now });
     if (!finished) return; // our claim was taken over; whoever holds it records the same payment
-    await subscriptionsRepository.table(trx).where({ id: subscription.id, account_id: subscription.account_id }).update({ last_payment_created_at: made.created_at, updated_at: now });
+    await subscriptionsRepository.update(trx, subscription, { last_payment_created_at: made.created_at, updated_at: now });
     await enqueueSubscriptionEvent(trx, subscription, 'charged', now, { payment_id: made.id, charge_number: charge.charge_number, due_date: formatDate(charge.due_date) });
   }));
   return 'charged';

@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import type { PaymentRow } from '../payments/repository';
-import type { InvoiceRuleRow } from '../subscriptions/repository';
+import { accountsRepository } from '../accounts/repository';
+import { subscriptionsRepository, type InvoiceRuleRow } from '../subscriptions/repository';
 import type { ChargeRow } from './chargesRepository';
+import { invoicesRepository, type InvoiceRow } from './invoicesRepository';
 import { vatCents } from '../../money/vat';
 
 export interface InvoiceLine {
@@ -15,24 +17,6 @@ export interface InvoiceLine {
   total_excluding_vat: number;
   total_vat: number;
   total_including_vat: number;
-}
-
-export interface InvoiceRow {
-  id: string;
-  account_id: string;
-  subscription_id: string;
-  charge_id: string;
-  payment_id: string;
-  currency: string;
-  lines: string; // JSON InvoiceLine[]
-  total_excluding_vat: number;
-  total_vat: number;
-  total_including_vat: number;
-  workflow_id: string | null;
-  docstyle_id: string | null;
-  bookkeeping_status: 'none' | 'pending';
-  bookkeeping_reference: string | null;
-  created_at: string;
 }
 
 /** Lines with their VAT rounded per line (half-up), as bookkeeping systems compute them. */
@@ -60,12 +44,12 @@ export function invoiceLines(rules: readonly InvoiceRuleRow[]): InvoiceLine[] {
  * payment's status transaction (unique per charge, so a repeated webhook adds nothing).
  */
 export async function recordInvoice(ctx: AppContext, trx: Knex.Transaction, charge: ChargeRow, payment: PaymentRow): Promise<void> {
-  const rules = await trx<InvoiceRuleRow>('invoice_rules').where({ account_id: charge.account_id, subscription_rule_id: charge.rule_id });
+  const rules = await subscriptionsRepository.invoiceRulesOf(trx, charge.account_id, charge.rule_id);
   if (!rules.length) return;
-  if (await trx('invoices').where({ charge_id: charge.id }).first('id')) return;
+  if (await invoicesRepository.existsForCharge(trx, charge.id)) return;
   const lines = invoiceLines(rules);
-  const subscription = await trx('subscriptions').where({ id: charge.subscription_id, account_id: charge.account_id }).first<{ workflow_id: string | null; docstyle_id: string | null }>('workflow_id', 'docstyle_id');
-  const account = await trx('accounts').where({ id: charge.account_id }).first<{ bookkeeping_system: string | null }>('bookkeeping_system');
+  const subscription = await subscriptionsRepository.bookkeepingStyleOf(trx, charge.account_id, charge.subscription_id);
+  const account = await accountsRepository.bookkeepingSystemOf(trx, charge.account_id);
   const sum = (pick: (line: InvoiceLine) => number) => lines.reduce((total, line) => total + pick(line), 0);
   const row: InvoiceRow = {
     id: newId('ivc'),
@@ -84,6 +68,6 @@ export async function recordInvoice(ctx: AppContext, trx: Knex.Transaction, char
     bookkeeping_reference: null,
     created_at: payment.updated_at,
   };
-  await trx('invoices').insert(row);
+  await invoicesRepository.insert(trx, row);
   ctx.logger.info('invoice recorded', { accountId: row.account_id, invoiceId: row.id, chargeId: charge.id });
 }

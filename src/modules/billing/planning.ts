@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { retryDeadlocks } from '../../db/deadlocks';
 import { newId } from '../../ids';
 import { formatNullableDate, toDbDateTime } from '../../time';
-import { pausesRepository } from '../subscriptions/pauses';
+import { pausesRepository } from '../subscriptions/pausesRepository';
 import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow } from '../subscriptions/repository';
 import { chargesDueBy, fateOf, nextCharged, scheduledCharge, timesDoneBefore } from '../subscriptions/schedule';
 import { chargesRepository, type ChargeRow } from './chargesRepository';
@@ -68,18 +68,15 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
   // The subscription is moved first: its row lock makes a second planner wait, then find it moved
   // and write nothing, instead of both inserting the same charge rows (which deadlocks on MySQL).
   return retryDeadlocks(() => ctx.db.transaction(async (trx): Promise<Planned> => {
-    const moved = await subscriptionsRepository
-      .table(trx)
-      // Its status too: a resume or pause that came in since the pauses were read makes this plan stale.
-      .where({ id: subscription.id, account_id: subscription.account_id, status: subscription.status, next_charge_number: subscription.next_charge_number })
-      .update({
+    // Its status too: a resume or pause that came in since the pauses were read makes this plan stale.
+    const moved = await subscriptionsRepository.updateIfUnchanged(trx, subscription, {
         next_charge_number: next,
         next_charge_date: planNext,
         next_payment_at: upcoming?.date ?? null,
         next_amount: upcoming?.amount ?? null,
         ...(completed ? { status: 'completed' as const } : {}),
         updated_at: now,
-      });
+    });
     if (!moved) return { due: 0, skipped: 0 }; // another planner was first: its rows and its move stand
     await chargesRepository.insertNew(trx, rows);
     await recordTimesDone(trx, rules, timesDoneBefore(plan, next));
@@ -93,7 +90,7 @@ async function recordTimesDone(trx: Knex.Transaction, rules: SubscriptionRuleRow
   const sorted = [...rules].sort((a, b) => a.position - b.position);
   for (const [index, rule] of sorted.entries()) {
     const times = done[index] ?? 0;
-    if (rule.times_done !== times) await trx<SubscriptionRuleRow>('subscription_rules').where({ id: rule.id, account_id: rule.account_id }).update({ times_done: times });
+    if (rule.times_done !== times) await subscriptionsRepository.setTimesDone(trx, rule, times);
   }
 }
 
@@ -106,18 +103,12 @@ export async function planDueCharges(ctx: AppContext, date: string, signal?: Abo
   let afterSeq = 0;
   for (;;) {
     if (signal?.aborted) break;
-    const page = (await subscriptionsRepository
-      .table(ctx.db)
-      // A cancelled one too, for charges due before its cancellation that were not planned yet (billing was down).
-      .whereIn('status', ['active', 'paused', 'cancelled'])
-      .andWhere('next_charge_date', '<=', date)
-      .andWhere('seq', '>', afterSeq)
-      .orderBy('seq')
-      .limit(PAGE)) as Array<SubscriptionRow & { seq: number }>;
+    // A cancelled one too, for charges due before its cancellation that were not planned yet (billing was down).
+    const page = await subscriptionsRepository.dueForPlanning(ctx.db, { statuses: ['active', 'paused', 'cancelled'], date, afterSeq, limit: PAGE });
     if (!page.length) break;
     afterSeq = Number((page[page.length - 1] as { seq: number }).seq);
-    const rules = await ctx.db<SubscriptionRuleRow>('subscription_rules').whereIn(
-      'subscription_id',
+    const rules = await subscriptionsRepository.rulesOfSubscriptions(
+      ctx.db,
       page.map((row) => row.id),
     );
     for (const subscription of page) {

@@ -1,23 +1,10 @@
 import type { AppContext } from '../../context';
 import { queueMail } from '../../mail/queue';
+import { mailsRepository } from '../../mail/repository';
 import { formatDate } from '../../time';
 import { daysAfter } from '../../time/calendar';
-
-interface Due {
-  subscription_id: string;
-  account_id: string;
-  name: string;
-  next_payment_at: string;
-  next_amount: number;
-  currency: string;
-  email: string;
-  locale: string | null;
-  first_name: string;
-  last_name: string;
-  mandate_reference: string | null;
-  merchant: string;
-  days: number;
-}
+import { accountsRepository } from '../accounts/repository';
+import { subscriptionsRepository } from '../subscriptions/repository';
 
 /**
  * SEPA asks the creditor to tell the debtor the amount and date of each direct debit in advance.
@@ -26,38 +13,15 @@ interface Due {
  * gets one e-mail per charge date: the dedupe key makes a repeated run send nothing new.
  */
 export async function sendPreNotifications(ctx: AppContext, date: string): Promise<number> {
-  const accounts = await ctx.db('accounts').whereNotNull('pre_notification_days').select('id', 'pre_notification_days');
+  const accounts = await accountsRepository.withPreNotification(ctx.db);
   let queued = 0;
-  for (const account of accounts as Array<{ id: string; pre_notification_days: number }>) {
+  for (const account of accounts) {
     const days = account.pre_notification_days;
-    const rows = (await ctx
-      .db('subscriptions')
-      .join('customers', 'customers.id', 'subscriptions.customer_id')
-      .join('mandates', 'mandates.id', 'subscriptions.provider_mandate_id')
-      .join('accounts', 'accounts.id', 'subscriptions.account_id')
-      .where('subscriptions.account_id', account.id)
-      .where('subscriptions.status', 'active')
-      .where('mandates.method', 'directdebit')
-      .where('subscriptions.next_payment_at', '>', date)
-      .where('subscriptions.next_payment_at', '<=', daysAfter(date, days))
-      .select(
-        'subscriptions.id as subscription_id',
-        'subscriptions.account_id',
-        'subscriptions.name',
-        'subscriptions.next_payment_at',
-        'subscriptions.next_amount',
-        'subscriptions.currency',
-        'customers.email',
-        'customers.locale',
-        'customers.first_name',
-        'customers.last_name',
-        'mandates.mandate_reference',
-        ctx.db.raw('COALESCE(accounts.display_name, accounts.name) as merchant'),
-      )) as Due[];
+    const rows = await subscriptionsRepository.dueForPreNotification(ctx.db, account.id, { after: date, until: daysAfter(date, days) });
     for (const row of rows) {
       const chargeDate = formatDate(row.next_payment_at);
       const dedupeKey = `charge-notice:${row.subscription_id}:${chargeDate}`;
-      if (await ctx.db('outgoing_mails').where({ dedupe_key: dedupeKey }).first('id')) continue;
+      if (await mailsRepository.findByDedupeKey(ctx.db, dedupeKey)) continue;
       await queueMail(ctx.db, ctx, {
         accountId: row.account_id,
         to: row.email,

@@ -1,38 +1,11 @@
-import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
-
-/** One billing run, recorded so a missed or crashed one is made up (see jobs/bill.ts). */
-export interface BillingRunRow {
-  seq: number;
-  billing_date: string; // Y-m-d in APP_TIMEZONE
-  started_at: string;
-  alive_at: string;
-  finished_at: string | null;
-}
+import { billingRunsRepository, type BillingRunRow } from './runsRepository';
 
 /** How often a running run says it is alive. */
 const BEAT_MS = 60 * 1000;
 /** A run not seen alive for this long, and not finished, crashed (or its process was killed). */
 export const RUN_SILENT_MS = 5 * BEAT_MS;
-
-const table = (db: Knex) => db<BillingRunRow>('billing_runs');
-
-export const billingRunsRepository = {
-  /**
-   * Whether a run as of `date` or later started at or after `since` and either finished or is still
-   * alive (beat at or after `aliveSince`): then nothing is missing since `since`.
-   */
-  coveredSince: async (db: Knex, options: { since: string; date: string; aliveSince: string }): Promise<boolean> => {
-    const run = await table(db)
-      .select('seq')
-      .where('started_at', '>=', options.since)
-      .andWhere('billing_date', '>=', options.date)
-      .andWhere((done) => done.whereNotNull('finished_at').orWhere('alive_at', '>=', options.aliveSince))
-      .first();
-    return run !== undefined;
-  },
-};
 
 /**
  * Runs one billing pass as a recorded run: started, beating while it goes, finished only when it
@@ -42,12 +15,11 @@ export const billingRunsRepository = {
 export async function recordedRun<T>(ctx: AppContext, date: string, signal: AbortSignal | undefined, pass: () => Promise<T>): Promise<T> {
   const stamp = () => toDbDateTime(ctx.clock.now());
   const started = stamp();
-  const [seq] = await table(ctx.db).insert({ billing_date: date, started_at: started, alive_at: started, finished_at: null });
+  const seq = await billingRunsRepository.start(ctx.db, { billing_date: date, started_at: started, alive_at: started, finished_at: null });
   // A record that cannot be written costs at most one run made again (billing is idempotent): logged, not thrown.
   const record = (what: string, changes: Partial<BillingRunRow>) =>
-    table(ctx.db)
-      .where({ seq })
-      .update(changes)
+    billingRunsRepository
+      .record(ctx.db, seq, changes)
       .catch((error: unknown) => ctx.logger.warn(`billing run could not record ${what}`, { error: error instanceof Error ? error.message : String(error) }));
   const beat = setInterval(() => void record('that it is alive', { alive_at: stamp() }), BEAT_MS);
   beat.unref();

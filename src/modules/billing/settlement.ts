@@ -20,7 +20,7 @@ function chargebackCode(payment: PaymentSettlement['payment']): string {
 
 /** The follow-up a charge that was not made opened (kind mandate): solved when its payment turns out paid after all. */
 async function solveMandateFollowUp(ctx: AppContext, trx: Knex.Transaction, charge: ChargeRow): Promise<void> {
-  const followUp = await followUpsRepository.table(trx).where({ account_id: charge.account_id, origin_key: `mandate-${charge.id}` }).first();
+  const followUp = await followUpsRepository.findByOriginKey(trx, charge.account_id, `mandate-${charge.id}`);
   if (followUp) await solve(ctx, trx, followUp, toDbDateTime(ctx.clock.now()));
 }
 

@@ -2,7 +2,7 @@ import type { Account, AppContext } from '../../context';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
 import type { PaymentProvider, ProviderCustomerInput } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { failedCreate, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from '../payments/resumption';
+import { createOrRecover, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from '../payments/resumption';
 import { customersRepository, type CustomerRow } from './repository';
 
 /**
@@ -58,27 +58,21 @@ export async function sendCustomerToProvider(
   row: CustomerRow,
   options: { resumed: boolean },
 ): Promise<CustomerRow> {
-  let lookedUp = false;
-  if (options.resumed && pastKeyWindow(provider, ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime())) {
-    const found = await lookUp(ctx, provider, row);
-    if (found) return recordProviderCustomer(ctx, row, found.id);
-    lookedUp = true;
-  }
-  let providerCustomer: { id: string };
-  try {
-    providerCustomer = await provider.createCustomer(providerCustomerFrom(row), providerCustomerKeyOf(row));
-  } catch (error) {
+  return createOrRecover<{ id: string }, CustomerRow>({
+    resumed: options.resumed,
+    pastKeyWindow: () => pastKeyWindow(provider, ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime()),
     // Someone waits for the answer (the API client, a payer on a link's page): refused credentials are told at once.
-    if (failedCreate(error, { payerWaits: true }) !== 'refused') throw await keepForLater(ctx, row, error);
-    if (options.resumed && !lookedUp) {
-      const found = await lookUp(ctx, provider, row);
-      if (found) return recordProviderCustomer(ctx, row, found.id);
-    }
+    payerWaits: true,
+    lookUp: () => lookUp(ctx, provider, row),
+    create: () => provider.createCustomer(providerCustomerFrom(row), providerCustomerKeyOf(row)),
+    recordFound: (found) => recordProviderCustomer(ctx, row, found.id),
+    recordCreated: (created) => recordProviderCustomer(ctx, row, created.id),
+    keepForLater: (cause) => keepForLater(ctx, row, cause),
     // Certainly refused: no customer exists at the provider, and ours was never confirmed to anyone.
-    await customersRepository.deleteUnconfirmed(ctx.db, row.account_id, row.id);
-    throw error;
-  }
-  return recordProviderCustomer(ctx, row, providerCustomer.id);
+    refused: async () => {
+      await customersRepository.deleteUnconfirmed(ctx.db, row.account_id, row.id);
+    },
+  });
 }
 
 /** Brings a customer that is not confirmed at the provider yet to its outcome there; others as they are. */

@@ -1,6 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError } from '../../http/errors';
-import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';

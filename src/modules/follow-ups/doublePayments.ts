@@ -41,11 +41,7 @@ function openDoublePayment(ctx: AppContext, trx: Knex.Transaction, later: Paymen
 
 async function onPaid(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow): Promise<void> {
   if (payment.purpose_id === null) return;
-  const earlier = await paymentsRepository
-    .table(trx)
-    .where({ account_id: payment.account_id, purpose: payment.purpose, purpose_id: payment.purpose_id, status: 'paid' })
-    .whereNot('id', payment.id)
-    .first('id');
+  const earlier = await paymentsRepository.findOtherPaid(trx, payment);
   if (earlier) await openDoublePayment(ctx, trx, payment, earlier);
 }
 
@@ -63,19 +59,7 @@ export function registerDoublePaymentFollowUps(ctx: AppContext): void {
  */
 export async function openMissedDoublePayments(ctx: AppContext): Promise<number> {
   const since = toDbDateTime(new Date(ctx.clock.now().getTime() - RECHECK_WINDOW_MS));
-  const noFollowUp = (alias: string) => (query: Knex.QueryBuilder) =>
-    query.select(1).from('follow_ups').where('follow_ups.kind', 'double_payment').whereRaw('follow_ups.account_id = ??.account_id and follow_ups.payment_id = ??.id', [alias, alias]);
-  const pairs: Array<{ recent: string; other: string; recent_seq: number; other_seq: number; account_id: string }> = await ctx
-    .db('payments as recent')
-    .join('payments as other', (on) => on.on('other.account_id', 'recent.account_id').andOn('other.purpose', 'recent.purpose').andOn('other.purpose_id', 'recent.purpose_id'))
-    .where('recent.status', 'paid')
-    .where('recent.updated_at', '>=', since)
-    .whereIn('recent.purpose', ['link', 'order'])
-    .where('other.status', 'paid')
-    .whereNot('other.id', ctx.db.ref('recent.id'))
-    .whereNotExists(noFollowUp('recent'))
-    .whereNotExists(noFollowUp('other'))
-    .select('recent.account_id', 'recent.id as recent', 'other.id as other', 'recent.seq as recent_seq', 'other.seq as other_seq');
+  const pairs = await paymentsRepository.paidTwiceWithoutFollowUp(ctx.db, since);
   let opened = 0;
   for (const pair of pairs) {
     const [laterId, earlierId] = pair.recent_seq > pair.other_seq ? [pair.recent, pair.other] : [pair.other, pair.recent];

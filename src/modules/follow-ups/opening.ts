@@ -41,7 +41,7 @@ export function firstStep(input: Pick<FollowUpInput, 'kind' | 'reasonCode'>, set
  */
 export async function openFollowUp(ctx: AppContext, trx: Knex.Transaction, input: FollowUpInput): Promise<FollowUpRow | null> {
   const originKey = `${input.kind}-${input.originId}`;
-  const existing = await followUpsRepository.table(trx).where({ account_id: input.accountId, origin_key: originKey }).first();
+  const existing = await followUpsRepository.findByOriginKey(trx, input.accountId, originKey);
   if (existing) return null;
   const settings = await followUpSettingsOf(trx, input.accountId);
   const today = todayIn(ctx);
@@ -76,7 +76,7 @@ export async function openFollowUp(ctx: AppContext, trx: Knex.Transaction, input
   };
   // The unique origin key decides a race between two transactions; the loser's insert fails and
   // rolls its status change back, which is then retried and finds this follow-up.
-  await followUpsRepository.table(trx).insert(row);
+  await followUpsRepository.insert(trx, row);
   await enqueueFollowUpEvent(trx, row, 'created', now);
   ctx.logger.info('follow-up opened', { accountId: row.account_id, followUpId: row.id, kind: row.kind, stage: row.stage, reasonCode: row.reason_code });
   return row;

@@ -24,6 +24,9 @@ import { cancelLeftoverPayments } from './settledByHand';
 /** How long the payment link of a follow-up can be paid. */
 export const FOLLOW_UP_LINK_DAYS = 14;
 
+/** Due follow-ups one run takes on; the rest wait for the next run. */
+const DUE_STEPS_PER_RUN = 1000;
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The origin key of a follow-up's n-th retry: that retry has one payment, however often the job runs. */
@@ -31,10 +34,7 @@ export const retryOriginKey = (followUp: Pick<FollowUpRow, 'id'>, attempt: numbe
 
 /** Moves a pending follow-up from one stage to the next, only if nobody moved it first. */
 function advance(trx: Knex, row: FollowUpRow, changes: Partial<FollowUpRow>): Promise<number> {
-  return followUpsRepository
-    .table(trx)
-    .where({ id: row.id, account_id: row.account_id, status: 'pending', stage: row.stage, retries_done: row.retries_done })
-    .update(changes);
+  return followUpsRepository.advanceIfUnmoved(trx, row, changes);
 }
 
 /**
@@ -50,10 +50,7 @@ async function withdrawItsLink(trx: Knex.Transaction, row: FollowUpRow, now: str
 
 /** Marks a follow-up solved (a paid retry, a paid link, a payment found after all, or by hand). */
 export async function solve(ctx: AppContext, trx: Knex.Transaction, row: FollowUpRow, now: string): Promise<boolean> {
-  const moved = await followUpsRepository
-    .table(trx)
-    .where({ id: row.id, account_id: row.account_id, status: 'pending' })
-    .update({ status: 'solved', stage: 'done', next_retry_at: null, resolved_at: now, updated_at: now });
+  const moved = await followUpsRepository.resolve(trx, row, 'solved', now);
   if (!moved) return false;
   await withdrawItsLink(trx, row, now);
   await enqueueFollowUpEvent(trx, row, 'solved', now);
@@ -63,10 +60,7 @@ export async function solve(ctx: AppContext, trx: Knex.Transaction, row: FollowU
 
 /** Marks a follow-up failed; when `act`, the account's on-failure action applies to its subscription. */
 export async function giveUp(ctx: AppContext, trx: Knex.Transaction, row: FollowUpRow, now: string, options: { act: boolean }): Promise<boolean> {
-  const moved = await followUpsRepository
-    .table(trx)
-    .where({ id: row.id, account_id: row.account_id, status: 'pending' })
-    .update({ status: 'failed', stage: 'done', next_retry_at: null, resolved_at: now, updated_at: now });
+  const moved = await followUpsRepository.resolve(trx, row, 'failed', now);
   if (!moved) return false;
   await withdrawItsLink(trx, row, now);
   await enqueueFollowUpEvent(trx, row, 'failed', now);
@@ -121,7 +115,7 @@ export async function onRetrySettled(ctx: AppContext, trx: Knex.Transaction, pay
 /** The settle hook for payment links: a paid link that a follow-up sent solves it. */
 export async function onLinkPaid(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow): Promise<void> {
   if (!payment.purpose_id) return;
-  const rows = await followUpsRepository.table(trx).where({ account_id: payment.account_id, link_id: payment.purpose_id, status: 'pending' });
+  const rows = await followUpsRepository.pendingOfLink(trx, payment.account_id, payment.purpose_id);
   for (const row of rows) await solve(ctx, trx, row, toDbDateTime(ctx.clock.now()));
 }
 
@@ -228,7 +222,7 @@ export interface FollowUpRun {
  */
 export async function runFollowUps(ctx: AppContext, date: string, signal?: AbortSignal): Promise<FollowUpRun> {
   const run: FollowUpRun = { retried: 0, linked: 0, failed: 0, errors: 0 };
-  const due = await followUpsRepository.table(ctx.db).where('status', 'pending').whereIn('stage', ['retry', 'link']).andWhere('next_retry_at', '<=', date).orderBy('next_retry_at').limit(1000);
+  const due = await followUpsRepository.dueSteps(ctx.db, date, DUE_STEPS_PER_RUN);
   for (const row of due) {
     if (signal?.aborted) break;
     try {
@@ -244,13 +238,7 @@ export async function runFollowUps(ctx: AppContext, date: string, signal?: Abort
       ctx.logger.error('follow-up step failed; tried again next run', { accountId: row.account_id, followUpId: row.id, error: messageOf(error) });
     }
   }
-  const lapsed = await followUpsRepository
-    .table(ctx.db)
-    .join('payment_links', 'payment_links.id', 'follow_ups.link_id')
-    .where('follow_ups.status', 'pending')
-    .where('follow_ups.stage', 'waiting')
-    .whereIn('payment_links.status', ['expired', 'cancelled'])
-    .select('follow_ups.*');
+  const lapsed = await followUpsRepository.waitingOnLapsedLinks(ctx.db);
   for (const row of lapsed) {
     const now = toDbDateTime(ctx.clock.now());
     if (await ctx.db.transaction((trx) => giveUp(ctx, trx, row, now, { act: true }))) run.failed += 1;

@@ -51,6 +51,7 @@ export interface FollowUpRow {
 }
 
 const shared = tenantTable<FollowUpRow>('follow_ups');
+const { table } = shared;
 
 export const followUpsRepository = {
   ...shared,
@@ -60,4 +61,35 @@ export const followUpsRepository = {
     subscriptionIds.length
       ? shared.table(db).where({ account_id: accountId }).whereIn('subscription_id', subscriptionIds).orderBy('created_at', 'desc').limit(limit)
       : [],
+  insert: (db: Knex, row: FollowUpRow) => table(db).insert(row),
+
+  findByOriginKey: (db: Knex, accountId: string, originKey: string) => table(db).where({ account_id: accountId, origin_key: originKey }).first(),
+
+  /** Moves a pending follow-up on from the stage (and retries) it was read with, only if nobody moved it first. */
+  advanceIfUnmoved: (db: Knex, row: Pick<FollowUpRow, 'id' | 'account_id' | 'stage' | 'retries_done'>, changes: Partial<FollowUpRow>) =>
+    table(db)
+      .where({ id: row.id, account_id: row.account_id, status: 'pending', stage: row.stage, retries_done: row.retries_done })
+      .update(changes),
+
+  /** Ends a pending follow-up as solved or failed; 0 when it had ended already. */
+  resolve: (db: Knex, row: Pick<FollowUpRow, 'id' | 'account_id'>, status: 'solved' | 'failed', now: string) =>
+    table(db)
+      .where({ id: row.id, account_id: row.account_id, status: 'pending' })
+      .update({ status, stage: 'done', next_retry_at: null, resolved_at: now, updated_at: now }),
+
+  /** The pending follow-ups that sent this payment link. */
+  pendingOfLink: (db: Knex, accountId: string, linkId: string) => table(db).where({ account_id: accountId, link_id: linkId, status: 'pending' }),
+
+  /** Pending follow-ups whose retry or link is due on or before `date`, across accounts, longest due first. */
+  dueSteps: (db: Knex, date: string, limit: number) =>
+    table(db).where('status', 'pending').whereIn('stage', ['retry', 'link']).andWhere('next_retry_at', '<=', date).orderBy('next_retry_at').limit(limit),
+
+  /** Follow-ups waiting for a payment link that expired or was cancelled unpaid, across accounts. */
+  waitingOnLapsedLinks: (db: Knex): Promise<FollowUpRow[]> =>
+    table(db)
+      .join('payment_links', 'payment_links.id', 'follow_ups.link_id')
+      .where('follow_ups.status', 'pending')
+      .where('follow_ups.stage', 'waiting')
+      .whereIn('payment_links.status', ['expired', 'cancelled'])
+      .select('follow_ups.*'),
 };

@@ -21,12 +21,9 @@ const LEFTOVER_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The follow-up's retries, and the payments of its link. */
-function paymentsOf(db: Knex, followUp: FollowUpRow) {
-  return paymentsRepository.table(db).where('account_id', followUp.account_id).andWhere((which) => {
-    which.where({ purpose: 'follow-up', purpose_id: followUp.id });
-    if (followUp.link_id !== null) which.orWhere({ purpose: 'link', purpose_id: followUp.link_id });
-  });
+/** The follow-up's retries, and the payments of its link, in these statuses. */
+function paymentsOf(db: Knex, followUp: FollowUpRow, statuses: string[]) {
+  return paymentsRepository.ofFollowUp(db, { accountId: followUp.account_id, id: followUp.id, linkId: followUp.link_id }, statuses);
 }
 
 /** A payment whose creation answer was lost, finished with its own key; null when the provider refused it (nothing exists there). */
@@ -66,7 +63,7 @@ async function cancelAtProvider(ctx: AppContext, account: Account, payment: Paym
 /** After the settling commit (no provider call holds a transaction open): a first attempt right away, in the background. */
 export function cancelFollowUpPayments(ctx: AppContext, account: Account, followUp: FollowUpRow): void {
   ctx.background.run('cancel the payments of a follow-up settled by hand', async () => {
-    for (const payment of await paymentsOf(ctx.db, followUp).whereIn('status', ['creating', ...CANCELLABLE])) {
+    for (const payment of await paymentsOf(ctx.db, followUp, ['creating', ...CANCELLABLE])) {
       await cancelAtProvider(ctx, account, payment);
     }
   });
@@ -80,18 +77,8 @@ export function cancelFollowUpPayments(ctx: AppContext, account: Account, follow
  */
 export async function cancelLeftoverPayments(ctx: AppContext): Promise<number> {
   const since = toDbDateTime(new Date(ctx.clock.now().getTime() - LEFTOVER_WINDOW_MS));
-  const leftover = (purpose: 'follow-up' | 'link', column: 'follow_ups.id' | 'follow_ups.link_id') =>
-    paymentsRepository
-      .table(ctx.db)
-      .join('follow_ups', (on) => on.on('follow_ups.account_id', 'payments.account_id').andOn(column, 'payments.purpose_id'))
-      .where('payments.purpose', purpose)
-      .whereIn('payments.status', CANCELLABLE)
-      .whereIn('follow_ups.status', ['solved', 'failed'])
-      .where('follow_ups.resolved_at', '>=', since)
-      .select('payments.*');
   // A link's payments only when the link was withdrawn (settled by hand, or deleted): an expired link's late payment is the payer's.
-  const links = leftover('link', 'follow_ups.link_id').join('payment_links', 'payment_links.id', 'follow_ups.link_id').where('payment_links.active', false);
-  const payments = [...(await leftover('follow-up', 'follow_ups.id')), ...(await links)];
+  const payments = await paymentsRepository.ofFollowUpsResolvedSince(ctx.db, since, CANCELLABLE);
   for (const payment of payments) {
     const account = await accountsRepository.findById(ctx.db, payment.account_id);
     if (account) await cancelAtProvider(ctx, account, payment);

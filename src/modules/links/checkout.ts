@@ -5,7 +5,7 @@ import { accountsRepository, type AccountRow } from '../accounts/repository';
 import { customersRepository, type CustomerRow } from '../customers/repository';
 import { createCustomer } from '../customers/service';
 import { PaymentInProgressError, resumePayment, startPayment } from '../payments/pipeline';
-import type { PaymentRow } from '../payments/repository';
+import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { paymentLinksRepository, type PaymentLinkRow } from './repository';
 
 /**
@@ -25,7 +25,7 @@ export interface PublicLink {
 
 /** The link behind a public page address; ids are long random strings, so they can be looked up without an account. */
 export async function findPublicLink(ctx: AppContext, id: string): Promise<PublicLink | null> {
-  const link = await paymentLinksRepository.table(ctx.db).where({ id }).first();
+  const link = await paymentLinksRepository.findPublic(ctx.db, id);
   if (!link) return null;
   const account = await accountsRepository.findById(ctx.db, link.account_id);
   if (!account) return null;
@@ -55,9 +55,8 @@ export interface Buyer {
   email: string;
 }
 
-/** The payments made for a link, newest first. */
-const paymentsOfLink = (ctx: AppContext, link: PaymentLinkRow) =>
-  ctx.db<PaymentRow>('payments').where({ account_id: link.account_id, purpose: 'link', purpose_id: link.id }).orderBy('created_at', 'desc').orderBy('id', 'desc');
+/** The latest payment made for a link. */
+const latestPaymentOf = (ctx: AppContext, link: PaymentLinkRow) => paymentsRepository.latestOfPurpose(ctx.db, link.account_id, 'link', link.id);
 
 /** What the page asks now: the payment's amount, or the first payment of a subscription or mandate link. */
 export const amountDueNow = (link: Pick<PaymentLinkRow, 'type' | 'amount' | 'first_amount'>): number =>
@@ -76,7 +75,7 @@ const isInProgress = (payment: PaymentRow) => IN_PROGRESS.has(payment.status);
  * payment is open with a checkout the buyer can return to.
  */
 export async function paymentInProgress(ctx: AppContext, link: PaymentLinkRow): Promise<PaymentRow | null> {
-  const [latest] = await paymentsOfLink(ctx, link).limit(1);
+  const latest = await latestPaymentOf(ctx, link);
   return latest && isInProgress(latest) && !(latest.status === 'open' && latest.checkout_url) ? latest : null;
 }
 
@@ -107,7 +106,7 @@ export async function payLink(ctx: AppContext, found: PublicLink, buyer: Buyer |
   if (reason) throw new LinkNotPayableError(reason);
   const owner: Account = { id: account.id, name: account.name, bookkeeping_system: account.bookkeeping_system, public_ref: account.public_ref };
 
-  const [latest] = await paymentsOfLink(ctx, link).limit(1);
+  const latest = await latestPaymentOf(ctx, link);
   const current = latest?.status === 'creating' ? await resumePayment(ctx, owner, latest, { answeredInRequest: true }) : latest;
   if (current && isInProgress(current)) {
     return current.status === 'open' && current.checkout_url ? { checkoutUrl: current.checkout_url } : { inProgress: current };
@@ -156,7 +155,7 @@ export type ReturnOutcome = 'paid' | 'failed' | 'pending';
 /** What the buyer's return from the checkout means, from the link and its newest payment. */
 export async function linkReturnOutcome(ctx: AppContext, link: PaymentLinkRow): Promise<ReturnOutcome> {
   if (link.status === 'paid') return 'paid';
-  const [latest] = await paymentsOfLink(ctx, link).limit(1);
+  const latest = await latestPaymentOf(ctx, link);
   if (!latest) return 'failed';
   if (latest.status === 'paid') return 'paid';
   if (['failed', 'canceled', 'expired', 'rejected'].includes(latest.status)) return 'failed';

@@ -9,10 +9,5 @@ import { paymentLinksRepository } from './repository';
  */
 export async function expireLinks(ctx: AppContext): Promise<number> {
   const today = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
-  return paymentLinksRepository
-    .table(ctx.db)
-    .where('status', 'open')
-    .whereNotNull('expires_at')
-    .andWhere('expires_at', '<', today)
-    .update({ status: 'expired', active: false, updated_at: toDbDateTime(ctx.clock.now()) });
+  return paymentLinksRepository.expireEndedBefore(ctx.db, today, toDbDateTime(ctx.clock.now()));
 }

@@ -10,7 +10,7 @@ import { subscriptionsRepository } from '../subscriptions/repository';
 import { insertPaidFirst, subscriptionPaidFirst } from '../subscriptions/paidFirstPeriod';
 import { newSubscription } from '../subscriptions/service';
 import { trialOf } from './regularCharges';
-import { paymentLinksRepository, type LinkFulfilmentRow, type PaymentLinkRow } from './repository';
+import { linkFulfilmentsRepository, paymentLinksRepository, type LinkFulfilmentRow, type PaymentLinkRow } from './repository';
 import { linkRulesOf } from './rules';
 import { dateAfterTrial } from './trial';
 
@@ -38,7 +38,7 @@ async function fulfilLink(ctx: AppContext, trx: Knex.Transaction, { payment }: P
   // Takes the link's row lock before anything else (MySQL; SQLite has one writer anyway): two payments
   // of one link settling at once then queue here, instead of both locking the link through the
   // fulfilment's foreign key and deadlocking on its primary key.
-  const locked = payment.purpose_id === null ? 0 : await paymentLinksRepository.table(trx).where({ id: payment.purpose_id, account_id: payment.account_id }).update({ updated_at: now });
+  const locked = payment.purpose_id === null ? 0 : await paymentLinksRepository.update(trx, { id: payment.purpose_id, account_id: payment.account_id }, { updated_at: now });
   const link = locked === 0 || payment.purpose_id === null ? undefined : await paymentLinksRepository.find(trx, payment.account_id, payment.purpose_id);
   if (!link) {
     ctx.logger.error('a link payment was paid but its link is not found', { payment: payment.id, link: payment.purpose_id });
@@ -46,7 +46,7 @@ async function fulfilLink(ctx: AppContext, trx: Knex.Transaction, { payment }: P
   }
   const fulfilment: LinkFulfilmentRow = { link_id: link.id, account_id: link.account_id, payment_id: payment.id, subscription_id: null, created_at: now };
   try {
-    await trx<LinkFulfilmentRow>('link_fulfilments').insert(fulfilment);
+    await linkFulfilmentsRepository.insert(trx, fulfilment);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Paid a second time: the money is there, the link was fulfilled already. Someone must refund it.
@@ -54,17 +54,14 @@ async function fulfilLink(ctx: AppContext, trx: Knex.Transaction, { payment }: P
     return;
   }
   const subscriptionId = link.type === 'subscription' ? await subscribe(ctx, trx, link, payment) : null;
-  if (subscriptionId) await trx<LinkFulfilmentRow>('link_fulfilments').where({ link_id: link.id }).update({ subscription_id: subscriptionId });
-  await paymentLinksRepository
-    .table(trx)
-    .where({ id: link.id, account_id: link.account_id })
-    .update({
-      status: 'paid',
-      paid_at: now,
-      customer_id: link.customer_id ?? payment.customer_id,
-      subscription_id: subscriptionId,
-      updated_at: now,
-    });
+  if (subscriptionId) await linkFulfilmentsRepository.recordSubscription(trx, link.id, subscriptionId);
+  await paymentLinksRepository.update(trx, link, {
+    status: 'paid',
+    paid_at: now,
+    customer_id: link.customer_id ?? payment.customer_id,
+    subscription_id: subscriptionId,
+    updated_at: now,
+  });
 }
 
 /**

@@ -22,14 +22,7 @@ export interface ReminderRun {
 export async function sendDueReminders(ctx: AppContext, signal: AbortSignal): Promise<ReminderRun> {
   const now = toDbDateTime(ctx.clock.now());
   const run: ReminderRun = { sent: 0, failed: 0 };
-  const due = await paymentLinksRepository
-    .table(ctx.db)
-    .where({ status: 'open', active: true })
-    .whereNull('reminder_sent_at')
-    .whereNotNull('customer_id')
-    .andWhere('reminder_at', '<=', now)
-    .orderBy('reminder_at')
-    .limit(BATCH_SIZE);
+  const due = await paymentLinksRepository.dueForReminder(ctx.db, now, BATCH_SIZE);
   for (const link of due) {
     if (signal.aborted) break;
     try {
@@ -44,11 +37,7 @@ export async function sendDueReminders(ctx: AppContext, signal: AbortSignal): Pr
 
 async function remind(ctx: AppContext, link: PaymentLinkRow, now: string): Promise<boolean> {
   return ctx.db.transaction(async (trx) => {
-    const claimed = await paymentLinksRepository
-      .table(trx)
-      .where({ id: link.id, status: 'open' })
-      .whereNull('reminder_sent_at')
-      .update({ reminder_sent_at: now, updated_at: now });
+    const claimed = await paymentLinksRepository.claimReminder(trx, link.id, now);
     if (claimed !== 1) return false; // paid, cancelled or reminded meanwhile
     const customer = link.customer_id === null ? undefined : await customersRepository.find(trx, link.account_id, link.customer_id);
     const account = await accountsRepository.findById(trx, link.account_id);

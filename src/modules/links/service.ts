@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../http/errors';
-import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import type { Cents } from '../../money';
@@ -146,9 +146,9 @@ export async function deactivatePaymentLink(ctx: AppContext, account: Account, i
 
 /** Makes a link unpayable (inactive; an open one cancelled), in the caller's transaction or not. */
 export async function withdrawLink(db: Knex, accountId: string, id: string, now: string): Promise<void> {
-  await paymentLinksRepository.table(db).where({ id, account_id: accountId }).update({ active: false, updated_at: now });
+  await paymentLinksRepository.update(db, { id, account_id: accountId }, { active: false, updated_at: now });
   // Conditional, so a payment settling at this moment keeps its `paid`.
-  await paymentLinksRepository.table(db).where({ id, account_id: accountId }).where('status', 'open').update({ status: 'cancelled', updated_at: now });
+  await paymentLinksRepository.cancelIfOpen(db, { id, account_id: accountId }, now);
 }
 
 /**

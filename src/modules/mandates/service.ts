@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
 import { AppError, NotFoundError, ValidationError } from '../../http/errors';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotencyScope';
 import type { PaymentProvider } from '../../providers';
 import type { ProviderMandate } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
@@ -104,6 +104,12 @@ async function revokeLostMandate(ctx: AppContext, provider: PaymentProvider, pro
 }
 
 /**
+ * Not payments' and customers' recovery points (createOrRecover) on purpose: no mandate row is
+ * written before the provider is called (the row needs the provider's mandate), so there is no row
+ * to keep or resume; the Idempotency-Key remembers the reference instead, and a retry looks the
+ * mandate up by it in the customer's list at the provider, whatever its age, since a list has no
+ * key window.
+ *
  * The mandate a dead attempt of this request may have made: ours if it was recorded, else the
  * provider's with the reference the attempt used (its answer was lost), else none.
  */

@@ -1,7 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
 import { ConflictError } from '../../http/errors';
-import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
 import { newId } from '../../ids';
 import type { Cents } from '../../money';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
@@ -10,7 +10,7 @@ import { fromDbDateTime, toDbDateTime } from '../../time';
 import { providerWebhookUrl } from '../../providers/webhookUrl';
 import type { PaymentPurpose } from './purposes';
 import { paymentsRepository, type PaymentRow } from './repository';
-import { failedCreate, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from './resumption';
+import { createOrRecover, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from './resumption';
 import { scheduleRecheck } from './rejectedRecheck';
 import { applyProviderPayment, rejectPayment, type StatusChangeOptions } from './statusChange';
 
@@ -171,48 +171,44 @@ async function lookUp(ctx: AppContext, provider: PaymentProvider, row: PaymentRo
 
 async function sendToProvider(ctx: AppContext, account: Account, provider: PaymentProvider, row: PaymentRow, options: SendOptions): Promise<PaymentRow> {
   const age = ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime();
-  let lookedUp = false;
-  if (options.resumed && pastKeyWindow(provider, age)) {
-    const found = await lookUp(ctx, provider, row);
-    if (found) return applyProviderPayment(ctx, row, found, options);
-    lookedUp = true;
-    if (age > ABANDON_AFTER_MS) {
+  return createOrRecover<ProviderPayment, PaymentRow>({
+    resumed: options.resumed,
+    pastKeyWindow: () => pastKeyWindow(provider, age),
+    // A payer at the checkout is told a refusal at once; a charge nobody waits for is tried again.
+    payerWaits: row.sequence_type !== 'recurring',
+    lookUp: () => lookUp(ctx, provider, row),
+    afterFruitlessLookUp: async () => {
+      if (age <= ABANDON_AFTER_MS) return undefined;
       ctx.logger.warn('payment given up: not created at the provider within a day', { accountId: row.account_id, paymentId: row.id });
       const givenUp = await rejectPayment(ctx, row, { code: 'not_created', message: 'The payment could not be created at the provider within a day' }, options);
       await scheduleRecheck(ctx, row);
       return givenUp;
-    }
-  }
-  let created;
-  try {
-    created = await provider.createPayment(providerInputOf(ctx, account, provider, row), providerKeyOf(row));
-  } catch (error) {
-    // A payer at the checkout is told a refusal at once; a charge nobody waits for is tried again.
-    if (failedCreate(error, { payerWaits: row.sequence_type !== 'recurring' }) !== 'refused') throw await keepForLater(ctx, row, error);
-    if (options.resumed && !lookedUp) {
-      // The refusal is of this call: the first one, whose answer was lost, may have made the payment.
-      const found = await lookUp(ctx, provider, row);
-      if (found) return applyProviderPayment(ctx, row, found, options);
-    }
-    await rejectPayment(ctx, row, refusalOf(error), options);
-    // An earlier attempt's outcome was unknown: reconciliation looks for it once more, later.
-    if (options.resumed) await scheduleRecheck(ctx, row);
-    throw error;
-  }
-  const recorded = await applyProviderPayment(ctx, row, created, options);
-  if (!options.resumed) return recorded;
-  // A replayed answer tells the payment as it was when first created; it may have moved on since
-  // (and its webhook found no provider id here then). Ask for it as it is now.
-  try {
-    return await applyProviderPayment(ctx, recorded, await provider.getPayment(created.id), options);
-  } catch (error) {
-    ctx.logger.warn('resumed payment recorded; its current status follows by webhook or reconciliation', {
-      accountId: row.account_id,
-      paymentId: row.id,
-      error: error instanceof Error ? error.message : String(error),
-    });
-    return recorded;
-  }
+    },
+    create: () => provider.createPayment(providerInputOf(ctx, account, provider, row), providerKeyOf(row)),
+    recordFound: (found) => applyProviderPayment(ctx, row, found, options),
+    recordCreated: async (created) => {
+      const recorded = await applyProviderPayment(ctx, row, created, options);
+      if (!options.resumed) return recorded;
+      // A replayed answer tells the payment as it was when first created; it may have moved on since
+      // (and its webhook found no provider id here then). Ask for it as it is now.
+      try {
+        return await applyProviderPayment(ctx, recorded, await provider.getPayment(created.id), options);
+      } catch (error) {
+        ctx.logger.warn('resumed payment recorded; its current status follows by webhook or reconciliation', {
+          accountId: row.account_id,
+          paymentId: row.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return recorded;
+      }
+    },
+    keepForLater: (cause) => keepForLater(ctx, row, cause),
+    refused: async (error) => {
+      await rejectPayment(ctx, row, refusalOf(error), options);
+      // An earlier attempt's outcome was unknown: reconciliation looks for it once more, later.
+      if (options.resumed) await scheduleRecheck(ctx, row);
+    },
+  });
 }
 
 /**

@@ -1,10 +1,9 @@
-import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { adapterOfAccount } from '../../providers';
 import type { PaymentExpiry } from '../../providers/adapter';
 import { toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
-import type { PaymentRow } from './repository';
+import { paymentsRepository, type PaymentRow } from './repository';
 import { markReconciled, reconcileAgainAt, type GivenUpCall } from './webhookCalls';
 import { syncPaymentFromProvider } from './service';
 
@@ -29,25 +28,21 @@ export type PaymentDueForReconciliation = Pick<PaymentRow, 'id' | 'account_id' |
 };
 
 /**
- * created_at so long ago that the method's expiry at the account's provider (see its adapter's
- * paymentExpiry) plus the margin has passed: one condition per distinct expiry.
+ * The created_at cut-offs: so long ago that the method's expiry at the account's provider (see its
+ * adapter's paymentExpiry) plus the margin has passed; methods grouped by expiry, so the query has one
+ * condition per distinct expiry.
  */
-function pastExpiry(now: Date, expiry: PaymentExpiry) {
+function expiryCutOffs(now: Date, expiry: PaymentExpiry) {
   const createdBefore = (after: number) => toDbDateTime(new Date(now.getTime() - after - EXPIRY_MARGIN));
   const knownMethods = Object.keys(expiry.byMethod);
   const methodsByExpiry = [...new Set(Object.values(expiry.byMethod))].map((after) => ({
     after,
     methods: knownMethods.filter((method) => expiry.byMethod[method] === after),
   }));
-  return (query: Knex.QueryBuilder) => {
-    for (const { after, methods } of methodsByExpiry) {
-      query.orWhere((group) => group.whereIn('method', methods).andWhere('created_at', '<=', createdBefore(after)));
-    }
+  return {
+    byMethods: methodsByExpiry.map(({ after, methods }) => ({ methods, createdBefore: createdBefore(after) })),
     // No method yet (the payer picks one on the checkout page) or one the provider lists no expiry for.
-    query.orWhere((group) => {
-      if (knownMethods.length) group.where((unknown) => unknown.whereNull('method').orWhereNotIn('method', knownMethods));
-      group.andWhere('created_at', '<=', createdBefore(expiry.otherwise));
-    });
+    otherMethods: { known: knownMethods, createdBefore: createdBefore(expiry.otherwise) },
   };
 }
 
@@ -73,21 +68,17 @@ async function expiryAtProviderOf(ctx: AppContext, accountId: string): Promise<P
 export async function paymentsDueForReconciliation(ctx: AppContext, limit: number): Promise<PaymentDueForReconciliation[]> {
   const now = ctx.clock.now();
   const untouchedSince = toDbDateTime(new Date(now.getTime() - RECHECK_AFTER));
-  const accounts = await ctx.db('accounts').orderBy('id').pluck<string[]>('id');
+  const accounts = await accountsRepository.allIds(ctx.db);
   const due: PaymentDueForReconciliation[] = [];
   for (const accountId of accounts) {
     const expiry = await expiryAtProviderOf(ctx, accountId);
     if (!expiry) continue;
-    const rows = await ctx
-      .db<PaymentRow>('payments')
-      .where('account_id', accountId)
-      .whereIn('status', UNSETTLED_STATUSES)
-      .whereNotNull('provider_payment_id')
-      .andWhere('updated_at', '<=', untouchedSince)
-      .andWhere(pastExpiry(now, expiry))
-      .orderBy([{ column: 'updated_at' }, { column: 'seq' }])
-      .limit(limit)
-      .select<PaymentDueForReconciliation[]>('id', 'account_id', 'provider_payment_id', 'status', 'method', 'created_at', 'updated_at');
+    const rows = (await paymentsRepository.unsettledPastExpiry(ctx.db, accountId, {
+      statuses: UNSETTLED_STATUSES,
+      untouchedSince,
+      pastCutOff: expiryCutOffs(now, expiry),
+      limit,
+    })) as PaymentDueForReconciliation[];
     due.push(...rows);
   }
   // Stored times are fixed-width UTC strings: they sort as text.
@@ -101,10 +92,7 @@ export async function paymentsDueForReconciliation(ctx: AppContext, limit: numbe
  */
 export async function reconcilePayment(ctx: AppContext, payment: PaymentDueForReconciliation): Promise<PaymentRow | null> {
   const touch = () =>
-    ctx
-      .db<PaymentRow>('payments')
-      .where({ account_id: payment.account_id, id: payment.id, status: payment.status })
-      .update({ updated_at: toDbDateTime(ctx.clock.now()) });
+    paymentsRepository.updateStatusIfUnchanged(ctx.db, payment.account_id, payment.id, payment.status, { updated_at: toDbDateTime(ctx.clock.now()) });
   let synced: PaymentRow | null;
   try {
     synced = await syncPaymentFromProvider(ctx, payment.account_id, payment.provider_payment_id);

@@ -17,17 +17,12 @@ const RETRY_LOOKUP_AFTER_MS = 60 * 60 * 1000;
 /** Marks a payment just given up after an unknown outcome for that one later look-up. */
 export function scheduleRecheck(ctx: AppContext, row: Pick<PaymentRow, 'id' | 'account_id'>): Promise<number> {
   const at = toDbDateTime(new Date(ctx.clock.now().getTime() + RECHECK_REJECTED_AFTER_MS));
-  return paymentsRepository.table(ctx.db).where({ account_id: row.account_id, id: row.id, status: 'rejected' }).update({ next_attempt_at: at });
+  return paymentsRepository.updateStatusIfUnchanged(ctx.db, row.account_id, row.id, 'rejected', { next_attempt_at: at });
 }
 
 /** Rejected payments whose look-up is due, across accounts, longest waiting first. */
 export function rejectedToRecheck(ctx: AppContext, limit: number): Promise<PaymentRow[]> {
-  return paymentsRepository
-    .table(ctx.db)
-    .where('status', 'rejected')
-    .andWhere('next_attempt_at', '<=', toDbDateTime(ctx.clock.now()))
-    .orderBy('next_attempt_at')
-    .limit(limit);
+  return paymentsRepository.rejectedDueForRecheck(ctx.db, toDbDateTime(ctx.clock.now()), limit);
 }
 
 /**
@@ -37,7 +32,7 @@ export function rejectedToRecheck(ctx: AppContext, limit: number): Promise<Payme
 export async function recheckRejected(ctx: AppContext, row: PaymentRow): Promise<PaymentRow> {
   const provider = await ctx.providers.forAccount({ id: row.account_id });
   const createdAfter = new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS);
-  const at = (next: string | null) => paymentsRepository.table(ctx.db).where({ account_id: row.account_id, id: row.id, status: 'rejected' }).update({ next_attempt_at: next });
+  const at = (next: string | null) => paymentsRepository.updateStatusIfUnchanged(ctx.db, row.account_id, row.id, 'rejected', { next_attempt_at: next });
   let found;
   try {
     found = await provider.findPaymentByReference({ reference: row.id, customerId: row.provider_customer_id, createdAfter });

@@ -43,3 +43,58 @@ export function nextResumeAt(now: Date, attempts: number, cause: unknown): Date 
   const asked = rateLimited ? cause.retryAfterSeconds * 1000 : 0;
   return new Date(now.getTime() + Math.max(backoff, asked));
 }
+
+/** How one kind of object is made at the provider, for createOrRecover. */
+export interface CreationSteps<Made, Result> {
+  /** An earlier attempt may have reached the provider (the row is resumed). */
+  resumed: boolean;
+  /** Whether the row is older than the provider's key window: its key may no longer replay the answer. Asked only of a resumed row. */
+  pastKeyWindow: () => boolean;
+  /** Whether someone waits for the answer: then refused credentials are a refusal, told at once. */
+  payerWaits: boolean;
+  /** The object an earlier attempt made, found by our id; a failed look-up throws (the row is kept). */
+  lookUp: () => Promise<Made | null>;
+  /** After a look-up past the key window found nothing: a result that ends the row here, or undefined to go on and create. */
+  afterFruitlessLookUp?: () => Promise<Result | undefined>;
+  /** The provider call, with the row's own key. */
+  create: () => Promise<Made>;
+  recordFound: (found: Made) => Promise<Result>;
+  recordCreated: (created: Made) => Promise<Result>;
+  /** Keeps the row to be resumed after a backoff; answers the error to throw. */
+  keepForLater: (cause: unknown) => Promise<Error>;
+  /** Ends the row the provider certainly refused (nothing exists there); the refusal is thrown after. */
+  refused: (error: unknown) => Promise<void>;
+}
+
+/**
+ * The recovery points of a creation at the provider whose row was written first (a payment, a
+ * customer): a resumed row past the key window is looked up by our id first; otherwise, or when
+ * not found, the provider is called with the row's key. A failure that is not a refusal keeps the
+ * row for later; a refusal of a resumed call is believed only once a look-up by our id finds
+ * nothing, as the first call may have made the object. (A mandate is made another way, see
+ * mandates/service.ts.)
+ */
+export async function createOrRecover<Made, Result>(steps: CreationSteps<Made, Result>): Promise<Result> {
+  let lookedUp = false;
+  if (steps.resumed && steps.pastKeyWindow()) {
+    const found = await steps.lookUp();
+    if (found) return steps.recordFound(found);
+    lookedUp = true;
+    const ended = await steps.afterFruitlessLookUp?.();
+    if (ended !== undefined) return ended;
+  }
+  let created: Made;
+  try {
+    created = await steps.create();
+  } catch (error) {
+    if (failedCreate(error, { payerWaits: steps.payerWaits }) !== 'refused') throw await steps.keepForLater(error);
+    if (steps.resumed && !lookedUp) {
+      // The refusal is of this call: the first one, whose answer was lost, may have made the object.
+      const found = await steps.lookUp();
+      if (found) return steps.recordFound(found);
+    }
+    await steps.refused(error);
+    throw error;
+  }
+  return steps.recordCreated(created);
+}

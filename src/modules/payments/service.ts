@@ -1,7 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../http/errors';
 import { ProviderNotFoundError } from '../../providers/errors';
-import type { IdempotencyScope } from '../../http/idempotency';
+import type { IdempotencyScope } from '../../http/idempotencyScope';
 import { outboundEventsRepository } from '../../outbox/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';

@@ -1,7 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
 import { NotFoundError, ValidationError } from '../../http/errors';
-import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';

@@ -3,7 +3,7 @@ import { newId } from '../../ids';
 import { todayIn, toDbDateTime } from '../../time';
 import { daysAfter } from '../../time/calendar';
 import { planSubscription } from '../billing/planning';
-import { pausesRepository } from './pauses';
+import { pausesRepository } from './pausesRepository';
 import { planOf } from './plan';
 import { subscriptionsRepository, type SubscriptionRow } from './repository';
 import { scheduledCharge } from './schedule';
@@ -23,10 +23,7 @@ export async function activateDraft(ctx: AppContext, draft: SubscriptionRow): Pr
   const waitedFrom = scheduledCharge(planOf(draft, rules), draft.next_charge_number)?.date ?? null;
   const activated = await ctx.db.transaction(async (trx) => {
     // Conditional: a cancellation (or a second activation) that came first wins.
-    const moved = await subscriptionsRepository
-      .table(trx)
-      .where({ id: draft.id, account_id: draft.account_id, status: 'draft', next_charge_number: draft.next_charge_number })
-      .update({ status: 'active', updated_at: stamp });
+    const moved = await subscriptionsRepository.updateIfUnchanged(trx, { ...draft, status: 'draft' }, { status: 'active', updated_at: stamp });
     if (!moved) return false;
     if (waitedFrom !== null && waitedFrom < today) {
       await pausesRepository.insert(trx, { id: newId('pau'), account_id: draft.account_id, subscription_id: draft.id, from_date: waitedFrom, until_date: today, created_at: stamp });
@@ -43,7 +40,7 @@ export async function activateDraft(ctx: AppContext, draft: SubscriptionRow): Pr
 
 /** Activates every draft subscription on a mandate that is now valid; answers how many became active. */
 export async function activateDraftsOn(ctx: AppContext, mandate: { id: string; account_id: string }): Promise<number> {
-  const drafts = await subscriptionsRepository.table(ctx.db).where({ account_id: mandate.account_id, provider_mandate_id: mandate.id, status: 'draft' });
+  const drafts = await subscriptionsRepository.draftsOnMandate(ctx.db, mandate.account_id, mandate.id);
   let activated = 0;
   for (const draft of drafts) if (await activateDraft(ctx, draft)) activated += 1;
   return activated;

@@ -3,9 +3,9 @@ import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../http/errors';
 import { newId } from '../../ids';
 import { formatDate, formatNullableDate, todayIn, toDbDateTime } from '../../time';
-import type { ChargeRow } from '../billing/chargesRepository';
+import { chargesRepository } from '../billing/chargesRepository';
 import { enqueueSubscriptionEvent } from './events';
-import { pausesRepository } from './pauses';
+import { pausesRepository } from './pausesRepository';
 import { subscriptionsRepository, type SubscriptionRow } from './repository';
 import { planOf } from './plan';
 import { fateOf, nextCharged, type PausePeriod } from './schedule';
@@ -13,8 +13,6 @@ import { fateOf, nextCharged, type PausePeriod } from './schedule';
 /** Statuses from which a subscription can still be charged (or become chargeable). */
 const LIVE: ReadonlySet<SubscriptionRow['status']> = new Set(['draft', 'active', 'paused']);
 
-
-const charges = (db: Knex) => db<ChargeRow>('subscription_charges');
 
 /**
  * next_payment_at / next_amount as pauses and cancellation now leave them: the next charge actually
@@ -25,10 +23,7 @@ async function upcomingCharge(trx: Knex, subscription: SubscriptionRow, today: s
   const rules = await subscriptionsRepository.rulesOf(trx, subscription.account_id, [subscription.id]);
   const pauses = await pausesRepository.periodsOf(trx, subscription.account_id, subscription.id);
   const cancelAt = formatNullableDate(subscription.cancel_at);
-  const planned = await charges(trx)
-    .where({ account_id: subscription.account_id, subscription_id: subscription.id, status: 'due' })
-    .andWhere('due_date', '>=', today)
-    .orderBy('charge_number');
+  const planned = await chargesRepository.dueFrom(trx, subscription, today);
   const due = planned.find((row) => fateOf(formatDate(row.due_date), pauses, cancelAt) === 'charge');
   if (due) return { next_payment_at: formatDate(due.due_date), next_amount: due.amount };
   const next = nextCharged(planOf(subscription, rules), subscription.next_charge_number, pauses, cancelAt);
@@ -54,15 +49,12 @@ function refuse(message: string, field: string, reason: string): never {
 async function change(ctx: AppContext, before: SubscriptionRow, apply: (trx: Knex.Transaction, now: string) => Promise<Partial<SubscriptionRow>>): Promise<SubscriptionRow> {
   const now = toDbDateTime(ctx.clock.now());
   await ctx.db.transaction(async (trx) => {
-    const taken = await subscriptionsRepository
-      .table(trx)
-      .where({ id: before.id, account_id: before.account_id, status: before.status, next_charge_number: before.next_charge_number })
-      .update({ updated_at: now });
+    const taken = await subscriptionsRepository.updateIfUnchanged(trx, before, { updated_at: now });
     if (!taken) throw new ConcurrentChange();
     const changes = await apply(trx, now);
-    await subscriptionsRepository.table(trx).where({ id: before.id, account_id: before.account_id }).update({ ...changes, updated_at: now });
+    await subscriptionsRepository.update(trx, before, { ...changes, updated_at: now });
     const after = { ...before, ...changes };
-    await subscriptionsRepository.table(trx).where({ id: before.id, account_id: before.account_id }).update(await upcomingCharge(trx, after, todayIn(ctx)));
+    await subscriptionsRepository.update(trx, before, await upcomingCharge(trx, after, todayIn(ctx)));
   });
   return (await subscriptionsRepository.find(ctx.db, before.account_id, before.id)) as SubscriptionRow;
 }
@@ -144,17 +136,19 @@ async function resumeIn(trx: Knex.Transaction, row: SubscriptionRow, on: string,
 async function reviveSkippedCharges(trx: Knex.Transaction, row: SubscriptionRow, pausedBefore: PausePeriod[], stamp: string): Promise<string | null> {
   const pausesAfter = await pausesRepository.periodsOf(trx, row.account_id, row.id);
   const cancelAt = formatNullableDate(row.cancel_at);
-  const skipped = await charges(trx).where({ account_id: row.account_id, subscription_id: row.id, status: 'skipped' }).orderBy('charge_number');
+  const skipped = await chargesRepository.skippedOf(trx, row);
   const freed = skipped.filter((charge) => {
     const date = formatDate(charge.due_date);
     return fateOf(date, pausedBefore, cancelAt) === 'skip' && fateOf(date, pausesAfter, cancelAt) === 'charge';
   });
   const first = freed[0];
   if (!first) return null;
-  await charges(trx)
-    .where({ account_id: row.account_id, status: 'skipped' })
-    .whereIn('id', freed.map((charge) => charge.id))
-    .update({ status: 'due', claim_token: null, claimed_until: null, last_error: null, updated_at: stamp });
+  await chargesRepository.makeDueAgain(
+    trx,
+    row.account_id,
+    freed.map((charge) => charge.id),
+    stamp,
+  );
   return formatDate(first.due_date);
 }
 
@@ -163,20 +157,16 @@ async function reviveSkippedCharges(trx: Knex.Transaction, row: SubscriptionRow,
  * account's on-failure action `pause`), inside the caller's transaction.
  */
 export async function pauseIn(trx: Knex.Transaction, row: Pick<SubscriptionRow, 'id' | 'account_id'>, from: string, stamp: string): Promise<void> {
-  const moved = await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id, status: 'active' }).update({ status: 'paused', resume_at: null, updated_at: stamp });
+  const moved = await subscriptionsRepository.updateIfInStatus(trx, row, 'active', { status: 'paused', resume_at: null, updated_at: stamp });
   if (!moved) return;
   await pausesRepository.insert(trx, { id: newId('pau'), account_id: row.account_id, subscription_id: row.id, from_date: from, until_date: null, created_at: stamp });
-  await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id }).update({ next_payment_at: null, next_amount: null });
+  await subscriptionsRepository.update(trx, row, { next_payment_at: null, next_amount: null });
   await enqueueSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: null });
 }
 
 /** Cancels a subscription today for the service itself (on-failure action `cancel`), inside the caller's transaction. */
 export async function cancelIn(trx: Knex.Transaction, row: Pick<SubscriptionRow, 'id' | 'account_id'>, on: string, stamp: string): Promise<void> {
-  const moved = await subscriptionsRepository
-    .table(trx)
-    .where({ id: row.id, account_id: row.account_id })
-    .whereIn('status', [...LIVE])
-    .update({ status: 'cancelled', cancel_at: on, next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, on), next_payment_at: null, next_amount: null, updated_at: stamp });
+  const moved = await subscriptionsRepository.updateIfInStatuses(trx, row, [...LIVE], { status: 'cancelled', cancel_at: on, next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, on), next_payment_at: null, next_amount: null, updated_at: stamp });
   if (moved) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on });
 }
 
@@ -189,27 +179,24 @@ export async function applyDueStateChanges(ctx: AppContext, date: string): Promi
   const stamp = toDbDateTime(ctx.clock.now());
   let cancelled = 0;
   let resumed = 0;
-  const cancelling = await subscriptionsRepository.table(ctx.db).whereIn('status', [...LIVE]).whereNotNull('cancel_at').andWhere('cancel_at', '<=', date);
+  const cancelling = await subscriptionsRepository.dueToCancel(ctx.db, [...LIVE], date);
   for (const row of cancelling) {
     await ctx.db.transaction(async (trx) => {
-      const moved = await subscriptionsRepository
-        .table(trx)
-        .where({ id: row.id, account_id: row.account_id, status: row.status })
-        .update({ status: 'cancelled', next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, formatDate(String(row.cancel_at))), next_payment_at: null, next_amount: null, updated_at: stamp });
+      const moved = await subscriptionsRepository.updateIfInStatus(trx, row, row.status, { status: 'cancelled', next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, formatDate(String(row.cancel_at))), next_payment_at: null, next_amount: null, updated_at: stamp });
       if (moved) {
         cancelled += 1;
         await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: formatNullableDate(row.cancel_at) });
       }
     });
   }
-  const resuming = await subscriptionsRepository.table(ctx.db).where('status', 'paused').whereNotNull('resume_at').andWhere('resume_at', '<=', date);
+  const resuming = await subscriptionsRepository.dueToResume(ctx.db, date);
   for (const row of resuming) {
     await ctx.db.transaction(async (trx) => {
-      const moved = await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id, status: 'paused' }).update({ status: 'active', resume_at: null, updated_at: stamp });
+      const moved = await subscriptionsRepository.updateIfInStatus(trx, row, 'paused', { status: 'active', resume_at: null, updated_at: stamp });
       if (!moved) return;
       resumed += 1;
       await enqueueSubscriptionEvent(trx, row, 'resumed', stamp);
-      await subscriptionsRepository.table(trx).where({ id: row.id, account_id: row.account_id }).update(await upcomingCharge(trx, { ...row, status: 'active', resume_at: null }, date));
+      await subscriptionsRepository.update(trx, row, await upcomingCharge(trx, { ...row, status: 'active', resume_at: null }, date));
     });
   }
   return { cancelled, resumed };

@@ -1,21 +1,12 @@
 import { idParams } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
-import { cancelSubscription, pauseSubscription, resumeSubscription } from './lifecycle';
-import { presentSubscriptions } from './presenter';
+import { presentSubscription } from './presenter';
 import { cancelSubscriptionBody, pauseSubscriptionBody } from './requestSchemas';
 import { subscriptionResponse } from './schemas';
-import type { AppContext } from '../../context';
-import type { SubscriptionRow } from './repository';
+import { cancelSubscription, pauseSubscription, resumeSubscription } from './service';
 
 const path = '/api/v2/subscriptions/:id';
 const tag = 'Subscriptions';
-
-
-async function presentOne(ctx: AppContext, accountId: string, row: SubscriptionRow) {
-  const [item] = await presentSubscriptions(ctx.db, ctx.config, accountId, [row]);
-  if (item === undefined) throw new Error(`Presenting subscription ${row.id} gave nothing`);
-  return item;
-}
 
 /** Extensions: cancel (optionally on a date), pause (optionally until a date) and resume. */
 export const subscriptionLifecycleRoutes = [
@@ -32,7 +23,7 @@ export const subscriptionLifecycleRoutes = [
     response: subscriptionResponse,
     invalidMessage: 'Could not cancel subscription. Some fields contain invalid data',
     async handle({ ctx, account, params, body }) {
-      return presentOne(ctx, account.id, await cancelSubscription(ctx, account, params.id, body.cancel_at));
+      return presentSubscription(ctx, account.id, await cancelSubscription(ctx, account, params.id, body.cancel_at));
     },
   }),
   defineRoute({
@@ -48,7 +39,7 @@ export const subscriptionLifecycleRoutes = [
     response: subscriptionResponse,
     invalidMessage: 'Could not pause subscription. Some fields contain invalid data',
     async handle({ ctx, account, params, body }) {
-      return presentOne(ctx, account.id, await pauseSubscription(ctx, account, params.id, body.resume_at));
+      return presentSubscription(ctx, account.id, await pauseSubscription(ctx, account, params.id, body.resume_at));
     },
   }),
   defineRoute({
@@ -63,7 +54,7 @@ export const subscriptionLifecycleRoutes = [
     response: subscriptionResponse,
     invalidMessage: 'Could not resume subscription. Some parameters are invalid',
     async handle({ ctx, account, params }) {
-      return presentOne(ctx, account.id, await resumeSubscription(ctx, account, params.id));
+      return presentSubscription(ctx, account.id, await resumeSubscription(ctx, account, params.id));
     },
   }),
 ];

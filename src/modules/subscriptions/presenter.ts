@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../config';
+import type { AppContext } from '../../context';
 import { formatCents, formatNullableCents } from '../../money';
 import { formatDate, formatDateTime, formatNullableDate, formatNullableDateTime } from '../../time';
 import { presentCustomer } from '../customers/presenter';
@@ -75,4 +76,11 @@ export async function nestedSubscriptionsById(
   const rows = [...(await subscriptionsRepository.findMany(db, accountId, wanted)).values()];
   const rules = groupRules(await subscriptionsRepository.rulesOf(db, accountId, rows.map((row) => row.id)));
   return new Map(rows.map((row) => [row.id, presentNestedSubscription(row, rules.get(row.id) ?? [], zone)]));
+}
+
+/** One subscription as the API answers it (a lifecycle change's answer). */
+export async function presentSubscription(ctx: AppContext, accountId: string, row: SubscriptionRow): Promise<SubscriptionResponse> {
+  const [item] = await presentSubscriptions(ctx.db, ctx.config, accountId, [row]);
+  if (item === undefined) throw new Error(`Presenting subscription ${row.id} gave nothing`);
+  return item;
 }

@@ -61,7 +61,27 @@ export interface InvoiceRuleRow {
   ledger_account_id: string | null;
 }
 
+/** An active subscription on a direct-debit mandate whose next charge is near, with what its notice says. */
+export interface PreNotificationDue {
+  subscription_id: string;
+  account_id: string;
+  name: string;
+  next_payment_at: string;
+  next_amount: number;
+  currency: string;
+  email: string;
+  locale: string | null;
+  first_name: string;
+  last_name: string;
+  mandate_reference: string | null;
+  merchant: string;
+  days: number;
+}
+
 const shared = tenantTable<SubscriptionRow>('subscriptions');
+
+/** Column changes: a value, or an expression the database computes (`nextChargeDateBefore`). */
+export type SubscriptionChanges = { [Column in keyof SubscriptionRow]?: SubscriptionRow[Column] | Knex.Raw };
 
 export const subscriptionsRepository = {
   ...shared,
@@ -85,6 +105,92 @@ export const subscriptionsRepository = {
   /** The subscriptions a store order started, oldest first. */
   startedByOrder: (db: Knex, accountId: string, orderId: string, limit: number) =>
     shared.table(db).where({ account_id: accountId, origin_order_id: orderId }).orderBy('created_at', 'asc').limit(limit),
+  update: (db: Knex, row: Pick<SubscriptionRow, 'id' | 'account_id'>, changes: Partial<SubscriptionRow>) =>
+    shared.table(db).where({ id: row.id, account_id: row.account_id }).update(changes),
+
+  /**
+   * Changes the subscription only if it is still as `before` (its status and next charge number): of
+   * two changes made from the same reading, one wins. Its row stays locked until the transaction ends.
+   */
+  updateIfUnchanged: (db: Knex, before: Pick<SubscriptionRow, 'id' | 'account_id' | 'status' | 'next_charge_number'>, changes: Partial<SubscriptionRow>) =>
+    shared
+      .table(db)
+      .where({ id: before.id, account_id: before.account_id, status: before.status, next_charge_number: before.next_charge_number })
+      .update(changes),
+
+  /** Changes the subscription only while it has this status; 0 when it has another. */
+  updateIfInStatus: (db: Knex, row: Pick<SubscriptionRow, 'id' | 'account_id'>, status: SubscriptionStatus, changes: SubscriptionChanges) =>
+    shared.table(db).where({ id: row.id, account_id: row.account_id, status }).update(changes),
+
+  /** Changes the subscription only while it has one of these statuses; 0 when it has another. */
+  updateIfInStatuses: (db: Knex, row: Pick<SubscriptionRow, 'id' | 'account_id'>, statuses: SubscriptionStatus[], changes: SubscriptionChanges) =>
+    shared.table(db).where({ id: row.id, account_id: row.account_id }).whereIn('status', statuses).update(changes),
+
+  /** Subscriptions in these statuses whose cancellation date has come, across accounts. */
+  dueToCancel: (db: Knex, statuses: SubscriptionStatus[], date: string) =>
+    shared.table(db).whereIn('status', statuses).whereNotNull('cancel_at').andWhere('cancel_at', '<=', date),
+
+  /** Paused subscriptions whose resume date has come, across accounts. */
+  dueToResume: (db: Knex, date: string) => shared.table(db).where('status', 'paused').whereNotNull('resume_at').andWhere('resume_at', '<=', date),
+
+  /** The draft subscriptions that wait for this mandate. */
+  draftsOnMandate: (db: Knex, accountId: string, mandateId: string) => shared.table(db).where({ account_id: accountId, provider_mandate_id: mandateId, status: 'draft' }),
+
+  /**
+   * One page of the subscriptions in these statuses with a charge to plan on or before `date`,
+   * across accounts, in `seq` order after `afterSeq`.
+   */
+  dueForPlanning: async (db: Knex, options: { statuses: SubscriptionStatus[]; date: string; afterSeq: number; limit: number }): Promise<Array<SubscriptionRow & { seq: number }>> =>
+    (await shared
+      .table(db)
+      .whereIn('status', options.statuses)
+      .andWhere('next_charge_date', '<=', options.date)
+      .andWhere('seq', '>', options.afterSeq)
+      .orderBy('seq')
+      .limit(options.limit)) as Array<SubscriptionRow & { seq: number }>,
+
+  /** The rules of these subscriptions, whichever account's (any order). */
+  rulesOfSubscriptions: (db: Knex, subscriptionIds: string[]) => db<SubscriptionRuleRow>('subscription_rules').whereIn('subscription_id', subscriptionIds),
+
+  /** How many times a rule has been charged (planned), as the schedule counts them. */
+  setTimesDone: (db: Knex, rule: Pick<SubscriptionRuleRow, 'id' | 'account_id'>, times: number) =>
+    db<SubscriptionRuleRow>('subscription_rules').where({ id: rule.id, account_id: rule.account_id }).update({ times_done: times }),
+
+  /** The account's active subscriptions on a direct-debit mandate whose next charge is after `after`, on or before `until`. */
+  dueForPreNotification: async (db: Knex, accountId: string, dates: { after: string; until: string }): Promise<PreNotificationDue[]> =>
+    (await db('subscriptions')
+      .join('customers', 'customers.id', 'subscriptions.customer_id')
+      .join('mandates', 'mandates.id', 'subscriptions.provider_mandate_id')
+      .join('accounts', 'accounts.id', 'subscriptions.account_id')
+      .where('subscriptions.account_id', accountId)
+      .where('subscriptions.status', 'active')
+      .where('mandates.method', 'directdebit')
+      .where('subscriptions.next_payment_at', '>', dates.after)
+      .where('subscriptions.next_payment_at', '<=', dates.until)
+      .select(
+        'subscriptions.id as subscription_id',
+        'subscriptions.account_id',
+        'subscriptions.name',
+        'subscriptions.next_payment_at',
+        'subscriptions.next_amount',
+        'subscriptions.currency',
+        'customers.email',
+        'customers.locale',
+        'customers.first_name',
+        'customers.last_name',
+        'mandates.mandate_reference',
+        db.raw('COALESCE(accounts.display_name, accounts.name) as merchant'),
+      )) as PreNotificationDue[],
+
+  /** The invoice lines of one subscription rule, as written (any order). */
+  invoiceRulesOf: (db: Knex, accountId: string, subscriptionRuleId: string) =>
+    db<InvoiceRuleRow>('invoice_rules').where({ account_id: accountId, subscription_rule_id: subscriptionRuleId }),
+
+  /** What the bookkeeping system needs of the subscription for its invoices. */
+  bookkeepingStyleOf: (db: Knex, accountId: string, id: string) =>
+    db('subscriptions')
+      .where({ id, account_id: accountId })
+      .first<{ workflow_id: string | null; docstyle_id: string | null } | undefined>('workflow_id', 'docstyle_id'),
 
   /** Rules of several subscriptions in one query, in their running order. */
   rulesOf: async (db: Knex, accountId: string, subscriptionIds: string[]): Promise<SubscriptionRuleRow[]> =>

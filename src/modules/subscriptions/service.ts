@@ -1,6 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../http/errors';
-import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotency';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
 import type { Page, PageRequest } from '../../http/pagination';
 import { newId } from '../../ids';
 import { calendarDateIn, toDbDateTime } from '../../time';
@@ -9,6 +9,9 @@ import { mandatesRepository, type MandateRow } from '../mandates/repository';
 import { subscriptionsRepository, type InvoiceRuleRow, type SubscriptionRow, type SubscriptionRuleRow, type SubscriptionStatus } from './repository';
 import type { CreateSubscriptionInput } from './requestSchemas';
 import { effectiveRuleDay, firstChargeDate } from './schedule';
+
+/** The lifecycle changes (lifecycle.ts), for the routes. */
+export { cancelSubscription, pauseSubscription, resumeSubscription } from './lifecycle';
 
 const CREATE_FAILED = 'Could not create subscription. Some fields contain invalid data';
 const CURRENCY = 'EUR';

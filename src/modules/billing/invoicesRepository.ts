@@ -1,0 +1,35 @@
+import type { Knex } from 'knex';
+import { pageOf } from '../../db/paging';
+import type { Page, PageRequest } from '../../http/pagination';
+
+/** One invoice record: the lines of a paid charge, for the account's bookkeeping system. */
+export interface InvoiceRow {
+  id: string;
+  account_id: string;
+  subscription_id: string;
+  charge_id: string;
+  payment_id: string;
+  currency: string;
+  lines: string; // JSON InvoiceLine[]
+  total_excluding_vat: number;
+  total_vat: number;
+  total_including_vat: number;
+  workflow_id: string | null;
+  docstyle_id: string | null;
+  bookkeeping_status: 'none' | 'pending';
+  bookkeeping_reference: string | null;
+  created_at: string;
+}
+
+const table = (db: Knex) => db<InvoiceRow>('invoices');
+
+export const invoicesRepository = {
+  insert: (db: Knex, row: InvoiceRow) => table(db).insert(row),
+
+  /** Whether the charge has its invoice already: one per charge. */
+  existsForCharge: async (db: Knex, chargeId: string): Promise<boolean> => (await table(db).where({ charge_id: chargeId }).first('id')) !== undefined,
+
+  /** One page of a subscription's invoices, oldest first. */
+  pageOfSubscription: (db: Knex, accountId: string, subscriptionId: string, request: PageRequest): Promise<Page<InvoiceRow>> =>
+    pageOf<InvoiceRow>(db('invoices').where({ account_id: accountId, subscription_id: subscriptionId }), request),
+};

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+const money = z.string().describe('decimal, e.g. "12.50"');
+
+const invoiceLineResponse = z.object({
+  quantity: z.number().int(),
+  description: z.string(),
+  amount: money.describe('per unit, excluding VAT'),
+  vat: z.string().nullable().describe('percentage'),
+  ledger_account_id: z.string().nullable(),
+  total_excluding_vat: money,
+  total_vat: money.describe('rounded half-up per line'),
+  total_including_vat: money,
+});
+
+export const invoiceResponse = z.object({
+  id: z.string(),
+  subscription_id: z.string(),
+  payment_id: z.string(),
+  currency: z.string(),
+  lines: z.array(invoiceLineResponse),
+  total_excluding_vat: money,
+  total_vat: money,
+  total_including_vat: money,
+  workflow_id: z.string().nullable(),
+  docstyle_id: z.string().nullable(),
+  bookkeeping_status: z.enum(['none', 'pending']),
+  created_at: z.string().describe('Y-m-d H:i:s in APP_TIMEZONE'),
+});
