@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { AppContext } from '../context';
-import { NotFoundError, ValidationError } from '../http/errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { requireAccount } from '../modules/accounts/service';
 import { connectShopBody } from '../modules/store/schemas';
 import { presentShop } from '../modules/store/presenter';

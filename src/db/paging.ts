@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Page, PageRequest } from '../http/pagination';
+import type { Page, PageRequest } from '../paging';
 import { readRows } from './hotReads';
 
 /**

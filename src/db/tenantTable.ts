@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Page, PageRequest } from '../http/pagination';
+import type { Page, PageRequest } from '../paging';
 import { numberedPage, pageOf } from './paging';
 
 /** The lists numbered per account by the database (migration 022): their pages are seeks. */

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Account, AppContext } from '../context';
 import { authenticateToken, type Authenticated } from '../modules/accounts/service';
-import { UnauthenticatedError } from './errors';
+import { UnauthenticatedError } from '../errors';
 
 /** Requires `Authorization: Bearer <token>`; stores the account for the handlers. */
 export function requireToken(ctx: AppContext): RequestHandler {

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { AppError } from './errors';
+import { AppError } from '../errors';
 
 export const BODY_LIMIT = '1mb';
 

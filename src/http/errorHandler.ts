@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger';
-import { AppError, ValidationError } from './errors';
+import { AppError, ValidationError } from '../errors';
 import { requestIdOf } from './requestId';
 
 interface BodyParserError {

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/connect';
 import { fromDbDateTime, toDbDateTime } from '../time';
 import { accountOf } from './auth';
-import { ConflictError, ValidationError } from './errors';
+import { ConflictError, ValidationError } from '../errors';
 import { idempotencyKeysRepository, type HeldKey } from './idempotencyRepository';
 import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from './idempotencyScope';
 import { requestIdOf } from './requestId';

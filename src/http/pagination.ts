@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageRequest } from '../paging';
 
-export const DEFAULT_PER_PAGE = 15;
-export const MAX_PER_PAGE = 100;
 
 const positiveIntegerText = (max?: number) =>
   z
@@ -18,24 +17,12 @@ export const pageQuerySchema = z.object({
 
 export type PageQuery = z.output<typeof pageQuerySchema>;
 
-export interface PageRequest {
-  page: number;
-  perPage: number;
-  /** True when the client named per_page, so page links keep it. */
-  explicitPerPage: boolean;
-}
-
 export function pageRequestFrom(query: PageQuery): PageRequest {
   return {
     page: query.page ?? 1,
     perPage: query.per_page ?? DEFAULT_PER_PAGE,
     explicitPerPage: query.per_page !== undefined,
   };
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
 }
 
 /** Envelope of every list (spec 2.9 plus DESIGN.md): `""` for a missing prev/next, from/to null on an empty page. */

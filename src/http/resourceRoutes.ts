@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { Account, AppContext } from '../context';
-import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom, type Page, type PageRequest } from './pagination';
+import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from './pagination';
+import { type Page, type PageRequest } from '../paging';
 import { defineRoute } from './route';
 
 /** Turns a page (or one) of rows into API items; batched so nesting costs a fixed number of queries. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError, type FieldErrors } from './errors';
+import { ValidationError, type FieldErrors } from '../errors';
 
 /**
  * Turns zod issues into Laravel-style messages keyed by dot paths (`rules.0.amount`), so clients of

@@ -1,4 +1,4 @@
-import { AppError, ProviderUnavailableError, ValidationError } from '../http/errors';
+import { AppError, ProviderUnavailableError, ValidationError } from '../errors';
 
 /**
  * Every failure of a provider call says whether the request may have reached the provider and done

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { ProviderAdapter, ProviderDeps, ProviderFactory } from './adapter';
 import { ProviderNotConfiguredError } from './errors';
 import { mollieAdapter } from './mollie';

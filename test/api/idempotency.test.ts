@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
-import { ProviderUnavailableError } from '../../src/http/errors';
+import { ProviderUnavailableError } from '../../src/errors';
 import * as productPresenter from '../../src/modules/products/presenter';
 import { ProviderRejectedError } from '../../src/providers/errors';
 import type { PaymentProvider } from '../../src/providers';

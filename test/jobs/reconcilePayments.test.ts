@@ -1,5 +1,5 @@
 import type { AppContext } from '../../src/context';
-import { ProviderUnavailableError } from '../../src/http/errors';
+import { ProviderUnavailableError } from '../../src/errors';
 import { reconcilePayments, reconcilePaymentsJob } from '../../src/jobs/reconcilePayments';
 import { runJobOnce } from '../../src/jobs/runner';
 import type { PaymentProvider } from '../../src/providers';

@@ -1,5 +1,5 @@
 import { createLogger } from '../../src/logger';
-import { ProviderUnavailableError } from '../../src/http/errors';
+import { ProviderUnavailableError } from '../../src/errors';
 import {
   outcomeIsUnknown,
   ProviderCredentialsError,

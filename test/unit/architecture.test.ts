@@ -245,7 +245,7 @@ describe('queries', () => {
  * | entry      | what starts work: the app, the server, the CLI, HTTP (routes and middleware), the hosted pages, jobs, inbound webhooks, a module's route files | app.ts server.ts cli.ts cli/ bootstrap.ts shutdown.ts http/ (http/webhooks/: the inbound receivers) pages/ jobs/ modules/index.ts modules/x/routes.ts modules/x/…Routes.ts |
  * | modules    | the domain: services, rules, repositories                          | modules/ |
  * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ outbox/ |
- * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ ids.ts config.ts logger.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders today: http/errors.ts http/pagination.ts http/fields.ts http/countries.ts http/idempotencyScope.ts pages/html.ts |
+ * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ ids.ts config.ts logger.ts errors.ts paging.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders: http/pagination.ts http/fields.ts http/countries.ts http/idempotencyScope.ts pages/html.ts |
  *
  * An import may stay in its layer or go down, never up. A file's layer is that of the longest path
  * that names it. context.ts (AppContext: the composition root's type, handed to every layer and
@@ -259,7 +259,7 @@ const LAYERS: Array<{ layer: string; paths: string[] }> = [
   {
     layer: 'foundation',
     paths: ['db/', 'net/', 'crypto/', 'time/', 'money/', 'numbers/', 'i18n/', 'ids.ts', 'config.ts', 'logger.ts', 'metrics/', 'background.ts',
-      'http/errors.ts', 'http/pagination.ts', 'http/fields.ts', 'http/countries.ts', 'http/idempotencyScope.ts', 'pages/html.ts'],
+      'errors.ts', 'paging.ts', 'http/pagination.ts', 'http/fields.ts', 'http/countries.ts', 'http/idempotencyScope.ts', 'pages/html.ts'],
   },
 ];
 const RANK = new Map(LAYERS.map((entry, index) => [entry.layer, index]));
@@ -284,7 +284,7 @@ describe('layers', () => {
   it('When a file is placed, then the longest path decides, and route files of a module are entry', () => {
     expect([
       layerOf('http/route.ts'),
-      layerOf('http/errors.ts'),
+      layerOf('errors.ts'),
       layerOf('modules/payments/pipeline.ts'),
       layerOf('modules/payments/routes.ts'),
       layerOf('modules/subscriptions/lifecycleRoutes.ts'),

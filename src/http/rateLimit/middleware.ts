@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../../context';
 import { authOf } from '../auth';
-import { RateLimitedError } from '../errors';
+import { RateLimitedError } from '../../errors';
 
 /**
  * Per-token fixed one-minute windows, counted by `ctx.rateLimits` (in memory, or in Redis with

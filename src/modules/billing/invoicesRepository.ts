@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pageOf } from '../../db/paging';
-import type { Page, PageRequest } from '../../http/pagination';
+import type { Page, PageRequest } from '../../paging';
 
 /** One invoice record: the lines of a paid charge, for the account's bookkeeping system. */
 export interface InvoiceRow {

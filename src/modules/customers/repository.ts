@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { closeListGap, pageOf } from '../../db/paging';
 import { tenantTable } from '../../db/tenantTable';
-import type { Page, PageRequest } from '../../http/pagination';
+import type { Page, PageRequest } from '../../paging';
 
 export interface CustomerRow {
   id: string;

@@ -1,7 +1,7 @@
 import type { Account, AppContext } from '../../context';
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
-import type { Page, PageRequest } from '../../http/pagination';
+import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
 import { firstResumeAfter, providerCustomerFrom, resumeCustomer, sendCustomerToProvider } from './creation';

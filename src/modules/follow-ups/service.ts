@@ -1,8 +1,8 @@
 import type { Account, AppContext } from '../../context';
-import { ConflictError, NotFoundError } from '../../http/errors';
+import { ConflictError, NotFoundError } from '../../errors';
 import { toDbDateTime } from '../../time';
 import { giveUp, solve } from './progress';
-import type { Page, PageRequest } from '../../http/pagination';
+import type { Page, PageRequest } from '../../paging';
 import { followUpsRepository, type FollowUpRow } from './repository';
 import { cancelFollowUpPayments } from './settledByHand';
 

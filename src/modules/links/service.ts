@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
-import { NotFoundError, ValidationError, type FieldErrors } from '../../http/errors';
+import { NotFoundError, ValidationError, type FieldErrors } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
-import type { Page, PageRequest } from '../../http/pagination';
+import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import type { Cents } from '../../money';
 import { calendarDateIn, instantFromZonedDateTime, toDbDateTime } from '../../time';

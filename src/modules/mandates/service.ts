@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
-import { AppError, NotFoundError, ValidationError } from '../../http/errors';
+import { AppError, NotFoundError, ValidationError } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotencyScope';
 import type { PaymentProvider } from '../../providers';
 import type { ProviderMandate } from '../../providers/types';

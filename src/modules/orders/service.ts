@@ -1,6 +1,6 @@
 import type { Account, AppContext } from '../../context';
-import { NotFoundError } from '../../http/errors';
-import type { Page, PageRequest } from '../../http/pagination';
+import { NotFoundError } from '../../errors';
+import type { Page, PageRequest } from '../../paging';
 import { ordersRepository, type OrderRow } from './repository';
 
 export async function getOrder(ctx: AppContext, account: Account, id: string): Promise<OrderRow> {

@@ -1,6 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
-import { ConflictError } from '../../http/errors';
+import { ConflictError } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
 import { newId } from '../../ids';
 import type { Cents } from '../../money';

@@ -1,5 +1,5 @@
 import type { Account, AppContext } from '../../context';
-import { NotFoundError, ValidationError } from '../../http/errors';
+import { NotFoundError, ValidationError } from '../../errors';
 import { ProviderNotFoundError } from '../../providers/errors';
 import type { IdempotencyScope } from '../../http/idempotencyScope';
 import { outboundEventsRepository } from '../../outbox/repository';

@@ -1,5 +1,5 @@
 import type { Account, AppContext } from '../../context';
-import { AppError, ConflictError, ValidationError } from '../../http/errors';
+import { AppError, ConflictError, ValidationError } from '../../errors';
 import { formatCents } from '../../money';
 import { ShopApiError } from '../../integrations/errors';
 import type { StoreClient } from '../../integrations/platform';

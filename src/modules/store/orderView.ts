@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { NotFoundError } from '../../http/errors';
+import { NotFoundError } from '../../errors';
 import { formatCents } from '../../money';
 import { formatDateTime, formatNullableDate, formatNullableDateTime } from '../../time';
 import { followUpsRepository } from '../follow-ups/repository';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Account, AppContext } from '../../context';
 import { encryptSecret } from '../../crypto/secrets';
-import { NotFoundError, ValidationError } from '../../http/errors';
+import { NotFoundError, ValidationError } from '../../errors';
 import { newId, randomBase62 } from '../../ids';
 import { DEFAULT_SHOP_PLATFORM } from '../../integrations';
 import { StoreConnectionRefused } from '../../integrations/errors';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import { decryptSecret } from '../../crypto/secrets';
-import { ValidationError } from '../../http/errors';
+import { ValidationError } from '../../errors';
 import type { StoreClient } from '../../integrations/platform';
 import { shopsRepository, type ShopRow } from './repository';
 

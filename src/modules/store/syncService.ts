@@ -1,7 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
-import { ConflictError, NotFoundError } from '../../http/errors';
-import type { Page, PageRequest } from '../../http/pagination';
+import { ConflictError, NotFoundError } from '../../errors';
+import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { shopsRepository, type ShopRow } from './repository';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
-import { NotFoundError, ValidationError } from '../../http/errors';
+import { NotFoundError, ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import { formatDate, formatNullableDate, todayIn, toDbDateTime } from '../../time';
 import { chargesRepository } from '../billing/chargesRepository';

@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { chooseLocale, type PageLocale } from '../../i18n/locales';
 import { findPublicLink, linkReturnOutcome, LinkNotPayableError, payLink, paymentInProgress, unpayableReason, type PublicLink } from '../../modules/links/checkout';
 import { providerAdapters } from '../../providers';

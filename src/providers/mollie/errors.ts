@@ -1,5 +1,5 @@
 import { MollieApiError } from '@mollie/api-client';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import { ProviderCredentialsError, ProviderFailedError, ProviderNotFoundError, ProviderOutageError, ProviderRejectedError } from '../errors';
 import type { FieldNames } from './transformers';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config';
 import { decryptSecret, encryptSecret } from '../../crypto/secrets';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../errors';
 import type { MollieCredentials } from './provider';
 
 /**
