@@ -3,12 +3,10 @@ import { isUniqueViolation } from '../../db/connect';
 import { ConflictError } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
 import { newId } from '../../ids';
-import type { Cents } from '../../money';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
-import type { PaymentProvider, ProviderPayment, ProviderPaymentInput, SequenceType } from '../../providers/types';
+import type { PaymentProvider, ProviderPayment, ProviderPaymentInput } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { providerWebhookUrl } from '../../providers/webhookUrl';
-import type { PaymentPurpose } from './purposes';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { createOrRecover, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from './resumption';
 import { scheduleRecheck } from './rejectedRecheck';
@@ -39,36 +37,39 @@ export class PaymentInProgressError extends ConflictError {
   }
 }
 
-/** What a feature asks the pipeline to make. */
+/**
+ * What a feature asks the pipeline to make: the fields of the payment row it fills in, named as the
+ * features name them, each of the row's own type (rowFrom writes them into the row).
+ */
 export interface PaymentRequest {
-  purpose: PaymentPurpose;
+  purpose: PaymentRow['purpose'];
   /** The link, charge, follow-up or order the payment is for (null for a plain API payment). */
-  purposeId: string | null;
+  purposeId: PaymentRow['purpose_id'];
   /**
    * Set when the payment must exist at most once (a subscription charge, a follow-up retry): a
    * second request with the same key resumes the first payment instead of making another.
    */
-  originKey?: string;
+  originKey?: NonNullable<PaymentRow['origin_key']>;
   /**
    * Set when only one payment may be under way at a time (`link-<id>`, `order-<id>`): while one
    * with this key is not settled, making another throws PaymentInProgressError naming it.
    */
-  inProgressKey?: string;
-  subscriptionId?: string;
-  customer: { id: string; providerCustomerId: string };
-  sequenceType: SequenceType;
+  inProgressKey?: NonNullable<PaymentRow['in_progress_key']>;
+  subscriptionId?: NonNullable<PaymentRow['subscription_id']>;
+  customer: { id: NonNullable<PaymentRow['customer_id']>; providerCustomerId: NonNullable<PaymentRow['provider_customer_id']> };
+  sequenceType: PaymentRow['sequence_type'];
   /** The mandate a recurring payment is charged on. */
-  mandateId: string | null;
-  amount: Cents;
-  currency: string;
-  description: string;
-  method: string | null;
+  mandateId: PaymentRow['provider_mandate_id'];
+  amount: PaymentRow['amount'];
+  currency: PaymentRow['currency'];
+  description: PaymentRow['description'];
+  method: PaymentRow['method'];
   /** Where the payer returns after the checkout (none for a recurring charge). */
-  redirectUrl: string | null;
+  redirectUrl: PaymentRow['redirect_url'];
   /** The client's address for events about this payment. */
-  webhookUrl: string | null;
+  webhookUrl: PaymentRow['webhook_url'];
   /** Kept for reference; the provider always uses the account's own profile. */
-  profileId: string | null;
+  profileId: PaymentRow['provider_profile_id'];
 }
 
 /**
