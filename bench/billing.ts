@@ -66,7 +66,14 @@ async function seed(db: Knex, accountId: string, count: number): Promise<void> {
       mandates.push(mandate);
       const made = newSubscription(
         { id: accountId },
-        { name: `Bench ${index}`, customer_id: customerId, provider_profile_id: 'pfl_bench', provider_mandate_id: mandate.id, start_date: '2026-12-01', rules: [{ amount: 1250, interval: 'month', interval_amount: 1 }] },
+        {
+          name: `Bench ${index}`,
+          customer_id: customerId,
+          provider_profile_id: 'pfl_bench',
+          provider_mandate_id: mandate.id,
+          start_date: '2026-12-01',
+          rules: [{ amount: 1250, interval: 'month', interval_amount: 1 }],
+        },
         mandate,
         now,
       );
@@ -105,7 +112,14 @@ export async function benchBilling(options: { count: number; latencyMs: number; 
     const bench = { ...ctx, providers: { forAccount: async () => provider } };
     const stamp = toDbDateTime(new Date());
     const accountId = newId('acc');
-    await ctx.db('accounts').insert({ id: accountId, name: 'Bench', public_ref: randomBase62(20), bookkeeping_system: null, created_at: stamp, updated_at: stamp });
+    await ctx.db('accounts').insert({
+      id: accountId,
+      name: 'Bench',
+      public_ref: randomBase62(20),
+      bookkeeping_system: null,
+      created_at: stamp,
+      updated_at: stamp,
+    });
     await seed(ctx.db, accountId, options.count);
 
     const statements = new Map<string, number>();
@@ -127,7 +141,13 @@ export async function benchBilling(options: { count: number; latencyMs: number; 
     if (summary.charged !== options.count || provider.created !== options.count) {
       throw new Error(`billing bench: expected ${options.count} charges, made ${summary.charged} (${provider.created} at the provider)`);
     }
-    if (statements.size) console.log([...statements.entries()].sort((a, b) => b[1] - a[1]).map(([sql, n]) => `${(n / options.count).toFixed(2)}  ${sql}`).join('\n'));
+    if (statements.size)
+      console.log(
+        [...statements.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .map(([sql, n]) => `${(n / options.count).toFixed(2)}  ${sql}`)
+          .join('\n'),
+      );
     await ctx.db.destroy();
     const chargesPerSecond = options.count / seconds;
     const ceilingPerSecond = options.concurrency / (options.latencyMs / 1000);

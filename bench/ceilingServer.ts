@@ -24,7 +24,15 @@ app.post('/api/v2/customers', express.json(), async (req, res) => {
   if (!db) throw new Error('CEILING_DATABASE_URL is not set');
   const input = req.body as { first_name: string; last_name: string; email: string };
   const stamp = toDbDateTime(new Date());
-  const row = { id: newId('cus'), account_id: accountId, first_name: input.first_name, last_name: input.last_name, email: input.email, created_at: stamp, updated_at: stamp };
+  const row = {
+    id: newId('cus'),
+    account_id: accountId,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    email: input.email,
+    created_at: stamp,
+    updated_at: stamp,
+  };
   await db('customers').insert(row);
   res.status(201).json(row);
 });

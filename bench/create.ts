@@ -22,13 +22,25 @@ const BODY = JSON.stringify({ first_name: 'Anna', last_name: 'Bakker', email: 'a
  * `POST /api/v2/customers` with the sandbox provider, `connections` at once, against the built
  * service; the ceiling is a bare express handler doing the same insert into the same database.
  */
-export async function benchCreate(options: { connections: number; seconds: number; database: BenchDatabase['kind'] }): Promise<CreateBenchResult> {
+export async function benchCreate(options: {
+  connections: number;
+  seconds: number;
+  database: BenchDatabase['kind'];
+}): Promise<CreateBenchResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-create-'));
   const database = await benchDatabase(options.database, dir);
   try {
     const { token, accountId } = await seedCustomers(database.url, dir, 0);
     const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    const posting = (url: string) => load({ url: `${url}/api/v2/customers`, method: 'POST', connections: options.connections, seconds: options.seconds, headers, body: BODY });
+    const posting = (url: string) =>
+      load({
+        url: `${url}/api/v2/customers`,
+        method: 'POST',
+        connections: options.connections,
+        seconds: options.seconds,
+        headers,
+        body: BODY,
+      });
     const create = await whileRunning(SERVER_SCRIPT, serviceEnv(database.url, dir), posting);
     const ceiling = await whileRunning(CEILING_SCRIPT, { CEILING_DATABASE_URL: database.url, CEILING_ACCOUNT_ID: accountId }, posting);
     return {

@@ -30,7 +30,14 @@ export const APP_KEY = 'base64:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=';
 
 /** One account with `count` customers, written in bulk; answers its token. */
 export async function seedCustomers(databaseUrl: string, dir: string, count: number): Promise<{ token: string; accountId: string }> {
-  const { config } = loadConfig({ NODE_ENV: 'production', DATABASE_URL: databaseUrl, DATA_DIR: dir, APP_KEY, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://rps.example' });
+  const { config } = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dir,
+    APP_KEY,
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: 'https://rps.example',
+  });
   const { ctx } = await createContext(config, createLogger('warn'));
   try {
     const { account, token } = await createToken(ctx.db, systemClock, 'Bench');
@@ -65,7 +72,12 @@ export const serviceEnv = (databaseUrl: string, dir: string): Record<string, str
  * `GET /api/v2/customers` page 1 and a page at 90 % depth of `count` customers, `connections` at once,
  * against the built service; the ceiling is bare express answering page 1's JSON in the same run.
  */
-export async function benchList(options: { count: number; connections: number; seconds: number; database: BenchDatabase['kind'] }): Promise<ListBenchResult> {
+export async function benchList(options: {
+  count: number;
+  connections: number;
+  seconds: number;
+  database: BenchDatabase['kind'];
+}): Promise<ListBenchResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-list-'));
   const database = await benchDatabase(options.database, dir);
   try {
@@ -75,7 +87,12 @@ export async function benchList(options: { count: number; connections: number; s
     const measured = await whileRunning(SERVER_SCRIPT, serviceEnv(database.url, dir), async (url) => ({
       body: await (await fetch(`${url}/api/v2/customers?page=1`, { headers })).text(),
       page1: await load({ url: `${url}/api/v2/customers?page=1`, connections: options.connections, seconds: options.seconds, headers }),
-      deep: await load({ url: `${url}/api/v2/customers?page=${deepPage}`, connections: options.connections, seconds: options.seconds, headers }),
+      deep: await load({
+        url: `${url}/api/v2/customers?page=${deepPage}`,
+        connections: options.connections,
+        seconds: options.seconds,
+        headers,
+      }),
     }));
     const { page1, deep } = measured;
     const ceiling = await whileRunning(CEILING_SCRIPT, { CEILING_BODY: measured.body }, (url) =>

@@ -9,7 +9,9 @@ import { benchList } from './list';
 import { benchSync } from './sync';
 import { benchWebhooks } from './webhooks';
 
-const loadText = (load: Load) => `${load.requestsPerSecond} req/s, p99 ${load.p99Ms} ms${load.non2xx || load.errors ? ` (${load.non2xx} non-2xx, ${load.errors} errors)` : ''}`;
+const loadText = (load: Load) =>
+  `${load.requestsPerSecond} req/s, p99 ${load.p99Ms} ms` +
+  (load.non2xx || load.errors ? ` (${load.non2xx} non-2xx, ${load.errors} errors)` : '');
 
 type Database = 'sqlite' | 'mysql';
 const CASES = ['list', 'create', 'billing', 'sync', 'webhooks'] as const;
@@ -24,14 +26,19 @@ async function runCase(name: CaseName, database: Database): Promise<object> {
     case 'list': {
       const result = await benchList({ count: Number(process.env.BENCH_LIST_CUSTOMERS ?? 100_000), connections: 32, seconds, database });
       console.log(
-        `list (${database}): ${result.customers} customers, ${result.connections} connections: page 1 ${loadText(result.page1)}; page ${result.deepPage} ${loadText(result.deep)}; ` +
-          `ceiling ${loadText(result.ceiling)}; page 1/ceiling ${result.page1Ratio}, deep/page 1 ${result.deepRatio} (target ${result.target})`,
+        `list (${database}): ${result.customers} customers, ` +
+          `${result.connections} connections: page 1 ${loadText(result.page1)}; page ${result.deepPage} ${loadText(result.deep)}; ` +
+          (`ceiling ${loadText(result.ceiling)}; page 1/ceiling ` +
+            `${result.page1Ratio}, deep/page 1 ${result.deepRatio} (target ${result.target})`),
       );
       return result;
     }
     case 'create': {
       const result = await benchCreate({ connections: 16, seconds, database });
-      console.log(`create (${database}): ${result.connections} connections: ${loadText(result.create)}; ceiling ${loadText(result.ceiling)}; ratio ${result.ratio} (target ${result.target})`);
+      console.log(
+        `create (${database}): ${result.connections} connections: ` +
+          `${loadText(result.create)}; ceiling ${loadText(result.ceiling)}; ratio ${result.ratio} (target ${result.target})`,
+      );
       return result;
     }
     case 'billing': {
@@ -39,23 +46,29 @@ async function runCase(name: CaseName, database: Database): Promise<object> {
       const concurrency = Number(process.env.BILLING_CONCURRENCY ?? 8);
       const result = await benchBilling({ count, latencyMs: 50, concurrency });
       console.log(
-        `billing: ${result.subscriptions} due subscriptions, provider answering after ${result.providerLatencyMs} ms, concurrency ${result.concurrency}: ` +
-          `${result.chargesPerSecond} charges/s in ${result.seconds} s; ceiling ${result.ceilingPerSecond}/s; ratio ${result.ratio}; peak RSS ${result.peakRssMb} MB (target ${result.target})`,
+        `billing: ${result.subscriptions} due subscriptions, provider answering after ` +
+          `${result.providerLatencyMs} ms, concurrency ${result.concurrency}: ` +
+          (`${result.chargesPerSecond} charges/s in ` +
+            (`${result.seconds} s; ceiling ` +
+              `${result.ceilingPerSecond}/s; ratio ${result.ratio}; peak RSS ${result.peakRssMb} MB (target ${result.target})`)),
       );
       return result;
     }
     case 'sync': {
       const result = await benchSync({ count: Number(process.env.BENCH_SYNC_ORDERS ?? 10_000), latencyMs: 200 });
       console.log(
-        `sync: full order sync of ${result.orders} orders (${result.pages} pages), store answering after ${result.storeLatencyMs} ms, ${result.parallelism} at once: ` +
-          `${result.seconds} s; ceiling ${result.ceilingSeconds} s; ratio ${result.ratio} (target ${result.target}); peak RSS ${result.peakRssMb} MB`,
+        `sync: full order sync of ${result.orders} orders (${result.pages} pages), store answering after ` +
+          `${result.storeLatencyMs} ms, ${result.parallelism} at once: ` +
+          (`${result.seconds} s; ceiling ${result.ceilingSeconds} s; ratio ${result.ratio} (target ${result.target}); peak RSS ` +
+            `${result.peakRssMb} MB`),
       );
       return result;
     }
     case 'webhooks': {
       const result = await benchWebhooks({ calls: Number(process.env.BENCH_WEBHOOK_CALLS ?? 1000), database });
       console.log(
-        `webhooks (${database}): ${result.calls} Mollie calls posted at once: ${result.answered200} answered 200, p99 ${result.answerP99Ms} ms; ` +
+        `webhooks (${database}): ${result.calls} Mollie calls posted at once: ` +
+          `${result.answered200} answered 200, p99 ${result.answerP99Ms} ms; ` +
           `all processed in ${result.processedSeconds} s; ${result.lost} lost (target ${result.target})`,
       );
       return result;
@@ -67,7 +80,10 @@ async function runCase(name: CaseName, database: Database): Promise<object> {
 function inChild(name: CaseName, database: Database, resultFile: string): Promise<void> {
   return new Promise((resolve, reject) => {
     // --expose-gc: a case collects the garbage of its set-up before it measures memory.
-    const child = spawn(process.execPath, ['--expose-gc', __filename], { env: { ...process.env, BENCH_ONE: `${name}:${database}`, BENCH_RESULT_FILE: resultFile }, stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--expose-gc', __filename], {
+      env: { ...process.env, BENCH_ONE: `${name}:${database}`, BENCH_RESULT_FILE: resultFile },
+      stdio: 'inherit',
+    });
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench case ${name} (${database}) exited with ${code}`))));
   });
 }
@@ -102,7 +118,13 @@ async function main(): Promise<void> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 1024 ** 3), node: process.version, platform: `${os.platform()} ${os.release()}` };
+  const machine = {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  };
   const dir = path.resolve(__dirname, '../../bench/results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, results }, null, 2)}\n`);

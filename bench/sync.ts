@@ -38,7 +38,15 @@ export async function benchSync(options: { count: number; latencyMs: number }): 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-sync-'));
   const store = new WooSimulator();
   try {
-    const { config } = loadConfig({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`, DATA_DIR: dir, APP_KEY, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://rps.example', OUTBOUND_ALLOW_PRIVATE: 'on' });
+    const { config } = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`,
+      DATA_DIR: dir,
+      APP_KEY,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'https://rps.example',
+      OUTBOUND_ALLOW_PRIVATE: 'on',
+    });
     const { ctx } = await createContext(config, createLogger('warn'));
     await store.start();
     store.addOrders(options.count);
@@ -74,7 +82,9 @@ export async function benchSync(options: { count: number; latencyMs: number }): 
     clearInterval(sampler);
     const finished = await ctx.db('sync_runs').where({ id: run.id }).first();
     if (finished.status !== 'succeeded' || Number(finished.created) !== options.count) {
-      throw new Error(`sync bench: expected ${options.count} orders created, run ${finished.status} with ${finished.created} (${finished.errors})`);
+      throw new Error(
+        `sync bench: expected ${options.count} orders created, run ${finished.status} with ${finished.created} (${finished.errors})`,
+      );
     }
     await ctx.db.destroy();
     const pages = Math.ceil(options.count / PAGE_SIZE);

@@ -55,7 +55,14 @@ export async function benchWebhooks(options: { calls: number; database: BenchDat
   const database = await benchDatabase(options.database, dir);
   const mollie = await startMollieFake();
   try {
-    const { config } = loadConfig({ NODE_ENV: 'production', DATABASE_URL: database.url, DATA_DIR: dir, APP_KEY, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://rps.example' });
+    const { config } = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      DATA_DIR: dir,
+      APP_KEY,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'https://rps.example',
+    });
     const { ctx } = await createContext(config, createLogger('warn'));
     try {
       const { account, token } = await createToken(ctx.db, systemClock, 'Bench');
@@ -64,14 +71,26 @@ export async function benchWebhooks(options: { calls: number; database: BenchDat
       const service = await startNode(SERVER_SCRIPT, { ...serviceEnv(database.url, dir), NODE_TLS_REJECT_UNAUTHORIZED: '0' });
       try {
         const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-        const customer = (await (await fetch(`${service.url}/api/v2/customers`, { method: 'POST', headers, body: JSON.stringify({ first_name: 'Anna', last_name: 'Bakker', email: 'anna@example.nl' }) })).json()) as { provider_customer_id: string };
+        const customer = (await (
+          await fetch(`${service.url}/api/v2/customers`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ first_name: 'Anna', last_name: 'Bakker', email: 'anna@example.nl' }),
+          })
+        ).json()) as { provider_customer_id: string };
         const providerIds: string[] = [];
         for (let start = 0; start < options.calls; start += 16) {
           const batch = Array.from({ length: Math.min(16, options.calls - start) }, async () => {
             const res = await fetch(`${service.url}/api/v2/payments`, {
               method: 'POST',
               headers,
-              body: JSON.stringify({ amount: 10, currency: 'EUR', provider_customer_id: customer.provider_customer_id, description: 'Bench', redirect_url: 'https://shop.example/thanks' }),
+              body: JSON.stringify({
+                amount: 10,
+                currency: 'EUR',
+                provider_customer_id: customer.provider_customer_id,
+                description: 'Bench',
+                redirect_url: 'https://shop.example/thanks',
+              }),
             });
             if (res.status !== 201) throw new Error(`payment: ${res.status} ${await res.text()}`);
             return ((await res.json()) as { provider_payment_id: string }).provider_payment_id;
@@ -84,14 +103,20 @@ export async function benchWebhooks(options: { calls: number; database: BenchDat
         const answers = await Promise.all(
           providerIds.map(async (id) => {
             const sent = performance.now();
-            const res = await fetch(`${service.url}/webhooks/mollie?account=${account.public_ref}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `id=${id}` });
+            const res = await fetch(`${service.url}/webhooks/mollie?account=${account.public_ref}`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+              body: `id=${id}`,
+            });
             await res.text();
             return { status: res.status, ms: performance.now() - sent };
           }),
         );
         let paid = 0;
         while (performance.now() - began < PROCESSING_LIMIT_MS) {
-          const [row] = (await ctx.db('payments').where({ account_id: account.id, status: 'paid' }).count({ n: '*' })) as Array<{ n: number | string }>;
+          const [row] = (await ctx.db('payments').where({ account_id: account.id, status: 'paid' }).count({ n: '*' })) as Array<{
+            n: number | string;
+          }>;
           paid = Number(row?.n ?? 0);
           if (paid >= providerIds.length) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
@@ -101,7 +126,12 @@ export async function benchWebhooks(options: { calls: number; database: BenchDat
           database: options.database,
           calls: providerIds.length,
           answered200: answers.filter((answer) => answer.status === 200).length,
-          answerP99Ms: Math.round(percentile(answers.map((answer) => answer.ms), 99)),
+          answerP99Ms: Math.round(
+            percentile(
+              answers.map((answer) => answer.ms),
+              99,
+            ),
+          ),
           processedSeconds: round2((performance.now() - began) / 1000),
           lost: providerIds.length - paid,
           target: 'all answered 200, p99 < 1 s; all processed within 30 s; none lost',

@@ -68,7 +68,17 @@ export async function up(db: Knex): Promise<void> {
     t.bigInteger('total_amount').notNullable();
     t.string('currency', 3).notNullable();
     t.string('order_number', 64).notNullable();
-    for (const field of ['first_name', 'last_name', 'email', 'organization_name', 'phone', 'address', 'postal_code', 'city', 'vat_number']) {
+    for (const field of [
+      'first_name',
+      'last_name',
+      'email',
+      'organization_name',
+      'phone',
+      'address',
+      'postal_code',
+      'city',
+      'vat_number',
+    ]) {
       t.string(field, 191).nullable();
     }
     t.string('country', 2).nullable();

@@ -27,7 +27,9 @@ export async function up(db: Knex): Promise<void> {
     t.string('resource_id', 40).nullable();
   });
   // Keys of requests that were running when this version was installed free up after a minute.
-  await db('idempotency_keys').where({ state: 'running' }).update({ locked_until: db.raw('created_at') });
+  await db('idempotency_keys')
+    .where({ state: 'running' })
+    .update({ locked_until: db.raw('created_at') });
   await db.schema.alterTable('mandates', (t) => {
     t.string('mandate_reference', 191).nullable().alter();
   });
@@ -35,7 +37,9 @@ export async function up(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   // The old schema needs a reference on every mandate: the provider's id is unique, so it serves.
-  await db('mandates').whereNull('mandate_reference').update({ mandate_reference: db.ref('id') });
+  await db('mandates')
+    .whereNull('mandate_reference')
+    .update({ mandate_reference: db.ref('id') });
   await db.schema.alterTable('mandates', (t) => {
     t.string('mandate_reference', 191).notNullable().alter();
   });

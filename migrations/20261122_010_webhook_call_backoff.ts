@@ -13,7 +13,9 @@ export async function up(db: Knex): Promise<void> {
     t.dateTime('gave_up_at').nullable();
   });
   // Calls still waiting are due at once (also those the old 10-attempt limit had dropped: a late sync is harmless).
-  await db('provider_webhook_calls').whereNull('processed_at').update({ next_attempt_at: db.ref('received_at') });
+  await db('provider_webhook_calls')
+    .whereNull('processed_at')
+    .update({ next_attempt_at: db.ref('received_at') });
   await db.schema.alterTable('provider_webhook_calls', (t) => {
     t.index(['processed_at', 'gave_up_at', 'next_attempt_at'], DUE_INDEX); // named: the default is too long for MySQL
     t.dropIndex(['processed_at', 'received_at']);

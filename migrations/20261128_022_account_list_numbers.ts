@@ -30,32 +30,44 @@ export async function up(db: Knex): Promise<void> {
     // The rows already there, numbered in creation order, and their totals.
     if (isMysql(db)) {
       await db.raw(
-        `UPDATE ?? AS listed JOIN (SELECT seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY seq) AS position FROM ??) AS numbered ON numbered.seq = listed.seq SET listed.account_seq = numbered.position`,
+        `UPDATE ?? AS listed JOIN (SELECT seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY seq) AS position FROM ??) AS ` +
+          `numbered ON numbered.seq = listed.seq SET listed.account_seq = numbered.position`,
         [table, table],
       );
     } else {
       await db.raw(
-        `UPDATE ?? SET account_seq = (SELECT position FROM (SELECT seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY seq) AS position FROM ??) AS numbered WHERE numbered.seq = ??.seq)`,
+        `UPDATE ?? SET account_seq = (SELECT position FROM (SELECT seq, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY seq) AS ` +
+          `position FROM ??) AS numbered WHERE numbered.seq = ??.seq)`,
         [table, table, table],
       );
     }
-    await db.raw(`INSERT INTO account_row_counts (account_id, list_name, total) SELECT account_id, ?, COUNT(*) FROM ?? GROUP BY account_id`, [table, table]);
+    await db.raw(
+      `INSERT INTO account_row_counts (account_id, list_name, total) SELECT account_id, ?, COUNT(*) FROM ?? GROUP BY account_id`,
+      [table, table],
+    );
     await db.schema.alterTable(table, (t) => {
       t.unique(['account_id', 'account_seq'], { indexName: `${table}_account_seq_unique` });
     });
 
     const count = isMysql(db)
-      ? `INSERT INTO account_row_counts (account_id, list_name, total) VALUES (NEW.account_id, '${table}', 1) ON DUPLICATE KEY UPDATE total = total + 1`
-      : `INSERT INTO account_row_counts (account_id, list_name, total) VALUES (NEW.account_id, '${table}', 1) ON CONFLICT (account_id, list_name) DO UPDATE SET total = total + 1`;
+      ? `INSERT INTO account_row_counts (account_id, list_name, total) VALUES (NEW.account_id, ` +
+        `'${table}', 1) ON DUPLICATE KEY UPDATE total = total + 1`
+      : `INSERT INTO account_row_counts (account_id, list_name, total) VALUES (NEW.account_id, ` +
+        `'${table}', 1) ON CONFLICT (account_id, list_name) DO UPDATE SET total = total + 1`;
     const position = `(SELECT total FROM account_row_counts WHERE account_id = NEW.account_id AND list_name = '${table}')`;
     const uncount = `UPDATE account_row_counts SET total = total - 1 WHERE account_id = OLD.account_id AND list_name = '${table}'`;
     if (isMysql(db)) {
       // MySQL sets the new row's own column before it is written; the counter row stays locked to commit.
-      await db.raw(`CREATE TRIGGER ${table}_numbered BEFORE INSERT ON ${table} FOR EACH ROW BEGIN ${count}; SET NEW.account_seq = ${position}; END`);
+      await db.raw(
+        `CREATE TRIGGER ${table}_numbered BEFORE INSERT ON ${table} FOR EACH ROW BEGIN ${count}; SET NEW.account_seq = ${position}; END`,
+      );
       await db.raw(`CREATE TRIGGER ${table}_unnumbered AFTER DELETE ON ${table} FOR EACH ROW ${uncount}`);
     } else {
       // SQLite cannot change NEW: the row is numbered right after it is written, in the same statement.
-      await db.raw(`CREATE TRIGGER ${table}_numbered AFTER INSERT ON ${table} BEGIN ${count}; UPDATE ${table} SET account_seq = ${position} WHERE seq = NEW.seq; END`);
+      await db.raw(
+        `CREATE TRIGGER ${table}_numbered AFTER INSERT ON ` +
+          `${table} BEGIN ${count}; UPDATE ${table} SET account_seq = ${position} WHERE seq = NEW.seq; END`,
+      );
       await db.raw(`CREATE TRIGGER ${table}_unnumbered AFTER DELETE ON ${table} BEGIN ${uncount}; END`);
     }
   }

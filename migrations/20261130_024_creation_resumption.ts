@@ -12,13 +12,17 @@ export async function up(db: Knex): Promise<void> {
     t.integer('create_attempts').notNullable().defaultTo(0);
     t.index(['status', 'next_attempt_at']);
   });
-  await db('payments').where({ status: 'creating' }).update({ next_attempt_at: db.ref('updated_at') });
+  await db('payments')
+    .where({ status: 'creating' })
+    .update({ next_attempt_at: db.ref('updated_at') });
   await db.schema.alterTable('customers', (t) => {
     t.dateTime('next_attempt_at').nullable();
     t.integer('create_attempts').notNullable().defaultTo(0);
     t.index(['provider_customer_id', 'next_attempt_at']);
   });
-  await db('customers').whereNull('provider_customer_id').update({ next_attempt_at: db.ref('updated_at') });
+  await db('customers')
+    .whereNull('provider_customer_id')
+    .update({ next_attempt_at: db.ref('updated_at') });
 }
 
 export async function down(db: Knex): Promise<void> {

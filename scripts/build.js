@@ -26,9 +26,7 @@ function filesUnder(entry) {
   const full = path.join(ROOT, entry);
   if (!fs.existsSync(full)) return [];
   if (!fs.statSync(full).isDirectory()) return [entry];
-  return fs
-    .readdirSync(full, { withFileTypes: true })
-    .flatMap((child) => filesUnder(path.join(entry, child.name)));
+  return fs.readdirSync(full, { withFileTypes: true }).flatMap((child) => filesUnder(path.join(entry, child.name)));
 }
 
 /** Of every source file's path and content; absent (null) where the sources are not shipped. */
@@ -36,7 +34,11 @@ function sourcesFingerprint() {
   const files = SOURCES.flatMap(filesUnder).sort();
   if (!files.some((file) => file.startsWith(`src${path.sep}`))) return null;
   const hash = createHash('sha256');
-  for (const file of files) hash.update(`${file.split(path.sep).join('/')}\0`).update(fs.readFileSync(path.join(ROOT, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(`${file.split(path.sep).join('/')}\0`)
+      .update(fs.readFileSync(path.join(ROOT, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -63,17 +65,24 @@ function build(tsc) {
 /** Without TypeScript: start only a dist/ built from exactly these sources. */
 function checkBuilt() {
   if (!fs.existsSync(path.join(DIST, 'src', 'server.js'))) {
-    fail(`Cannot start: dist/ is not built and TypeScript is not installed (npm ci --omit=dev leaves it out); build before pruning: ${PRODUCTION_INSTALL}`);
+    fail(
+      `Cannot start: dist/ is not built and TypeScript is not installed (npm ci --omit=dev leaves it out); build before pruning: ` +
+        `${PRODUCTION_INSTALL}`,
+    );
   }
   const expected = sourcesFingerprint();
   if (expected === null) return; // dist/ shipped without its sources: nothing to compare with
   const built = fs.existsSync(FINGERPRINT) ? fs.readFileSync(FINGERPRINT, 'utf8').trim() : '';
   if (built !== expected) {
-    fail(`Cannot start: dist/ was not built from the sources in src/ (changed since) and TypeScript is not installed to build them again; run ${PRODUCTION_INSTALL}`);
+    fail(
+      `Cannot start: dist/ was not built from the sources in src/ (changed since) and TypeScript is not installed to build them ` +
+        `again; run ${PRODUCTION_INSTALL}`,
+    );
   }
 }
 
 const tsc = typescriptCompiler();
 if (tsc) build(tsc);
 else if (process.argv.includes('--before-start')) checkBuilt();
-else fail('Cannot build: TypeScript is not installed (npm ci --omit=dev leaves dev dependencies out); run npm ci first, then npm run build');
+else
+  fail('Cannot build: TypeScript is not installed (npm ci --omit=dev leaves dev dependencies out); run npm ci first, then npm run build');

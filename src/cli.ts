@@ -60,7 +60,8 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const reason = error instanceof ConfigError ? error.message : `Could not run: ${error instanceof Error ? error.message : String(error)}`;
+    const reason =
+      error instanceof ConfigError ? error.message : `Could not run: ${error instanceof Error ? error.message : String(error)}`;
     process.stderr.write(`${reason}\n`);
     process.exitCode = 1;
   },

@@ -14,15 +14,16 @@ const timeZone = z.string().refine((tz) => {
   }
 }, 'must be an IANA time zone such as Europe/Amsterdam');
 
-const appKey = z
-  .string()
-  .regex(/^base64:[A-Za-z0-9+/]{43}=$/, 'must be "base64:" followed by 32 random bytes in base64 (see README)');
+const appKey = z.string().regex(/^base64:[A-Za-z0-9+/]{43}=$/, 'must be "base64:" followed by 32 random bytes in base64 (see README)');
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   // Absent: every interface, as Node listens by default.
-  HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be an address to listen on, such as 127.0.0.1, 0.0.0.0 or ::').optional(),
+  HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, 'must be an address to listen on, such as 127.0.0.1, 0.0.0.0 or ::')
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(sqlite:.+|mysql:\/\/.+)$/, 'must be sqlite:<path> or mysql://user:pass@host:3306/db')
@@ -38,7 +39,10 @@ const environmentSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // Absent: each instance counts its own requests in memory. Set: instances share one limit in Redis. May hold a password: never logged.
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be redis://[:password@]host:6379[/db] or rediss://…' }).optional(),
-  MOLLIE_API_KEY: z.string().regex(/^(test|live)_\w+$/, 'must start with test_ or live_').optional(),
+  MOLLIE_API_KEY: z
+    .string()
+    .regex(/^(test|live)_\w+$/, 'must start with test_ or live_')
+    .optional(),
   MOLLIE_API_URL: z.url({ protocol: /^https$/ }).optional(),
   // How long one call to Mollie may take before its outcome counts as unknown (resumed later with the same key).
   MOLLIE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
@@ -96,7 +100,10 @@ export function parseEnvironment(env: NodeJS.ProcessEnv): Environment {
   }
   // A copy of production (staging, a laptop) must not charge real customers with an inherited live key.
   if (result.data.MOLLIE_API_KEY?.startsWith('live_') && result.data.NODE_ENV !== 'production') {
-    throw new ConfigError(`Invalid environment variable MOLLIE_API_KEY: a live_ key is refused unless NODE_ENV=production (NODE_ENV is ${result.data.NODE_ENV})`);
+    throw new ConfigError(
+      `Invalid environment variable MOLLIE_API_KEY: a live_ key is refused unless NODE_ENV=production (NODE_ENV is ` +
+        `${result.data.NODE_ENV})`,
+    );
   }
   return result.data;
 }
@@ -121,10 +128,16 @@ function refuseDevelopmentDefaultsInProduction(parsed: Environment): void {
   if (!parsed.APP_KEY) {
     const keyFile = keyFileIn(parsed);
     const fix = existsSync(keyFile) ? `move the key from ${keyFile} into APP_KEY` : 'generate one as README "Environment" shows';
-    throw new ConfigError(`Missing environment variable APP_KEY: required when NODE_ENV=production (a key file is for development only); ${fix} and keep it in your secret store`);
+    throw new ConfigError(
+      `Missing environment variable APP_KEY: required when NODE_ENV=production (a key file is for development only); ` +
+        `${fix} and keep it in your secret store`,
+    );
   }
   if (!parsed.PUBLIC_URL) {
-    throw new ConfigError('Missing environment variable PUBLIC_URL: required when NODE_ENV=production; set the https:// address customers and Mollie reach this service at');
+    throw new ConfigError(
+      'Missing environment variable PUBLIC_URL: required when NODE_ENV=production; set the https:// address customers and Mollie ' +
+        'reach this service at',
+    );
   }
 }
 

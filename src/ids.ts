@@ -15,7 +15,28 @@ export function randomBase62(length: number): string {
 }
 
 /** Prefixes of our own ids; provider ids (cst_, mdt_, tr_, pfl_) pass through unchanged. */
-export type IdPrefix = 'acc' | 'cus' | 'sub' | 'rul' | 'inv' | 'prd' | 'lnk' | 'fu' | 'ord' | 'orl' | 'pay' | 'tok' | 'evt' | 'mail' | 'chg' | 'pau' | 'clm' | 'ivc' | 'shp' | 'syn' | 'stk';
+export type IdPrefix =
+  | 'acc'
+  | 'cus'
+  | 'sub'
+  | 'rul'
+  | 'inv'
+  | 'prd'
+  | 'lnk'
+  | 'fu'
+  | 'ord'
+  | 'orl'
+  | 'pay'
+  | 'tok'
+  | 'evt'
+  | 'mail'
+  | 'chg'
+  | 'pau'
+  | 'clm'
+  | 'ivc'
+  | 'shp'
+  | 'syn'
+  | 'stk';
 
 /** An opaque random id such as `cus_4fJ9aZ…`: 16 base62 characters ≈ 95 bits. */
 export function newId(prefix: IdPrefix): string {

@@ -24,11 +24,19 @@ async function main(): Promise<void> {
     logger.warn('APP_KEY was not set: generated a new key and stored it with mode 0600; back it up', { keyFile: generatedKeyFile });
   }
   if (config.sandboxEnabled && config.NODE_ENV === 'production') {
-    logger.warn('SANDBOX=on in production: the /sandbox checkout pages exist, where anyone can mark a payment of an account without a provider key of its own paid; use it only for a demo');
+    logger.warn(
+      'SANDBOX=on in production: the /sandbox checkout pages exist, where anyone can mark a payment of an account without a provider ' +
+        'key of its own paid; use it only for a demo',
+    );
   }
   const { ctx } = await createContext(config, logger);
   const requests = await listenForRequests(createApp(ctx), { port: config.PORT, host: config.HOST });
-  logger.info('listening', { host: config.HOST ?? 'all interfaces', port: config.PORT, publicUrl: config.publicUrl, database: config.DATABASE_URL.split(':')[0] });
+  logger.info('listening', {
+    host: config.HOST ?? 'all interfaces',
+    port: config.PORT,
+    publicUrl: config.publicUrl,
+    database: config.DATABASE_URL.split(':')[0],
+  });
   const scheduler = config.CRON === 'off' ? null : startScheduler(ctx, allJobs, jobGraceWithin(config.SHUTDOWN_TIMEOUT_MS));
   if (!scheduler) logger.info('job scheduler not started: CRON=off');
 

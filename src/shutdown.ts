@@ -32,7 +32,10 @@ export async function shutDown({ requests, scheduler, ctx, timeoutMs }: Shutdown
   const { logger } = ctx;
   let waitingFor = 'requests in flight and running jobs';
   const work = async (): Promise<ShutdownOutcome> => {
-    logger.info('shutting down: no new connections accepted; answering requests in flight', { requestsInFlight: requests.inFlight(), timeoutMs });
+    logger.info('shutting down: no new connections accepted; answering requests in flight', {
+      requestsInFlight: requests.inFlight(),
+      timeoutMs,
+    });
     await Promise.all([requests.stop(), scheduler?.stop()]);
     waitingFor = 'background work';
     logger.info('shutting down: requests answered; waiting for background work');
@@ -49,7 +52,11 @@ export async function shutDown({ requests, scheduler, ctx, timeoutMs }: Shutdown
   try {
     const outcome = await Promise.race([work(), deadline]);
     if (outcome === 'deadline') {
-      logger.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting with work unfinished', { timeoutMs, waitingFor, requestsInFlight: requests.inFlight() });
+      logger.error('shutdown took longer than SHUTDOWN_TIMEOUT_MS: exiting with work unfinished', {
+        timeoutMs,
+        waitingFor,
+        requestsInFlight: requests.inFlight(),
+      });
     }
     return outcome;
   } finally {

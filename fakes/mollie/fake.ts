@@ -33,7 +33,10 @@ interface Fault {
 
 /** How Mollie refuses a request without doing it: a rate limit, credentials, an idempotency key reused with other parameters. */
 export const REFUSALS = {
-  rateLimited: (retryAfterSeconds: number) => ({ ...error(429, 'Too many requests, slow down'), headers: { 'Retry-After': String(retryAfterSeconds) } }),
+  rateLimited: (retryAfterSeconds: number) => ({
+    ...error(429, 'Too many requests, slow down'),
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  }),
   unauthorized: () => error(401, 'Missing authentication, or failed to authenticate'),
   keyReused: () => error(400, 'The idempotency key was used with other parameters'),
 };
@@ -108,7 +111,12 @@ export class MollieFake {
   }
 
   /** The next `times` matching requests are refused with `answer` (see REFUSALS) and nothing is done. */
-  refuse(method: string, path: RegExp, answer: { status: number; body: unknown; headers?: Record<string, string> }, times = Number.POSITIVE_INFINITY): void {
+  refuse(
+    method: string,
+    path: RegExp,
+    answer: { status: number; body: unknown; headers?: Record<string, string> },
+    times = Number.POSITIVE_INFINITY,
+  ): void {
     this.faults.push({ method, path, kind: 'refuse', remaining: times, answer });
   }
 
@@ -150,7 +158,8 @@ export class MollieFake {
   /** The payer completes a first payment by card: Mollie makes a valid card mandate for later charges. */
   payFirstPayment(id: string): string {
     const payment = this.payments.get(id);
-    if (!payment || payment.sequenceType !== 'first' || typeof payment.customerId !== 'string') throw new Error(`no first payment ${id} with a customer`);
+    if (!payment || payment.sequenceType !== 'first' || typeof payment.customerId !== 'string')
+      throw new Error(`no first payment ${id} with a customer`);
     const mandateId = newId('mdt');
     this.mandates.set(mandateId, {
       resource: 'mandate',
@@ -158,7 +167,13 @@ export class MollieFake {
       mode: 'test',
       status: 'valid',
       method: 'creditcard',
-      details: { cardHolder: 'A. de Vries', cardNumber: '6787', cardLabel: 'Mastercard', cardFingerprint: 'fp_1', cardExpiryDate: '2030-12-31' },
+      details: {
+        cardHolder: 'A. de Vries',
+        cardNumber: '6787',
+        cardLabel: 'Mastercard',
+        cardFingerprint: 'fp_1',
+        cardExpiryDate: '2030-12-31',
+      },
       mandateReference: null,
       signatureDate: new Date(this.now()).toISOString().slice(0, 10),
       createdAt: new Date(this.now()).toISOString(),
@@ -220,7 +235,9 @@ export class MollieFake {
         return answer;
       }
     }
-    const fault = this.faults.find((candidate) => candidate.method === request.method && candidate.path.test(request.path) && candidate.remaining > 0);
+    const fault = this.faults.find(
+      (candidate) => candidate.method === request.method && candidate.path.test(request.path) && candidate.remaining > 0,
+    );
     if (fault) fault.remaining -= 1;
     if (fault?.kind === 'unreachable') return { lost: true };
     if (fault?.kind === 'refuse' && fault.answer) return fault.answer;
@@ -275,11 +292,25 @@ export class MollieFake {
       case 'DELETE payments/:id':
         return this.cancelPayment(id ?? '');
       case 'GET customers/:id/payments':
-        return { status: 200, body: this.list('payments', [...this.payments.values()].filter((p) => p.customerId === id), url) };
+        return {
+          status: 200,
+          body: this.list(
+            'payments',
+            [...this.payments.values()].filter((p) => p.customerId === id),
+            url,
+          ),
+        };
       case 'POST customers/:id/mandates':
         return this.createMandate(id ?? '', request.body);
       case 'GET customers/:id/mandates':
-        return { status: 200, body: this.list('mandates', [...this.mandates.values()].filter((m) => m.customerId === id), url) };
+        return {
+          status: 200,
+          body: this.list(
+            'mandates',
+            [...this.mandates.values()].filter((m) => m.customerId === id),
+            url,
+          ),
+        };
       case 'GET customers/:id/mandates/:id':
         return this.found(this.mandates, subId);
       default:
@@ -377,7 +408,12 @@ export class MollieFake {
     const newestFirst = [...objects].reverse();
     const limit = Math.min(Number(url.searchParams.get('limit') ?? 50), 250);
     const from = url.searchParams.get('from');
-    const start = from ? Math.max(0, newestFirst.findIndex((object) => object.id === from)) : 0;
+    const start = from
+      ? Math.max(
+          0,
+          newestFirst.findIndex((object) => object.id === from),
+        )
+      : 0;
     const page = newestFirst.slice(start, start + limit);
     const next = newestFirst[start + limit];
     const pageUrl = (id: string) => {
@@ -399,7 +435,14 @@ export class MollieFake {
   }
 }
 
-const TITLES: Record<number, string> = { 401: 'Unauthorized Request', 404: 'Not Found', 409: 'Conflict', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 503: 'Service Unavailable' };
+const TITLES: Record<number, string> = {
+  401: 'Unauthorized Request',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
 
 function error(status: number, detail: string, field?: string): { status: number; body: unknown } {
   return {

@@ -12,15 +12,18 @@ export function serveWithNock(fake: MollieFake, host = 'https://api.mollie.com')
   const scope = nock(host).persist();
   const answer = function (this: nock.ReplyFnContext, uri: string, body: nock.Body, reply: Reply) {
     const key = this.req.headers['idempotency-key'];
-    const parsed = typeof body === 'string' ? (body ? (JSON.parse(body) as Record<string, unknown>) : {}) : ((body ?? {}) as Record<string, unknown>);
-    void fake.handle({ method: this.req.method ?? 'GET', path: uri, idempotencyKey: Array.isArray(key) ? key[0] : key, body: parsed }).then((result) => {
-      if ('lost' in result) {
-        // The result is ignored when an error is given.
-        reply(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), [0]);
-        return;
-      }
-      reply(null, [result.status, JSON.stringify(result.body), { 'Content-Type': 'application/hal+json', ...result.headers }]);
-    });
+    const parsed =
+      typeof body === 'string' ? (body ? (JSON.parse(body) as Record<string, unknown>) : {}) : ((body ?? {}) as Record<string, unknown>);
+    void fake
+      .handle({ method: this.req.method ?? 'GET', path: uri, idempotencyKey: Array.isArray(key) ? key[0] : key, body: parsed })
+      .then((result) => {
+        if ('lost' in result) {
+          // The result is ignored when an error is given.
+          reply(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), [0]);
+          return;
+        }
+        reply(null, [result.status, JSON.stringify(result.body), { 'Content-Type': 'application/hal+json', ...result.headers }]);
+      });
   };
   scope.get(/.*/).reply(answer);
   scope.post(/.*/).reply(answer);

@@ -89,7 +89,17 @@ export class WooSimulator {
         return { id: index + 1, product_id: Number(line.product_id), quantity: Number(line.quantity ?? 1), total };
       });
       const total = priced.reduce((sum, line) => sum + Number(line.total), 0).toFixed(2);
-      const order: Json = { id, number: String(id), parent_id: 0, status: 'pending', currency: 'EUR', total, meta_data: [], ...fields, line_items: priced };
+      const order: Json = {
+        id,
+        number: String(id),
+        parent_id: 0,
+        status: 'pending',
+        currency: 'EUR',
+        total,
+        meta_data: [],
+        ...fields,
+        line_items: priced,
+      };
       if (setPaid === true) order.date_paid_gmt = new Date().toISOString().slice(0, 19);
       order.date_modified_gmt = new Date().toISOString().slice(0, 19);
       this.orders.set(id, order);
@@ -98,7 +108,14 @@ export class WooSimulator {
     api.get('/webhooks', (_req, res) => void res.json([...this.webhooks.values()].map(({ secret: _secret, ...hook }) => hook)));
     api.post('/webhooks', (req, res) => {
       const body = req.body as Json;
-      const hook = { id: this.nextId++, topic: String(body.topic), delivery_url: String(body.delivery_url), name: String(body.name ?? ''), status: 'active', secret: String(body.secret ?? '') };
+      const hook = {
+        id: this.nextId++,
+        topic: String(body.topic),
+        delivery_url: String(body.delivery_url),
+        name: String(body.name ?? ''),
+        status: 'active',
+        secret: String(body.secret ?? ''),
+      };
       this.webhooks.set(hook.id, hook);
       const { secret: _secret, ...shown } = hook;
       res.status(201).json(shown);
@@ -112,7 +129,10 @@ export class WooSimulator {
     });
     app.use('/wp-json/wc/v3', api);
     app.get('/wp-json/wc-shipment-tracking/v3/orders/:id/shipment-trackings', (req, res) => {
-      if (!this.trackingExtension) return void res.status(404).json({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      if (!this.trackingExtension)
+        return void res
+          .status(404)
+          .json({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
       if (!this.orders.has(Number(req.params.id))) return void this.notFound(res);
       res.json(this.trackings.get(Number(req.params.id)) ?? []);
     });
@@ -140,7 +160,19 @@ export class WooSimulator {
   addProducts(count: number, make: (index: number) => Json = () => ({})): number[] {
     return Array.from({ length: count }, (_, index) => {
       const id = this.nextId++;
-      this.products.set(id, { id, name: `Product ${index + 1}`, type: 'simple', status: 'publish', sku: `SKU-${id}`, price: '9.95', regular_price: '9.95', virtual: false, meta_data: [], date_modified_gmt: this.stamp(index), ...make(index) });
+      this.products.set(id, {
+        id,
+        name: `Product ${index + 1}`,
+        type: 'simple',
+        status: 'publish',
+        sku: `SKU-${id}`,
+        price: '9.95',
+        regular_price: '9.95',
+        virtual: false,
+        meta_data: [],
+        date_modified_gmt: this.stamp(index),
+        ...make(index),
+      });
       return id;
     });
   }
@@ -170,7 +202,17 @@ export class WooSimulator {
         status: 'processing',
         currency: 'EUR',
         total: '19.90',
-        billing: { first_name: 'Anna', last_name: 'de Vries', email: `buyer${index}@example.nl`, company: '', phone: '', address_1: 'Dorpsstraat 1', city: 'Utrecht', postcode: '3511 AA', country: 'NL' },
+        billing: {
+          first_name: 'Anna',
+          last_name: 'de Vries',
+          email: `buyer${index}@example.nl`,
+          company: '',
+          phone: '',
+          address_1: 'Dorpsstraat 1',
+          city: 'Utrecht',
+          postcode: '3511 AA',
+          country: 'NL',
+        },
         line_items: [],
         meta_data: [],
         date_modified_gmt: this.stamp(index),
@@ -181,7 +223,11 @@ export class WooSimulator {
   }
 
   /** A webhook delivery of `topic` for `resource`, signed as WooCommerce signs: base64 HMAC-SHA256 of the raw body. */
-  delivery(topic: string, resource: Json, options: { deliveryId?: string; secret?: string } = {}): { url: string; headers: Record<string, string>; body: string } {
+  delivery(
+    topic: string,
+    resource: Json,
+    options: { deliveryId?: string; secret?: string } = {},
+  ): { url: string; headers: Record<string, string>; body: string } {
     const hook = [...this.webhooks.values()].find((candidate) => candidate.topic === topic);
     if (!hook) throw new Error(`no webhook registered for ${topic}`);
     const body = JSON.stringify(resource);
@@ -197,13 +243,19 @@ export class WooSimulator {
         'X-WC-Webhook-ID': String(hook.id),
         'X-WC-Webhook-Delivery-ID': options.deliveryId ?? String(this.nextId++),
         'X-WC-Webhook-Source': `${this.url}/`,
-        'X-WC-Webhook-Signature': createHmac('sha256', options.secret ?? hook.secret).update(body).digest('base64'),
+        'X-WC-Webhook-Signature': createHmac('sha256', options.secret ?? hook.secret)
+          .update(body)
+          .digest('base64'),
       },
     };
   }
 
   /** Delivers it over HTTP to the address the webhook was registered with. */
-  async deliver(topic: string, resource: Json, options: { deliveryId?: string; secret?: string; via?: { from: string; to: string } } = {}): Promise<globalThis.Response> {
+  async deliver(
+    topic: string,
+    resource: Json,
+    options: { deliveryId?: string; secret?: string; via?: { from: string; to: string } } = {},
+  ): Promise<globalThis.Response> {
     const { url, headers, body } = this.delivery(topic, resource, options);
     // `via`: the service's PUBLIC_URL stands for a server listening elsewhere on this machine.
     const target = options.via && url.startsWith(options.via.from) ? options.via.to + url.slice(options.via.from.length) : url;
@@ -245,23 +297,38 @@ export class WooSimulator {
   /** Permalinks, WooCommerce, faults, latency and OAuth, in the order a real store meets them. */
   private gate(req: Request, res: Response, next: () => void): void {
     // PHP keeps the last of repeated query parameters (the client library sends the URL's own twice).
-    const query = Object.fromEntries(Object.entries(req.query).map(([key, value]) => [key, String(Array.isArray(value) ? value[value.length - 1] : value)]));
+    const query = Object.fromEntries(
+      Object.entries(req.query).map(([key, value]) => [key, String(Array.isArray(value) ? value[value.length - 1] : value)]),
+    );
     this.requests.push({ method: req.method, path: req.path, query });
     res.locals.query = query;
     const go = () => {
       if (!req.path.startsWith('/wp-json/')) return next();
       if (!this.prettyPermalinks) return void res.status(404).type('html').send('<!doctype html><title>Page not found</title>');
-      if (!this.wooCommerceActive) return void res.status(404).json({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
-      const fault = this.faults.find((candidate) => candidate.remaining > 0 && candidate.method === req.method && candidate.path.test(req.path));
+      if (!this.wooCommerceActive)
+        return void res
+          .status(404)
+          .json({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      const fault = this.faults.find(
+        (candidate) => candidate.remaining > 0 && candidate.method === req.method && candidate.path.test(req.path),
+      );
       if (fault) {
         fault.remaining -= 1;
         if (fault.retryAfter) res.set('Retry-After', fault.retryAfter);
-        return void res.status(fault.status).json({ code: 'simulated', message: `simulated ${fault.status}`, data: { status: fault.status } });
+        return void res
+          .status(fault.status)
+          .json({ code: 'simulated', message: `simulated ${fault.status}`, data: { status: fault.status } });
       }
       if (!this.authorized(req, query)) {
-        return void res.status(401).json({ code: 'woocommerce_rest_authentication_error', message: 'Invalid signature - provided signature does not match.', data: { status: 401 } });
+        return void res.status(401).json({
+          code: 'woocommerce_rest_authentication_error',
+          message: 'Invalid signature - provided signature does not match.',
+          data: { status: 401 },
+        });
       }
-      const lost = this.lostAnswers.find((candidate) => candidate.remaining > 0 && candidate.method === req.method && candidate.path.test(req.path));
+      const lost = this.lostAnswers.find(
+        (candidate) => candidate.remaining > 0 && candidate.method === req.method && candidate.path.test(req.path),
+      );
       if (lost) {
         lost.remaining -= 1;
         res.json = () => {
@@ -283,8 +350,14 @@ export class WooSimulator {
     const pairs = Object.entries(params)
       .map(([key, value]) => [rfc3986(key), rfc3986(value)] as const)
       .sort(([a, av], [b, bv]) => (a === b ? av.localeCompare(bv) : a < b ? -1 : 1));
-    const base = [req.method.toUpperCase(), rfc3986(`${this.url}${req.baseUrl}${req.path}`), rfc3986(pairs.map(([key, value]) => `${key}=${value}`).join('&'))].join('&');
-    const expected = createHmac(method, `${rfc3986(this.consumerSecret)}&`).update(base).digest();
+    const base = [
+      req.method.toUpperCase(),
+      rfc3986(`${this.url}${req.baseUrl}${req.path}`),
+      rfc3986(pairs.map(([key, value]) => `${key}=${value}`).join('&')),
+    ].join('&');
+    const expected = createHmac(method, `${rfc3986(this.consumerSecret)}&`)
+      .update(base)
+      .digest();
     const given = Buffer.from(signature, 'base64');
     return given.length === expected.length && timingSafeEqual(given, expected);
   }

@@ -9,7 +9,8 @@ import { CliUsageError, type CliIo } from './io';
 
 function integerIn(text: string | undefined, name: string, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new CliUsageError(`${name} must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new CliUsageError(`${name} must be a whole number from ${min} to ${max}`);
   return Number(text);
 }
 
@@ -63,12 +64,17 @@ export function registerAccountBillingCommands(accounts: Command, ctx: AppContex
           throw new CliUsageError('--url must be an absolute http(s) address');
         }
         const allowed = ctx.config.NODE_ENV === 'production' ? ['https:'] : ['https:', 'http:'];
-        if (!allowed.includes(parsed.protocol)) throw new CliUsageError(`--url must start with ${allowed.map((p) => `${p}//`).join(' or ')}`);
+        if (!allowed.includes(parsed.protocol))
+          throw new CliUsageError(`--url must start with ${allowed.map((p) => `${p}//`).join(' or ')}`);
         if (options.url.length > 2048) throw new CliUsageError('--url is longer than 2048 characters');
         url = options.url;
       }
       await accountsRepository.setEventsUrl(ctx.db, account.id, url, toDbDateTime(ctx.clock.now()));
-      io.out(url ? `Account "${account.name}" sends its events to ${url}, signed with its webhook secret (accounts show)` : `Account "${account.name}" sends no account events`);
+      io.out(
+        url
+          ? `Account "${account.name}" sends its events to ${url}, signed with its webhook secret (accounts show)`
+          : `Account "${account.name}" sends no account events`,
+      );
     });
 
   accounts
@@ -82,6 +88,10 @@ export function registerAccountBillingCommands(accounts: Command, ctx: AppContex
       const account = await requireAccount(ctx.db, options.account);
       const days = integerIn(options.days, '--days', 1, 14) ?? null;
       await accountsRepository.setPreNotificationDays(ctx.db, account.id, days, toDbDateTime(ctx.clock.now()));
-      io.out(days ? `Account "${account.name}" notifies customers ${days} days before each direct debit` : `Account "${account.name}" sends no pre-notifications`);
+      io.out(
+        days
+          ? `Account "${account.name}" notifies customers ${days} days before each direct debit`
+          : `Account "${account.name}" sends no pre-notifications`,
+      );
     });
 }

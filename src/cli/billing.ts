@@ -42,7 +42,8 @@ export function registerBillingCommands(program: Command, ctx: AppContext, io: C
       await ctx.background.idle();
       io.out(
         `billing ${summary.date}: ${summary.due} due, ${summary.charged} charged, ${summary.skipped} skipped, ` +
-          `${summary.notCharged} not charged (mandate), ${summary.failed} failed; ${summary.cancelled} cancelled, ${summary.resumed} resumed`,
+          (`${summary.notCharged} not charged (mandate), ` +
+            `${summary.failed} failed; ${summary.cancelled} cancelled, ${summary.resumed} resumed`),
       );
     });
 }

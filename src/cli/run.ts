@@ -57,7 +57,11 @@ export async function runCli(argv: string[], io: CliIo, env: CliEnvironment): Pr
     }
     const message = error instanceof Error ? error.message : String(error);
     // The stack helps a maintainer, not the user: it is logged at debug level only.
-    env.ctx.logger.debug('cli command failed', { command: argv.slice(0, 2), error: message, stack: error instanceof Error ? error.stack : undefined });
+    env.ctx.logger.debug('cli command failed', {
+      command: argv.slice(0, 2),
+      error: message,
+      stack: error instanceof Error ? error.stack : undefined,
+    });
     io.err(`error: the command failed unexpectedly: ${message.split('\n')[0]} (LOG_LEVEL=debug shows details)`);
     return 1;
   }

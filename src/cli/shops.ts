@@ -24,7 +24,9 @@ function printShop(io: CliIo, shown: ReturnType<typeof presentShop>): void {
   line('webhooks', shown.webhooks.state + (shown.webhooks.error ? ` (${shown.webhooks.error})` : ''));
   line('delivery url', shown.webhooks.delivery_url);
   if (shown.webhooks.state === 'not_reachable') {
-    io.out('The store cannot reach PUBLIC_URL, so no webhooks were registered; the sync every 15 minutes keeps products and orders current.');
+    io.out(
+      'The store cannot reach PUBLIC_URL, so no webhooks were registered; the sync every 15 minutes keeps products and orders current.',
+    );
   }
 }
 
@@ -40,7 +42,10 @@ export function registerShopCommands(program: Command, ctx: AppContext, io: CliI
     .option('--secret <cs_…>', 'consumer secret; - or absent reads it from standard input, out of argv and shell history')
     .action(async (options: { account: string; url: string; key: string; secret?: string }) => {
       const account = await requireAccount(ctx.db, options.account);
-      const secret = options.secret && options.secret !== '-' ? options.secret : ((await io.readStdin('Consumer secret: ')).split(/\r?\n/, 1)[0] ?? '').trim();
+      const secret =
+        options.secret && options.secret !== '-'
+          ? options.secret
+          : ((await io.readStdin('Consumer secret: ')).split(/\r?\n/, 1)[0] ?? '').trim();
       const body = connectShopBody.safeParse({ url: options.url, consumer_key: options.key, consumer_secret: secret });
       if (!body.success) throw new CliUsageError(body.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
       const row = await connectShop(ctx, account, body.data).catch(asUsageError);
@@ -66,7 +71,9 @@ export function registerShopCommands(program: Command, ctx: AppContext, io: CliI
     .action(async (options: { account: string }) => {
       const account = await requireAccount(ctx.db, options.account);
       const shop = await getShop(ctx, account).catch((error: unknown) => {
-        throw error instanceof NotFoundError ? new CliUsageError(`Account "${account.name}" has no store; connect one with shops connect`) : error;
+        throw error instanceof NotFoundError
+          ? new CliUsageError(`Account "${account.name}" has no store; connect one with shops connect`)
+          : error;
       });
       printShop(io, presentShop(ctx.config, account, shop));
     });

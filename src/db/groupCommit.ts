@@ -44,7 +44,10 @@ export class GroupCommit<Row extends object> {
       try {
         const receipts = batch.map(({ row }) => row.receipt);
         await this.db(this.table).insert(batch.map(({ row }) => row));
-        const keys = (await this.db(this.table).whereIn('receipt', receipts).select('seq', 'receipt')) as Array<{ seq: number | string; receipt: string }>;
+        const keys = (await this.db(this.table).whereIn('receipt', receipts).select('seq', 'receipt')) as Array<{
+          seq: number | string;
+          receipt: string;
+        }>;
         const seqOf = new Map(keys.map((key) => [key.receipt, Number(key.seq)]));
         for (const waiting of batch) {
           const seq = seqOf.get(waiting.row.receipt);

@@ -107,4 +107,3 @@ export async function readRows<Row>(db: Knex, sql: string, bindings: readonly un
   // mysql2 answers [rows, fields]; better-sqlite3 the rows themselves.
   return (db.client.config.client === 'mysql2' ? (result as [Row[], unknown])[0] : result) as Row[];
 }
-

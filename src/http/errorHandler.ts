@@ -44,7 +44,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (known) {
       if (known.status >= 500) logger.warn('request failed', { requestId, status: known.status, code: known.code, error: known.message });
       if (known.status === 401) res.setHeader('WWW-Authenticate', 'Bearer'); // RFC 6750
-      if ('retryAfterSeconds' in known && typeof known.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(known.retryAfterSeconds));
+      if ('retryAfterSeconds' in known && typeof known.retryAfterSeconds === 'number')
+        res.setHeader('Retry-After', String(known.retryAfterSeconds));
       res.status(known.status).json(errorBody(known, requestId));
       return;
     }

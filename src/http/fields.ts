@@ -17,7 +17,10 @@ const emptyToNull = (value: unknown) => (typeof value === 'string' && value.trim
  * the values are repeated as metadata so that OpenAPI still lists them.
  */
 export const requiredEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.string().pipe(z.enum(values)).meta({ enum: [...values] });
+  z
+    .string()
+    .pipe(z.enum(values))
+    .meta({ enum: [...values] });
 
 export const requiredText = (max = 191) => z.string().trim().min(1).max(max);
 
@@ -47,24 +50,22 @@ const AT_MOST_TWO_DECIMALS = 'The :attribute field must have at most 2 decimals.
  * make sense: a charge is positive, a price may be free, an invoice line may be a discount.
  */
 export const amountInCents = (sign: 'positive' | 'nonNegative' | 'any') =>
-  z
-    .number()
-    .transform((amount, ctx) => {
-      const cents = centsFromNumber(amount);
-      if (cents === null) {
-        ctx.addIssue({ code: 'custom', message: AT_MOST_TWO_DECIMALS });
-        return z.NEVER;
-      }
-      if (sign === 'positive' && cents <= 0) {
-        ctx.addIssue({ code: 'custom', message: 'The :attribute field must be greater than 0.' });
-        return z.NEVER;
-      }
-      if (sign === 'nonNegative' && cents < 0) {
-        ctx.addIssue({ code: 'custom', message: 'The :attribute field must be at least 0.' });
-        return z.NEVER;
-      }
-      return cents;
-    });
+  z.number().transform((amount, ctx) => {
+    const cents = centsFromNumber(amount);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: AT_MOST_TWO_DECIMALS });
+      return z.NEVER;
+    }
+    if (sign === 'positive' && cents <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'The :attribute field must be greater than 0.' });
+      return z.NEVER;
+    }
+    if (sign === 'nonNegative' && cents < 0) {
+      ctx.addIssue({ code: 'custom', message: 'The :attribute field must be at least 0.' });
+      return z.NEVER;
+    }
+    return cents;
+  });
 
 /**
  * A percentage 0..100 with at most two decimals, as hundredths of a percent (21.5 → 2150). Not

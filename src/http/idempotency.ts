@@ -95,9 +95,10 @@ function canonicalJson(value: unknown): string {
 
 /** The URL keeps its query string: a request to another address is another request. */
 function requestHash(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${url}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
-
 
 type Claim = { kind: 'claimed'; row: HeldKey } | { kind: 'replay'; status: number; body: string };
 
@@ -202,13 +203,21 @@ function settleOnAnswer(ctx: AppContext, res: Response, claimed: HeldKey): void 
     // Headers already out means the body was streamed in parts, which cannot be replayed.
     const replayable = res.statusCode < 500 && !res.headersSent;
     const settle = replayable
-      ? idempotencyKeysRepository.updateWhileHeld(ctx.db, claimed, { state: 'done', locked_until: null, response_status: res.statusCode, response_body: bodyText(args[0]) })
+      ? idempotencyKeysRepository.updateWhileHeld(ctx.db, claimed, {
+          state: 'done',
+          locked_until: null,
+          response_status: res.statusCode,
+          response_body: bodyText(args[0]),
+        })
       : idempotencyKeysRepository.updateWhileHeld(ctx.db, claimed, { locked_until: toDbDateTime(ctx.clock.now()) });
     void settle
       .then((settled) => {
         if (settled > 0) return;
         // Worth a look when frequent: requests outlast IDEMPOTENCY_LOCK_SECONDS.
-        ctx.logger.warn('idempotency key taken over by a retry meanwhile; answer not kept', { requestId: requestIdOf(res.locals), status: res.statusCode });
+        ctx.logger.warn('idempotency key taken over by a retry meanwhile; answer not kept', {
+          requestId: requestIdOf(res.locals),
+          status: res.statusCode,
+        });
       })
       .catch((error: unknown) => {
         ctx.logger.error('idempotency key not settled', {

@@ -28,7 +28,8 @@ export type HeldKey = IdempotencyKeyRow & { lock_token: string };
 const table = (db: Knex) => db<IdempotencyKeyRow>('idempotency_keys');
 
 /** The key's row as long as `held` still holds it: after a take-over this matches nothing. */
-const whileHeld = (db: Knex, held: HeldKey) => table(db).where({ account_id: held.account_id, idempotency_key: held.idempotency_key, lock_token: held.lock_token });
+const whileHeld = (db: Knex, held: HeldKey) =>
+  table(db).where({ account_id: held.account_id, idempotency_key: held.idempotency_key, lock_token: held.lock_token });
 
 export const idempotencyKeysRepository = {
   /** Fails on the primary key when the account has the key already. */
@@ -48,11 +49,14 @@ export const idempotencyKeysRepository = {
     table(db)
       .where({ account_id: held.account_id, idempotency_key: held.idempotency_key, created_at: held.created_at, state: 'running' })
       .andWhere((holder) => (held.lock_token ? holder.where('lock_token', held.lock_token) : holder.whereNull('lock_token')))
-      .andWhere((resource) => (held.resource_id === null ? resource.whereNull('resource_id') : resource.where('resource_id', held.resource_id)))
+      .andWhere((resource) =>
+        held.resource_id === null ? resource.whereNull('resource_id') : resource.where('resource_id', held.resource_id),
+      )
       .update({ locked_until: lock.locked_until, lock_token: lock.lock_token }),
 
   /** Records the resource the holding request made, once: 0 when the key is held by another, or has its resource. */
-  recordResource: (db: Knex, held: HeldKey, resourceId: string) => whileHeld(db, held).whereNull('resource_id').update({ resource_id: resourceId }),
+  recordResource: (db: Knex, held: HeldKey, resourceId: string) =>
+    whileHeld(db, held).whereNull('resource_id').update({ resource_id: resourceId }),
 
   /** Changes the key while `held` still holds it: 0 after a take-over. */
   updateWhileHeld: (db: Knex, held: HeldKey, changes: Partial<IdempotencyKeyRow>) => whileHeld(db, held).update(changes),

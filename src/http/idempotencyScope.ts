@@ -25,7 +25,12 @@ export interface IdempotencyScope {
  * exist (a retry resumes the resource) or neither (a retry starts afresh). The transaction also
  * holds a resource of several rows together when there is no key.
  */
-export async function writeRemembered(db: Knex, idempotency: IdempotencyScope, resourceId: string, write: (trx: Knex.Transaction) => Promise<unknown>): Promise<void> {
+export async function writeRemembered(
+  db: Knex,
+  idempotency: IdempotencyScope,
+  resourceId: string,
+  write: (trx: Knex.Transaction) => Promise<unknown>,
+): Promise<void> {
   await db.transaction(async (trx) => {
     await write(trx);
     await idempotency.remember(trx, resourceId);

@@ -3,7 +3,10 @@ import { idempotencyKeyParameter } from './idempotency';
 import type { RouteSpec } from './route';
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 
@@ -31,10 +34,10 @@ function errorResponsesOf(method: string): Record<string, ReturnType<typeof erro
     ...(withBody ? { '400': errorResponse('Malformed JSON body') } : {}),
     '401': errorResponse('No or bad token'),
     '404': errorResponse('Unknown id, or an id of another account'),
-    ...(method === 'post' ? { '409': errorResponse('A request with the same Idempotency-Key is still being processed, or a conflicting run is going') } : {}),
-    ...(withBody
-      ? { '413': errorResponse('Body over 1 MB'), '415': errorResponse('Content-Type is not application/json') }
+    ...(method === 'post'
+      ? { '409': errorResponse('A request with the same Idempotency-Key is still being processed, or a conflicting run is going') }
       : {}),
+    ...(withBody ? { '413': errorResponse('Body over 1 MB'), '415': errorResponse('Content-Type is not application/json') } : {}),
     '422': errorResponse('Validation failed; `fields` names each invalid field'),
     '429': errorResponse('Rate limit exceeded; see Retry-After'),
     '500': errorResponse('Server fault; the body carries a request_id and no details'),
@@ -44,7 +47,10 @@ function errorResponsesOf(method: string): Record<string, ReturnType<typeof erro
 
 function parametersOf(route: RouteSpec) {
   const parameters: Record<string, unknown>[] = [];
-  for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [location, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!(schema instanceof z.ZodObject)) continue;
     for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
       parameters.push({

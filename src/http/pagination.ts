@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageRequest } from '../paging';
 
-
 const positiveIntegerText = (max?: number) =>
   z
     .string()
@@ -29,9 +28,10 @@ export function pageRequestFrom(query: PageQuery): PageRequest {
 export function pagedEnvelope<T>(page: Page<T>, request: PageRequest, listUrl: string, filters: Record<string, string> = {}) {
   const lastPage = Math.max(1, Math.ceil(page.total / request.perPage));
   // A filtered list's page links keep the filter, as they keep per_page.
-  const filterQuery = Object.entries(filters).map(([name, value]) => `&${name}=${encodeURIComponent(value)}`).join('');
-  const pageUrl = (n: number) =>
-    `${listUrl}?page=${n}${request.explicitPerPage ? `&per_page=${request.perPage}` : ''}${filterQuery}`;
+  const filterQuery = Object.entries(filters)
+    .map(([name, value]) => `&${name}=${encodeURIComponent(value)}`)
+    .join('');
+  const pageUrl = (n: number) => `${listUrl}?page=${n}${request.explicitPerPage ? `&per_page=${request.perPage}` : ''}${filterQuery}`;
   const from = page.items.length ? (request.page - 1) * request.perPage + 1 : null;
   return {
     data: page.items,

@@ -31,7 +31,12 @@ export type ListFilters = Record<string, string | undefined>;
  * `query` (the page query extended with its filters) and `filtersOf`, which picks the filters out
  * of it; `list` gets them, and the page links keep them, as they keep `per_page`.
  */
-export function listRoute<Row, Item extends z.ZodType, Query extends typeof pageQuerySchema = typeof pageQuerySchema, Filters extends ListFilters = ListFilters>(
+export function listRoute<
+  Row,
+  Item extends z.ZodType,
+  Query extends typeof pageQuerySchema = typeof pageQuerySchema,
+  Filters extends ListFilters = ListFilters,
+>(
   spec: ResourceNames<Item> & {
     operationId: string;
     summary: string;

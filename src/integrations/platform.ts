@@ -1,4 +1,13 @@
-import type { PaymentForStore, RenewalOrder, StoreOrder, StoreOrderRef, StoreProduct, StoreRecordKind, StoreRecords, Tracking } from './records';
+import type {
+  PaymentForStore,
+  RenewalOrder,
+  StoreOrder,
+  StoreOrderRef,
+  StoreProduct,
+  StoreRecordKind,
+  StoreRecords,
+  Tracking,
+} from './records';
 
 /** How the service reaches one store: its address and API keys (the secret decrypted for this use only). */
 export interface StoreCredentials {
@@ -43,7 +52,11 @@ export interface StoreClient {
    * Every record of a kind changed since the cursor (all of them when `since` is null), page by page
    * as they arrive, in any order. The cursor is the platform's own text: the newest a page says.
    */
-  listChanged<K extends StoreRecordKind>(kind: K, since: string | null, onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>): Promise<void>;
+  listChanged<K extends StoreRecordKind>(
+    kind: K,
+    since: string | null,
+    onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>,
+  ): Promise<void>;
 
   /** The order is paid by this payment: marked paid unless the merchant moved it on already, and noted. */
   markPaid(shopOrderId: number, payment: PaymentForStore): Promise<void>;

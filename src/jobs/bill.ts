@@ -38,7 +38,9 @@ export const billJob: CatchingUpJob = {
   timing: (config) => ({ schedule: config.BILLING_CRON, timezone: config.APP_TIMEZONE }),
   sharedAcrossInstances: true,
   leaseSeconds: 3600,
-  description: 'Charges every subscription with a charge due today or earlier, once per period (BILLING_CRON, in APP_TIMEZONE; a missed run is made up within the hour)',
+  description:
+    'Charges every subscription with a charge due today or earlier, once per period (BILLING_CRON, in APP_TIMEZONE; a missed run is ' +
+    'made up within the hour)',
   async run(ctx, signal) {
     const summary = await runBilling(ctx, todayIn(ctx), signal);
     return { processed: summary.charged + summary.skipped + summary.notCharged, failed: summary.failed };

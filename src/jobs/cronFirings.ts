@@ -22,7 +22,9 @@ export function lastFiring(expression: string, timeZone: string, now: Date): Dat
     const lastSecond = Math.max(...fields.second);
     // Minute, hour and month are plain numbers: checked first, the matcher (days: L, W, #) is asked rarely.
     const mayMatch = (wall: Date) =>
-      fields.minute.includes(wall.getUTCMinutes()) && fields.hour.includes(wall.getUTCHours()) && fields.month.includes(wall.getUTCMonth() + 1);
+      fields.minute.includes(wall.getUTCMinutes()) &&
+      fields.hour.includes(wall.getUTCHours()) &&
+      fields.month.includes(wall.getUTCMonth() + 1);
     const wallNow = fromDbDateTime(formatDateTime(toDbDateTime(now), timeZone)).getTime();
     // An hour ahead on the wall clock: when clocks go back, a firing in the first pass of the
     // repeated hour reads later than now on the wall, yet lies before it.

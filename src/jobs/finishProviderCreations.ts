@@ -53,6 +53,7 @@ export const finishProviderCreationsJob: Job = {
   name: 'finish-provider-creations',
   schedule: '* * * * *',
   leaseSeconds: 120,
-  description: 'Finishes customers and payments whose creation at the provider lost its answer (a timeout, a crash), never making one twice',
+  description:
+    'Finishes customers and payments whose creation at the provider lost its answer (a timeout, a crash), never making one twice',
   run: (ctx, signal) => finishStalledCreations(ctx, signal),
 };

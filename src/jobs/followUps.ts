@@ -6,7 +6,9 @@ export const followUpsJob: Job = {
   name: 'follow-ups',
   schedule: '20 * * * *', // hourly: retries and link e-mails are due by the day
   leaseSeconds: 900,
-  description: 'Retries failed charges and e-mails payment links for pending follow-ups; fails those whose link expired unpaid; cancels what settled ones left under way; catches links and orders paid twice',
+  description:
+    'Retries failed charges and e-mails payment links for pending follow-ups; fails those whose link expired unpaid; cancels what ' +
+    'settled ones left under way; catches links and orders paid twice',
   async run(ctx, signal) {
     const run = await runFollowUps(ctx, todayIn(ctx), signal);
     return { processed: run.retried + run.linked + run.failed, failed: run.errors };

@@ -15,7 +15,6 @@ import { jobLeasesRepository } from './leaseRepository';
  * its lease can never touch its successor's.
  */
 
-
 /** One acquisition of a job's lease: by whom, and which generation it got. */
 export interface AcquiredLease {
   name: string;

@@ -44,7 +44,10 @@ export const jobLeasesRepository = {
 
   /** Extends the holder's lease: 1 while it holds it, 0 after a take-over. */
   renew: (db: Knex, { name, owner, generation }: LeaseHolder, leaseSeconds: number) =>
-    leases(db).where({ name, owner, generation }).update({ expires_at: databaseNowPlus(db, leaseSeconds) }),
+    leases(db)
+      .where({ name, owner, generation })
+      .update({ expires_at: databaseNowPlus(db, leaseSeconds) }),
 
-  release: (db: Knex, { name, owner, generation }: LeaseHolder) => leases(db).where({ name, owner, generation }).update({ owner: null, expires_at: null }),
+  release: (db: Knex, { name, owner, generation }: LeaseHolder) =>
+    leases(db).where({ name, owner, generation }).update({ owner: null, expires_at: null }),
 };

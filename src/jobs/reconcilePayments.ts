@@ -8,7 +8,13 @@ import type { Job, JobResult } from './types';
 const BATCH_SIZE = 100;
 
 /** One fetch of the run, counted; a failure is logged with `about` and the run goes on (a later run tries again). */
-async function counted(ctx: AppContext, result: JobResult, fetch: () => Promise<unknown>, failure: string, about: Record<string, unknown>): Promise<void> {
+async function counted(
+  ctx: AppContext,
+  result: JobResult,
+  fetch: () => Promise<unknown>,
+  failure: string,
+  about: Record<string, unknown>,
+): Promise<void> {
   try {
     await fetch();
     result.processed += 1;
@@ -31,10 +37,16 @@ export async function reconcilePayments(ctx: AppContext, signal: AbortSignal, ba
   for (const call of await givenUpCallsToReconcile(ctx, Math.ceil(batchSize / 2))) {
     if (signal.aborted) return result;
     fetched.add(`${call.account_id} ${call.resource_id}`);
-    await counted(ctx, result, () => reconcileGivenUpCall(ctx, call), 'reconciliation of a given-up webhook call failed; tried again on a later run', {
-      accountId: call.account_id,
-      providerPaymentId: call.resource_id,
-    });
+    await counted(
+      ctx,
+      result,
+      () => reconcileGivenUpCall(ctx, call),
+      'reconciliation of a given-up webhook call failed; tried again on a later run',
+      {
+        accountId: call.account_id,
+        providerPaymentId: call.resource_id,
+      },
+    );
   }
   // Payments given up after an unknown outcome, looked for once more by our id (a few: they are rare).
   for (const payment of await rejectedToRecheck(ctx, Math.ceil(batchSize / 10))) {

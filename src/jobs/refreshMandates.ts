@@ -34,6 +34,7 @@ export const refreshMandatesJob: Job = {
   name: 'refresh-mandates',
   schedule: '17 * * * *',
   leaseSeconds: 600,
-  description: 'Asks the provider about pending mandates and valid ones in use: activates drafts whose mandate became valid, notices revoked ones',
+  description:
+    'Asks the provider about pending mandates and valid ones in use: activates drafts whose mandate became valid, notices revoked ones',
   run: (ctx, signal) => refreshMandates(ctx, signal),
 };

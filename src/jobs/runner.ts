@@ -48,7 +48,12 @@ async function runUnderLease(ctx: AppContext, job: Job, owner: string, options: 
     ctx.logger.log(level, 'job finished', { job: job.name, ...result, durationMs: run.durationMs, aborted: signal.aborted });
   } catch (error) {
     run = { outcome: 'failed', error: messageOf(error), durationMs: Date.now() - started };
-    ctx.logger.error('job failed', { job: job.name, error: run.error, durationMs: run.durationMs, stack: error instanceof Error ? error.stack : undefined });
+    ctx.logger.error('job failed', {
+      job: job.name,
+      error: run.error,
+      durationMs: run.durationMs,
+      stack: error instanceof Error ? error.stack : undefined,
+    });
   }
   try {
     await lease.release();
@@ -65,11 +70,21 @@ async function runShared(ctx: AppContext, job: Job, signal: AbortSignal): Promis
   try {
     const result = await job.run(ctx, signal);
     const durationMs = Date.now() - started;
-    ctx.logger.log(result.processed || result.failed ? 'info' : 'debug', 'job finished', { job: job.name, ...result, durationMs, aborted: signal.aborted });
+    ctx.logger.log(result.processed || result.failed ? 'info' : 'debug', 'job finished', {
+      job: job.name,
+      ...result,
+      durationMs,
+      aborted: signal.aborted,
+    });
     return { outcome: 'ran', result, durationMs };
   } catch (error) {
     const durationMs = Date.now() - started;
-    ctx.logger.error('job failed', { job: job.name, error: messageOf(error), durationMs, stack: error instanceof Error ? error.stack : undefined });
+    ctx.logger.error('job failed', {
+      job: job.name,
+      error: messageOf(error),
+      durationMs,
+      stack: error instanceof Error ? error.stack : undefined,
+    });
     return { outcome: 'failed', error: messageOf(error), durationMs };
   }
 }

@@ -95,7 +95,10 @@ export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerO
     ),
   );
   for (const task of tasks) void task.start();
-  ctx.logger.info('job scheduler started', { owner, jobs: jobs.map((job) => `${job.name} (${timingOf(job).schedule} ${timingOf(job).timezone})`) });
+  ctx.logger.info('job scheduler started', {
+    owner,
+    jobs: jobs.map((job) => `${job.name} (${timingOf(job).schedule} ${timingOf(job).timezone})`),
+  });
 
   const catchingUp = jobs.filter(catchesUp);
   const catchUp = async () => {
@@ -104,7 +107,10 @@ export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerO
       try {
         if (!(await job.missedRun(ctx))) continue;
       } catch (error) {
-        ctx.logger.error('could not check for a missed run', { job: job.name, error: error instanceof Error ? error.message : String(error) });
+        ctx.logger.error('could not check for a missed run', {
+          job: job.name,
+          error: error instanceof Error ? error.message : String(error),
+        });
         continue;
       }
       ctx.logger.warn('a scheduled run did not happen; running it now', { job: job.name });

@@ -36,12 +36,17 @@ export async function deliverDueMails(
   return result;
 }
 
-/** One mail's attempt, which never stops the batch: what throws outside the send itself (its row cannot be written) is a failed attempt too. */
+/**
+ * One mail's attempt, which never stops the batch: what throws outside the send itself (its row cannot be written) is a failed attempt too.
+ */
 async function attempt(ctx: AppContext, mail: OutgoingMailRow, transport: MailTransport | null): Promise<boolean> {
   try {
     return await deliver(ctx, mail, transport);
   } catch (error) {
-    ctx.logger.error('mail attempt failed; counted as a failed send', { mail: mail.id, error: error instanceof Error ? error.message : String(error) });
+    ctx.logger.error('mail attempt failed; counted as a failed send', {
+      mail: mail.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
     // When even that cannot be written, the mail stays due and the next run tries it again.
     await recordFailure(ctx, mail, 'could not send').catch(() => undefined);
     return false;
@@ -74,12 +79,24 @@ async function deliver(ctx: AppContext, mail: OutgoingMailRow, transport: MailTr
     return true;
   }
   try {
-    await transport.sendMail({ from: ctx.config.MAIL_FROM, to: mail.recipient, subject: mail.subject, text: mail.text_body, html: mail.html_body });
+    await transport.sendMail({
+      from: ctx.config.MAIL_FROM,
+      to: mail.recipient,
+      subject: mail.subject,
+      text: mail.text_body,
+      html: mail.html_body,
+    });
   } catch (error) {
     await recordFailure(ctx, mail, genericMailError(error));
     return false;
   }
-  await markQueued(ctx, mail, { status: 'sent', attempts: mail.attempts + 1, sent_at: toDbDateTime(ctx.clock.now()), next_attempt_at: null, last_error: null });
+  await markQueued(ctx, mail, {
+    status: 'sent',
+    attempts: mail.attempts + 1,
+    sent_at: toDbDateTime(ctx.clock.now()),
+    next_attempt_at: null,
+    last_error: null,
+  });
   ctx.logger.info('mail sent', about);
   return true;
 }

@@ -26,7 +26,12 @@ export function createMetrics(db: Knex): Metrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
-    jobRuns: new Counter({ name: 'rps_job_runs_total', help: 'Job runs by outcome (ran, skipped: leased elsewhere, failed)', labelNames: ['job', 'outcome'], registers: [registry] }),
+    jobRuns: new Counter({
+      name: 'rps_job_runs_total',
+      help: 'Job runs by outcome (ran, skipped: leased elsewhere, failed)',
+      labelNames: ['job', 'outcome'],
+      registers: [registry],
+    }),
     jobDuration: new Histogram({
       name: 'rps_job_duration_seconds',
       help: 'Duration of job runs that ran here',
@@ -40,7 +45,12 @@ export function createMetrics(db: Knex): Metrics {
       labelNames: ['outcome'],
       registers: [registry],
     }),
-    syncRuns: new Counter({ name: 'rps_sync_runs_total', help: 'Store syncs finished, by kind and status', labelNames: ['kind', 'status'], registers: [registry] }),
+    syncRuns: new Counter({
+      name: 'rps_sync_runs_total',
+      help: 'Store syncs finished, by kind and status',
+      labelNames: ['kind', 'status'],
+      registers: [registry],
+    }),
   };
   // Read when scraped: the outbox is the truth, whichever instance delivers.
   new Gauge({
@@ -49,7 +59,11 @@ export function createMetrics(db: Knex): Metrics {
     labelNames: ['status'],
     registers: [registry],
     async collect() {
-      const rows = (await db('outbound_events').whereIn('status', ['pending', 'dead']).groupBy('status').select('status').count({ n: '*' })) as Array<{ status: string; n: number | string }>;
+      const rows = (await db('outbound_events')
+        .whereIn('status', ['pending', 'dead'])
+        .groupBy('status')
+        .select('status')
+        .count({ n: '*' })) as Array<{ status: string; n: number | string }>;
       this.reset();
       for (const status of ['pending', 'dead']) this.set({ status }, Number(rows.find((row) => row.status === status)?.n ?? 0));
     },

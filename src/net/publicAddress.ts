@@ -81,15 +81,19 @@ export class AddressNotAllowedError extends Error {}
  */
 export function checkedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
-    resolve(hostname, { family: options.family, hints: options.hints, all: true }, (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '');
-      const refused = addresses.filter(({ address }) => !isPublicAddress(address));
-      if (!allowPrivate && refused.length > 0) {
-        return callback(new AddressNotAllowedError(`${hostname} resolves to ${refused.map(({ address }) => address).join(', ')}`), '');
-      }
-      const [first] = addresses;
-      if (!first) return callback(new Error(`${hostname} resolves to no address`), '');
-      return options.all ? callback(null, addresses) : callback(null, first.address, first.family);
-    });
+    resolve(
+      hostname,
+      { family: options.family, hints: options.hints, all: true },
+      (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
+        if (error) return callback(error, '');
+        const refused = addresses.filter(({ address }) => !isPublicAddress(address));
+        if (!allowPrivate && refused.length > 0) {
+          return callback(new AddressNotAllowedError(`${hostname} resolves to ${refused.map(({ address }) => address).join(', ')}`), '');
+        }
+        const [first] = addresses;
+        if (!first) return callback(new Error(`${hostname} resolves to no address`), '');
+        return options.all ? callback(null, addresses) : callback(null, first.address, first.family);
+      },
+    );
   };
 }

@@ -28,7 +28,14 @@ export async function deliverEvent(ctx: AppContext, eventId: string): Promise<De
   const attempts = event.attempts + 1;
   // The client sees only the generic failure; the detailed cause is for our log.
   const attempt = { attempts, last_attempt_at: now, last_status_code: result.status, last_error: result.failure };
-  const log = { accountId: event.account_id, eventId: event.id, paymentId: event.payment_id, event: event.event, attempts, status: result.status };
+  const log = {
+    accountId: event.account_id,
+    eventId: event.id,
+    paymentId: event.payment_id,
+    event: event.event,
+    attempts,
+    status: result.status,
+  };
 
   if (result.failure === null) {
     await outboundEventsRepository.update(ctx.db, event.id, { ...attempt, status: 'delivered', delivered_at: now, next_attempt_at: null });
@@ -61,7 +68,10 @@ async function post(ctx: AppContext, event: OutboundEventRow, started: Date): Pr
       'X-Event-Id': event.id, // the same on every attempt: receivers deduplicate on it
       'X-Signature': signatureHeader(secret, event.payload, Math.floor(started.getTime() / 1000)),
     };
-    return await postToWebhookUrl(event.url, event.payload, headers, { allowPrivate: ctx.config.outboundAllowPrivate, timeoutMs: ATTEMPT_TIMEOUT_MS });
+    return await postToWebhookUrl(event.url, event.payload, headers, {
+      allowPrivate: ctx.config.outboundAllowPrivate,
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
+    });
   } catch (error) {
     return { status: null, failure: 'not sent', detail: error instanceof Error ? error.message : String(error) };
   }
@@ -71,7 +81,11 @@ async function post(ctx: AppContext, event: OutboundEventRow, started: Date): Pr
  * The job's body: every due event gets one attempt. One that throws even so (its row cannot be read
  * or written) is counted failed and the batch goes on; its claim runs out, so a later run tries it again.
  */
-export async function deliverDueEvents(ctx: AppContext, signal: AbortSignal, batchSize = 100): Promise<{ processed: number; failed: number }> {
+export async function deliverDueEvents(
+  ctx: AppContext,
+  signal: AbortSignal,
+  batchSize = 100,
+): Promise<{ processed: number; failed: number }> {
   const due = await outboundEventsRepository.due(ctx.db, toDbDateTime(ctx.clock.now()), batchSize);
   const result = { processed: 0, failed: 0 };
   for (const { id } of due) {
@@ -80,7 +94,10 @@ export async function deliverDueEvents(ctx: AppContext, signal: AbortSignal, bat
     try {
       outcome = await deliverEvent(ctx, id);
     } catch (error) {
-      ctx.logger.error('webhook event attempt failed; tried again after its claim', { eventId: id, error: error instanceof Error ? error.message : String(error) });
+      ctx.logger.error('webhook event attempt failed; tried again after its claim', {
+        eventId: id,
+        error: error instanceof Error ? error.message : String(error),
+      });
       outcome = 'retrying';
     }
     if (outcome === 'skipped') continue;

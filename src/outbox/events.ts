@@ -55,7 +55,13 @@ export async function enqueuePaymentEvents(
   now: string,
   options: { toPaymentUrl: boolean },
 ): Promise<string[]> {
-  const base = { accountId: payment.account_id, paymentId: payment.id, resourceId: payment.id, event: `payment.${status}`, payload: paymentEventPayload(payment.id, status) };
+  const base = {
+    accountId: payment.account_id,
+    paymentId: payment.id,
+    resourceId: payment.id,
+    event: `payment.${status}`,
+    payload: paymentEventPayload(payment.id, status),
+  };
   const ids: string[] = [];
   if (options.toPaymentUrl && payment.webhook_url) ids.push(await insertEvent(trx, { ...base, url: payment.webhook_url }, now));
   const accountUrl = await accountEventsUrl(trx, payment.account_id);

@@ -40,7 +40,12 @@ const failed = (failure: AttemptFailure, detail: string): AttemptResult => ({ st
  * One POST of a signed event to a client's webhook_url. Redirects are not followed and the answer's
  * body is discarded: only the status code counts.
  */
-export function postToWebhookUrl(target: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<AttemptResult> {
+export function postToWebhookUrl(
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  options: PostOptions,
+): Promise<AttemptResult> {
   let url: URL;
   try {
     url = new URL(target);
@@ -51,7 +56,8 @@ export function postToWebhookUrl(target: string, body: string, headers: Record<s
   if (!client) return Promise.resolve(failed('address not allowed', `protocol ${url.protocol}`));
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   // Node connects to an IP literal without calling lookup, so a literal is checked here.
-  if (isIP(host) && !options.allowPrivate && !isPublicAddress(host)) return Promise.resolve(failed('address not allowed', `address ${host}`));
+  if (isIP(host) && !options.allowPrivate && !isPublicAddress(host))
+    return Promise.resolve(failed('address not allowed', `address ${host}`));
 
   return new Promise<AttemptResult>((settle) => {
     let settled = false;

@@ -11,7 +11,11 @@ export async function webhookSecretOf(ctx: AppContext, accountId: string): Promi
   const read = () => accountEventSettingsRepository.webhookSecretSealed(ctx.db, accountId);
   const stored = await read();
   if (stored) return decryptSecret(ctx.config.appKey, stored);
-  await accountEventSettingsRepository.setWebhookSecretIfNone(ctx.db, accountId, encryptSecret(ctx.config.appKey, `whsec_${randomBase62(40)}`));
+  await accountEventSettingsRepository.setWebhookSecretIfNone(
+    ctx.db,
+    accountId,
+    encryptSecret(ctx.config.appKey, `whsec_${randomBase62(40)}`),
+  );
   const created = await read();
   if (!created) throw new Error(`Account ${accountId} does not exist`);
   return decryptSecret(ctx.config.appKey, created);

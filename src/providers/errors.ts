@@ -52,7 +52,8 @@ export class ProviderCredentialsError extends AppError implements ProviderCallFa
   constructor(providerName: string) {
     super(
       502,
-      `The payment provider refused this account's ${providerName} credentials: the API key is wrong, revoked or lacks permission. The account owner must set a valid key`,
+      `The payment provider refused this account's ` +
+        `${providerName} credentials: the API key is wrong, revoked or lacks permission. The account owner must set a valid key`,
       'provider_credentials_invalid',
     );
   }
@@ -106,7 +107,8 @@ export class CreationOutcomeUnknownError extends ProviderUnavailableError {
     const outage = cause instanceof ProviderOutageError ? cause : null;
     const retryAfterSeconds = outage?.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
     super(
-      `The payment provider did not confirm the request (${outage?.reason ?? 'no usable answer'}); ${what} is kept and will be completed, ` +
+      `The payment provider did not confirm the request ` +
+        `(${outage?.reason ?? 'no usable answer'}); ${what} is kept and will be completed, ` +
         `never made twice: retry the request with the same Idempotency-Key in about ${retryAfterSeconds} seconds`,
     );
     this.retryAfterSeconds = retryAfterSeconds;

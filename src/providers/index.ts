@@ -34,7 +34,11 @@ export const providerAdapters = (): readonly ProviderAdapter[] => adapters;
 /** An account names a provider this build does not have (one removed since it was set). */
 export class UnknownProviderError extends AppError {
   constructor(name: string) {
-    super(500, `The account's payment provider "${name}" is not known to this service; set another with \`cli accounts set-provider\``, 'provider_unknown');
+    super(
+      500,
+      `The account's payment provider "${name}" is not known to this service; set another with \`cli accounts set-provider\``,
+      'provider_unknown',
+    );
   }
 }
 
@@ -45,7 +49,8 @@ export function adapterNamed(name: string): ProviderAdapter {
 }
 
 /** The provider that serves accounts without settings of their own, or null where none is configured. */
-export const defaultAdapter = (config: Config): ProviderAdapter | null => adapters.find((adapter) => adapter.servesAccountsWithoutSettings(config)) ?? null;
+export const defaultAdapter = (config: Config): ProviderAdapter | null =>
+  adapters.find((adapter) => adapter.servesAccountsWithoutSettings(config)) ?? null;
 
 /** The adapter an account's payments go through: its own choice, else the environment's. */
 export function adapterOfAccount(settings: AccountProviderSettings | undefined, config: Config): ProviderAdapter | null {
@@ -91,7 +96,11 @@ export function createProviderRegistry(deps: ProviderRegistryDeps): ProviderRegi
       }
       perAccount.delete(account.id);
       const fallback = defaultAdapter(config);
-      if (!fallback) throw new ProviderNotConfiguredError(config.NODE_ENV, adapters.flatMap((adapter) => adapter.accountSettings?.setUpHint ?? []));
+      if (!fallback)
+        throw new ProviderNotConfiguredError(
+          config.NODE_ENV,
+          adapters.flatMap((adapter) => adapter.accountSettings?.setUpHint ?? []),
+        );
       return factoryOf(fallback)(account.id, null);
     },
   };

@@ -17,7 +17,12 @@ export interface AccountProviderSettings {
 
 export type ProviderSettingsLoader = (accountId: string) => Promise<AccountProviderSettings | undefined>;
 
-export const NO_PROVIDER_SETTINGS: AccountProviderSettings = { provider: null, provider_credentials_sealed: null, provider_profile_id: null, provider_options: null };
+export const NO_PROVIDER_SETTINGS: AccountProviderSettings = {
+  provider: null,
+  provider_credentials_sealed: null,
+  provider_profile_id: null,
+  provider_options: null,
+};
 
 /** One text per distinct set of settings: a provider made for the account is kept while it stays the same. */
 export const settingsStamp = (settings: AccountProviderSettings): string =>

@@ -137,4 +137,11 @@ export interface PaymentProvider {
 }
 
 /** Payment statuses after which nothing but a refund or chargeback can follow. */
-export const FINAL_PAYMENT_STATUSES: ReadonlySet<PaymentStatus> = new Set(['paid', 'canceled', 'expired', 'failed', 'refunded', 'charged_back']);
+export const FINAL_PAYMENT_STATUSES: ReadonlySet<PaymentStatus> = new Set([
+  'paid',
+  'canceled',
+  'expired',
+  'failed',
+  'refunded',
+  'charged_back',
+]);

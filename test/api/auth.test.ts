@@ -67,8 +67,12 @@ describe.each(TEST_DATABASES)('authentication on %s', (kind) => {
     t.clock.set('2026-11-21T10:00:00Z');
     const { token } = await t.newAccount();
     const lastUsed = async () =>
-      (await t.ctx.db('api_tokens').where('prefix', token.slice(0, TOKEN_DISPLAY_LENGTH)).first<{ last_used_at: string | null }>('last_used_at'))
-        ?.last_used_at;
+      (
+        await t.ctx
+          .db('api_tokens')
+          .where('prefix', token.slice(0, TOKEN_DISPLAY_LENGTH))
+          .first<{ last_used_at: string | null }>('last_used_at')
+      )?.last_used_at;
     expect(await lastUsed()).toBeNull();
 
     await t.as(token).get('/api/v2/customers');

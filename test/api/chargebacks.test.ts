@@ -31,15 +31,20 @@ describe.each(TEST_DATABASES)('chargebacks on %s', (kind) => {
   const followUps = async () => (await t.as(token).get('/api/v2/follow-ups')).body.data as Array<Record<string, unknown>>;
   const status = async () => (await t.as(token).get(`/api/v2/payments/${charge.id}`)).body.status;
 
-  it('When the bank takes back part of a paid charge, then the payment is charged_back and its follow-up is for the amount taken back', async () => {
-    fake.chargeBack(charge.provider_payment_id, 500);
-    expect(fake.payments.get(charge.provider_payment_id)?.status).toBe('paid');
-    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+  it(
+    'When the bank takes back part of a paid charge, then the payment is charged_back and its follow-up is for the amount taken ' + 'back',
+    async () => {
+      fake.chargeBack(charge.provider_payment_id, 500);
+      expect(fake.payments.get(charge.provider_payment_id)?.status).toBe('paid');
+      await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
 
-    expect(await status()).toBe('charged_back');
-    expect(await followUps()).toEqual([expect.objectContaining({ reason_code: 'MD06', amount: '5.00', currency: 'EUR', provider_payment_id: charge.provider_payment_id })]);
-    expect(Number((await t.ctx.db('payments').where({ id: charge.id }).first()).amount_charged_back)).toBe(500);
-  });
+      expect(await status()).toBe('charged_back');
+      expect(await followUps()).toEqual([
+        expect.objectContaining({ reason_code: 'MD06', amount: '5.00', currency: 'EUR', provider_payment_id: charge.provider_payment_id }),
+      ]);
+      expect(Number((await t.ctx.db('payments').where({ id: charge.id }).first()).amount_charged_back)).toBe(500);
+    },
+  );
 
   it('When the bank takes back all of it, then the follow-up is for the whole payment', async () => {
     fake.chargeBack(charge.provider_payment_id);

@@ -141,16 +141,26 @@ describe.each(TEST_DATABASES)('customers on %s', (kind) => {
   });
 
   describe('confirming at the provider', () => {
-    it('When another resume recorded the provider customer first, then a resume answers the one recorded and overwrites nothing', async () => {
-      const created = await t.as(token).post('/api/v2/customers', validCustomer).expect(201);
-      const id = (created.body as { id: string }).id;
-      await t.ctx.db('customers').where({ id }).update({ provider_customer_id: 'cst_recordedfirst' });
-      const account = (await authenticateToken(t.ctx.db, t.ctx.clock, token))?.account;
-      if (!account) throw new Error('the test token is unknown');
-      const stale = (await customersRepository.find(t.ctx.db, account.id, id)) as CustomerRow;
-      const resumed = await sendCustomerToProvider(t.ctx, await t.ctx.providers.forAccount(account), { ...stale, provider_customer_id: null }, { resumed: true });
-      expect(resumed.provider_customer_id).toBe('cst_recordedfirst');
-      expect((await t.as(token).get(`/api/v2/customers/${id}`).expect(200)).body).toEqual(expect.objectContaining({ provider_customer_id: 'cst_recordedfirst' }));
-    });
+    it(
+      'When another resume recorded the provider customer first, then a resume answers the one recorded and overwrites ' + 'nothing',
+      async () => {
+        const created = await t.as(token).post('/api/v2/customers', validCustomer).expect(201);
+        const id = (created.body as { id: string }).id;
+        await t.ctx.db('customers').where({ id }).update({ provider_customer_id: 'cst_recordedfirst' });
+        const account = (await authenticateToken(t.ctx.db, t.ctx.clock, token))?.account;
+        if (!account) throw new Error('the test token is unknown');
+        const stale = (await customersRepository.find(t.ctx.db, account.id, id)) as CustomerRow;
+        const resumed = await sendCustomerToProvider(
+          t.ctx,
+          await t.ctx.providers.forAccount(account),
+          { ...stale, provider_customer_id: null },
+          { resumed: true },
+        );
+        expect(resumed.provider_customer_id).toBe('cst_recordedfirst');
+        expect((await t.as(token).get(`/api/v2/customers/${id}`).expect(200)).body).toEqual(
+          expect.objectContaining({ provider_customer_id: 'cst_recordedfirst' }),
+        );
+      },
+    );
   });
 });

@@ -29,7 +29,9 @@ describe.each(TEST_DATABASES)('double payments on %s', (kind) => {
   beforeEach(async () => {
     mollie = await accountAtMollieFake(t, 'Double');
     ({ fake, token, accountId } = mollie);
-    expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', mollie.name, '--url', 'https://merchant.example/events')).code).toBe(0);
+    expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', mollie.name, '--url', 'https://merchant.example/events')).code).toBe(
+      0,
+    );
     customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body;
   });
   afterEach(async () => {
@@ -65,69 +67,94 @@ describe.each(TEST_DATABASES)('double payments on %s', (kind) => {
 
   const followUps = async () => (await t.as(token).get('/api/v2/follow-ups')).body.data as Array<Record<string, unknown>>;
 
-  it('When a payment link is paid twice, then one follow-up asks the merchant to refund the later payment, and nothing is charged or sent for it', async () => {
-    const link = await t.as(token).post('/api/v2/links', { type: 'payment', description: 'Invoice 42', amount: 25, customer_id: customer.id });
-    expect((await request(t.app).post(`/pay/${link.body.id}`).type('form').send({})).status).toBe(303);
-    const first = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).first();
-    const second = await secondPayment('link', link.body.id, 2500);
+  it(
+    'When a payment link is paid twice, then one follow-up asks the merchant to refund the later payment, and nothing is charged or ' +
+      'sent for it',
+    async () => {
+      const link = await t
+        .as(token)
+        .post('/api/v2/links', { type: 'payment', description: 'Invoice 42', amount: 25, customer_id: customer.id });
+      expect((await request(t.app).post(`/pay/${link.body.id}`).type('form').send({})).status).toBe(303);
+      const first = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).first();
+      const second = await secondPayment('link', link.body.id, 2500);
 
-    await atMollie(first, 'paid');
-    expect(await followUps()).toEqual([]);
-    await atMollie(second, 'paid', 2); // Mollie reports it twice: still one follow-up
+      await atMollie(first, 'paid');
+      expect(await followUps()).toEqual([]);
+      await atMollie(second, 'paid', 2); // Mollie reports it twice: still one follow-up
 
-    const list = await followUps();
-    expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({
-      status: 'pending',
-      amount: '25.00',
-      currency: 'EUR',
-      provider_payment_id: second.provider_payment_id,
-      reason_code: 'double_payment',
-      reason: `Paid twice: this payment link was already paid by ${first.id}. Refund this payment (${second.provider_payment_id}), then set this follow-up solved.`,
-      retries_done: 0,
-      mails_sent: 0,
-      next_retry_at: null,
-      customer: expect.objectContaining({ id: customer.id }),
-    });
-    const paymentsAtMollie = fake.payments.size;
-    t.clock.advance(20 * 24 * 60 * 60 * 1000);
-    expect(await runFollowUps(t.ctx, '2026-12-11')).toMatchObject({ retried: 0, linked: 0, failed: 0 });
-    expect(fake.payments.size).toBe(paymentsAtMollie);
-    expect(await t.ctx.db('outgoing_mails').where({ account_id: accountId })).toHaveLength(0);
-    expect(await t.ctx.db('payment_links').where({ account_id: accountId })).toHaveLength(1);
-    const events = await t.ctx.db('outbound_events').where({ account_id: accountId }).pluck('event');
-    expect(events.filter((event: string) => event.startsWith('follow_up.'))).toEqual(['follow_up.created']);
-  });
+      const list = await followUps();
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject({
+        status: 'pending',
+        amount: '25.00',
+        currency: 'EUR',
+        provider_payment_id: second.provider_payment_id,
+        reason_code: 'double_payment',
+        reason:
+          `Paid twice: this payment link was already paid by ` +
+          `${first.id}. Refund this payment (${second.provider_payment_id}), then set this follow-up solved.`,
+        retries_done: 0,
+        mails_sent: 0,
+        next_retry_at: null,
+        customer: expect.objectContaining({ id: customer.id }),
+      });
+      const paymentsAtMollie = fake.payments.size;
+      t.clock.advance(20 * 24 * 60 * 60 * 1000);
+      expect(await runFollowUps(t.ctx, '2026-12-11')).toMatchObject({ retried: 0, linked: 0, failed: 0 });
+      expect(fake.payments.size).toBe(paymentsAtMollie);
+      expect(await t.ctx.db('outgoing_mails').where({ account_id: accountId })).toHaveLength(0);
+      expect(await t.ctx.db('payment_links').where({ account_id: accountId })).toHaveLength(1);
+      const events = await t.ctx.db('outbound_events').where({ account_id: accountId }).pluck('event');
+      expect(events.filter((event: string) => event.startsWith('follow_up.'))).toEqual(['follow_up.created']);
+    },
+  );
 
-  it('When the two payments settle so close together that neither saw the other, then the follow-ups job opens the one follow-up', async () => {
-    const link = await t.as(token).post('/api/v2/links', { type: 'payment', description: 'Invoice 44', amount: 25, customer_id: customer.id });
-    await request(t.app).post(`/pay/${link.body.id}`).type('form').send({});
-    const first = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).first();
-    const second = await secondPayment('link', link.body.id, 2500);
-    await atMollie(second, 'paid');
-    // The first one's own transaction read before this one committed, and committed after it: paid, unseen.
-    await t.ctx.db('payments').where({ id: first.id }).update({ status: 'paid' });
-    expect(await followUps()).toEqual([]);
+  it(
+    'When the two payments settle so close together that neither saw the other, then the follow-ups job opens the one ' + 'follow-up',
+    async () => {
+      const link = await t
+        .as(token)
+        .post('/api/v2/links', { type: 'payment', description: 'Invoice 44', amount: 25, customer_id: customer.id });
+      await request(t.app).post(`/pay/${link.body.id}`).type('form').send({});
+      const first = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).first();
+      const second = await secondPayment('link', link.body.id, 2500);
+      await atMollie(second, 'paid');
+      // The first one's own transaction read before this one committed, and committed after it: paid, unseen.
+      await t.ctx.db('payments').where({ id: first.id }).update({ status: 'paid' });
+      expect(await followUps()).toEqual([]);
 
-    expect(await runFollowUps(t.ctx, '2026-11-21')).toMatchObject({ retried: 0, linked: 0 });
-    expect(await followUps()).toEqual([expect.objectContaining({ reason_code: 'double_payment', provider_payment_id: second.provider_payment_id, reason: expect.stringContaining(first.id) })]);
-    await runFollowUps(t.ctx, '2026-11-21');
-    expect(await followUps()).toHaveLength(1);
-  });
+      expect(await runFollowUps(t.ctx, '2026-11-21')).toMatchObject({ retried: 0, linked: 0 });
+      expect(await followUps()).toEqual([
+        expect.objectContaining({
+          reason_code: 'double_payment',
+          provider_payment_id: second.provider_payment_id,
+          reason: expect.stringContaining(first.id),
+        }),
+      ]);
+      await runFollowUps(t.ctx, '2026-11-21');
+      expect(await followUps()).toHaveLength(1);
+    },
+  );
 
-  it('When both payments of a link are reported paid at once, then both are paid and, after the follow-ups job at the latest, one follow-up is open', async () => {
-    const link = await t.as(token).post('/api/v2/links', { type: 'payment', description: 'Invoice 45', amount: 25, customer_id: customer.id });
-    await request(t.app).post(`/pay/${link.body.id}`).type('form').send({});
-    const first = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).first();
-    const second = await secondPayment('link', link.body.id, 2500);
-    fake.setPaymentStatus(first.provider_payment_id, 'paid');
-    fake.setPaymentStatus(second.provider_payment_id ?? '', 'paid');
-    await Promise.all([mollie.report(first.provider_payment_id), mollie.report(second.provider_payment_id ?? '')]);
+  it(
+    'When both payments of a link are reported paid at once, then both are paid and, after the follow-ups job at the latest, one ' +
+      'follow-up is open',
+    async () => {
+      const link = await t
+        .as(token)
+        .post('/api/v2/links', { type: 'payment', description: 'Invoice 45', amount: 25, customer_id: customer.id });
+      await request(t.app).post(`/pay/${link.body.id}`).type('form').send({});
+      const first = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).first();
+      const second = await secondPayment('link', link.body.id, 2500);
+      fake.setPaymentStatus(first.provider_payment_id, 'paid');
+      fake.setPaymentStatus(second.provider_payment_id ?? '', 'paid');
+      await Promise.all([mollie.report(first.provider_payment_id), mollie.report(second.provider_payment_id ?? '')]);
 
-    expect(await t.ctx.db('payments').whereIn('id', [first.id, second.id]).pluck('status')).toEqual(['paid', 'paid']);
-    await runFollowUps(t.ctx, '2026-11-21');
-    expect(await followUps()).toEqual([expect.objectContaining({ reason_code: 'double_payment' })]);
-  });
+      expect(await t.ctx.db('payments').whereIn('id', [first.id, second.id]).pluck('status')).toEqual(['paid', 'paid']);
+      await runFollowUps(t.ctx, '2026-11-21');
+      expect(await followUps()).toEqual([expect.objectContaining({ reason_code: 'double_payment' })]);
+    },
+  );
 
   it('When a store order is paid twice, then the later payment gets a follow-up linked to the order', async () => {
     const store = await connectedSimulatorStore(t, token);
@@ -157,12 +184,17 @@ describe.each(TEST_DATABASES)('double payments on %s', (kind) => {
   });
 
   it('When a link’s earlier payment failed and a later one is paid, then that is no double payment', async () => {
-    const link = await t.as(token).post('/api/v2/links', { type: 'payment', description: 'Invoice 43', amount: 25, customer_id: customer.id });
+    const link = await t
+      .as(token)
+      .post('/api/v2/links', { type: 'payment', description: 'Invoice 43', amount: 25, customer_id: customer.id });
     await request(t.app).post(`/pay/${link.body.id}`).type('form').send({});
     const first = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).first();
     await atMollie(first, 'failed');
     expect((await request(t.app).post(`/pay/${link.body.id}`).type('form').send({})).status).toBe(303);
-    const [, second] = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id }).orderBy('seq');
+    const [, second] = await t.ctx
+      .db('payments')
+      .where({ account_id: accountId, purpose: 'link', purpose_id: link.body.id })
+      .orderBy('seq');
     await atMollie(second, 'paid');
     expect(await followUps()).toEqual([]);
   });

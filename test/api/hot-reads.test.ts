@@ -30,40 +30,47 @@ describe.each(TEST_DATABASES)('hot reads on %s', (kind) => {
     }
   };
 
-  it('When a write transaction is open, then a list is answered at once with only the committed rows, and shows the new row once it commits', async () => {
-    const { accountId, token } = await t.newAccount();
-    const committed = await seedCustomer(t.ctx.db, accountId, { last_name: 'Committed' });
-    // The token's first use records it (a write, at most once a minute); that is not what is tested here.
-    await t.as(token).get('/api/v2/customers').expect(200);
-    let commit!: () => void;
-    const released = new Promise<void>((resolve) => {
-      commit = resolve;
-    });
-    let inserted!: () => void;
-    const insertedInTransaction = new Promise<void>((resolve) => {
-      inserted = resolve;
-    });
-    const writing = t.ctx.db.transaction(async (trx) => {
-      await seedCustomer(trx, accountId, { last_name: 'Uncommitted' });
-      inserted();
-      await released;
-    });
-    await insertedInTransaction;
+  it(
+    'When a write transaction is open, then a list is answered at once with only the committed rows, and shows the new row once it ' +
+      'commits',
+    async () => {
+      const { accountId, token } = await t.newAccount();
+      const committed = await seedCustomer(t.ctx.db, accountId, { last_name: 'Committed' });
+      // The token's first use records it (a write, at most once a minute); that is not what is tested here.
+      await t.as(token).get('/api/v2/customers').expect(200);
+      let commit!: () => void;
+      const released = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let inserted!: () => void;
+      const insertedInTransaction = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      const writing = t.ctx.db.transaction(async (trx) => {
+        await seedCustomer(trx, accountId, { last_name: 'Uncommitted' });
+        inserted();
+        await released;
+      });
+      await insertedInTransaction;
 
-    // On SQLite the transaction holds knex's only connection: a list through knex would wait for it.
-    const during = await within(t.as(token).get('/api/v2/customers'), 2_000);
-    commit();
-    await writing;
-    expect(during).not.toBe('waited');
-    if (during === 'waited') return;
-    expect(during.status).toBe(200);
-    expect((during.body as { data: Array<{ id: string }> }).data.map((customer) => customer.id)).toEqual([committed.id]);
-    expect((during.body as { meta: { total: number } }).meta.total).toBe(1);
+      // On SQLite the transaction holds knex's only connection: a list through knex would wait for it.
+      const during = await within(t.as(token).get('/api/v2/customers'), 2_000);
+      commit();
+      await writing;
+      expect(during).not.toBe('waited');
+      if (during === 'waited') return;
+      expect(during.status).toBe(200);
+      expect((during.body as { data: Array<{ id: string }> }).data.map((customer) => customer.id)).toEqual([committed.id]);
+      expect((during.body as { meta: { total: number } }).meta.total).toBe(1);
 
-    const after = await t.as(token).get('/api/v2/customers').expect(200);
-    expect((after.body as { data: Array<{ last_name: string }> }).data.map((customer) => customer.last_name)).toEqual(['Committed', 'Uncommitted']);
-    expect((after.body as { meta: { total: number } }).meta.total).toBe(2);
-  });
+      const after = await t.as(token).get('/api/v2/customers').expect(200);
+      expect((after.body as { data: Array<{ last_name: string }> }).data.map((customer) => customer.last_name)).toEqual([
+        'Committed',
+        'Uncommitted',
+      ]);
+      expect((after.body as { meta: { total: number } }).meta.total).toBe(2);
+    },
+  );
 
   it('When a read runs inside a transaction, then it sees that transaction’s own rows', async () => {
     const { accountId } = await t.newAccount();

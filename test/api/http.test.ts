@@ -38,7 +38,11 @@ describe.each(TEST_DATABASES)('HTTP behaviour shared by every route on %s', (kin
       const client = t.as(token);
       const res = await (method === 'POST' ? client.post(path) : client.put(path)).set('Content-Type', contentType).send(body);
       expect(res.status).toBe(415);
-      expect(res.body).toEqual({ status: 415, error: 'Unsupported content type: send the body as application/json', code: 'unsupported_media_type' });
+      expect(res.body).toEqual({
+        status: 415,
+        error: 'Unsupported content type: send the body as application/json',
+        code: 'unsupported_media_type',
+      });
       expect(await t.ctx.db('customers').count({ n: '*' })).toEqual(before);
       expect((await t.as(token).get(`/api/v2/customers/${created.body.id}`)).body.last_name).toBe('de Vries');
     });
@@ -90,7 +94,12 @@ describe.each(TEST_DATABASES)('HTTP behaviour shared by every route on %s', (kin
       const res = await t.as(token).get('/api/v2/customers').set('X-Request-Id', 'shop-42.retry:1');
       expect(res.headers['x-request-id']).toBe('shop-42.retry:1');
       const line = t.logs.lines.find((entry) => entry.includes('shop-42.retry:1'));
-      expect(JSON.parse(line ?? '{}')).toMatchObject({ requestId: 'shop-42.retry:1', method: 'GET', path: '/api/v2/customers', status: 200 });
+      expect(JSON.parse(line ?? '{}')).toMatchObject({
+        requestId: 'shop-42.retry:1',
+        method: 'GET',
+        path: '/api/v2/customers',
+        status: 200,
+      });
     });
 
     it('When the X-Request-Id sent is not a sane id, then a new one replaces it', async () => {
@@ -104,8 +113,12 @@ describe.each(TEST_DATABASES)('HTTP behaviour shared by every route on %s', (kin
     it('When requests carry a token, an IBAN, a secret and personal data, then no log line contains them', async () => {
       const iban = 'NL91ABNA0417164300';
       const secret = 'live_doNotLogThisProviderKey1234567890';
-      const customer = await t.as(token).post('/api/v2/customers', { ...validCustomer, email: 'private.person@example.nl', api_key: secret });
-      const mandate = await t.as(token).post(`/api/v2/customers/${customer.body.id}/mandates`, { consumer_name: 'Anna de Vries', consumer_account: iban });
+      const customer = await t
+        .as(token)
+        .post('/api/v2/customers', { ...validCustomer, email: 'private.person@example.nl', api_key: secret });
+      const mandate = await t
+        .as(token)
+        .post(`/api/v2/customers/${customer.body.id}/mandates`, { consumer_name: 'Anna de Vries', consumer_account: iban });
       expect(mandate.status).toBe(201);
       // A body that fails validation, and one that is not JSON, go through the error paths.
       await t.as(token).post(`/api/v2/customers/${customer.body.id}/mandates`, { consumer_account: iban, consumer_name: 42 });
@@ -133,36 +146,39 @@ describe.each(TEST_DATABASES)('HTTP behaviour shared by every route on %s', (kin
 describe.each(TEST_DATABASES)('rate limit per token on %s', (kind) => {
   const t = useTestApp(kind, { env: { RATE_LIMIT_PER_MINUTE: '3' } });
 
-  it('When a token makes a 4th request in one minute, then it answers 429 with Retry-After; others and the next minute are served', async () => {
-    t.clock.set('2026-11-21T10:00:15Z');
-    const limited = await t.newAccount();
-    const other = await t.newAccount();
+  it(
+    'When a token makes a 4th request in one minute, then it answers 429 with Retry-After; others and the next minute are ' + 'served',
+    async () => {
+      t.clock.set('2026-11-21T10:00:15Z');
+      const limited = await t.newAccount();
+      const other = await t.newAccount();
 
-    for (const remaining of ['2', '1', '0']) {
-      const res = await t.as(limited.token).get('/api/v2/customers');
-      expect(res.status).toBe(200);
-      expect(res.headers['x-ratelimit-limit']).toBe('3');
-      expect(res.headers['x-ratelimit-remaining']).toBe(remaining);
-    }
+      for (const remaining of ['2', '1', '0']) {
+        const res = await t.as(limited.token).get('/api/v2/customers');
+        expect(res.status).toBe(200);
+        expect(res.headers['x-ratelimit-limit']).toBe('3');
+        expect(res.headers['x-ratelimit-remaining']).toBe(remaining);
+      }
 
-    t.clock.advance(20_000);
-    const refused = await t.as(limited.token).get('/api/v2/customers');
-    expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ status: 429, error: expect.stringMatching(/Retry-After/), code: 'rate_limited' });
-    // 10:00:35 → the window ends at 10:01:00.
-    expect(refused.headers['retry-after']).toBe('25');
-    expect(refused.headers['x-ratelimit-limit']).toBe('3');
-    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+      t.clock.advance(20_000);
+      const refused = await t.as(limited.token).get('/api/v2/customers');
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ status: 429, error: expect.stringMatching(/Retry-After/), code: 'rate_limited' });
+      // 10:00:35 → the window ends at 10:01:00.
+      expect(refused.headers['retry-after']).toBe('25');
+      expect(refused.headers['x-ratelimit-limit']).toBe('3');
+      expect(refused.headers['x-ratelimit-remaining']).toBe('0');
 
-    const otherToken = await t.as(other.token).get('/api/v2/customers');
-    expect(otherToken.status).toBe(200);
-    expect(otherToken.headers['x-ratelimit-remaining']).toBe('2');
+      const otherToken = await t.as(other.token).get('/api/v2/customers');
+      expect(otherToken.status).toBe(200);
+      expect(otherToken.headers['x-ratelimit-remaining']).toBe('2');
 
-    t.clock.set('2026-11-21T10:01:00Z');
-    const nextMinute = await t.as(limited.token).get('/api/v2/customers');
-    expect(nextMinute.status).toBe(200);
-    expect(nextMinute.headers['x-ratelimit-remaining']).toBe('2');
-  });
+      t.clock.set('2026-11-21T10:01:00Z');
+      const nextMinute = await t.as(limited.token).get('/api/v2/customers');
+      expect(nextMinute.status).toBe(200);
+      expect(nextMinute.headers['x-ratelimit-remaining']).toBe('2');
+    },
+  );
 
   it('When two tokens belong to the same account, then each has its own limit', async () => {
     t.clock.set('2026-11-21T11:00:00Z');
@@ -199,7 +215,9 @@ describe.each(TEST_DATABASES)('failures of the database on %s', (kind) => {
       request_id: 'req-500',
     });
     expect(res.text).not.toMatch(/\bat\s|knex|sql|Error:/i);
-    const logged = t.logs.lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.message === 'unhandled error');
+    const logged = t.logs.lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.message === 'unhandled error');
     expect(logged).toMatchObject({ level: 'error', requestId: 'req-500', path: '/api/v2/customers' });
     expect(JSON.stringify(logged)).not.toContain(token.slice('rps_'.length));
   });

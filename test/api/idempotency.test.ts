@@ -44,7 +44,13 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
     try {
       const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
       const payload = JSON.stringify(body);
-      const head = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', `Authorization: Bearer ${token}`, 'Content-Type: application/json'];
+      const head = [
+        `POST ${path} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        'Connection: close',
+        `Authorization: Bearer ${token}`,
+        'Content-Type: application/json',
+      ];
       head.push(`Content-Length: ${Buffer.byteLength(payload)}`, `Idempotency-Key: ${key}`);
       // write, not end: a half-closed socket makes the server drop the request; Connection: close ends it.
       socket.write(Buffer.from(`${head.join('\r\n')}\r\n\r\n${payload}`, 'latin1'));
@@ -145,37 +151,43 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
   }
 
   describe('replaying a request', () => {
-    it('When POST /api/v2/customers is sent twice with one key and body, then the second replays the first and one customer exists', async () => {
-      const { accountId, token } = await t.newAccount();
-      const key = newKey();
-      const first = await postWithKey(token, '/api/v2/customers', validCustomer, key);
-      t.clock.advance(60_000);
-      const second = await postWithKey(token, '/api/v2/customers', validCustomer, key);
+    it(
+      'When POST /api/v2/customers is sent twice with one key and body, then the second replays the first and one customer ' + 'exists',
+      async () => {
+        const { accountId, token } = await t.newAccount();
+        const key = newKey();
+        const first = await postWithKey(token, '/api/v2/customers', validCustomer, key);
+        t.clock.advance(60_000);
+        const second = await postWithKey(token, '/api/v2/customers', validCustomer, key);
 
-      expect(first.status).toBe(201);
-      expect(first.headers['idempotent-replayed']).toBeUndefined();
-      expect(second.status).toBe(201);
-      expect(second.headers['idempotent-replayed']).toBe('true');
-      expect(second.headers['content-type']).toBe(first.headers['content-type']);
-      expect(second.text).toBe(first.text);
-      expect(await countOf('customers', accountId)).toBe(1);
-      expect(await countOf('sandbox_customers', accountId)).toBe(1);
-      expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', response_status: 201, response_body: first.text });
-    });
+        expect(first.status).toBe(201);
+        expect(first.headers['idempotent-replayed']).toBeUndefined();
+        expect(second.status).toBe(201);
+        expect(second.headers['idempotent-replayed']).toBe('true');
+        expect(second.headers['content-type']).toBe(first.headers['content-type']);
+        expect(second.text).toBe(first.text);
+        expect(await countOf('customers', accountId)).toBe(1);
+        expect(await countOf('sandbox_customers', accountId)).toBe(1);
+        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', response_status: 201, response_body: first.text });
+      },
+    );
 
-    it('When a client retries POST /api/v2/payments after a timeout, then it gets the same payment and no second one is created', async () => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      const key = newKey();
-      const first = await postWithKey(token, '/api/v2/payments', payment, key);
-      const retry = await postWithKey(token, '/api/v2/payments', payment, key);
+    it(
+      'When a client retries POST /api/v2/payments after a timeout, then it gets the same payment and no second one is ' + 'created',
+      async () => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        const key = newKey();
+        const first = await postWithKey(token, '/api/v2/payments', payment, key);
+        const retry = await postWithKey(token, '/api/v2/payments', payment, key);
 
-      expect(first.status).toBe(201);
-      expect(retry.status).toBe(201);
-      expect(retry.headers['idempotent-replayed']).toBe('true');
-      expect(retry.text).toBe(first.text);
-      expect(await countOf('payments', accountId)).toBe(1);
-      expect(await countOf('sandbox_payments', accountId)).toBe(1);
-    });
+        expect(first.status).toBe(201);
+        expect(retry.status).toBe(201);
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+        expect(retry.text).toBe(first.text);
+        expect(await countOf('payments', accountId)).toBe(1);
+        expect(await countOf('sandbox_payments', accountId)).toBe(1);
+      },
+    );
 
     it('When the same JSON comes with other key order and whitespace, then it is the same request and is replayed', async () => {
       const { accountId, token, payment } = await accountWithCustomer();
@@ -249,44 +261,48 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
   });
 
   describe('a duplicate while the first request still runs', () => {
-    it('When the first request is still running, then a duplicate answers 409 with Retry-After until its lock runs out; afterwards the key replays the first answer', async () => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      const key = newKey();
-      const parked = parkProviderCalls('createPayment', 1);
-      try {
-        const first = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
-        await parked.calls[0]?.entered;
-        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', response_status: null, response_body: null });
+    it(
+      'When the first request is still running, then a duplicate answers 409 with Retry-After until its lock runs out; afterwards ' +
+        'the key replays the first answer',
+      async () => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        const key = newKey();
+        const parked = parkProviderCalls('createPayment', 1);
+        try {
+          const first = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
+          await parked.calls[0]?.entered;
+          expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', response_status: null, response_body: null });
 
-        const duplicate = await postWithKey(token, '/api/v2/payments', payment, key);
-        expect(duplicate.status).toBe(409);
-        expect(duplicate.headers['retry-after']).toBe('60');
-        expect(duplicate.body).toEqual({
-          status: 409,
-          error: 'A request with this Idempotency-Key is still being processed',
-          code: 'idempotency_in_progress',
-        });
-        t.clock.advance(45_000);
-        const later = await postWithKey(token, '/api/v2/payments', payment, key);
-        expect(later.status).toBe(409);
-        expect(later.headers['retry-after']).toBe('15');
+          const duplicate = await postWithKey(token, '/api/v2/payments', payment, key);
+          expect(duplicate.status).toBe(409);
+          expect(duplicate.headers['retry-after']).toBe('60');
+          expect(duplicate.body).toEqual({
+            status: 409,
+            error: 'A request with this Idempotency-Key is still being processed',
+            code: 'idempotency_in_progress',
+          });
+          t.clock.advance(45_000);
+          const later = await postWithKey(token, '/api/v2/payments', payment, key);
+          expect(later.status).toBe(409);
+          expect(later.headers['retry-after']).toBe('15');
 
-        parked.calls[0]?.letGo();
-        const answered = await first;
-        expect(answered.status).toBe(201);
-        expect(answered.headers['idempotent-replayed']).toBeUndefined();
+          parked.calls[0]?.letGo();
+          const answered = await first;
+          expect(answered.status).toBe(201);
+          expect(answered.headers['idempotent-replayed']).toBeUndefined();
 
-        const third = await postWithKey(token, '/api/v2/payments', payment, key);
-        expect(third.status).toBe(201);
-        expect(third.headers['idempotent-replayed']).toBe('true');
-        expect(third.headers['retry-after']).toBeUndefined();
-        expect(third.text).toBe(answered.text);
-        expect(await countOf('payments', accountId)).toBe(1);
-        expect(await countOf('sandbox_payments', accountId)).toBe(1);
-      } finally {
-        parked.restore();
-      }
-    });
+          const third = await postWithKey(token, '/api/v2/payments', payment, key);
+          expect(third.status).toBe(201);
+          expect(third.headers['idempotent-replayed']).toBe('true');
+          expect(third.headers['retry-after']).toBeUndefined();
+          expect(third.text).toBe(answered.text);
+          expect(await countOf('payments', accountId)).toBe(1);
+          expect(await countOf('sandbox_payments', accountId)).toBe(1);
+        } finally {
+          parked.restore();
+        }
+      },
+    );
   });
 
   describe('expiry and scope', () => {
@@ -343,30 +359,33 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
     it.each([
       ['the provider is unavailable', () => new ProviderUnavailableError()],
       ['the provider call crashes', () => new Error('connection reset by the provider library')],
-    ])('When %s, then the 502 is not kept, the key keeps the payment it wrote, and a retry resumes that payment', async (_case, failure) => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      const key = newKey();
-      const restore = replaceCreatePayment(async () => {
-        throw failure();
-      });
-      let failed;
-      try {
-        failed = await postWithKey(token, '/api/v2/payments', payment, key);
-      } finally {
-        restore();
-      }
-      expect(failed.status).toBe(502);
-      const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
-      expect(kept.status).toBe('creating');
-      expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', resource_id: kept.id, response_status: null });
+    ])(
+      'When %s, then the 502 is not kept, the key keeps the payment it wrote, and a retry resumes that payment',
+      async (_case, failure) => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        const key = newKey();
+        const restore = replaceCreatePayment(async () => {
+          throw failure();
+        });
+        let failed;
+        try {
+          failed = await postWithKey(token, '/api/v2/payments', payment, key);
+        } finally {
+          restore();
+        }
+        expect(failed.status).toBe(502);
+        const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
+        expect(kept.status).toBe('creating');
+        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', resource_id: kept.id, response_status: null });
 
-      const retry = await postWithKey(token, '/api/v2/payments', payment, key);
-      expect(retry.status).toBe(201);
-      expect(retry.headers['idempotent-replayed']).toBeUndefined();
-      expect(retry.body.id).toBe(kept.id);
-      expect(await countOf('payments', accountId)).toBe(1);
-      expect(await countOf('sandbox_payments', accountId)).toBe(1);
-    });
+        const retry = await postWithKey(token, '/api/v2/payments', payment, key);
+        expect(retry.status).toBe(201);
+        expect(retry.headers['idempotent-replayed']).toBeUndefined();
+        expect(retry.body.id).toBe(kept.id);
+        expect(await countOf('payments', accountId)).toBe(1);
+        expect(await countOf('sandbox_payments', accountId)).toBe(1);
+      },
+    );
 
     it('When a key was left running before keys had a lock token, then a retry still takes it over and resumes its payment', async () => {
       const { accountId, token, payment } = await accountWithCustomer();
@@ -422,71 +441,86 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
   });
 
   describe('a slow request whose key was taken over', () => {
-    it('When the slow request finishes after the one that took its key over, then its own client gets its answer and the key keeps and replays the answer of the one that took it over', async () => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      const key = newKey();
-      const parked = parkProviderCalls('createPayment', 1);
-      try {
-        const slow = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
-        await parked.calls[0]?.entered;
-        t.clock.advance(61_000);
-        const taker = await postWithKey(token, '/api/v2/payments', payment, key);
-        expect(taker.status).toBe(201);
-        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', response_status: 201, response_body: taker.text });
+    it(
+      'When the slow request finishes after the one that took its key over, then its own client gets its answer and the key keeps ' +
+        'and replays the answer of the one that took it over',
+      async () => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        const key = newKey();
+        const parked = parkProviderCalls('createPayment', 1);
+        try {
+          const slow = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
+          await parked.calls[0]?.entered;
+          t.clock.advance(61_000);
+          const taker = await postWithKey(token, '/api/v2/payments', payment, key);
+          expect(taker.status).toBe(201);
+          expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', response_status: 201, response_body: taker.text });
 
-        // The slow one ends otherwise (the provider refuses its call): an answer the key must not take.
-        parked.calls[0]?.letGo(new ProviderRejectedError('The amount is lower than the minimum', 'amount'));
-        const late = await slow;
-        expect(late.status).toBe(422);
-        expect(late.body.code).toBe('provider_rejected');
-        const warning = t.logs.lines.find((line) => line.includes('answer not kept') && line.includes(late.headers['x-request-id'] as string));
-        expect(warning).toContain('"status":422');
+          // The slow one ends otherwise (the provider refuses its call): an answer the key must not take.
+          parked.calls[0]?.letGo(new ProviderRejectedError('The amount is lower than the minimum', 'amount'));
+          const late = await slow;
+          expect(late.status).toBe(422);
+          expect(late.body.code).toBe('provider_rejected');
+          const warning = t.logs.lines.find(
+            (line) => line.includes('answer not kept') && line.includes(late.headers['x-request-id'] as string),
+          );
+          expect(warning).toContain('"status":422');
 
-        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', response_status: 201, response_body: taker.text });
-        const replayed = await postWithKey(token, '/api/v2/payments', payment, key);
-        expect(replayed.status).toBe(201);
-        expect(replayed.headers['idempotent-replayed']).toBe('true');
-        expect(replayed.text).toBe(taker.text);
-        expect(await countOf('payments', accountId)).toBe(1);
-        expect(await countOf('sandbox_payments', accountId)).toBe(1);
-      } finally {
-        parked.restore();
-      }
-    });
+          expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', response_status: 201, response_body: taker.text });
+          const replayed = await postWithKey(token, '/api/v2/payments', payment, key);
+          expect(replayed.status).toBe(201);
+          expect(replayed.headers['idempotent-replayed']).toBe('true');
+          expect(replayed.text).toBe(taker.text);
+          expect(await countOf('payments', accountId)).toBe(1);
+          expect(await countOf('sandbox_payments', accountId)).toBe(1);
+        } finally {
+          parked.restore();
+        }
+      },
+    );
 
-    it('When the slow request writes its payment after its key was taken over, then that write is rolled back with a 409 and only the payment of the one that took it over is made and kept', async () => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      const key = newKey();
-      // Both attempts are held before they write anything: the slow one, then the one that takes its key over.
-      const parked = parkProviderCalls('forAccount', 2);
-      try {
-        const slow = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
-        await parked.calls[0]?.entered;
-        t.clock.advance(61_000);
-        const taker = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
-        await parked.calls[1]?.entered;
+    it(
+      'When the slow request writes its payment after its key was taken over, then that write is rolled back with a 409 and only the ' +
+        'payment of the one that took it over is made and kept',
+      async () => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        const key = newKey();
+        // Both attempts are held before they write anything: the slow one, then the one that takes its key over.
+        const parked = parkProviderCalls('forAccount', 2);
+        try {
+          const slow = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
+          await parked.calls[0]?.entered;
+          t.clock.advance(61_000);
+          const taker = postWithKey(token, '/api/v2/payments', payment, key).then((res) => res);
+          await parked.calls[1]?.entered;
 
-        parked.calls[0]?.letGo();
-        const late = await slow;
-        expect(late.status).toBe(409);
-        expect(late.body.code).toBe('idempotency_in_progress');
-        expect(late.headers['retry-after']).toBe('60');
-        expect(await countOf('payments', accountId)).toBe(0);
-        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', resource_id: null });
+          parked.calls[0]?.letGo();
+          const late = await slow;
+          expect(late.status).toBe(409);
+          expect(late.body.code).toBe('idempotency_in_progress');
+          expect(late.headers['retry-after']).toBe('60');
+          expect(await countOf('payments', accountId)).toBe(0);
+          expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'running', resource_id: null });
 
-        parked.calls[1]?.letGo();
-        const answered = await taker;
-        expect(answered.status).toBe(201);
-        expect(await keyRowOf(accountId, key)).toMatchObject({ state: 'done', resource_id: answered.body.id, response_status: 201, response_body: answered.text });
-        const replayed = await postWithKey(token, '/api/v2/payments', payment, key);
-        expect(replayed.headers['idempotent-replayed']).toBe('true');
-        expect(replayed.text).toBe(answered.text);
-        expect(await countOf('payments', accountId)).toBe(1);
-        expect(await countOf('sandbox_payments', accountId)).toBe(1);
-      } finally {
-        parked.restore();
-      }
-    });
+          parked.calls[1]?.letGo();
+          const answered = await taker;
+          expect(answered.status).toBe(201);
+          expect(await keyRowOf(accountId, key)).toMatchObject({
+            state: 'done',
+            resource_id: answered.body.id,
+            response_status: 201,
+            response_body: answered.text,
+          });
+          const replayed = await postWithKey(token, '/api/v2/payments', payment, key);
+          expect(replayed.headers['idempotent-replayed']).toBe('true');
+          expect(replayed.text).toBe(answered.text);
+          expect(await countOf('payments', accountId)).toBe(1);
+          expect(await countOf('sandbox_payments', accountId)).toBe(1);
+        } finally {
+          parked.restore();
+        }
+      },
+    );
   });
 
   describe('a request that fails after writing', () => {
@@ -554,7 +588,10 @@ describe.each(TEST_DATABASES)('Idempotency-Key on %s', (kind) => {
 
     it('When the OpenAPI document is read, then every POST declares the optional header and a 409, and no other method does', async () => {
       const doc = (await request(t.app).get('/api/v2/openapi.json')).body as {
-        paths: Record<string, Record<string, { parameters: { name: string; in: string; required: boolean }[]; responses: Record<string, unknown> }>>;
+        paths: Record<
+          string,
+          Record<string, { parameters: { name: string; in: string; required: boolean }[]; responses: Record<string, unknown> }>
+        >;
       };
       const operations = Object.values(doc.paths).flatMap((byMethod) => Object.entries(byMethod));
       expect(operations.filter(([method]) => method === 'post').length).toBeGreaterThanOrEqual(5);

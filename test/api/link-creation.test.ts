@@ -60,7 +60,10 @@ describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
     });
 
     it('When a payment link has no amount, then 422 on amount', async () => {
-      await expectFieldErrors({ type: 'payment', description: 'No amount' }, { amount: ['The amount field is required when type is payment.'] });
+      await expectFieldErrors(
+        { type: 'payment', description: 'No amount' },
+        { amount: ['The amount field is required when type is payment.'] },
+      );
     });
 
     it('When a payment link names fields of a subscription, then each is refused', async () => {
@@ -75,39 +78,45 @@ describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
     });
 
     it('When the amount has three decimals, then 422 on amount', async () => {
-      await expectFieldErrors({ type: 'payment', description: 'x', amount: 25.001 }, { amount: ['The amount field must have at most 2 decimals.'] });
+      await expectFieldErrors(
+        { type: 'payment', description: 'x', amount: 25.001 },
+        { amount: ['The amount field must have at most 2 decimals.'] },
+      );
     });
   });
 
   describe('type subscription', () => {
-    it('When it is given rules and a trial, then amount, interval and times describe the regular charges and first_amount is paid now', async () => {
-      const customer = await seedCustomer(t.ctx.db, accountId);
-      const res = await create({
-        type: 'subscription',
-        description: 'Coffee club',
-        first_amount: 5,
-        rules: [{ amount: 9.95, interval: 'months', interval_amount: 1, times: 12 }],
-        trial_interval: '14 days',
-        customer_id: customer.id,
-        reminder_at: '2026-11-25 09:00:00',
-      });
-      expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({
-        type: 'subscription',
-        amount: '9.95',
-        first_amount: '5.00',
-        interval: 'month',
-        times: 12,
-        trial_interval: '14 days',
-        reminder_at: '2026-11-25 09:00:00',
-        customer: { id: customer.id, email: customer.email },
-        subscription: null,
-      });
-      const stored = await t.ctx.db('payment_links').where({ id: res.body.id }).first();
-      // 09:00 in Amsterdam (CET) is 08:00 UTC; rules are kept in cents for the fulfilment.
-      expect(stored.reminder_at).toBe('2026-11-25 08:00:00');
-      expect(JSON.parse(stored.rules)).toEqual([{ amount: 995, interval: 'month', interval_amount: 1, times: 12 }]);
-    });
+    it(
+      'When it is given rules and a trial, then amount, interval and times describe the regular charges and first_amount is paid ' + 'now',
+      async () => {
+        const customer = await seedCustomer(t.ctx.db, accountId);
+        const res = await create({
+          type: 'subscription',
+          description: 'Coffee club',
+          first_amount: 5,
+          rules: [{ amount: 9.95, interval: 'months', interval_amount: 1, times: 12 }],
+          trial_interval: '14 days',
+          customer_id: customer.id,
+          reminder_at: '2026-11-25 09:00:00',
+        });
+        expect(res.status).toBe(201);
+        expect(res.body).toMatchObject({
+          type: 'subscription',
+          amount: '9.95',
+          first_amount: '5.00',
+          interval: 'month',
+          times: 12,
+          trial_interval: '14 days',
+          reminder_at: '2026-11-25 09:00:00',
+          customer: { id: customer.id, email: customer.email },
+          subscription: null,
+        });
+        const stored = await t.ctx.db('payment_links').where({ id: res.body.id }).first();
+        // 09:00 in Amsterdam (CET) is 08:00 UTC; rules are kept in cents for the fulfilment.
+        expect(stored.reminder_at).toBe('2026-11-25 08:00:00');
+        expect(JSON.parse(stored.rules)).toEqual([{ amount: 995, interval: 'month', interval_amount: 1, times: 12 }]);
+      },
+    );
 
     it('When it is given amount and interval, then that is its one rule and first_amount defaults to the regular amount', async () => {
       const res = await create({ type: 'subscription', description: 'Weekly box', amount: 12.5, interval: 'week', interval_amount: 2 });
@@ -118,7 +127,14 @@ describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
     });
 
     it('When it is given a subscription product, then the product gives the rule and, by default, the description', async () => {
-      const product = await seedProduct(t.ctx.db, accountId, { type: 'subscription', name: 'Tea of the month', amount: 1500, interval: 'month', interval_value: 1, times: 6 });
+      const product = await seedProduct(t.ctx.db, accountId, {
+        type: 'subscription',
+        name: 'Tea of the month',
+        amount: 1500,
+        interval: 'month',
+        interval_value: 1,
+        times: 6,
+      });
       const res = await create({ type: 'subscription', product_id: product.id });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ description: 'Tea of the month', amount: '15.00', interval: 'month', times: 6 });
@@ -132,12 +148,21 @@ describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
     });
 
     it('When it has an interval without amount, then 422 on amount', async () => {
-      await expectFieldErrors({ type: 'subscription', description: 'x', interval: 'month' }, { amount: ['The amount field is required when interval is given.'] });
+      await expectFieldErrors(
+        { type: 'subscription', description: 'x', interval: 'month' },
+        { amount: ['The amount field is required when interval is given.'] },
+      );
     });
 
     it('When it has two ways of charging, then 422 on rules', async () => {
       await expectFieldErrors(
-        { type: 'subscription', description: 'x', amount: 5, interval: 'month', rules: [{ amount: 5, interval: 'month', interval_amount: 1 }] },
+        {
+          type: 'subscription',
+          description: 'x',
+          amount: 5,
+          interval: 'month',
+          rules: [{ amount: 5, interval: 'month', interval_amount: 1 }],
+        },
         { rules: ['Give the regular charges one way: rules, product_id, or amount and interval.'] },
       );
     });
@@ -155,7 +180,10 @@ describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
       const once = await seedProduct(t.ctx.db, accountId, { type: 'once' });
       await expectFieldErrors({ type: 'subscription', product_id: 'prd_unknown' }, { product_id: ['The selected product id is invalid.'] });
       await expectFieldErrors({ type: 'subscription', product_id: foreign.id }, { product_id: ['The selected product id is invalid.'] });
-      await expectFieldErrors({ type: 'subscription', product_id: once.id }, { product_id: ['The product id field must name a subscription product.'] });
+      await expectFieldErrors(
+        { type: 'subscription', product_id: once.id },
+        { product_id: ['The product id field must name a subscription product.'] },
+      );
     });
 
     it('When the trial is not a number and a unit, then 422 on trial_interval', async () => {
@@ -176,7 +204,10 @@ describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
     it('When a mandate link names an amount or rules, then they are refused', async () => {
       await expectFieldErrors(
         { type: 'mandate', description: 'x', amount: 5, rules: [{ amount: 5, interval: 'month', interval_amount: 1 }] },
-        { amount: ['The amount field is prohibited when type is mandate.'], rules: ['The rules field is prohibited when type is mandate.'] },
+        {
+          amount: ['The amount field is prohibited when type is mandate.'],
+          rules: ['The rules field is prohibited when type is mandate.'],
+        },
       );
     });
   });
@@ -190,42 +221,66 @@ describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
     });
 
     it('When expires_at is in the past, then 422; today is still allowed', async () => {
-      await expectFieldErrors({ type: 'payment', description: 'x', amount: 5, expires_at: '2026-11-20' }, {
-        expires_at: ['The expires at field must be a date after or equal to today.'],
-      });
+      await expectFieldErrors(
+        { type: 'payment', description: 'x', amount: 5, expires_at: '2026-11-20' },
+        {
+          expires_at: ['The expires at field must be a date after or equal to today.'],
+        },
+      );
       expect((await create({ type: 'payment', description: 'x', amount: 5, expires_at: '2026-11-21' })).status).toBe(201);
     });
 
     it('When reminder_at is in the past, malformed, or after expires_at, then 422 on reminder_at', async () => {
       const { id: customerId } = await seedCustomer(t.ctx.db, accountId);
       const link = { type: 'payment', description: 'x', amount: 5, customer_id: customerId };
-      await expectFieldErrors({ ...link, reminder_at: '2026-11-21 10:59:59' }, {
-        reminder_at: ['The reminder at field must be a date-time in the future.'],
-      });
-      await expectFieldErrors({ ...link, reminder_at: 'tomorrow' }, {
-        reminder_at: ['The reminder at field must be a valid date-time (Y-m-d H:i:s).'],
-      });
-      await expectFieldErrors({ ...link, reminder_at: '2026-12-02 09:00:00', expires_at: '2026-12-01' }, {
-        reminder_at: ['The reminder at field must be on or before the expires at date.'],
-      });
+      await expectFieldErrors(
+        { ...link, reminder_at: '2026-11-21 10:59:59' },
+        {
+          reminder_at: ['The reminder at field must be a date-time in the future.'],
+        },
+      );
+      await expectFieldErrors(
+        { ...link, reminder_at: 'tomorrow' },
+        {
+          reminder_at: ['The reminder at field must be a valid date-time (Y-m-d H:i:s).'],
+        },
+      );
+      await expectFieldErrors(
+        { ...link, reminder_at: '2026-12-02 09:00:00', expires_at: '2026-12-01' },
+        {
+          reminder_at: ['The reminder at field must be on or before the expires at date.'],
+        },
+      );
     });
 
     it('When reminder_at is given without a customer to e-mail, then 422 on customer_id', async () => {
-      await expectFieldErrors({ type: 'payment', description: 'x', amount: 5, reminder_at: '2026-11-25 09:00:00' }, {
-        customer_id: ['The customer id field is required when reminder at is given.'],
-      });
+      await expectFieldErrors(
+        { type: 'payment', description: 'x', amount: 5, reminder_at: '2026-11-25 09:00:00' },
+        {
+          customer_id: ['The customer id field is required when reminder at is given.'],
+        },
+      );
     });
 
     it('When the customer is unknown or of another account, then 422 on customer_id', async () => {
       const { accountId: otherAccount } = await t.newAccount();
       const foreign = await seedCustomer(t.ctx.db, otherAccount);
       for (const customerId of ['cus_unknown', foreign.id]) {
-        await expectFieldErrors({ type: 'payment', description: 'x', amount: 5, customer_id: customerId }, { customer_id: ['The selected customer id is invalid.'] });
+        await expectFieldErrors(
+          { type: 'payment', description: 'x', amount: 5, customer_id: customerId },
+          { customer_id: ['The selected customer id is invalid.'] },
+        );
       }
     });
 
     it('When redirect URLs are not http(s), the description is missing or the currency is not EUR, then each field is named', async () => {
-      const res = await create({ type: 'payment', amount: 5, currency: 'USD', redirect_url_paid: 'javascript:alert(1)', redirect_url_failed: 'ftp://x' });
+      const res = await create({
+        type: 'payment',
+        amount: 5,
+        currency: 'USD',
+        redirect_url_paid: 'javascript:alert(1)',
+        redirect_url_failed: 'ftp://x',
+      });
       expect(res.status).toBe(422);
       expect(Object.keys(res.body.fields).sort()).toEqual(['currency', 'description', 'redirect_url_failed', 'redirect_url_paid']);
     });
@@ -236,7 +291,9 @@ describe.each(TEST_DATABASES)('creating payment links on %s', (kind) => {
       const second = await t.as(token).post('/api/v2/links', body).set('Idempotency-Key', 'link-once-1');
       expect(first.status).toBe(201);
       expect(second.body.id).toBe(first.body.id);
-      expect(await t.ctx.db('payment_links').where({ account_id: accountId, description: 'Once only' }).count({ n: '*' })).toEqual([{ n: 1 }]);
+      expect(await t.ctx.db('payment_links').where({ account_id: accountId, description: 'Once only' }).count({ n: '*' })).toEqual([
+        { n: 1 },
+      ]);
     });
   });
 

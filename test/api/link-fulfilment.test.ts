@@ -38,7 +38,10 @@ describe.each(TEST_DATABASES)('fulfilling payment links on %s', (kind) => {
   }
 
   /** What the hosted page does when the buyer presses pay: a payment for the link through the pipeline. */
-  async function payment(link: { id: string; type: string; amount: string; first_amount: string | null }, customer: { id: string; providerCustomerId: string }) {
+  async function payment(
+    link: { id: string; type: string; amount: string; first_amount: string | null },
+    customer: { id: string; providerCustomerId: string },
+  ) {
     return startPayment(t.ctx, account, {
       purpose: 'link',
       purposeId: link.id,
@@ -71,33 +74,37 @@ describe.each(TEST_DATABASES)('fulfilling payment links on %s', (kind) => {
   const mandatesOf = (customerId: string) => t.ctx.db('mandates').where({ account_id: account.id, customer_id: customerId });
   const subscriptionsOf = (customerId: string) => t.ctx.db('subscriptions').where({ account_id: account.id, customer_id: customerId });
 
-  it('When a subscription link’s first payment is paid, then the link is paid and has an active subscription on the valid mandate, starting after the trial', async () => {
-    const customer = await newCustomer();
-    const link = await newLink({
-      type: 'subscription',
-      description: 'Coffee club',
-      first_amount: 5,
-      rules: [{ amount: 9.95, interval: 'month', interval_amount: 1, times: 12 }],
-      trial_interval: '14 days',
-    });
-    const row = await payment(link, customer);
-    expect((await payAtCheckout(row)).status).toBe(303);
+  it(
+    'When a subscription link’s first payment is paid, then the link is paid and has an active subscription on the valid mandate, ' +
+      'starting after the trial',
+    async () => {
+      const customer = await newCustomer();
+      const link = await newLink({
+        type: 'subscription',
+        description: 'Coffee club',
+        first_amount: 5,
+        rules: [{ amount: 9.95, interval: 'month', interval_amount: 1, times: 12 }],
+        trial_interval: '14 days',
+      });
+      const row = await payment(link, customer);
+      expect((await payAtCheckout(row)).status).toBe(303);
 
-    const res = await t.as(token).get(`/api/v2/links/${link.id}`);
-    expect(res.body).toMatchObject({
-      status: 'paid',
-      customer: { id: customer.id },
-      subscription: {
-        name: 'Coffee club',
-        status: 'active',
-        start_date: '2026-12-05',
-        next_payment_at: '2026-12-05',
-        next_amount: '9.95',
-      },
-    });
-    const subscription = res.body.subscription as { provider_mandate_id: string };
-    expect(await mandatesOf(customer.id)).toEqual([expect.objectContaining({ id: subscription.provider_mandate_id, status: 'valid' })]);
-  });
+      const res = await t.as(token).get(`/api/v2/links/${link.id}`);
+      expect(res.body).toMatchObject({
+        status: 'paid',
+        customer: { id: customer.id },
+        subscription: {
+          name: 'Coffee club',
+          status: 'active',
+          start_date: '2026-12-05',
+          next_payment_at: '2026-12-05',
+          next_amount: '9.95',
+        },
+      });
+      const subscription = res.body.subscription as { provider_mandate_id: string };
+      expect(await mandatesOf(customer.id)).toEqual([expect.objectContaining({ id: subscription.provider_mandate_id, status: 'valid' })]);
+    },
+  );
 
   it('When a subscription link without a trial is paid, then its regular charges start one interval after the first payment', async () => {
     const customer = await newCustomer();
@@ -105,26 +112,37 @@ describe.each(TEST_DATABASES)('fulfilling payment links on %s', (kind) => {
     await payAtCheckout(await payment(link, customer));
     const [subscription] = await subscriptionsOf(customer.id);
     // The first payment paid the first period: it is charge 1, and the subscription starts on its day.
-    expect(subscription).toMatchObject({ status: 'active', start_date: '2026-11-21', next_charge_number: 2, next_payment_at: '2026-12-21', next_amount: 2000 });
+    expect(subscription).toMatchObject({
+      status: 'active',
+      start_date: '2026-11-21',
+      next_charge_number: 2,
+      next_payment_at: '2026-12-21',
+      next_amount: 2000,
+    });
   });
 
-  it('When two payments of one link are paid at once, then one subscription is made and the later payment is logged for a refund', async () => {
-    const customer = await newCustomer();
-    const link = await newLink({ type: 'subscription', description: 'Twice', amount: 10, interval: 'month' });
-    const [first, second] = await Promise.all([payment(link, customer), payment(link, customer)]);
-    if (!first || !second) throw new Error('two payments expected');
-    const answers = await Promise.all([payAtCheckout(first), payAtCheckout(second)]);
-    expect(answers.map((answer) => answer.status)).toEqual([303, 303]);
+  it(
+    'When two payments of one link are paid at once, then one subscription is made and the later payment is logged for a ' + 'refund',
+    async () => {
+      const customer = await newCustomer();
+      const link = await newLink({ type: 'subscription', description: 'Twice', amount: 10, interval: 'month' });
+      const [first, second] = await Promise.all([payment(link, customer), payment(link, customer)]);
+      if (!first || !second) throw new Error('two payments expected');
+      const answers = await Promise.all([payAtCheckout(first), payAtCheckout(second)]);
+      expect(answers.map((answer) => answer.status)).toEqual([303, 303]);
 
-    expect(await subscriptionsOf(customer.id)).toHaveLength(1);
-    const fulfilments = await t.ctx.db('link_fulfilments').where({ link_id: link.id });
-    expect(fulfilments).toHaveLength(1);
-    const paymentStatuses = await t.ctx.db('payments').whereIn('id', [first.id, second.id]).pluck('status');
-    expect(paymentStatuses).toEqual(['paid', 'paid']);
-    const later = fulfilments[0].payment_id === first.id ? second.id : first.id;
-    const warnings = t.logs.lines.map((line) => JSON.parse(line) as { message: string; payment?: string });
-    expect(warnings).toContainEqual(expect.objectContaining({ message: 'payment link paid more than once; refund the later payment', payment: later }));
-  });
+      expect(await subscriptionsOf(customer.id)).toHaveLength(1);
+      const fulfilments = await t.ctx.db('link_fulfilments').where({ link_id: link.id });
+      expect(fulfilments).toHaveLength(1);
+      const paymentStatuses = await t.ctx.db('payments').whereIn('id', [first.id, second.id]).pluck('status');
+      expect(paymentStatuses).toEqual(['paid', 'paid']);
+      const later = fulfilments[0].payment_id === first.id ? second.id : first.id;
+      const warnings = t.logs.lines.map((line) => JSON.parse(line) as { message: string; payment?: string });
+      expect(warnings).toContainEqual(
+        expect.objectContaining({ message: 'payment link paid more than once; refund the later payment', payment: later }),
+      );
+    },
+  );
 
   it('When the paid webhook arrives twice at once, then the link is fulfilled once', async () => {
     const customer = await newCustomer();
@@ -161,60 +179,74 @@ describe.each(TEST_DATABASES)('fulfilling payment links on %s', (kind) => {
     expect((await t.as(token).get(`/api/v2/links/${paying.id}`)).body).toMatchObject({ status: 'paid', customer: { id: customer.id } });
   });
 
-  it('When a link was cancelled while its payment was at the checkout and the payment is then paid, then the money is honoured: the link is paid', async () => {
-    const customer = await newCustomer();
-    const link = await newLink({ type: 'subscription', description: 'Late pay', amount: 10, interval: 'month' });
-    const row = await payment(link, customer);
-    await t.as(token).delete(`/api/v2/links/${link.id}`);
-    await payAtCheckout(row);
-    expect((await t.as(token).get(`/api/v2/links/${link.id}`)).body).toMatchObject({ status: 'paid', active: false, subscription: { status: 'active' } });
-  });
+  it(
+    'When a link was cancelled while its payment was at the checkout and the payment is then paid, then the money is honoured: the ' +
+      'link is paid',
+    async () => {
+      const customer = await newCustomer();
+      const link = await newLink({ type: 'subscription', description: 'Late pay', amount: 10, interval: 'month' });
+      const row = await payment(link, customer);
+      await t.as(token).delete(`/api/v2/links/${link.id}`);
+      await payAtCheckout(row);
+      expect((await t.as(token).get(`/api/v2/links/${link.id}`)).body).toMatchObject({
+        status: 'paid',
+        active: false,
+        subscription: { status: 'active' },
+      });
+    },
+  );
 });
 
 describe.each(TEST_DATABASES)('fulfilling payment links when the process dies halfway, on %s', (kind) => {
   const t = useTestApp(kind);
 
-  it('When the transaction that records paid dies after the fulfilment ran, then nothing of it stays and the next processing fulfils the link once', async () => {
-    const { token, accountId } = await t.newAccount();
-    const account: Account = await t.ctx.db('accounts').where({ id: accountId }).first();
-    // A handler after the link's own one that fails once: as a crash between the fulfilment and the commit.
-    let dieOnce = true;
-    t.ctx.settlements.on(['link'], async () => {
-      if (dieOnce) {
-        dieOnce = false;
-        throw new Error('the process died here');
-      }
-    });
-    const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Bo', last_name: 'Jansen', email: 'bo@example.nl' });
-    const link = (await t.as(token).post('/api/v2/links', { type: 'subscription', description: 'Crash', amount: 10, interval: 'month' })).body;
-    const row = await startPayment(t.ctx, account, {
-      purpose: 'link',
-      purposeId: link.id,
-      customer: { id: customer.body.id, providerCustomerId: customer.body.provider_customer_id },
-      sequenceType: 'first',
-      mandateId: null,
-      amount: 1000,
-      currency: 'EUR',
-      description: 'Crash',
-      method: null,
-      redirectUrl: 'https://shop.example/return',
-      webhookUrl: null,
-      profileId: null,
-    });
-    const remote = (await t.ctx.db('sandbox_payments').where({ id: row.provider_payment_id }).first()) as SandboxPaymentRow;
-    await completeCheckout(t.ctx.db, remote, 'paid', t.ctx.clock.now());
+  it(
+    'When the transaction that records paid dies after the fulfilment ran, then nothing of it stays and the next processing fulfils ' +
+      'the link once',
+    async () => {
+      const { token, accountId } = await t.newAccount();
+      const account: Account = await t.ctx.db('accounts').where({ id: accountId }).first();
+      // A handler after the link's own one that fails once: as a crash between the fulfilment and the commit.
+      let dieOnce = true;
+      t.ctx.settlements.on(['link'], async () => {
+        if (dieOnce) {
+          dieOnce = false;
+          throw new Error('the process died here');
+        }
+      });
+      const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Bo', last_name: 'Jansen', email: 'bo@example.nl' });
+      const link = (await t.as(token).post('/api/v2/links', { type: 'subscription', description: 'Crash', amount: 10, interval: 'month' }))
+        .body;
+      const row = await startPayment(t.ctx, account, {
+        purpose: 'link',
+        purposeId: link.id,
+        customer: { id: customer.body.id, providerCustomerId: customer.body.provider_customer_id },
+        sequenceType: 'first',
+        mandateId: null,
+        amount: 1000,
+        currency: 'EUR',
+        description: 'Crash',
+        method: null,
+        redirectUrl: 'https://shop.example/return',
+        webhookUrl: null,
+        profileId: null,
+      });
+      const remote = (await t.ctx.db('sandbox_payments').where({ id: row.provider_payment_id }).first()) as SandboxPaymentRow;
+      await completeCheckout(t.ctx.db, remote, 'paid', t.ctx.clock.now());
 
-    const deliver = () => request(t.app).post(`/webhooks/mollie?account=${account.public_ref}`).type('form').send({ id: row.provider_payment_id });
-    await deliver();
-    await t.ctx.background.idle();
-    expect(await t.ctx.db('payments').where({ id: row.id }).first()).toMatchObject({ status: 'open' });
-    expect(await t.ctx.db('link_fulfilments').where({ link_id: link.id })).toHaveLength(0);
-    expect(await t.ctx.db('subscriptions').where({ account_id: accountId })).toHaveLength(0);
+      const deliver = () =>
+        request(t.app).post(`/webhooks/mollie?account=${account.public_ref}`).type('form').send({ id: row.provider_payment_id });
+      await deliver();
+      await t.ctx.background.idle();
+      expect(await t.ctx.db('payments').where({ id: row.id }).first()).toMatchObject({ status: 'open' });
+      expect(await t.ctx.db('link_fulfilments').where({ link_id: link.id })).toHaveLength(0);
+      expect(await t.ctx.db('subscriptions').where({ account_id: accountId })).toHaveLength(0);
 
-    await deliver(); // Mollie calls again
-    await t.ctx.background.idle();
-    expect(await t.ctx.db('payments').where({ id: row.id }).first()).toMatchObject({ status: 'paid' });
-    expect(await t.ctx.db('subscriptions').where({ account_id: accountId })).toHaveLength(1);
-    expect((await t.as(token).get(`/api/v2/links/${link.id}`)).body.status).toBe('paid');
-  });
+      await deliver(); // Mollie calls again
+      await t.ctx.background.idle();
+      expect(await t.ctx.db('payments').where({ id: row.id }).first()).toMatchObject({ status: 'paid' });
+      expect(await t.ctx.db('subscriptions').where({ account_id: accountId })).toHaveLength(1);
+      expect((await t.as(token).get(`/api/v2/links/${link.id}`)).body.status).toBe('paid');
+    },
+  );
 });

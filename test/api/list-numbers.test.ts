@@ -13,38 +13,58 @@ describe.each(TEST_DATABASES)('numbered lists on %s', (kind) => {
   const t = useTestApp(kind, { perTest: true });
 
   const numbers = async (accountId: string) =>
-    (await t.ctx.db('customers').where({ account_id: accountId }).orderBy('seq', 'asc').select('account_seq')).map((row: { account_seq: number | string }) => Number(row.account_seq));
+    (await t.ctx.db('customers').where({ account_id: accountId }).orderBy('seq', 'asc').select('account_seq')).map(
+      (row: { account_seq: number | string }) => Number(row.account_seq),
+    );
   const listed = async (token: string, page: number, perPage = 15) => {
     const res = await t.as(token).get(`/api/v2/customers?page=${page}&per_page=${perPage}`);
     expect(res.status).toBe(200);
     return res.body as { data: Array<{ id: string }>; meta: { total: number; last_page: number } };
   };
-  const idsInCreationOrder = async (accountId: string) => (await t.ctx.db('customers').where({ account_id: accountId }).orderBy('seq', 'asc').select('id')).map((row: { id: string }) => row.id);
+  const idsInCreationOrder = async (accountId: string) =>
+    (await t.ctx.db('customers').where({ account_id: accountId }).orderBy('seq', 'asc').select('id')).map((row: { id: string }) => row.id);
 
-  it('When two accounts’ rows arrive interleaved, through the API and straight into the table, then each account’s pages are its rows in creation order at any depth, with its own total', async () => {
-    const a = await t.newAccount();
-    const b = await t.newAccount();
-    for (let index = 0; index < 40; index += 1) {
-      if (index % 4 === 0) await t.as(a.token).post('/api/v2/customers', { first_name: 'Api', last_name: String(index), email: `api${index}@example.nl` }).expect(201);
-      else await seedCustomer(t.ctx.db, a.accountId, { last_name: String(index) });
-      if (index % 8 === 0) await seedCustomer(t.ctx.db, b.accountId);
-    }
-    expect(await numbers(a.accountId)).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
-    expect(await numbers(b.accountId)).toEqual([1, 2, 3, 4, 5]);
+  it(
+    'When two accounts’ rows arrive interleaved, through the API and straight into the table, then each account’s pages are its rows ' +
+      'in creation order at any depth, with its own total',
+    async () => {
+      const a = await t.newAccount();
+      const b = await t.newAccount();
+      for (let index = 0; index < 40; index += 1) {
+        if (index % 4 === 0)
+          await t
+            .as(a.token)
+            .post('/api/v2/customers', { first_name: 'Api', last_name: String(index), email: `api${index}@example.nl` })
+            .expect(201);
+        else await seedCustomer(t.ctx.db, a.accountId, { last_name: String(index) });
+        if (index % 8 === 0) await seedCustomer(t.ctx.db, b.accountId);
+      }
+      expect(await numbers(a.accountId)).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
+      expect(await numbers(b.accountId)).toEqual([1, 2, 3, 4, 5]);
 
-    const ids = await idsInCreationOrder(a.accountId);
-    for (const [page, perPage] of [[1, 15], [2, 15], [3, 15], [4, 15], [7, 6], [40, 1]] as const) {
-      const body = await listed(a.token, page, perPage);
-      expect(body.data.map((customer) => customer.id)).toEqual(ids.slice((page - 1) * perPage, page * perPage));
-      expect(body.meta.total).toBe(40);
-    }
-    expect((await listed(b.token, 1)).meta.total).toBe(5);
-  });
+      const ids = await idsInCreationOrder(a.accountId);
+      for (const [page, perPage] of [
+        [1, 15],
+        [2, 15],
+        [3, 15],
+        [4, 15],
+        [7, 6],
+        [40, 1],
+      ] as const) {
+        const body = await listed(a.token, page, perPage);
+        expect(body.data.map((customer) => customer.id)).toEqual(ids.slice((page - 1) * perPage, page * perPage));
+        expect(body.meta.total).toBe(40);
+      }
+      expect((await listed(b.token, 1)).meta.total).toBe(5);
+    },
+  );
 
   it('When 24 customers are created at once, then each gets its own number, 1 to 24, and none is lost to a lock', async () => {
     const { accountId, token } = await t.newAccount();
     const created = await Promise.all(
-      Array.from({ length: 24 }, (_, index) => t.as(token).post('/api/v2/customers', { first_name: 'At', last_name: 'Once', email: `once${index}@example.nl` })),
+      Array.from({ length: 24 }, (_, index) =>
+        t.as(token).post('/api/v2/customers', { first_name: 'At', last_name: 'Once', email: `once${index}@example.nl` }),
+      ),
     );
     expect(created.map((res) => res.status)).toEqual(Array(24).fill(201));
     expect([...(await numbers(accountId))].sort((x, y) => x - y)).toEqual(Array.from({ length: 24 }, (_, index) => index + 1));

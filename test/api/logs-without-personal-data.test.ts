@@ -24,7 +24,16 @@ describe.each(TEST_DATABASES)('logs without personal data on %s', (kind) => {
 
   function customerRow(email: string, number: string) {
     const now = '2026-11-21 10:00:00';
-    return { id: customerId, account_id: accountId, number, first_name: 'Jan', last_name: 'Jansen', email, created_at: now, updated_at: now };
+    return {
+      id: customerId,
+      account_id: accountId,
+      number,
+      first_name: 'Jan',
+      last_name: 'Jansen',
+      email,
+      created_at: now,
+      updated_at: now,
+    };
   }
 
   /** The same id again: a unique-key violation whose insert carries an e-mail address and an IBAN. */
@@ -54,38 +63,45 @@ describe.each(TEST_DATABASES)('logs without personal data on %s', (kind) => {
     expect(message).not.toContain(IBAN);
   });
 
-  it('When the failing insert runs as a background task, then the logged failure names the insert but neither the e-mail address nor the IBAN', async () => {
-    const before = t.logs.lines.length;
-    t.ctx.background.run('store customer', insertDuplicateCustomer);
-    await t.ctx.background.idle();
+  it(
+    'When the failing insert runs as a background task, then the logged failure names the insert but neither the e-mail address nor ' +
+      'the IBAN',
+    async () => {
+      const before = t.logs.lines.length;
+      t.ctx.background.run('store customer', insertDuplicateCustomer);
+      await t.ctx.background.idle();
 
-    const lines = linesSince(before);
-    const failure = lines.find((line) => line.includes('background task failed'));
-    expect(failure).toBeDefined();
-    expect(JSON.parse(failure ?? '{}')).toMatchObject({ level: 'error', task: 'store customer' });
-    expectItSaysWhatFailed(failure ?? '');
-    expectNoPersonalData(lines);
-  });
+      const lines = linesSince(before);
+      const failure = lines.find((line) => line.includes('background task failed'));
+      expect(failure).toBeDefined();
+      expect(JSON.parse(failure ?? '{}')).toMatchObject({ level: 'error', task: 'store customer' });
+      expectItSaysWhatFailed(failure ?? '');
+      expectNoPersonalData(lines);
+    },
+  );
 
-  it('When the failing insert throws inside a request, then the error handler logs the failure without the e-mail address or the IBAN', async () => {
-    const app = express();
-    app.post('/customers', async () => {
-      await insertDuplicateCustomer();
-    });
-    app.use(errorHandler(t.ctx.logger));
+  it(
+    'When the failing insert throws inside a request, then the error handler logs the failure without the e-mail address or the ' + 'IBAN',
+    async () => {
+      const app = express();
+      app.post('/customers', async () => {
+        await insertDuplicateCustomer();
+      });
+      app.use(errorHandler(t.ctx.logger));
 
-    const before = t.logs.lines.length;
-    const res = await request(app).post('/customers');
-    expect(res.status).toBe(500);
-    expect(JSON.stringify(res.body)).not.toContain(EMAIL);
+      const before = t.logs.lines.length;
+      const res = await request(app).post('/customers');
+      expect(res.status).toBe(500);
+      expect(JSON.stringify(res.body)).not.toContain(EMAIL);
 
-    const lines = linesSince(before);
-    const failure = lines.find((line) => line.includes('unhandled error'));
-    expect(failure).toBeDefined();
-    // The stack (which repeats the message) is checked with every other line below; it is absent when
-    // jest hands us an error from another realm, which the handler then logs as String(error).
-    expect(JSON.parse(failure ?? '{}')).toMatchObject({ level: 'error', method: 'POST', path: '/customers' });
-    expectItSaysWhatFailed(failure ?? '');
-    expectNoPersonalData(lines);
-  });
+      const lines = linesSince(before);
+      const failure = lines.find((line) => line.includes('unhandled error'));
+      expect(failure).toBeDefined();
+      // The stack (which repeats the message) is checked with every other line below; it is absent when
+      // jest hands us an error from another realm, which the handler then logs as String(error).
+      expect(JSON.parse(failure ?? '{}')).toMatchObject({ level: 'error', method: 'POST', path: '/customers' });
+      expectItSaysWhatFailed(failure ?? '');
+      expectNoPersonalData(lines);
+    },
+  );
 });

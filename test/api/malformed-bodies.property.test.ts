@@ -44,7 +44,8 @@ describe.each(TEST_DATABASES)('malformed bodies on %s', (kind) => {
       await fc.assert(
         fc.asyncProperty(garbageBodies(fieldNamesOf(route.body), ids), async (body) => {
           const json = JSON.stringify(body) ?? 'null';
-          const res = await request(t.app)[method](path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(json);
+          const agent = request(t.app);
+          const res = await agent[method](path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(json);
           expectDocumentedAnswer(res);
         }),
         { numRuns: RUNS_PER_OPERATION },

@@ -111,8 +111,16 @@ describe.each(TEST_DATABASES)('mandates on %s', (kind) => {
 
     it.each([
       ['is longer than 35 characters', 'R'.repeat(36), 'The custom mandate reference field must not be greater than 35 characters.'],
-      ['contains an underscore', 'REF_1', "The custom mandate reference field may only contain letters, digits, spaces and + ? / - : ( ) . , '"],
-      ['contains an accented letter', 'RÉF-1', "The custom mandate reference field may only contain letters, digits, spaces and + ? / - : ( ) . , '"],
+      [
+        'contains an underscore',
+        'REF_1',
+        "The custom mandate reference field may only contain letters, digits, spaces and + ? / - : ( ) . , '",
+      ],
+      [
+        'contains an accented letter',
+        'RÉF-1',
+        "The custom mandate reference field may only contain letters, digits, spaces and + ? / - : ( ) . , '",
+      ],
     ])('When the custom mandate reference %s, then it answers 422 for that field', async (_case, reference, message) => {
       const res = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: reference });
       expect(res.status).toBe(422);
@@ -126,29 +134,33 @@ describe.each(TEST_DATABASES)('mandates on %s', (kind) => {
       expect(res.body.custom_mandate_reference).toBe(reference);
     });
 
-    it('When the custom reference is already used in the account, in any case and for any customer, then it answers 422 and nothing is created', async () => {
-      const taken = {
-        status: 422,
-        error: 'Could not create mandate. Some fields contain invalid data',
-        code: 'validation_failed',
-        fields: { custom_mandate_reference: ['The custom mandate reference has already been taken.'] },
-      };
-      const first = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'DUP-REF-1' });
-      expect(first.status).toBe(201);
-      const providerMandatesBefore = await t.ctx.db('sandbox_mandates').where({ account_id: accountId }).count({ n: '*' });
+    it(
+      'When the custom reference is already used in the account, in any case and for any customer, then it answers 422 and nothing ' +
+        'is created',
+      async () => {
+        const taken = {
+          status: 422,
+          error: 'Could not create mandate. Some fields contain invalid data',
+          code: 'validation_failed',
+          fields: { custom_mandate_reference: ['The custom mandate reference has already been taken.'] },
+        };
+        const first = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'DUP-REF-1' });
+        expect(first.status).toBe(201);
+        const providerMandatesBefore = await t.ctx.db('sandbox_mandates').where({ account_id: accountId }).count({ n: '*' });
 
-      const again = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'DUP-REF-1' });
-      expect(again.status).toBe(422);
-      expect(again.body).toEqual(taken);
-      const otherCase = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'dup-ref-1' });
-      expect(otherCase.body).toEqual(taken);
-      const otherCustomer = (await newCustomer()).id;
-      const forOther = await t.as(token).post(mandatesPath(otherCustomer), { ...validMandate, custom_mandate_reference: 'DUP-REF-1' });
-      expect(forOther.body).toEqual(taken);
+        const again = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'DUP-REF-1' });
+        expect(again.status).toBe(422);
+        expect(again.body).toEqual(taken);
+        const otherCase = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'dup-ref-1' });
+        expect(otherCase.body).toEqual(taken);
+        const otherCustomer = (await newCustomer()).id;
+        const forOther = await t.as(token).post(mandatesPath(otherCustomer), { ...validMandate, custom_mandate_reference: 'DUP-REF-1' });
+        expect(forOther.body).toEqual(taken);
 
-      const providerMandatesAfter = await t.ctx.db('sandbox_mandates').where({ account_id: accountId }).count({ n: '*' });
-      expect(Number(providerMandatesAfter[0]?.n)).toBe(Number(providerMandatesBefore[0]?.n));
-    });
+        const providerMandatesAfter = await t.ctx.db('sandbox_mandates').where({ account_id: accountId }).count({ n: '*' });
+        expect(Number(providerMandatesAfter[0]?.n)).toBe(Number(providerMandatesBefore[0]?.n));
+      },
+    );
 
     it('When another account uses the same custom reference, then it is accepted: references are unique per account', async () => {
       await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'SHARED-REF' });
@@ -159,77 +171,84 @@ describe.each(TEST_DATABASES)('mandates on %s', (kind) => {
       expect(res.body.custom_mandate_reference).toBe('SHARED-REF');
     });
 
-    it('When a concurrent request stores the same reference while the provider is called, then it answers 422 and revokes the mandate it got', async () => {
-      const provider = await t.ctx.providers.forAccount({ id: accountId });
-      const createAtProvider = provider.createMandate.bind(provider);
-      const rival = await newCustomer();
-      jest.spyOn(provider, 'createMandate').mockImplementation(async (input, key) => {
-        const created = await createAtProvider(input, key);
-        // The rival request wins the race for the reference between our check and our insert.
-        await t.ctx.db('mandates').insert({
-          id: 'mdt_rival00001',
-          account_id: accountId,
-          customer_id: rival.id,
-          method: 'directdebit',
-          status: 'valid',
-          consumer_name: 'Rival',
-          consumer_account: VALID_IBAN,
-          mandate_reference: input.mandateReference,
-          custom_reference: true,
-          created_at: '2026-11-21 10:00:00',
-          updated_at: '2026-11-21 10:00:00',
+    it(
+      'When a concurrent request stores the same reference while the provider is called, then it answers 422 and revokes the mandate ' +
+        'it got',
+      async () => {
+        const provider = await t.ctx.providers.forAccount({ id: accountId });
+        const createAtProvider = provider.createMandate.bind(provider);
+        const rival = await newCustomer();
+        jest.spyOn(provider, 'createMandate').mockImplementation(async (input, key) => {
+          const created = await createAtProvider(input, key);
+          // The rival request wins the race for the reference between our check and our insert.
+          await t.ctx.db('mandates').insert({
+            id: 'mdt_rival00001',
+            account_id: accountId,
+            customer_id: rival.id,
+            method: 'directdebit',
+            status: 'valid',
+            consumer_name: 'Rival',
+            consumer_account: VALID_IBAN,
+            mandate_reference: input.mandateReference,
+            custom_reference: true,
+            created_at: '2026-11-21 10:00:00',
+            updated_at: '2026-11-21 10:00:00',
+          });
+          return created;
         });
-        return created;
-      });
-      jest.spyOn(t.ctx.providers, 'forAccount').mockResolvedValue(provider);
+        jest.spyOn(t.ctx.providers, 'forAccount').mockResolvedValue(provider);
 
-      const res = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'RACE-REF' });
-      expect(res.status).toBe(422);
-      expect(res.body.fields).toEqual({ custom_mandate_reference: ['The custom mandate reference has already been taken.'] });
-      const ours = await t.ctx.db('sandbox_mandates').where({ account_id: accountId, mandate_reference: 'RACE-REF' }).first();
-      expect(ours.status).toBe('invalid');
-      expect(await t.ctx.db('mandates').where({ id: ours.id }).first()).toBeUndefined();
-    });
+        const res = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'RACE-REF' });
+        expect(res.status).toBe(422);
+        expect(res.body.fields).toEqual({ custom_mandate_reference: ['The custom mandate reference has already been taken.'] });
+        const ours = await t.ctx.db('sandbox_mandates').where({ account_id: accountId, mandate_reference: 'RACE-REF' }).first();
+        expect(ours.status).toBe('invalid');
+        expect(await t.ctx.db('mandates').where({ id: ours.id }).first()).toBeUndefined();
+      },
+    );
 
-    it('When the provider answers with a card mandate, then details carry exactly the card fields and only the last card digits', async () => {
-      const card: ProviderMandate = {
-        id: 'mdt_card000001',
-        method: 'creditcard',
-        status: 'valid',
-        mandateReference: null,
-        signatureDate: '2026-11-20',
-        details: {
-          cardHolder: 'A. de Vries',
-          cardNumber: '411111******1111',
-          cardExpiryDate: '2029-08-31',
-          cardLabel: 'Visa',
-          cardFingerprint: 'fp_abc123',
-        },
-      };
-      const provider = await t.ctx.providers.forAccount({ id: accountId });
-      jest.spyOn(provider, 'createMandate').mockResolvedValue(card);
-      jest.spyOn(t.ctx.providers, 'forAccount').mockResolvedValue(provider);
+    it(
+      'When the provider answers with a card mandate, then details carry exactly the card fields and only the last card ' + 'digits',
+      async () => {
+        const card: ProviderMandate = {
+          id: 'mdt_card000001',
+          method: 'creditcard',
+          status: 'valid',
+          mandateReference: null,
+          signatureDate: '2026-11-20',
+          details: {
+            cardHolder: 'A. de Vries',
+            cardNumber: '411111******1111',
+            cardExpiryDate: '2029-08-31',
+            cardLabel: 'Visa',
+            cardFingerprint: 'fp_abc123',
+          },
+        };
+        const provider = await t.ctx.providers.forAccount({ id: accountId });
+        jest.spyOn(provider, 'createMandate').mockResolvedValue(card);
+        jest.spyOn(t.ctx.providers, 'forAccount').mockResolvedValue(provider);
 
-      const res = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'CARD-1' });
-      expect(res.status).toBe(201);
-      expect(mandateResponse.parse(res.body)).toEqual(res.body);
-      expect(res.body).toEqual({
-        id: 'mdt_card000001',
-        method: 'creditcard',
-        status: 'valid',
-        details: {
-          card_holder: 'A. de Vries',
-          card_number: '1111',
-          card_expiry_date: '2029-08-31',
-          card_label: 'Visa',
-          card_fingerprint: 'fp_abc123',
-        },
-        custom_mandate_reference: 'CARD-1',
-        signature_date: '2026-11-20',
-      });
-      const stored = await t.ctx.db('mandates').where({ id: 'mdt_card000001' }).first();
-      expect(stored).toMatchObject({ method: 'creditcard', card_number: '1111', card_label: 'Visa' });
-    });
+        const res = await t.as(token).post(mandatesPath(customerId), { ...validMandate, custom_mandate_reference: 'CARD-1' });
+        expect(res.status).toBe(201);
+        expect(mandateResponse.parse(res.body)).toEqual(res.body);
+        expect(res.body).toEqual({
+          id: 'mdt_card000001',
+          method: 'creditcard',
+          status: 'valid',
+          details: {
+            card_holder: 'A. de Vries',
+            card_number: '1111',
+            card_expiry_date: '2029-08-31',
+            card_label: 'Visa',
+            card_fingerprint: 'fp_abc123',
+          },
+          custom_mandate_reference: 'CARD-1',
+          signature_date: '2026-11-20',
+        });
+        const stored = await t.ctx.db('mandates').where({ id: 'mdt_card000001' }).first();
+        expect(stored).toMatchObject({ method: 'creditcard', card_number: '1111', card_label: 'Visa' });
+      },
+    );
 
     it('When the customer has no customer at the provider yet, then it answers 409 and asks nothing of the provider', async () => {
       const customer = await newCustomer();
@@ -239,7 +258,11 @@ describe.each(TEST_DATABASES)('mandates on %s', (kind) => {
       jest.spyOn(t.ctx.providers, 'forAccount').mockResolvedValue(provider);
       const res = await t.as(token).post(mandatesPath(customer.id), validMandate);
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ status: 409, error: 'The customer is not known at the payment provider yet', code: 'customer_not_at_provider' });
+      expect(res.body).toEqual({
+        status: 409,
+        error: 'The customer is not known at the payment provider yet',
+        code: 'customer_not_at_provider',
+      });
       expect(createAtProvider).not.toHaveBeenCalled();
     });
 

@@ -27,23 +27,26 @@ describe.each(TEST_DATABASES)('metrics on %s', (kind) => {
     return line === undefined ? undefined : Number(line.slice(series.length + 1));
   };
 
-  it('When requests, jobs and a billing run have happened, then their series are in the scrape, by route pattern and never by id', async () => {
-    t = await createTestApp(kind);
-    const { token } = await t.newAccount();
-    expect((await t.as(token).get('/api/v2/customers/cus_doesnotexist')).status).toBe(404);
-    expect((await t.as(token).get('/api/v2/customers')).status).toBe(200);
-    await runJobOnce(t.ctx, purgeIdempotencyKeysJob, 'test-instance');
-    await subscribe(t, token, { startDate: '2026-12-01' });
-    expect(await runBilling(t.ctx, '2026-12-01')).toMatchObject({ charged: 1 });
+  it(
+    'When requests, jobs and a billing run have happened, then their series are in the scrape, by route pattern and never by ' + 'id',
+    async () => {
+      t = await createTestApp(kind);
+      const { token } = await t.newAccount();
+      expect((await t.as(token).get('/api/v2/customers/cus_doesnotexist')).status).toBe(404);
+      expect((await t.as(token).get('/api/v2/customers')).status).toBe(200);
+      await runJobOnce(t.ctx, purgeIdempotencyKeysJob, 'test-instance');
+      await subscribe(t, token, { startDate: '2026-12-01' });
+      expect(await runBilling(t.ctx, '2026-12-01')).toMatchObject({ charged: 1 });
 
-    const text = await scrape();
-    expect(value(text, 'rps_http_request_duration_seconds_count{method="GET",route="/api/v2/customers/:id",status="404"}')).toBe(1);
-    expect(value(text, 'rps_http_request_duration_seconds_count{method="GET",route="/api/v2/customers",status="200"}')).toBe(1);
-    expect(text).not.toContain('cus_doesnotexist');
-    expect(value(text, `rps_job_runs_total{job="${purgeIdempotencyKeysJob.name}",outcome="ran"}`)).toBe(1);
-    expect(value(text, `rps_job_duration_seconds_count{job="${purgeIdempotencyKeysJob.name}"}`)).toBe(1);
-    expect(value(text, 'rps_charge_attempts_total{outcome="charged"}')).toBe(1);
-  });
+      const text = await scrape();
+      expect(value(text, 'rps_http_request_duration_seconds_count{method="GET",route="/api/v2/customers/:id",status="404"}')).toBe(1);
+      expect(value(text, 'rps_http_request_duration_seconds_count{method="GET",route="/api/v2/customers",status="200"}')).toBe(1);
+      expect(text).not.toContain('cus_doesnotexist');
+      expect(value(text, `rps_job_runs_total{job="${purgeIdempotencyKeysJob.name}",outcome="ran"}`)).toBe(1);
+      expect(value(text, `rps_job_duration_seconds_count{job="${purgeIdempotencyKeysJob.name}"}`)).toBe(1);
+      expect(value(text, 'rps_charge_attempts_total{outcome="charged"}')).toBe(1);
+    },
+  );
 
   it('When events wait for delivery or were given up, then the gauges count them from the outbox', async () => {
     t = await createTestApp(kind);

@@ -41,9 +41,13 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
     it('When a customer is created, then Mollie is called with our key and the cst_ id is stored', async () => {
       const { accountId, token } = await mollieAccount();
       const received: Received[] = [];
-      mollie().post('/v2/customers').reply(recorder(201, mollieFixture('customer'), received));
+      mollie()
+        .post('/v2/customers')
+        .reply(recorder(201, mollieFixture('customer'), received));
 
-      const res = await t.as(token).post('/api/v2/customers', { first_name: 'Jan', last_name: 'de Vries', email: 'jan@example.nl', locale: 'nl' });
+      const res = await t
+        .as(token)
+        .post('/api/v2/customers', { first_name: 'Jan', last_name: 'de Vries', email: 'jan@example.nl', locale: 'nl' });
       expect(res.status).toBe(201);
       expect(res.body.provider_customer_id).toBe('cst_8wmqcHMN4U');
       expect(received).toEqual([
@@ -73,21 +77,33 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       expect(await t.ctx.db('customers').where({ account_id: accountId })).toEqual([]);
     });
 
-    it('When a customer changes e-mail, then Mollie gets a PATCH; when nothing Mollie keeps changes, then Mollie is not called', async () => {
-      const { accountId, token } = await mollieAccount();
-      const customer = await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U', first_name: 'Jan', last_name: 'de Vries', email: 'jan@example.nl' });
-      const received: Received[] = [];
-      mollie().patch('/v2/customers/cst_8wmqcHMN4U').reply(recorder(200, mollieFixture('customer', { email: 'nieuw@example.nl' }), received));
+    it(
+      'When a customer changes e-mail, then Mollie gets a PATCH; when nothing Mollie keeps changes, then Mollie is not ' + 'called',
+      async () => {
+        const { accountId, token } = await mollieAccount();
+        const customer = await seedCustomer(t.ctx.db, accountId, {
+          provider_customer_id: 'cst_8wmqcHMN4U',
+          first_name: 'Jan',
+          last_name: 'de Vries',
+          email: 'jan@example.nl',
+        });
+        const received: Received[] = [];
+        mollie()
+          .patch('/v2/customers/cst_8wmqcHMN4U')
+          .reply(recorder(200, mollieFixture('customer', { email: 'nieuw@example.nl' }), received));
 
-      const changed = await t.as(token).put(`/api/v2/customers/${customer.id}`, { email: 'nieuw@example.nl' });
-      expect(changed.status).toBe(200);
-      expect(received.map((r) => r.body)).toEqual([{ name: 'Jan de Vries', email: 'nieuw@example.nl', locale: 'nl_NL', metadata: { customer_id: customer.id } }]);
+        const changed = await t.as(token).put(`/api/v2/customers/${customer.id}`, { email: 'nieuw@example.nl' });
+        expect(changed.status).toBe(200);
+        expect(received.map((r) => r.body)).toEqual([
+          { name: 'Jan de Vries', email: 'nieuw@example.nl', locale: 'nl_NL', metadata: { customer_id: customer.id } },
+        ]);
 
-      // Neither name, e-mail nor locale changes: no interceptor is set, so any call to Mollie fails the test.
-      const unchanged = await t.as(token).put(`/api/v2/customers/${customer.id}`, { email: 'nieuw@example.nl', city: 'Utrecht' });
-      expect(unchanged.status).toBe(200);
-      expect(unchanged.body.city).toBe('Utrecht');
-    });
+        // Neither name, e-mail nor locale changes: no interceptor is set, so any call to Mollie fails the test.
+        const unchanged = await t.as(token).put(`/api/v2/customers/${customer.id}`, { email: 'nieuw@example.nl', city: 'Utrecht' });
+        expect(unchanged.status).toBe(200);
+        expect(unchanged.body.city).toBe('Utrecht');
+      },
+    );
   });
 
   describe('mandates', () => {
@@ -101,14 +117,24 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
         .reply(
           recorder(
             201,
-            mollieFixture('mandate', { id: mandateId, details: { consumerName: 'A. de Vries', consumerAccount: VALID_IBAN, consumerBic: 'ABNANL2A' } }),
+            mollieFixture('mandate', {
+              id: mandateId,
+              details: { consumerName: 'A. de Vries', consumerAccount: VALID_IBAN, consumerBic: 'ABNANL2A' },
+            }),
             received,
           ),
         );
 
-      const res = await t.as(token).post(`/api/v2/customers/${customer.id}/mandates`, { consumer_name: 'A. de Vries', consumer_account: VALID_IBAN });
+      const res = await t
+        .as(token)
+        .post(`/api/v2/customers/${customer.id}/mandates`, { consumer_name: 'A. de Vries', consumer_account: VALID_IBAN });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ id: mandateId, method: 'directdebit', status: 'valid', details: { consumer_account: VALID_IBAN, consumer_bic: 'ABNANL2A' } });
+      expect(res.body).toMatchObject({
+        id: mandateId,
+        method: 'directdebit',
+        status: 'valid',
+        details: { consumer_account: VALID_IBAN, consumer_bic: 'ABNANL2A' },
+      });
       const stored = await t.ctx.db('mandates').where({ account_id: accountId, id: mandateId }).first();
       expect(received).toEqual([
         {
@@ -128,7 +154,9 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       const { accountId, token } = await mollieAccount();
       const customer = await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
       mollie().post('/v2/customers/cst_8wmqcHMN4U/mandates').reply(422, mollieFixture('error-422-mandate'));
-      const res = await t.as(token).post(`/api/v2/customers/${customer.id}/mandates`, { consumer_name: 'A. de Vries', consumer_account: VALID_IBAN });
+      const res = await t
+        .as(token)
+        .post(`/api/v2/customers/${customer.id}/mandates`, { consumer_name: 'A. de Vries', consumer_account: VALID_IBAN });
       expect(res.status).toBe(422);
       expect(res.body.fields).toEqual({ consumer_account: ['The consumer account is invalid'] });
       expect(await t.ctx.db('mandates').where({ account_id: accountId })).toEqual([]);
@@ -136,7 +164,14 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
   });
 
   describe('payments', () => {
-    const paymentBody = { amount: 12.5, currency: 'EUR', provider_customer_id: 'cst_8wmqcHMN4U', description: 'Order #12345', redirect_url: 'https://shop.example.nl/thanks', method: 'ideal' };
+    const paymentBody = {
+      amount: 12.5,
+      currency: 'EUR',
+      provider_customer_id: 'cst_8wmqcHMN4U',
+      description: 'Order #12345',
+      redirect_url: 'https://shop.example.nl/thanks',
+      method: 'ideal',
+    };
 
     it("When a payment is created, then it answers Mollie's tr_ id and checkout URL, and Mollie got our payment-<pay_id> key", async () => {
       const { accountId, token, publicRef } = await mollieAccount();
@@ -150,7 +185,12 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
 
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: expect.stringMatching(/^pay_/), provider_payment_id: id, status: 'open', provider_checkout_url: checkout });
+      expect(res.body).toEqual({
+        id: expect.stringMatching(/^pay_/),
+        provider_payment_id: id,
+        status: 'open',
+        provider_checkout_url: checkout,
+      });
       expect(received).toEqual([
         {
           body: {
@@ -170,40 +210,57 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       expect(stored).toMatchObject({ provider_payment_id: id, checkout_url: checkout, status: 'open' });
     });
 
-    it("When a request names another provider_profile_id, then the payment goes to the account's own profile and that profile is stored", async () => {
-      const name = `Organization ${randomBase62(8)}`;
-      const { accountId, token } = await t.newAccount(name);
-      const accessToken = `access_${'Y'.repeat(40)}`;
-      await setProviderSettings(t.ctx, name, { mollieApiKey: accessToken, profileId: 'pfl_AccountOwn', allowLive: false });
-      await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
-      const received: Received[] = [];
-      mollie()
-        .post('/v2/payments')
-        .reply(recorder(201, mollieFixture('payment-open', { id: trId() }), received));
+    it(
+      "When a request names another provider_profile_id, then the payment goes to the account's own profile and that profile is " +
+        'stored',
+      async () => {
+        const name = `Organization ${randomBase62(8)}`;
+        const { accountId, token } = await t.newAccount(name);
+        const accessToken = `access_${'Y'.repeat(40)}`;
+        await setProviderSettings(t.ctx, name, { mollieApiKey: accessToken, profileId: 'pfl_AccountOwn', allowLive: false });
+        await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
+        const received: Received[] = [];
+        mollie()
+          .post('/v2/payments')
+          .reply(recorder(201, mollieFixture('payment-open', { id: trId() }), received));
 
-      const res = await t.as(token).post('/api/v2/payments', { ...paymentBody, provider_profile_id: 'pfl_SomeoneElse' });
-      expect(res.status).toBe(201);
-      expect(received[0]?.body).toMatchObject({ profileId: 'pfl_AccountOwn' });
-      const stored = await t.ctx.db('payments').where({ account_id: accountId, id: res.body.id }).first();
-      expect(stored.provider_profile_id).toBe('pfl_AccountOwn');
-    });
+        const res = await t.as(token).post('/api/v2/payments', { ...paymentBody, provider_profile_id: 'pfl_SomeoneElse' });
+        expect(res.status).toBe(201);
+        expect(received[0]?.body).toMatchObject({ profileId: 'pfl_AccountOwn' });
+        const stored = await t.ctx.db('payments').where({ account_id: accountId, id: res.body.id }).first();
+        expect(stored.provider_profile_id).toBe('pfl_AccountOwn');
+      },
+    );
 
-    it('When Mollie refuses the amount (422), then it answers 422 naming amount and keeps the payment as rejected with the reason', async () => {
-      const { accountId, token } = await mollieAccount();
-      await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
-      mollie().post('/v2/payments').reply(422, mollieFixture('error-422-payment'));
-      const res = await t.as(token).post('/api/v2/payments', paymentBody);
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({
-        status: 422,
-        error: 'The payment provider refused the request: The amount is lower than the minimum',
-        code: 'provider_rejected',
-        fields: { amount: ['The amount is lower than the minimum'] },
-      });
-      expect(await t.ctx.db('payments').where({ account_id: accountId }).select('status', 'provider_payment_id', 'failure_code', 'failure_reason')).toEqual([
-        { status: 'rejected', provider_payment_id: null, failure_code: 'provider_rejected', failure_reason: 'The amount is lower than the minimum' },
-      ]);
-    });
+    it(
+      'When Mollie refuses the amount (422), then it answers 422 naming amount and keeps the payment as rejected with the ' + 'reason',
+      async () => {
+        const { accountId, token } = await mollieAccount();
+        await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
+        mollie().post('/v2/payments').reply(422, mollieFixture('error-422-payment'));
+        const res = await t.as(token).post('/api/v2/payments', paymentBody);
+        expect(res.status).toBe(422);
+        expect(res.body).toEqual({
+          status: 422,
+          error: 'The payment provider refused the request: The amount is lower than the minimum',
+          code: 'provider_rejected',
+          fields: { amount: ['The amount is lower than the minimum'] },
+        });
+        expect(
+          await t.ctx
+            .db('payments')
+            .where({ account_id: accountId })
+            .select('status', 'provider_payment_id', 'failure_code', 'failure_reason'),
+        ).toEqual([
+          {
+            status: 'rejected',
+            provider_payment_id: null,
+            failure_code: 'provider_rejected',
+            failure_reason: 'The amount is lower than the minimum',
+          },
+        ]);
+      },
+    );
 
     it("When Mollie refuses the account's key (401), then it answers the credentials error and never shows the key", async () => {
       const { accountId, token } = await mollieAccount();
@@ -213,7 +270,9 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       expect(res.status).toBe(502);
       expect(res.body).toEqual({
         status: 502,
-        error: "The payment provider refused this account's Mollie credentials: the API key is wrong, revoked or lacks permission. The account owner must set a valid key",
+        error:
+          "The payment provider refused this account's Mollie credentials: the API key is wrong, revoked or lacks permission. The " +
+          'account owner must set a valid key',
         code: 'provider_credentials_invalid',
         request_id: expect.any(String),
       });
@@ -243,7 +302,10 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
         status: 502,
         code: 'provider_unavailable',
         error: expect.stringMatching(
-          /^The payment provider did not confirm the request \(HTTP 500\); payment pay_\w+ is kept and will be completed, never made twice: retry the request with the same Idempotency-Key in about 30 seconds$/,
+          new RegExp(
+            /^The payment provider did not confirm the request \(HTTP 500\); payment pay_\w+ is kept and will be completed, /.source +
+              /never made twice: retry the request with the same Idempotency-Key in about 30 seconds$/.source,
+          ),
         ),
       });
       // A 5xx may have been processed at Mollie: the row waits to be resumed with the same key.

@@ -43,7 +43,9 @@ describe.each(TEST_DATABASES)('the Mollie webhook flow on %s', (kind) => {
 
   /** Mollie calls our webhook; we fetch the payment from Mollie, which answers with `fixture`. */
   async function mollieReports(publicRef: string, trId: string, fixture: string) {
-    mollie().get(`/v2/payments/${trId}`).reply(200, mollieFixture(fixture, { id: trId }));
+    mollie()
+      .get(`/v2/payments/${trId}`)
+      .reply(200, mollieFixture(fixture, { id: trId }));
     const res = await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send(`id=${trId}`);
     expect(res.status).toBe(200);
     await t.ctx.background.idle();
@@ -96,35 +98,47 @@ describe.each(TEST_DATABASES)('the Mollie webhook flow on %s', (kind) => {
     expect(statuses(await read(token, paymentId))).toEqual(['open', 'paid', 'charged_back']);
   });
 
-  it('When the id is unknown and no payment of the account awaits its provider payment, then it answers 200 and Mollie is not even asked', async () => {
-    const { publicRef } = await openPaymentAtMollie();
-    // No interceptor for this id: the network guard fails the test if we call Mollie.
-    const res = await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send('id=tr_madeUp00000');
-    expect(res.status).toBe(200);
-    await t.ctx.background.idle();
-    const [call] = await t.ctx.db('provider_webhook_calls').where({ resource_id: 'tr_madeUp00000' });
-    expect(call.processed_at).not.toBeNull();
-  });
+  it(
+    'When the id is unknown and no payment of the account awaits its provider payment, then it answers 200 and Mollie is not even ' +
+      'asked',
+    async () => {
+      const { publicRef } = await openPaymentAtMollie();
+      // No interceptor for this id: the network guard fails the test if we call Mollie.
+      const res = await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send('id=tr_madeUp00000');
+      expect(res.status).toBe(200);
+      await t.ctx.background.idle();
+      const [call] = await t.ctx.db('provider_webhook_calls').where({ resource_id: 'tr_madeUp00000' });
+      expect(call.processed_at).not.toBeNull();
+    },
+  );
 
-  it('When the id is unknown here and at Mollie while a payment awaits its answer, then it answers 200, asks Mollie once and changes nothing', async () => {
-    const { publicRef } = await openPaymentAtMollie();
-    // A payment whose creation answer was lost is known here only by our id in its metadata: then an unknown id may be it.
-    const accountId = String((await t.ctx.db('accounts').where({ public_ref: publicRef }).first('id')).id);
-    await t.ctx.db('payments').where({ account_id: accountId }).update({ status: 'creating', provider_payment_id: null });
-    mollie().get('/v2/payments/tr_unknown0000').reply(404, { status: 404, title: 'Not Found', detail: 'No payment exists with token tr_unknown0000.' });
-    const res = await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send('id=tr_unknown0000');
-    expect(res.status).toBe(200);
-    await t.ctx.background.idle();
-    // Done with: not retried for 26 hours.
-    const [call] = await t.ctx.db('provider_webhook_calls').where({ resource_id: 'tr_unknown0000' });
-    expect(call).toMatchObject({ attempts: 1, next_attempt_at: null, gave_up_at: null });
-    expect(call.processed_at).not.toBeNull();
-  });
+  it(
+    'When the id is unknown here and at Mollie while a payment awaits its answer, then it answers 200, asks Mollie once and changes ' +
+      'nothing',
+    async () => {
+      const { publicRef } = await openPaymentAtMollie();
+      // A payment whose creation answer was lost is known here only by our id in its metadata: then an unknown id may be it.
+      const accountId = String((await t.ctx.db('accounts').where({ public_ref: publicRef }).first('id')).id);
+      await t.ctx.db('payments').where({ account_id: accountId }).update({ status: 'creating', provider_payment_id: null });
+      mollie()
+        .get('/v2/payments/tr_unknown0000')
+        .reply(404, { status: 404, title: 'Not Found', detail: 'No payment exists with token tr_unknown0000.' });
+      const res = await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send('id=tr_unknown0000');
+      expect(res.status).toBe(200);
+      await t.ctx.background.idle();
+      // Done with: not retried for 26 hours.
+      const [call] = await t.ctx.db('provider_webhook_calls').where({ resource_id: 'tr_unknown0000' });
+      expect(call).toMatchObject({ attempts: 1, next_attempt_at: null, gave_up_at: null });
+      expect(call.processed_at).not.toBeNull();
+    },
+  );
 
   it('When Mollie reports a payment that is not ours while one of ours awaits its answer, then nothing changes', async () => {
     const { token, publicRef, paymentId } = await openPaymentAtMollie();
     await t.ctx.db('payments').where({ id: paymentId }).update({ status: 'creating', provider_payment_id: null });
-    mollie().get('/v2/payments/tr_someoneElse1').reply(200, mollieFixture('payment-paid', { id: 'tr_someoneElse1', metadata: null }));
+    mollie()
+      .get('/v2/payments/tr_someoneElse1')
+      .reply(200, mollieFixture('payment-paid', { id: 'tr_someoneElse1', metadata: null }));
     await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send('id=tr_someoneElse1');
     await t.ctx.background.idle();
     expect((await read(token, paymentId)).status).toBe('creating');

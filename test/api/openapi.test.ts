@@ -73,7 +73,10 @@ function alwaysRequired(schema: JsonSchema): string[] {
 
 /** The same conversion openapi.ts applies, so equality proves the document comes from the zod schemas. */
 function asJsonSchema(schema: z.ZodType, io: 'input' | 'output') {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 
@@ -97,11 +100,14 @@ describe.each(TEST_DATABASES)('OpenAPI document on %s', (kind) => {
     expect(res.body).toMatchObject({ openapi: '3.0.3', servers: [{ url: TEST_PUBLIC_URL }] });
   });
 
-  it.each(SPEC_ENDPOINTS)('When the spec lists %s %s, then the document has that operation and does not call it an extension', (method, path) => {
-    const found = operation(method, path);
-    expect(found).toBeDefined();
-    expect(found?.['x-extension']).toBeUndefined();
-  });
+  it.each(SPEC_ENDPOINTS)(
+    'When the spec lists %s %s, then the document has that operation and does not call it an extension',
+    (method, path) => {
+      const found = operation(method, path);
+      expect(found).toBeDefined();
+      expect(found?.['x-extension']).toBeUndefined();
+    },
+  );
 
   it('When paths carry parameters, then they are written {name} and declared as required path parameters', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
@@ -113,7 +119,9 @@ describe.each(TEST_DATABASES)('OpenAPI document on %s', (kind) => {
         expect(declared.every((parameter) => parameter.required)).toBe(true);
       }
     }
-    expect(operation('put', '/api/v2/customers/{id}')?.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path', required: true }));
+    expect(operation('put', '/api/v2/customers/{id}')?.parameters).toContainEqual(
+      expect.objectContaining({ name: 'id', in: 'path', required: true }),
+    );
     expect(operation('post', '/api/v2/customers/{customerId}/mandates')?.parameters).toContainEqual(
       expect.objectContaining({ name: 'customerId', in: 'path', required: true }),
     );
@@ -127,13 +135,16 @@ describe.each(TEST_DATABASES)('OpenAPI document on %s', (kind) => {
     },
   );
 
-  it.each(REQUIRED_BODY_FIELDS)('When %s %s takes a body, then its schema requires exactly the fields the spec requires', (method, path, required) => {
-    const body = operation(method, path)?.requestBody;
-    expect(body?.required).toBe(true);
-    const schema = body?.content['application/json'].schema;
-    expect(schema).toBeDefined();
-    expect(alwaysRequired(schema ?? {})).toEqual([...required].sort());
-  });
+  it.each(REQUIRED_BODY_FIELDS)(
+    'When %s %s takes a body, then its schema requires exactly the fields the spec requires',
+    (method, path, required) => {
+      const body = operation(method, path)?.requestBody;
+      expect(body?.required).toBe(true);
+      const schema = body?.content['application/json'].schema;
+      expect(schema).toBeDefined();
+      expect(alwaysRequired(schema ?? {})).toEqual([...required].sort());
+    },
+  );
 
   it('When a subscription is created, then each rule requires amount, interval and interval_amount', () => {
     const schema = operation('post', '/api/v2/subscriptions')?.requestBody?.content['application/json'].schema;
@@ -143,9 +154,15 @@ describe.each(TEST_DATABASES)('OpenAPI document on %s', (kind) => {
   });
 
   it('When the customer operations are documented, then their schemas are the zod schemas that validate and answer', () => {
-    expect(operation('post', '/api/v2/customers')?.requestBody?.content['application/json'].schema).toEqual(asJsonSchema(createCustomerBody, 'input'));
-    expect(operation('put', '/api/v2/customers/{id}')?.requestBody?.content['application/json'].schema).toEqual(asJsonSchema(updateCustomerBody, 'input'));
-    expect(operation('post', '/api/v2/customers')?.responses['201']?.content?.['application/json'].schema).toEqual(asJsonSchema(customerResponse, 'output'));
+    expect(operation('post', '/api/v2/customers')?.requestBody?.content['application/json'].schema).toEqual(
+      asJsonSchema(createCustomerBody, 'input'),
+    );
+    expect(operation('put', '/api/v2/customers/{id}')?.requestBody?.content['application/json'].schema).toEqual(
+      asJsonSchema(updateCustomerBody, 'input'),
+    );
+    expect(operation('post', '/api/v2/customers')?.responses['201']?.content?.['application/json'].schema).toEqual(
+      asJsonSchema(customerResponse, 'output'),
+    );
   });
 
   it('When any route has a body, then its documented request body is that route’s zod schema', () => {
@@ -153,7 +170,9 @@ describe.each(TEST_DATABASES)('OpenAPI document on %s', (kind) => {
       const path = route.path.replace(/:(\w+)/g, '{$1}');
       for (const method of route.methods) {
         const documented = operation(method, path);
-        expect(documented?.requestBody?.content['application/json'].schema).toEqual(route.body ? asJsonSchema(route.body, 'input') : undefined);
+        expect(documented?.requestBody?.content['application/json'].schema).toEqual(
+          route.body ? asJsonSchema(route.body, 'input') : undefined,
+        );
       }
     }
   });

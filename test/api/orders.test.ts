@@ -122,28 +122,30 @@ describe.each(TEST_DATABASES)('orders on %s', (kind) => {
       expect(res.body.products[1].product).toEqual(product.body);
     });
 
-    it('When an order has no buyer, shipping, shop or subscription data and no lines, then those fields are null and products is empty', async () => {
-      const { order } = await seedOrder(t.ctx.db, accountId, [], { status: 'unpaid', total_amount: 0 });
-      const res = await t.as(token).get(`/api/v2/orders/${order.id}`);
-      expect(res.status).toBe(200);
-      expect(orderResponse.strict().parse(res.body)).toEqual(res.body);
-      expect(res.body).toMatchObject({
-        status: 'unpaid',
-        total_amount: '0.00',
-        first_name: null,
-        email: null,
-        country: null,
-        carrier: null,
-        tracktrace: null,
-        shop_order_id: null,
-        shop_order_number: null,
-        subscription: null,
-        subscription_status: null,
-        cancel_subscription_at: null,
-        products: [],
-      });
-    });
-
+    it(
+      'When an order has no buyer, shipping, shop or subscription data and no lines, then those fields are null and products is ' + 'empty',
+      async () => {
+        const { order } = await seedOrder(t.ctx.db, accountId, [], { status: 'unpaid', total_amount: 0 });
+        const res = await t.as(token).get(`/api/v2/orders/${order.id}`);
+        expect(res.status).toBe(200);
+        expect(orderResponse.strict().parse(res.body)).toEqual(res.body);
+        expect(res.body).toMatchObject({
+          status: 'unpaid',
+          total_amount: '0.00',
+          first_name: null,
+          email: null,
+          country: null,
+          carrier: null,
+          tracktrace: null,
+          shop_order_id: null,
+          shop_order_number: null,
+          subscription: null,
+          subscription_status: null,
+          cancel_subscription_at: null,
+          products: [],
+        });
+      },
+    );
   });
 
   describe('GET /api/v2/orders', () => {
@@ -172,7 +174,6 @@ describe.each(TEST_DATABASES)('orders on %s', (kind) => {
       expect(queriesForOne).toBeGreaterThan(0);
       expect(queriesForFifteen).toBe(queriesForOne);
     });
-
   });
 
   describe('the paged list', () => {
@@ -192,7 +193,8 @@ describe.each(TEST_DATABASES)('orders on %s', (kind) => {
     it('When orders are listed, then each carries its lines exactly as reading it by id does', async () => {
       const own = await t.newAccount();
       const product = await seedProduct(t.ctx.db, own.accountId);
-      for (let i = 0; i < 3; i += 1) await seedOrder(t.ctx.db, own.accountId, [{ product_id: product.id, quantity: i + 1, next_order: null }]);
+      for (let i = 0; i < 3; i += 1)
+        await seedOrder(t.ctx.db, own.accountId, [{ product_id: product.id, quantity: i + 1, next_order: null }]);
       const list = await t.as(own.token).get('/api/v2/orders');
       expect(list.body.data.map((o: { products: Array<{ quantity: number }> }) => o.products[0]?.quantity)).toEqual([1, 2, 3]);
       for (const order of list.body.data) expect(order).toEqual((await t.as(own.token).get(`/api/v2/orders/${order.id}`)).body);

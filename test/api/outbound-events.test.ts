@@ -41,44 +41,54 @@ describe.each(TEST_DATABASES)('events to the client webhook_url on %s', (kind) =
     return result;
   };
 
-  it('When the receiver fails twice and then answers 200, then it gets the event exactly once successfully, signed, and no more', async () => {
-    const receiver = await startReceiver([500, 503, 200]);
-    try {
-      const paymentId = await payWithWebhook(receiver.url);
-      expect(receiver.calls).toHaveLength(1); // the immediate attempt, answered 500
+  it(
+    'When the receiver fails twice and then answers 200, then it gets the event exactly once successfully, signed, and no ' + 'more',
+    async () => {
+      const receiver = await startReceiver([500, 503, 200]);
+      try {
+        const paymentId = await payWithWebhook(receiver.url);
+        expect(receiver.calls).toHaveLength(1); // the immediate attempt, answered 500
 
-      expect(await runDeliveryJob()).toEqual({ processed: 0, failed: 0 }); // not due before its backoff
-      t.clock.advance(30_000);
-      expect(await runDeliveryJob()).toEqual({ processed: 1, failed: 1 });
-      t.clock.advance(60_000);
-      expect(await runDeliveryJob()).toEqual({ processed: 1, failed: 0 });
-      t.clock.advance(24 * 60 * 60 * 1000);
-      expect(await runDeliveryJob()).toEqual({ processed: 0, failed: 0 });
+        expect(await runDeliveryJob()).toEqual({ processed: 0, failed: 0 }); // not due before its backoff
+        t.clock.advance(30_000);
+        expect(await runDeliveryJob()).toEqual({ processed: 1, failed: 1 });
+        t.clock.advance(60_000);
+        expect(await runDeliveryJob()).toEqual({ processed: 1, failed: 0 });
+        t.clock.advance(24 * 60 * 60 * 1000);
+        expect(await runDeliveryJob()).toEqual({ processed: 0, failed: 0 });
 
-      expect(receiver.calls.map((call) => call.answeredWith)).toEqual([500, 503, 200]);
-      const secret = await webhookSecretOf(t.ctx, accountId);
-      expect(secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
-      for (const call of receiver.calls) {
-        expect(JSON.parse(call.body)).toEqual({ id: paymentId, event: 'payment.paid', status: 'paid' });
-        expect(call.headers['content-type']).toBe('application/json');
-        const signature = String(call.headers['x-signature']);
-        expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-        const signedAt = Number(/t=(\d+)/.exec(signature)?.[1]);
-        expect(verifySignature(secret, call.body, signature, signedAt)).toBe(true);
-        expect(verifySignature('whsec_wrong', call.body, signature, signedAt)).toBe(false);
-        expect(verifySignature(secret, call.body.replace('paid', 'PAID'), signature, signedAt)).toBe(false);
+        expect(receiver.calls.map((call) => call.answeredWith)).toEqual([500, 503, 200]);
+        const secret = await webhookSecretOf(t.ctx, accountId);
+        expect(secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
+        for (const call of receiver.calls) {
+          expect(JSON.parse(call.body)).toEqual({ id: paymentId, event: 'payment.paid', status: 'paid' });
+          expect(call.headers['content-type']).toBe('application/json');
+          const signature = String(call.headers['x-signature']);
+          expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+          const signedAt = Number(/t=(\d+)/.exec(signature)?.[1]);
+          expect(verifySignature(secret, call.body, signature, signedAt)).toBe(true);
+          expect(verifySignature('whsec_wrong', call.body, signature, signedAt)).toBe(false);
+          expect(verifySignature(secret, call.body.replace('paid', 'PAID'), signature, signedAt)).toBe(false);
+        }
+        expect(new Set(receiver.calls.map((call) => call.headers['x-event-id'])).size).toBe(1);
+
+        const read = await t.as(token).get(`/api/v2/payments/${paymentId}`);
+        expect(read.body.webhook_deliveries).toEqual([
+          expect.objectContaining({
+            event: 'payment.paid',
+            status: 'delivered',
+            attempts: 3,
+            last_status_code: 200,
+            last_error: null,
+            next_attempt_at: null,
+          }),
+        ]);
+        expect(read.body.webhook_deliveries[0].id).toMatch(/^evt_/);
+      } finally {
+        await receiver.close();
       }
-      expect(new Set(receiver.calls.map((call) => call.headers['x-event-id'])).size).toBe(1);
-
-      const read = await t.as(token).get(`/api/v2/payments/${paymentId}`);
-      expect(read.body.webhook_deliveries).toEqual([
-        expect.objectContaining({ event: 'payment.paid', status: 'delivered', attempts: 3, last_status_code: 200, last_error: null, next_attempt_at: null }),
-      ]);
-      expect(read.body.webhook_deliveries[0].id).toMatch(/^evt_/);
-    } finally {
-      await receiver.close();
-    }
-  });
+    },
+  );
 
   it('When the service restarts in the middle of the backoff, then the event is still delivered afterwards', async () => {
     const receiver = await startReceiver([500, 200]);
@@ -105,7 +115,13 @@ describe.each(TEST_DATABASES)('events to the client webhook_url on %s', (kind) =
       }
       const read = await t.as(token).get(`/api/v2/payments/${paymentId}`);
       const [delivery] = read.body.webhook_deliveries;
-      expect(delivery).toMatchObject({ status: 'dead', last_status_code: 500, last_error: 'HTTP 500', next_attempt_at: null, delivered_at: null });
+      expect(delivery).toMatchObject({
+        status: 'dead',
+        last_status_code: 500,
+        last_error: 'HTTP 500',
+        next_attempt_at: null,
+        delivered_at: null,
+      });
       expect(delivery.attempts).toBe(receiver.calls.length);
       expect(t.logs.lines.some((line) => line.includes('webhook event dead') && line.includes(paymentId))).toBe(true);
       const callsWhenDead = receiver.calls.length;
@@ -117,21 +133,25 @@ describe.each(TEST_DATABASES)('events to the client webhook_url on %s', (kind) =
     }
   });
 
-  it('When the receiver cannot be reached, then the attempt fails, is retried like an error answer, and the client sees no socket detail', async () => {
-    const receiver = await startReceiver([200]);
-    const unreachable = receiver.url;
-    await receiver.close();
-    const paymentId = await payWithWebhook(unreachable);
-    const read = await t.as(token).get(`/api/v2/payments/${paymentId}`);
-    const [delivery] = read.body.webhook_deliveries;
-    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'could not connect' });
-    expect(delivery.next_attempt_at).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/));
-    // No port, address or errno: the answer must not be a port scanner of our network.
-    const shown = JSON.stringify(read.body);
-    expect(shown).not.toContain(String(receiver.port));
-    expect(shown).not.toMatch(/ECONN|errno|127\.0\.0\.1:/i);
-    expect(t.logs.lines.some((line) => line.includes('webhook event delivery failed') && line.includes('ECONNREFUSED'))).toBe(true);
-  });
+  it(
+    'When the receiver cannot be reached, then the attempt fails, is retried like an error answer, and the client sees no socket ' +
+      'detail',
+    async () => {
+      const receiver = await startReceiver([200]);
+      const unreachable = receiver.url;
+      await receiver.close();
+      const paymentId = await payWithWebhook(unreachable);
+      const read = await t.as(token).get(`/api/v2/payments/${paymentId}`);
+      const [delivery] = read.body.webhook_deliveries;
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'could not connect' });
+      expect(delivery.next_attempt_at).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/));
+      // No port, address or errno: the answer must not be a port scanner of our network.
+      const shown = JSON.stringify(read.body);
+      expect(shown).not.toContain(String(receiver.port));
+      expect(shown).not.toMatch(/ECONN|errno|127\.0\.0\.1:/i);
+      expect(t.logs.lines.some((line) => line.includes('webhook event delivery failed') && line.includes('ECONNREFUSED'))).toBe(true);
+    },
+  );
 
   it('When the webhook_url is on loopback outside production (the default there), then it is delivered, by name too', async () => {
     const receiver = await startReceiver([200]);

@@ -43,12 +43,20 @@ describe.each(TEST_DATABASES)('payment status changes, on %s', (kind) => {
     const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' });
     expect(customer.status).toBe(201);
     const account = await t.ctx.db('accounts').where({ id: accountId }).first();
-    return { accountId, token, account, customer: { id: customer.body.id as string, providerCustomerId: customer.body.provider_customer_id as string } };
+    return {
+      accountId,
+      token,
+      account,
+      customer: { id: customer.body.id as string, providerCustomerId: customer.body.provider_customer_id as string },
+    };
   }
 
-  const settledFor = (paymentId: string) => settlements.filter((settlement) => settlement.payment.id === paymentId).map(({ from, to }) => `${from}->${to}`);
+  const settledFor = (paymentId: string) =>
+    settlements.filter((settlement) => settlement.payment.id === paymentId).map(({ from, to }) => `${from}->${to}`);
   const historyOf = async (accountId: string, paymentId: string) =>
-    (await t.ctx.db('payment_status_changes').where({ account_id: accountId, payment_id: paymentId }).orderBy('seq')).map((change) => change.status);
+    (await t.ctx.db('payment_status_changes').where({ account_id: accountId, payment_id: paymentId }).orderBy('seq')).map(
+      (change) => change.status,
+    );
 
   /** The provider as the account sees it, with getPayment answered by `answer` instead. */
   function withGetPayment(answer: (real: PaymentProvider, id: string) => Promise<ProviderPayment>) {
@@ -116,7 +124,10 @@ describe.each(TEST_DATABASES)('payment status changes, on %s', (kind) => {
     });
     fake.setPaymentStatus(created.body.provider_payment_id, 'paid');
     for (let call = 0; call < 3; call += 1) {
-      const res = await request(t.app).post(`/webhooks/mollie?account=${account.public_ref}`).type('form').send({ id: created.body.provider_payment_id });
+      const res = await request(t.app)
+        .post(`/webhooks/mollie?account=${account.public_ref}`)
+        .type('form')
+        .send({ id: created.body.provider_payment_id });
       expect(res.status).toBe(200);
       await t.ctx.background.idle();
     }
@@ -146,7 +157,10 @@ describe.each(TEST_DATABASES)('payment status changes, on %s', (kind) => {
     await request(t.app).post(`/webhooks/mollie?account=${account.public_ref}`).type('form').send({ id: first.provider_payment_id });
     await t.ctx.background.idle();
 
-    expect(await t.ctx.db('payments').where({ account_id: accountId, id: first.id }).first()).toMatchObject({ status: 'paid', provider_mandate_id: mandateId });
+    expect(await t.ctx.db('payments').where({ account_id: accountId, id: first.id }).first()).toMatchObject({
+      status: 'paid',
+      provider_mandate_id: mandateId,
+    });
     expect(await t.ctx.db('mandates').where({ account_id: accountId, id: mandateId }).first()).toMatchObject({
       customer_id: customer.id,
       method: 'creditcard',

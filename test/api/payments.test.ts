@@ -24,7 +24,9 @@ describe.each(TEST_DATABASES)('payments on %s', (kind) => {
 
   describe('POST /api/v2/payments', () => {
     it('When the body is valid, then it answers 201 with an open payment and a sandbox checkout address', async () => {
-      const res = await t.as(token).post('/api/v2/payments', { ...validPayment(), method: 'ideal', webhook_url: 'https://shop.example/hook' });
+      const res = await t
+        .as(token)
+        .post('/api/v2/payments', { ...validPayment(), method: 'ideal', webhook_url: 'https://shop.example/hook' });
       expect(res.status).toBe(201);
       expect(paymentResponse.strict().parse(res.body)).toEqual(res.body);
       expect(res.body.id).toMatch(/^pay_[0-9A-Za-z]{16}$/);
@@ -74,7 +76,9 @@ describe.each(TEST_DATABASES)('payments on %s', (kind) => {
       const other = await t.newAccount();
       const foreign = await t.as(other.token).post('/api/v2/customers', { first_name: 'X', last_name: 'Y', email: 'x@example.nl' });
       const before = await t.ctx.db('payments').count({ n: '*' });
-      const res = await t.as(token).post('/api/v2/payments', { ...validPayment(), provider_customer_id: foreign.body.provider_customer_id });
+      const res = await t
+        .as(token)
+        .post('/api/v2/payments', { ...validPayment(), provider_customer_id: foreign.body.provider_customer_id });
       expect(res.status).toBe(422);
       expect(res.body.fields).toEqual({ provider_customer_id: ['The selected provider customer id is invalid.'] });
       expect(await t.ctx.db('payments').count({ n: '*' })).toEqual(before);
@@ -82,7 +86,10 @@ describe.each(TEST_DATABASES)('payments on %s', (kind) => {
 
     it('When no token is sent, or a bad one, then it answers 401', async () => {
       const none = await request(t.app).post('/api/v2/payments').send(validPayment());
-      const bad = await request(t.app).post('/api/v2/payments').set('Authorization', 'Bearer rps_00000000000000000000000000000000').send(validPayment());
+      const bad = await request(t.app)
+        .post('/api/v2/payments')
+        .set('Authorization', 'Bearer rps_00000000000000000000000000000000')
+        .send(validPayment());
       for (const res of [none, bad]) {
         expect(res.status).toBe(401);
         expect(res.body).toMatchObject({ status: 401, code: 'unauthenticated' });
@@ -122,13 +129,16 @@ describe.each(TEST_DATABASES)('payments on %s', (kind) => {
       expect(read.body.status_history.map((change: { status: string }) => change.status)).toEqual(['open', 'paid']);
     });
 
-    it.each(['failed', 'canceled', 'expired'] as const)('When the payer picks "%s", then the payment takes that status', async (outcome) => {
-      const created = await t.as(token).post('/api/v2/payments', validPayment());
-      await request(t.app).post(new URL(created.body.provider_checkout_url).pathname).type('form').send({ status: outcome });
-      const read = await t.as(token).get(`/api/v2/payments/${created.body.id}`);
-      expect(read.body.status).toBe(outcome);
-      expect(read.body.paid_at).toBeNull();
-    });
+    it.each(['failed', 'canceled', 'expired'] as const)(
+      'When the payer picks "%s", then the payment takes that status',
+      async (outcome) => {
+        const created = await t.as(token).post('/api/v2/payments', validPayment());
+        await request(t.app).post(new URL(created.body.provider_checkout_url).pathname).type('form').send({ status: outcome });
+        const read = await t.as(token).get(`/api/v2/payments/${created.body.id}`);
+        expect(read.body.status).toBe(outcome);
+        expect(read.body.paid_at).toBeNull();
+      },
+    );
 
     it('When a completed checkout is submitted again, then it answers 409 and the status does not change', async () => {
       const created = await t.as(token).post('/api/v2/payments', validPayment());

@@ -7,20 +7,23 @@ const customer = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@examp
 describe.each(TEST_DATABASES)('production without a provider, on %s', (kind) => {
   const t = useTestApp(kind, { env: { NODE_ENV: 'production' } });
 
-  it('When an account without a Mollie key creates a customer, then it answers 503 naming what to configure and stores nothing', async () => {
-    const { accountId, token } = await t.newAccount();
-    const res = await t.as(token).post('/api/v2/customers', customer);
-    expect(res.status).toBe(503);
-    expect(res.body).toEqual({
-      status: 503,
-      code: 'provider_not_configured',
-      error: expect.stringContaining('set MOLLIE_API_KEY'),
-      request_id: expect.any(String),
-    });
-    expect(res.body.error).toContain('cli accounts set-provider');
-    expect(await t.ctx.db('customers').where({ account_id: accountId })).toEqual([]);
-    expect(await t.ctx.db('sandbox_customers').where({ account_id: accountId })).toEqual([]);
-  });
+  it(
+    'When an account without a Mollie key creates a customer, then it answers 503 naming what to configure and stores ' + 'nothing',
+    async () => {
+      const { accountId, token } = await t.newAccount();
+      const res = await t.as(token).post('/api/v2/customers', customer);
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        status: 503,
+        code: 'provider_not_configured',
+        error: expect.stringContaining('set MOLLIE_API_KEY'),
+        request_id: expect.any(String),
+      });
+      expect(res.body.error).toContain('cli accounts set-provider');
+      expect(await t.ctx.db('customers').where({ account_id: accountId })).toEqual([]);
+      expect(await t.ctx.db('sandbox_customers').where({ account_id: accountId })).toEqual([]);
+    },
+  );
 
   it('When the sandbox checkout is asked for, then it does not exist (no page to press "paid" on)', async () => {
     const page = await request(t.app).get('/sandbox/checkout/tr_abcdefghij');

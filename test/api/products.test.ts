@@ -42,36 +42,43 @@ describe.each(TEST_DATABASES)('products on %s', (kind) => {
       });
     });
 
-    it('When a store product is created a second time, then 422 says its shop product id is taken; another account may use it', async () => {
-      const first = await t.as(token).post('/api/v2/products', { ...monthly, shop_platform_product_id: 4100 });
-      expect(first.status).toBe(201);
-      const again = await t.as(token).post('/api/v2/products', { ...monthly, shop_platform_product_id: 4100 });
-      expect(again.status).toBe(422);
-      expect(again.body).toEqual({
-        status: 422,
-        error: 'Could not create product. Some fields contain invalid data',
-        fields: { shop_platform_product_id: ['The shop platform product id has already been taken.'] },
-        code: 'validation_failed',
-      });
-      const other = await t.newAccount();
-      expect((await t.as(other.token).post('/api/v2/products', { ...monthly, shop_platform_product_id: 4100 })).status).toBe(201);
-    });
+    it(
+      'When a store product is created a second time, then 422 says its shop product id is taken; another account may use ' + 'it',
+      async () => {
+        const first = await t.as(token).post('/api/v2/products', { ...monthly, shop_platform_product_id: 4100 });
+        expect(first.status).toBe(201);
+        const again = await t.as(token).post('/api/v2/products', { ...monthly, shop_platform_product_id: 4100 });
+        expect(again.status).toBe(422);
+        expect(again.body).toEqual({
+          status: 422,
+          error: 'Could not create product. Some fields contain invalid data',
+          fields: { shop_platform_product_id: ['The shop platform product id has already been taken.'] },
+          code: 'validation_failed',
+        });
+        const other = await t.newAccount();
+        expect((await t.as(other.token).post('/api/v2/products', { ...monthly, shop_platform_product_id: 4100 })).status).toBe(201);
+      },
+    );
 
-    it('When a subscription product is valid, then it answers 201 with interval, times and shop product id, and stores vat and interval value', async () => {
-      const res = await t.as(token).post('/api/v2/products', { ...monthly, times: 12, shop_platform_product_id: 3000000000 });
-      expect(res.status).toBe(201);
-      expect(res.body).toEqual({
-        id: expect.stringMatching(/^prd_/),
-        name: 'Coffee club',
-        type: 'subscription',
-        amount: '9.95',
-        currency: 'EUR',
-        interval: 'month',
-        times: 12,
-        shop_product_id: 3000000000,
-      });
-      expect(await storedRow(res.body.id)).toMatchObject({ vat_basis_points: 2100, interval_value: 1, amount: 995 });
-    });
+    it(
+      'When a subscription product is valid, then it answers 201 with interval, times and shop product id, and stores vat and ' +
+        'interval value',
+      async () => {
+        const res = await t.as(token).post('/api/v2/products', { ...monthly, times: 12, shop_platform_product_id: 3000000000 });
+        expect(res.status).toBe(201);
+        expect(res.body).toEqual({
+          id: expect.stringMatching(/^prd_/),
+          name: 'Coffee club',
+          type: 'subscription',
+          amount: '9.95',
+          currency: 'EUR',
+          interval: 'month',
+          times: 12,
+          shop_product_id: 3000000000,
+        });
+        expect(await storedRow(res.body.id)).toMatchObject({ vat_basis_points: 2100, interval_value: 1, amount: 995 });
+      },
+    );
 
     it('When vat has two decimals, then it is kept exactly in basis points', async () => {
       const res = await t.as(token).post('/api/v2/products', { ...once, vat: 5.25 });
@@ -112,12 +119,15 @@ describe.each(TEST_DATABASES)('products on %s', (kind) => {
     });
 
     it('When the body is empty, then every required field is named at once', async () => {
-      await expect422({}, {
-        type: ['The type field is required.'],
-        name: ['The name field is required.'],
-        amount: ['The amount field is required.'],
-        vat: ['The vat field is required.'],
-      });
+      await expect422(
+        {},
+        {
+          type: ['The type field is required.'],
+          name: ['The name field is required.'],
+          amount: ['The amount field is required.'],
+          vat: ['The vat field is required.'],
+        },
+      );
     });
 
     it.each([
@@ -129,24 +139,33 @@ describe.each(TEST_DATABASES)('products on %s', (kind) => {
     });
 
     it('When type is subscription without interval and interval value, then both are required', async () => {
-      await expect422({ type: 'subscription', name: 'Club', amount: 5, vat: 21 }, {
-        interval: ['The interval field is required when type is subscription.'],
-        interval_value: ['The interval value field is required when type is subscription.'],
-      });
+      await expect422(
+        { type: 'subscription', name: 'Club', amount: 5, vat: 21 },
+        {
+          interval: ['The interval field is required when type is subscription.'],
+          interval_value: ['The interval value field is required when type is subscription.'],
+        },
+      );
     });
 
     it('When type is subscription and only interval value is missing, then only interval value is named', async () => {
-      await expect422({ ...monthly, interval_value: null }, {
-        interval_value: ['The interval value field is required when type is subscription.'],
-      });
+      await expect422(
+        { ...monthly, interval_value: null },
+        {
+          interval_value: ['The interval value field is required when type is subscription.'],
+        },
+      );
     });
 
     it('When another field is invalid as well, then the subscription rule is still reported in the same answer', async () => {
-      await expect422({ type: 'subscription', amount: 5, vat: 21 }, {
-        name: ['The name field is required.'],
-        interval: ['The interval field is required when type is subscription.'],
-        interval_value: ['The interval value field is required when type is subscription.'],
-      });
+      await expect422(
+        { type: 'subscription', amount: 5, vat: 21 },
+        {
+          name: ['The name field is required.'],
+          interval: ['The interval field is required when type is subscription.'],
+          interval_value: ['The interval value field is required when type is subscription.'],
+        },
+      );
     });
 
     it.each([
@@ -154,9 +173,12 @@ describe.each(TEST_DATABASES)('products on %s', (kind) => {
       ['once', 'interval_value', 1],
       ['shipping_costs', 'interval', 'week'],
     ])('When type is %s and %s is given, then it answers 422: only subscriptions have an interval', async (type, field, value) => {
-      await expect422({ ...once, type, [field]: value }, {
-        [field]: [`The ${field.replace('_', ' ')} field is prohibited unless type is subscription.`],
-      });
+      await expect422(
+        { ...once, type, [field]: value },
+        {
+          [field]: [`The ${field.replace('_', ' ')} field is prohibited unless type is subscription.`],
+        },
+      );
     });
 
     it.each([
@@ -173,7 +195,11 @@ describe.each(TEST_DATABASES)('products on %s', (kind) => {
       ['a vat of 21.005', { vat: 21.005 }, { vat: ['The vat field must have at most 2 decimals.'] }],
       ['times 0', { times: 0 }, { times: ['The times field must be at least 1.'] }],
       ['times 1.5', { times: 1.5 }, { times: ['The times field must be an integer.'] }],
-      ['a shop product id of 0', { shop_platform_product_id: 0 }, { shop_platform_product_id: ['The shop platform product id field must be at least 1.'] }],
+      [
+        'a shop product id of 0',
+        { shop_platform_product_id: 0 },
+        { shop_platform_product_id: ['The shop platform product id field must be at least 1.'] },
+      ],
       ['an empty name', { name: '' }, { name: ['The name field is required.'] }],
     ])('When a one-off product has %s, then it answers 422 naming the field', async (_case, change, fields) => {
       await expect422({ ...once, ...change }, fields);
@@ -195,7 +221,6 @@ describe.each(TEST_DATABASES)('products on %s', (kind) => {
       expect(res.status).toBe(200);
       expect(productResponse.strict().parse(res.body)).toEqual(created.body);
     });
-
   });
 
   describe('GET /api/v2/products', () => {
@@ -236,7 +261,16 @@ describe.each(TEST_DATABASES)('products on %s', (kind) => {
       expect(body.properties.type.enum).toEqual(['once', 'subscription', 'shipping_costs']);
       expect(body.properties.interval.enum).toEqual(expect.arrayContaining(['day', 'days', 'year', 'years']));
       const answer = post.responses['201'].content['application/json'].schema;
-      expect(Object.keys(answer.properties).sort()).toEqual(['amount', 'currency', 'id', 'interval', 'name', 'shop_product_id', 'times', 'type']);
+      expect(Object.keys(answer.properties).sort()).toEqual([
+        'amount',
+        'currency',
+        'id',
+        'interval',
+        'name',
+        'shop_product_id',
+        'times',
+        'type',
+      ]);
       expect(res.body.paths['/api/v2/products/{id}'].get['x-extension']).toBe(true);
     });
   });

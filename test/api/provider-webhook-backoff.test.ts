@@ -44,7 +44,10 @@ describe.each(TEST_DATABASES)('provider webhook calls retried for 26 hours, on %
       })
     ).body;
     // The payer paid at the provider; the provider is about to tell us.
-    await t.ctx.db('sandbox_payments').where({ id: payment.provider_payment_id }).update({ status: 'paid', paid_at: '2026-11-21 10:00:00' });
+    await t.ctx
+      .db('sandbox_payments')
+      .where({ id: payment.provider_payment_id })
+      .update({ status: 'paid', paid_at: '2026-11-21 10:00:00' });
     realProviders = t.ctx.providers;
   });
 
@@ -66,13 +69,18 @@ describe.each(TEST_DATABASES)('provider webhook calls retried for 26 hours, on %
   };
 
   async function callWebhook(): Promise<void> {
-    const res = await request(t.app).post(`/webhooks/mollie?account=${encodeURIComponent(publicRef)}`).type('form').send({ id: payment.provider_payment_id });
+    const res = await request(t.app)
+      .post(`/webhooks/mollie?account=${encodeURIComponent(publicRef)}`)
+      .type('form')
+      .send({ id: payment.provider_payment_id });
     expect(res.status).toBe(200);
     await t.ctx.background.idle();
   }
 
   async function theCall(): Promise<CallRow> {
-    const rows = await t.ctx.db<CallRow>('provider_webhook_calls').where({ account_id: accountId, resource_id: payment.provider_payment_id });
+    const rows = await t.ctx
+      .db<CallRow>('provider_webhook_calls')
+      .where({ account_id: accountId, resource_id: payment.provider_payment_id });
     expect(rows).toHaveLength(1);
     return rows[0] as CallRow;
   }
@@ -106,7 +114,12 @@ describe.each(TEST_DATABASES)('provider webhook calls retried for 26 hours, on %
     providerDown();
     await callWebhook();
     const first = t.clock.now();
-    expect(await theCall()).toMatchObject({ attempts: 1, next_attempt_at: after(first, 30 * SECOND), last_error: 'provider down', processed_at: null });
+    expect(await theCall()).toMatchObject({
+      attempts: 1,
+      next_attempt_at: after(first, 30 * SECOND),
+      last_error: 'provider down',
+      processed_at: null,
+    });
 
     t.clock.advance(29 * SECOND);
     expect(await runJob()).toEqual({ processed: 0, failed: 0 }); // not due yet
@@ -159,11 +172,21 @@ describe.each(TEST_DATABASES)('provider webhook calls retried for 26 hours, on %
     }
     const given = await theCall();
     // The last attempt lands exactly at the end of the window.
-    expect(given).toMatchObject({ processed_at: null, next_attempt_at: null, gave_up_at: after(received, 26 * HOUR), last_error: 'provider down' });
+    expect(given).toMatchObject({
+      processed_at: null,
+      next_attempt_at: null,
+      gave_up_at: after(received, 26 * HOUR),
+      last_error: 'provider down',
+    });
 
     const errors = t.logs.lines.filter((line) => line.includes('provider webhook call given up'));
     expect(errors).toHaveLength(1);
-    expect(JSON.parse(errors[0] ?? '{}')).toMatchObject({ level: 'error', accountId, resourceId: payment.provider_payment_id, attempts: given.attempts });
+    expect(JSON.parse(errors[0] ?? '{}')).toMatchObject({
+      level: 'error',
+      accountId,
+      resourceId: payment.provider_payment_id,
+      attempts: given.attempts,
+    });
     expect(errors[0]).not.toMatch(/piet|bakker/i);
 
     providerBack();

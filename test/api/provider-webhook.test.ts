@@ -32,10 +32,16 @@ describe.each(TEST_DATABASES)('the provider webhook on %s', (kind) => {
 
   /** What happens at the provider's side; then the provider calls us. */
   const setProviderStatus = (providerPaymentId: string, status: string) =>
-    t.ctx.db('sandbox_payments').where({ id: providerPaymentId }).update({ status, paid_at: status === 'paid' ? '2026-11-21 10:00:00' : null });
+    t.ctx
+      .db('sandbox_payments')
+      .where({ id: providerPaymentId })
+      .update({ status, paid_at: status === 'paid' ? '2026-11-21 10:00:00' : null });
 
   async function callWebhook(providerPaymentId: string, ref = publicRef) {
-    const res = await request(t.app).post(`/webhooks/mollie?account=${encodeURIComponent(ref)}`).type('form').send({ id: providerPaymentId });
+    const res = await request(t.app)
+      .post(`/webhooks/mollie?account=${encodeURIComponent(ref)}`)
+      .type('form')
+      .send({ id: providerPaymentId });
     await t.ctx.background.idle();
     return res;
   }
@@ -43,18 +49,21 @@ describe.each(TEST_DATABASES)('the provider webhook on %s', (kind) => {
   const statusHistory = async (paymentId: string) =>
     (await t.as(token).get(`/api/v2/payments/${paymentId}`)).body.status_history.map((change: { status: string }) => change.status);
 
-  it.each(['paid', 'failed', 'expired', 'canceled'])('When the provider reports %s, then the payment takes it and keeps its history', async (status) => {
-    const payment = await newPayment();
-    await setProviderStatus(payment.provider_payment_id, status);
-    const res = await callWebhook(payment.provider_payment_id);
-    expect(res.status).toBe(200);
-    const read = await t.as(token).get(`/api/v2/payments/${payment.id}`);
-    expect(read.body.status).toBe(status);
-    expect(read.body.status_history.map((change: { status: string }) => change.status)).toEqual(['open', status]);
-    const calls = await t.ctx.db('provider_webhook_calls').where({ account_id: accountId, resource_id: payment.provider_payment_id });
-    expect(calls).toHaveLength(1);
-    expect(calls[0].processed_at).not.toBeNull();
-  });
+  it.each(['paid', 'failed', 'expired', 'canceled'])(
+    'When the provider reports %s, then the payment takes it and keeps its history',
+    async (status) => {
+      const payment = await newPayment();
+      await setProviderStatus(payment.provider_payment_id, status);
+      const res = await callWebhook(payment.provider_payment_id);
+      expect(res.status).toBe(200);
+      const read = await t.as(token).get(`/api/v2/payments/${payment.id}`);
+      expect(read.body.status).toBe(status);
+      expect(read.body.status_history.map((change: { status: string }) => change.status)).toEqual(['open', status]);
+      const calls = await t.ctx.db('provider_webhook_calls').where({ account_id: accountId, resource_id: payment.provider_payment_id });
+      expect(calls).toHaveLength(1);
+      expect(calls[0].processed_at).not.toBeNull();
+    },
+  );
 
   it('When the same webhook arrives twice, then the second changes nothing', async () => {
     const payment = await newPayment();
@@ -75,24 +84,28 @@ describe.each(TEST_DATABASES)('the provider webhook on %s', (kind) => {
     expect(read.body.status_history.map((change: { status: string }) => change.status)).toEqual(['open', 'paid']);
   });
 
-  it('When the id is unknown, or not a payment id, or the account reference is unknown, then it answers 200 and changes nothing', async () => {
-    const payment = await newPayment();
-    const before = await t.ctx.db('payments').select('id', 'status', 'updated_at');
-    expect((await callWebhook('tr_unknown1234')).status).toBe(200);
-    expect((await callWebhook('sub_notapayment')).status).toBe(200);
-    expect((await callWebhook(payment.provider_payment_id, 'no-such-account')).status).toBe(200);
-    const empty = await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({});
-    expect(empty.status).toBe(200);
-    expect(await t.ctx.db('payments').select('id', 'status', 'updated_at')).toEqual(before);
-    // Only the well-formed id of a known account is kept (and processed to no effect).
-    expect((await t.ctx.db('provider_webhook_calls').select('resource_id')).map((row) => row.resource_id)).toEqual(['tr_unknown1234']);
-  });
+  it(
+    'When the id is unknown, or not a payment id, or the account reference is unknown, then it answers 200 and changes ' + 'nothing',
+    async () => {
+      const payment = await newPayment();
+      const before = await t.ctx.db('payments').select('id', 'status', 'updated_at');
+      expect((await callWebhook('tr_unknown1234')).status).toBe(200);
+      expect((await callWebhook('sub_notapayment')).status).toBe(200);
+      expect((await callWebhook(payment.provider_payment_id, 'no-such-account')).status).toBe(200);
+      const empty = await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({});
+      expect(empty.status).toBe(200);
+      expect(await t.ctx.db('payments').select('id', 'status', 'updated_at')).toEqual(before);
+      // Only the well-formed id of a known account is kept (and processed to no effect).
+      expect((await t.ctx.db('provider_webhook_calls').select('resource_id')).map((row) => row.resource_id)).toEqual(['tr_unknown1234']);
+    },
+  );
 
   it('When the payment belongs to another account, then a call on this account’s reference changes nothing', async () => {
     const payment = await newPayment();
     await setProviderStatus(payment.provider_payment_id, 'paid');
     const other = await t.newAccount();
-    const otherRef = (await t.ctx.db('accounts').where({ id: other.accountId }).first<{ public_ref: string }>('public_ref'))?.public_ref ?? '';
+    const otherRef =
+      (await t.ctx.db('accounts').where({ id: other.accountId }).first<{ public_ref: string }>('public_ref'))?.public_ref ?? '';
     await callWebhook(payment.provider_payment_id, otherRef);
     expect((await t.as(token).get(`/api/v2/payments/${payment.id}`)).body.status).toBe('open');
   });

@@ -107,11 +107,33 @@ describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
 
       const invoiceLines = await t.ctx.db('invoice_rules').where({ subscription_rule_id: res.body.rules[0].id }).orderBy('position');
       expect(invoiceLines.map((line) => ({ ...line, amount: Number(line.amount) }))).toEqual([
-        expect.objectContaining({ account_id: accountId, position: 0, quantity: 2, description: 'Coffee beans 500 g', amount: 750, vat: '9', ledger_account_id: '8000' }),
-        expect.objectContaining({ account_id: accountId, position: 1, quantity: 1, description: 'Loyalty discount', amount: -250, vat: null, ledger_account_id: null }),
+        expect.objectContaining({
+          account_id: accountId,
+          position: 0,
+          quantity: 2,
+          description: 'Coffee beans 500 g',
+          amount: 750,
+          vat: '9',
+          ledger_account_id: '8000',
+        }),
+        expect.objectContaining({
+          account_id: accountId,
+          position: 1,
+          quantity: 1,
+          description: 'Loyalty discount',
+          amount: -250,
+          vat: null,
+          ledger_account_id: null,
+        }),
       ]);
       const stored = await t.ctx.db('subscriptions').where({ id: res.body.id }).first();
-      expect(stored).toMatchObject({ account_id: accountId, customer_id: customerId, currency: 'EUR', workflow_id: null, docstyle_id: null });
+      expect(stored).toMatchObject({
+        account_id: accountId,
+        customer_id: customerId,
+        currency: 'EUR',
+        workflow_id: null,
+        docstyle_id: null,
+      });
     });
 
     it('When the subscription is read back by id, then it equals what the create answered', async () => {
@@ -142,12 +164,15 @@ describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
       ['a monthly rule with day 0', { interval: 'month', day: 0 }, 1, '2026-12-01'],
       ['a yearly rule on the 31st', { interval: 'year', day: 31 }, 31, '2026-12-31'],
       ['a daily rule', { interval: 'day' }, 0, '2026-12-01'],
-    ])('When the first rule is %s starting 2026-12-01, then it stores day %i and the first charge is %s', async (_case, rule, day, next) => {
-      const res = await post({ ...validBody(), rules: [{ ...validRule, ...rule }] });
-      expect(res.status).toBe(201);
-      expect(res.body.rules[0].day).toBe(day);
-      expect(res.body.next_payment_at).toBe(next);
-    });
+    ])(
+      'When the first rule is %s starting 2026-12-01, then it stores day %i and the first charge is %s',
+      async (_case, rule, day, next) => {
+        const res = await post({ ...validBody(), rules: [{ ...validRule, ...rule }] });
+        expect(res.status).toBe(201);
+        expect(res.body.rules[0].day).toBe(day);
+        expect(res.body.next_payment_at).toBe(next);
+      },
+    );
 
     it('When the start date is today, then it is accepted and the first charge can be today', async () => {
       const res = await post({ ...validBody(), start_date: '2026-11-21', rules: [{ ...validRule, day: 0 }] });
@@ -206,28 +231,93 @@ describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
 
     it.each([
       ['the rules are an empty list', { rules: [] }, 'rules', 'The rules field must have at least 1 item.'],
-      ['there are 21 rules', { rules: Array.from({ length: 21 }, () => validRule) }, 'rules', 'The rules field must not have more than 20 items.'],
-      ['the interval is not a unit', { rules: [{ ...validRule, interval: 'fortnight' }] }, 'rules.0.interval', 'The selected rules.0.interval is invalid.'],
+      [
+        'there are 21 rules',
+        { rules: Array.from({ length: 21 }, () => validRule) },
+        'rules',
+        'The rules field must not have more than 20 items.',
+      ],
+      [
+        'the interval is not a unit',
+        { rules: [{ ...validRule, interval: 'fortnight' }] },
+        'rules.0.interval',
+        'The selected rules.0.interval is invalid.',
+      ],
       ['a monthly day is 32', { rules: [{ ...validRule, day: 32 }] }, 'rules.0.day', dayMessages.month],
       ['a monthly day is negative', { rules: [{ ...validRule, day: -1 }] }, 'rules.0.day', dayMessages.month],
       ['a yearly day is 32', { rules: [{ ...validRule, interval: 'years', day: 32 }] }, 'rules.0.day', dayMessages.month],
       ['a weekly day is 8', { rules: [{ ...validRule, interval: 'week', day: 8 }] }, 'rules.0.day', dayMessages.week],
       ['a daily rule names a day', { rules: [{ ...validRule, interval: 'day', day: 3 }] }, 'rules.0.day', dayMessages.day],
       ['the day is not an integer', { rules: [{ ...validRule, day: 1.5 }] }, 'rules.0.day', 'The rules.0.day field must be an integer.'],
-      ['the amount has 3 decimals', { rules: [{ ...validRule, amount: 12.505 }] }, 'rules.0.amount', 'The rules.0.amount field must have at most 2 decimals.'],
-      ['the amount is 1000.001', { rules: [{ ...validRule, amount: 1000.001 }] }, 'rules.0.amount', 'The rules.0.amount field must have at most 2 decimals.'],
-      ['the amount is 12345.678', { rules: [{ ...validRule, amount: 12345.678 }] }, 'rules.0.amount', 'The rules.0.amount field must have at most 2 decimals.'],
+      [
+        'the amount has 3 decimals',
+        { rules: [{ ...validRule, amount: 12.505 }] },
+        'rules.0.amount',
+        'The rules.0.amount field must have at most 2 decimals.',
+      ],
+      [
+        'the amount is 1000.001',
+        { rules: [{ ...validRule, amount: 1000.001 }] },
+        'rules.0.amount',
+        'The rules.0.amount field must have at most 2 decimals.',
+      ],
+      [
+        'the amount is 12345.678',
+        { rules: [{ ...validRule, amount: 12345.678 }] },
+        'rules.0.amount',
+        'The rules.0.amount field must have at most 2 decimals.',
+      ],
       ['the amount is 0', { rules: [{ ...validRule, amount: 0 }] }, 'rules.0.amount', 'The rules.0.amount field must be greater than 0.'],
-      ['the amount is negative', { rules: [{ ...validRule, amount: -5 }] }, 'rules.0.amount', 'The rules.0.amount field must be greater than 0.'],
-      ['the amount is a string', { rules: [{ ...validRule, amount: '12.50' }] }, 'rules.0.amount', 'The rules.0.amount field must be a number.'],
-      ['the interval amount is 0', { rules: [{ ...validRule, interval_amount: 0 }] }, 'rules.0.interval_amount', 'The rules.0.interval amount field must be at least 1.'],
-      ['the interval amount is 1.5', { rules: [{ ...validRule, interval_amount: 1.5 }] }, 'rules.0.interval_amount', 'The rules.0.interval amount field must be an integer.'],
+      [
+        'the amount is negative',
+        { rules: [{ ...validRule, amount: -5 }] },
+        'rules.0.amount',
+        'The rules.0.amount field must be greater than 0.',
+      ],
+      [
+        'the amount is a string',
+        { rules: [{ ...validRule, amount: '12.50' }] },
+        'rules.0.amount',
+        'The rules.0.amount field must be a number.',
+      ],
+      [
+        'the interval amount is 0',
+        { rules: [{ ...validRule, interval_amount: 0 }] },
+        'rules.0.interval_amount',
+        'The rules.0.interval amount field must be at least 1.',
+      ],
+      [
+        'the interval amount is 1.5',
+        { rules: [{ ...validRule, interval_amount: 1.5 }] },
+        'rules.0.interval_amount',
+        'The rules.0.interval amount field must be an integer.',
+      ],
       ['the times are 0', { rules: [{ ...validRule, times: 0 }] }, 'rules.0.times', 'The rules.0.times field must be at least 1.'],
-      ['the times are beyond the safe integers', { rules: [{ ...validRule, times: 2 ** 60 }] }, 'rules.0.times', 'The rules.0.times field must be an integer.'],
-      ['the second rule is bad', { rules: [validRule, { ...validRule, interval: 'hour' }] }, 'rules.1.interval', 'The selected rules.1.interval is invalid.'],
-      ['the start date is not a real day', { start_date: '2026-02-30' }, 'start_date', 'The start date field must be a valid date (Y-m-d).'],
+      [
+        'the times are beyond the safe integers',
+        { rules: [{ ...validRule, times: 2 ** 60 }] },
+        'rules.0.times',
+        'The rules.0.times field must be an integer.',
+      ],
+      [
+        'the second rule is bad',
+        { rules: [validRule, { ...validRule, interval: 'hour' }] },
+        'rules.1.interval',
+        'The selected rules.1.interval is invalid.',
+      ],
+      [
+        'the start date is not a real day',
+        { start_date: '2026-02-30' },
+        'start_date',
+        'The start date field must be a valid date (Y-m-d).',
+      ],
       ['the start date is in d-m-Y', { start_date: '01-12-2026' }, 'start_date', 'The start date field must be a valid date (Y-m-d).'],
-      ['the start date is yesterday', { start_date: '2026-11-20' }, 'start_date', 'The start date field must be a date after or equal to today.'],
+      [
+        'the start date is yesterday',
+        { start_date: '2026-11-20' },
+        'start_date',
+        'The start date field must be a date after or equal to today.',
+      ],
       ['the name is empty', { name: '' }, 'name', 'The name field is required.'],
     ])('When %s, then it answers 422 for that field', async (_case, change, field, message) => {
       const res = await post({ ...validBody(), ...change });
@@ -244,12 +334,15 @@ describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
       ['amount', 'is missing', { amount: undefined }, 'The rules.0.invoice rules.0.amount field is required.'],
       ['vat', 'is a word', { vat: 'high' }, 'The rules.0.invoice rules.0.vat field must be a VAT percentage such as 21 or 9.5.'],
       ['vat', 'is over 100', { vat: '101' }, 'The rules.0.invoice rules.0.vat field must be a VAT percentage such as 21 or 9.5.'],
-    ])('When invoice rule field %s %s, then it answers 422 naming that field under rules.0.invoice_rules.0', async (field, _case, change, message) => {
-      const line = { quantity: 1, description: 'Box', amount: 10, vat: '9.5', ...change };
-      const res = await post({ ...validBody(), rules: [{ ...validRule, invoice_rules: [line] }] });
-      expect(res.status).toBe(422);
-      expect(res.body.fields).toEqual({ [`rules.0.invoice_rules.0.${field}`]: [message] });
-    });
+    ])(
+      'When invoice rule field %s %s, then it answers 422 naming that field under rules.0.invoice_rules.0',
+      async (field, _case, change, message) => {
+        const line = { quantity: 1, description: 'Box', amount: 10, vat: '9.5', ...change };
+        const res = await post({ ...validBody(), rules: [{ ...validRule, invoice_rules: [line] }] });
+        expect(res.status).toBe(422);
+        expect(res.body.fields).toEqual({ [`rules.0.invoice_rules.0.${field}`]: [message] });
+      },
+    );
 
     it('When it is already tomorrow in APP_TIMEZONE but not in UTC, then a start date of today in UTC is in the past', async () => {
       // 23:30 UTC on 21 November is 00:30 on 22 November in Amsterdam.
@@ -294,7 +387,12 @@ describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
     it('When the customer is unknown or belongs to another account, then it answers 422 for customer_id', async () => {
       const other = await t.newAccount();
       const foreign = await customerWithMandate(other.token);
-      const expected = { status: 422, error: CREATE_FAILED, code: 'validation_failed', fields: { customer_id: ['The selected customer id is invalid.'] } };
+      const expected = {
+        status: 422,
+        error: CREATE_FAILED,
+        code: 'validation_failed',
+        fields: { customer_id: ['The selected customer id is invalid.'] },
+      };
       const foreignRes = await post({ ...validBody(), customer_id: foreign.customerId, provider_mandate_id: foreign.mandateId });
       expect(foreignRes.status).toBe(422);
       expect(foreignRes.body).toEqual(expected);
@@ -427,7 +525,7 @@ describe.each(TEST_DATABASES)('subscriptions on %s', (kind) => {
       expect(defaults.body.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=1`, prev: '', next: '' });
     });
 
-    it('When the account has no subscriptions, then the list is empty and other accounts\' subscriptions never show', async () => {
+    it("When the account has no subscriptions, then the list is empty and other accounts' subscriptions never show", async () => {
       const empty = await t.newAccount();
       const res = await t.as(empty.token).get('/api/v2/subscriptions');
       expect(res.status).toBe(200);

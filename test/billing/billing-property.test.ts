@@ -67,13 +67,19 @@ describe('property: billing runs on any dates make exactly the scheduled charges
             if (!charge || charge.date > latest) break;
             expected.push([charge.number, charge.date, charge.amount]);
           }
-          const rows = await t.ctx.db('subscription_charges').where({ account_id: accountId, subscription_id: subscriptionId }).orderBy('charge_number');
+          const rows = await t.ctx
+            .db('subscription_charges')
+            .where({ account_id: accountId, subscription_id: subscriptionId })
+            .orderBy('charge_number');
           expect(rows.map((row) => [row.charge_number, String(row.due_date).slice(0, 10), Number(row.amount)])).toEqual(expected);
           expect(rows.every((row) => row.status === 'charged')).toBe(true);
           const payments = await t.ctx.db('payments').where({ account_id: accountId, subscription_id: subscriptionId, purpose: 'charge' });
           expect(payments).toHaveLength(expected.length);
           expect(new Set(payments.map((payment) => payment.purpose_id)).size).toBe(expected.length);
-          const atProvider = await t.ctx.db('sandbox_payments').whereIn('id', payments.map((payment) => payment.provider_payment_id));
+          const atProvider = await t.ctx.db('sandbox_payments').whereIn(
+            'id',
+            payments.map((payment) => payment.provider_payment_id),
+          );
           expect(atProvider).toHaveLength(expected.length);
         },
       ),

@@ -30,7 +30,12 @@ describe.each(TEST_DATABASES)('billing run on %s', (kind) => {
     expect(out).toBe('billing 2026-12-01: 1 due, 1 charged, 0 skipped, 0 not charged (mandate), 0 failed; 0 cancelled, 0 resumed');
 
     const [payment] = await chargePayments(subscriptionId);
-    expect(payment).toMatchObject({ sequence_type: 'recurring', provider_mandate_id: mandateId, amount: 1250, origin_key: expect.stringMatching(/^charge-chg_/) });
+    expect(payment).toMatchObject({
+      sequence_type: 'recurring',
+      provider_mandate_id: mandateId,
+      amount: 1250,
+      origin_key: expect.stringMatching(/^charge-chg_/),
+    });
     expect(await charges(subscriptionId)).toEqual([
       expect.objectContaining({ charge_number: 1, status: 'charged', amount: 1250, payment_id: payment.id }),
     ]);
@@ -108,7 +113,14 @@ describe.each(TEST_DATABASES)('billing run on %s', (kind) => {
     if (where === 'provider') expect(refused).toMatchObject({ status: 'rejected' });
     const followUps = await t.as(token).get('/api/v2/follow-ups');
     expect(followUps.body.data).toEqual([
-      expect.objectContaining({ type: 'link', status: 'pending', amount: '12.50', reason_code: 'mandate_invalid', next_retry_at: '2026-11-22', subscription: expect.objectContaining({ id: subscriptionId }) }),
+      expect.objectContaining({
+        type: 'link',
+        status: 'pending',
+        amount: '12.50',
+        reason_code: 'mandate_invalid',
+        next_retry_at: '2026-11-22',
+        subscription: expect.objectContaining({ id: subscriptionId }),
+      }),
     ]);
   });
 
@@ -116,7 +128,11 @@ describe.each(TEST_DATABASES)('billing run on %s', (kind) => {
     const first = await subscribe(t, token);
     const second = await subscribe(t, token, { email: 'bert@example.nl' });
     // A customer whose provider id was lost: the charge cannot be made, the run goes on.
-    await t.ctx.db('subscriptions').where({ id: first.subscriptionId }).update({ customer_id: 'cus_missing' }).catch(() => undefined);
+    await t.ctx
+      .db('subscriptions')
+      .where({ id: first.subscriptionId })
+      .update({ customer_id: 'cus_missing' })
+      .catch(() => undefined);
     await t.ctx.db('customers').where({ id: first.customerId }).update({ provider_customer_id: null });
     const out = await bill('2026-12-01');
     expect(out).toContain(': 2 due, 1 charged');

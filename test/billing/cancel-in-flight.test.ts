@@ -41,41 +41,49 @@ describe.each(TEST_DATABASES)('cancelling with a charge due before the cancellat
     return res.body as { status: string; cancel_at: string };
   };
 
-  it('When a charge’s payment is under way and the subscription is cancelled the next day, then that charge is made and paid, and none after it', async () => {
-    on('2026-12-01');
-    fake.loseAnswers('POST', /^\/v2\/payments/, 1);
-    await bill();
-    const [kept] = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' });
-    expect(kept.status).toBe('creating');
+  it(
+    'When a charge’s payment is under way and the subscription is cancelled the next day, then that charge is made and paid, and ' +
+      'none after it',
+    async () => {
+      on('2026-12-01');
+      fake.loseAnswers('POST', /^\/v2\/payments/, 1);
+      await bill();
+      const [kept] = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' });
+      expect(kept.status).toBe('creating');
 
-    on('2026-12-02');
-    expect(await cancel()).toMatchObject({ status: 'cancelled', cancel_at: '2026-12-02' });
-    await bill();
-    const [made] = fake.paymentsWithReference(kept.id);
-    expect(await charges()).toEqual([expect.objectContaining({ charge_number: 1, status: 'charged', payment_id: kept.id })]);
+      on('2026-12-02');
+      expect(await cancel()).toMatchObject({ status: 'cancelled', cancel_at: '2026-12-02' });
+      await bill();
+      const [made] = fake.paymentsWithReference(kept.id);
+      expect(await charges()).toEqual([expect.objectContaining({ charge_number: 1, status: 'charged', payment_id: kept.id })]);
 
-    fake.setPaymentStatus(String(made?.id), 'paid');
-    await mollieCallsWebhook(t, accountId, String(made?.id));
-    expect((await charges())[0]).toMatchObject({ status: 'paid' });
+      fake.setPaymentStatus(String(made?.id), 'paid');
+      await mollieCallsWebhook(t, accountId, String(made?.id));
+      expect((await charges())[0]).toMatchObject({ status: 'paid' });
 
-    on('2027-01-01');
-    await bill();
-    expect(await charges()).toHaveLength(1);
-    expect(fake.payments.size).toBe(1);
-    expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body.status).toBe('cancelled');
-  });
+      on('2027-01-01');
+      await bill();
+      expect(await charges()).toHaveLength(1);
+      expect(fake.payments.size).toBe(1);
+      expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body.status).toBe('cancelled');
+    },
+  );
 
-  it('When billing was down and the subscription is cancelled after a charge fell due, then the next run makes that charge once, and none on or after the cancellation', async () => {
-    on('2026-12-03'); // the run of 1 December never happened
-    expect(await cancel()).toMatchObject({ status: 'cancelled', cancel_at: '2026-12-03' });
-    await bill();
-    expect(await charges()).toEqual([expect.objectContaining({ charge_number: 1, due_date: '2026-12-01', status: 'charged' })]);
-    await bill();
-    on('2027-02-01');
-    await bill();
-    expect(await charges()).toHaveLength(1);
-    expect(fake.payments.size).toBe(1);
-  });
+  it(
+    'When billing was down and the subscription is cancelled after a charge fell due, then the next run makes that charge once, and ' +
+      'none on or after the cancellation',
+    async () => {
+      on('2026-12-03'); // the run of 1 December never happened
+      expect(await cancel()).toMatchObject({ status: 'cancelled', cancel_at: '2026-12-03' });
+      await bill();
+      expect(await charges()).toEqual([expect.objectContaining({ charge_number: 1, due_date: '2026-12-01', status: 'charged' })]);
+      await bill();
+      on('2027-02-01');
+      await bill();
+      expect(await charges()).toHaveLength(1);
+      expect(fake.payments.size).toBe(1);
+    },
+  );
 
   it('When cancelled on the day a charge falls due, before the run, then that charge is not made', async () => {
     on('2026-12-01');

@@ -39,7 +39,9 @@ describe.each(TEST_DATABASES)('follow-ups of failed charges on %s', (kind) => {
       fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
     }
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
-    expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', accountName, '--url', 'https://merchant.example/events')).code).toBe(0);
+    expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', accountName, '--url', 'https://merchant.example/events')).code).toBe(
+      0,
+    );
   });
   afterEach(async () => {
     served.stop();
@@ -54,7 +56,9 @@ describe.each(TEST_DATABASES)('follow-ups of failed charges on %s', (kind) => {
   };
   const subscriptionStatus = async () => (await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body.status;
   const events = async (prefix: string) =>
-    (await t.ctx.db('outbound_events').where({ account_id: accountId }).orderBy('seq')).map((row) => row.event as string).filter((event) => event.startsWith(prefix));
+    (await t.ctx.db('outbound_events').where({ account_id: accountId }).orderBy('seq'))
+      .map((row) => row.event as string)
+      .filter((event) => event.startsWith(prefix));
 
   /** Mollie reports a new status: its webhook is called and processed. */
   async function report(providerPaymentId: string) {
@@ -66,7 +70,12 @@ describe.each(TEST_DATABASES)('follow-ups of failed charges on %s', (kind) => {
 
   /** The latest payment made for `purpose`, as Mollie and we know it. */
   async function latest(purpose: 'charge' | 'follow-up' | 'link') {
-    const row = await t.ctx.db('payments').where({ account_id: accountId, purpose }).orderBy('created_at', 'desc').orderBy('seq', 'desc').first();
+    const row = await t.ctx
+      .db('payments')
+      .where({ account_id: accountId, purpose })
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .first();
     expect(row?.provider_payment_id).toBeTruthy();
     return row as { id: string; provider_payment_id: string; sequence_type: string; amount: number };
   }
@@ -85,100 +94,122 @@ describe.each(TEST_DATABASES)('follow-ups of failed charges on %s', (kind) => {
     return settle('charge', 'failed', details);
   }
 
-  const setFollowUps = async (...args: string[]) => expect((await cli(t.ctx, 'accounts', 'set-follow-ups', '--account', accountName, ...args)).code).toBe(0);
+  const setFollowUps = async (...args: string[]) =>
+    expect((await cli(t.ctx, 'accounts', 'set-follow-ups', '--account', accountName, ...args)).code).toBe(0);
 
-  it('When a charge fails with AM04, then a follow-up with the bank reason retries it after 3 days, and a paid retry solves it', async () => {
-    const charge = await failedCharge(SEPA('AM04', 'Insufficient funds'));
-    const followUp = await onlyFollowUp();
-    expect(followUp).toMatchObject({
-      type: 'both',
-      status: 'pending',
-      amount: '12.50',
-      currency: 'EUR',
-      reason: 'Insufficient funds',
-      reason_code: 'AM04',
-      provider_payment_id: charge.provider_payment_id,
-      retries_done: 0,
-      mails_sent: 0,
-      next_retry_at: '2026-12-04',
-      subscription: expect.objectContaining({ id: subscriptionId }),
-      customer: expect.objectContaining({ email: 'customer0@example.nl' }),
-    });
-    // Mollie calls again for the same status: nothing new.
-    await report(charge.provider_payment_id);
-    expect(await followUps()).toHaveLength(1);
-    expect((await t.ctx.db('subscription_charges').where({ account_id: accountId }).first()).status).toBe('failed');
+  it(
+    'When a charge fails with AM04, then a follow-up with the bank reason retries it after 3 days, and a paid retry solves ' + 'it',
+    async () => {
+      const charge = await failedCharge(SEPA('AM04', 'Insufficient funds'));
+      const followUp = await onlyFollowUp();
+      expect(followUp).toMatchObject({
+        type: 'both',
+        status: 'pending',
+        amount: '12.50',
+        currency: 'EUR',
+        reason: 'Insufficient funds',
+        reason_code: 'AM04',
+        provider_payment_id: charge.provider_payment_id,
+        retries_done: 0,
+        mails_sent: 0,
+        next_retry_at: '2026-12-04',
+        subscription: expect.objectContaining({ id: subscriptionId }),
+        customer: expect.objectContaining({ email: 'customer0@example.nl' }),
+      });
+      // Mollie calls again for the same status: nothing new.
+      await report(charge.provider_payment_id);
+      expect(await followUps()).toHaveLength(1);
+      expect((await t.ctx.db('subscription_charges').where({ account_id: accountId }).first()).status).toBe('failed');
 
-    on('2026-12-03');
-    expect(await runFollowUps(t.ctx, '2026-12-03')).toMatchObject({ retried: 0 });
-    on('2026-12-04');
-    expect((await cli(t.ctx, 'follow-ups', 'run', '--date', '2026-12-04')).out).toEqual(['follow-ups: 1 retried, 0 links sent, 0 failed, 0 errors']);
-    const retry = await latest('follow-up');
-    expect(retry).toMatchObject({ sequence_type: 'recurring', amount: 1250 });
-    expect(await onlyFollowUp()).toMatchObject({ retries_done: 1, next_retry_at: null, status: 'pending' });
-    // The job running again does not retry twice.
-    await runFollowUps(t.ctx, '2026-12-04');
-    expect(await t.ctx.db('payments').where({ account_id: accountId, purpose: 'follow-up' })).toHaveLength(1);
+      on('2026-12-03');
+      expect(await runFollowUps(t.ctx, '2026-12-03')).toMatchObject({ retried: 0 });
+      on('2026-12-04');
+      expect((await cli(t.ctx, 'follow-ups', 'run', '--date', '2026-12-04')).out).toEqual([
+        'follow-ups: 1 retried, 0 links sent, 0 failed, 0 errors',
+      ]);
+      const retry = await latest('follow-up');
+      expect(retry).toMatchObject({ sequence_type: 'recurring', amount: 1250 });
+      expect(await onlyFollowUp()).toMatchObject({ retries_done: 1, next_retry_at: null, status: 'pending' });
+      // The job running again does not retry twice.
+      await runFollowUps(t.ctx, '2026-12-04');
+      expect(await t.ctx.db('payments').where({ account_id: accountId, purpose: 'follow-up' })).toHaveLength(1);
 
-    await settle('follow-up', 'paid');
-    expect(await onlyFollowUp()).toMatchObject({ status: 'solved', retries_done: 1 });
-    expect(await events('follow_up.')).toEqual(['follow_up.created', 'follow_up.solved']);
-    expect(await subscriptionStatus()).toBe('active');
-  });
+      await settle('follow-up', 'paid');
+      expect(await onlyFollowUp()).toMatchObject({ status: 'solved', retries_done: 1 });
+      expect(await events('follow_up.')).toEqual(['follow_up.created', 'follow_up.solved']);
+      expect(await subscriptionStatus()).toBe('active');
+    },
+  );
 
-  it('When every retry fails (type retry), then the follow-up fails after the last one and the on-failure action pauses the subscription', async () => {
-    await setFollowUps('--type', 'retry', '--max-retries', '2', '--retry-days', '2', '--on-failure', 'pause');
-    await failedCharge(SEPA('AM04', 'Insufficient funds'));
-    expect(await onlyFollowUp()).toMatchObject({ type: 'retry', next_retry_at: '2026-12-03' });
-    on('2026-12-03');
-    await runFollowUps(t.ctx, '2026-12-03');
-    await settle('follow-up', 'failed', SEPA('AM04', 'Insufficient funds'));
-    expect(await onlyFollowUp()).toMatchObject({ status: 'pending', retries_done: 1, next_retry_at: '2026-12-05' });
-    on('2026-12-05');
-    await runFollowUps(t.ctx, '2026-12-05');
-    await settle('follow-up', 'failed', SEPA('AM04', 'Insufficient funds'));
-    expect(await onlyFollowUp()).toMatchObject({ status: 'failed', retries_done: 2, mails_sent: 0, next_retry_at: null });
-    expect(await subscriptionStatus()).toBe('paused');
-    expect(await events('subscription.paused')).toHaveLength(1);
-    expect(await events('follow_up.')).toEqual(['follow_up.created', 'follow_up.failed']);
-    expect(await t.ctx.db('payment_links').where({ account_id: accountId })).toHaveLength(0);
-  });
+  it(
+    'When every retry fails (type retry), then the follow-up fails after the last one and the on-failure action pauses the ' +
+      'subscription',
+    async () => {
+      await setFollowUps('--type', 'retry', '--max-retries', '2', '--retry-days', '2', '--on-failure', 'pause');
+      await failedCharge(SEPA('AM04', 'Insufficient funds'));
+      expect(await onlyFollowUp()).toMatchObject({ type: 'retry', next_retry_at: '2026-12-03' });
+      on('2026-12-03');
+      await runFollowUps(t.ctx, '2026-12-03');
+      await settle('follow-up', 'failed', SEPA('AM04', 'Insufficient funds'));
+      expect(await onlyFollowUp()).toMatchObject({ status: 'pending', retries_done: 1, next_retry_at: '2026-12-05' });
+      on('2026-12-05');
+      await runFollowUps(t.ctx, '2026-12-05');
+      await settle('follow-up', 'failed', SEPA('AM04', 'Insufficient funds'));
+      expect(await onlyFollowUp()).toMatchObject({ status: 'failed', retries_done: 2, mails_sent: 0, next_retry_at: null });
+      expect(await subscriptionStatus()).toBe('paused');
+      expect(await events('subscription.paused')).toHaveLength(1);
+      expect(await events('follow_up.')).toEqual(['follow_up.created', 'follow_up.failed']);
+      expect(await t.ctx.db('payment_links').where({ account_id: accountId })).toHaveLength(0);
+    },
+  );
 
-  it('When the code is not worth a retry, then the customer is e-mailed a payment link the day after, and paying it solves the follow-up', async () => {
-    await setFollowUps('--type', 'retry');
-    await failedCharge(SEPA('AC04', 'Account closed'));
-    expect(await onlyFollowUp()).toMatchObject({ reason_code: 'AC04', next_retry_at: '2026-12-02' });
-    on('2026-12-02');
-    expect(await runFollowUps(t.ctx, '2026-12-02')).toMatchObject({ retried: 0, linked: 1 });
-    expect(await t.ctx.db('payments').where({ account_id: accountId, purpose: 'follow-up' })).toHaveLength(0);
-    const [link] = await t.ctx.db('payment_links').where({ account_id: accountId });
-    expect(link).toMatchObject({ type: 'payment', amount: 1250, status: 'open', expires_at: expect.stringMatching(/^2026-12-16/) });
-    const [mail] = await t.ctx.db('outgoing_mails').where({ account_id: accountId });
-    expect(mail).toMatchObject({ recipient: 'customer0@example.nl', template: 'link-reminder', dedupe_key: `follow-up-link:${(await onlyFollowUp()).id}` });
-    expect(JSON.stringify(mail)).toContain(`/pay/${link.id}`);
-    expect(await onlyFollowUp()).toMatchObject({ mails_sent: 1, next_retry_at: null, status: 'pending' });
+  it(
+    'When the code is not worth a retry, then the customer is e-mailed a payment link the day after, and paying it solves the ' +
+      'follow-up',
+    async () => {
+      await setFollowUps('--type', 'retry');
+      await failedCharge(SEPA('AC04', 'Account closed'));
+      expect(await onlyFollowUp()).toMatchObject({ reason_code: 'AC04', next_retry_at: '2026-12-02' });
+      on('2026-12-02');
+      expect(await runFollowUps(t.ctx, '2026-12-02')).toMatchObject({ retried: 0, linked: 1 });
+      expect(await t.ctx.db('payments').where({ account_id: accountId, purpose: 'follow-up' })).toHaveLength(0);
+      const [link] = await t.ctx.db('payment_links').where({ account_id: accountId });
+      expect(link).toMatchObject({ type: 'payment', amount: 1250, status: 'open', expires_at: expect.stringMatching(/^2026-12-16/) });
+      const [mail] = await t.ctx.db('outgoing_mails').where({ account_id: accountId });
+      expect(mail).toMatchObject({
+        recipient: 'customer0@example.nl',
+        template: 'link-reminder',
+        dedupe_key: `follow-up-link:${(await onlyFollowUp()).id}`,
+      });
+      expect(JSON.stringify(mail)).toContain(`/pay/${link.id}`);
+      expect(await onlyFollowUp()).toMatchObject({ mails_sent: 1, next_retry_at: null, status: 'pending' });
 
-    const pressed = await request(t.app).post(`/pay/${link.id}`).type('form').send({});
-    expect(pressed.status).toBe(303);
-    await settle('link', 'paid');
-    expect(await onlyFollowUp()).toMatchObject({ status: 'solved' });
-  });
+      const pressed = await request(t.app).post(`/pay/${link.id}`).type('form').send({});
+      expect(pressed.status).toBe(303);
+      await settle('link', 'paid');
+      expect(await onlyFollowUp()).toMatchObject({ status: 'solved' });
+    },
+  );
 
-  it('When retries run out under type both, then the link follows; when the link expires unpaid, the follow-up fails and on-failure cancel cancels the subscription', async () => {
-    await setFollowUps('--type', 'both', '--max-retries', '1', '--retry-days', '3', '--on-failure', 'cancel');
-    await failedCharge(CARD('insufficient_funds', 'The card has insufficient funds available.'));
-    on('2026-12-04');
-    await runFollowUps(t.ctx, '2026-12-04');
-    await settle('follow-up', 'failed', CARD('insufficient_funds', 'The card has insufficient funds available.'));
-    expect(await onlyFollowUp()).toMatchObject({ status: 'pending', retries_done: 1, next_retry_at: '2026-12-05' });
-    on('2026-12-05');
-    expect(await runFollowUps(t.ctx, '2026-12-05')).toMatchObject({ linked: 1 });
-    on('2026-12-20'); // the link was good until the 19th
-    expect((await cli(t.ctx, 'jobs', 'run', 'remind-and-expire-links')).code).toBe(0);
-    expect(await runFollowUps(t.ctx, '2026-12-20')).toMatchObject({ failed: 1 });
-    expect(await onlyFollowUp()).toMatchObject({ status: 'failed', mails_sent: 1 });
-    expect(await subscriptionStatus()).toBe('cancelled');
-  });
+  it(
+    'When retries run out under type both, then the link follows; when the link expires unpaid, the follow-up fails and on-failure ' +
+      'cancel cancels the subscription',
+    async () => {
+      await setFollowUps('--type', 'both', '--max-retries', '1', '--retry-days', '3', '--on-failure', 'cancel');
+      await failedCharge(CARD('insufficient_funds', 'The card has insufficient funds available.'));
+      on('2026-12-04');
+      await runFollowUps(t.ctx, '2026-12-04');
+      await settle('follow-up', 'failed', CARD('insufficient_funds', 'The card has insufficient funds available.'));
+      expect(await onlyFollowUp()).toMatchObject({ status: 'pending', retries_done: 1, next_retry_at: '2026-12-05' });
+      on('2026-12-05');
+      expect(await runFollowUps(t.ctx, '2026-12-05')).toMatchObject({ linked: 1 });
+      on('2026-12-20'); // the link was good until the 19th
+      expect((await cli(t.ctx, 'jobs', 'run', 'remind-and-expire-links')).code).toBe(0);
+      expect(await runFollowUps(t.ctx, '2026-12-20')).toMatchObject({ failed: 1 });
+      expect(await onlyFollowUp()).toMatchObject({ status: 'failed', mails_sent: 1 });
+      expect(await subscriptionStatus()).toBe('cancelled');
+    },
+  );
 
   it.each<[string, 'retry' | 'link', Details]>([
     ['SEPA AM04 (insufficient funds)', 'retry', SEPA('AM04', 'Insufficient funds')],

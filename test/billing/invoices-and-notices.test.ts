@@ -57,9 +57,36 @@ describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing
       payment_id: payment.id,
       currency: 'EUR',
       lines: [
-        { quantity: 2, description: 'Coffee beans 500 g', amount: '6.25', vat: '9', ledger_account_id: '8000', total_excluding_vat: '12.50', total_vat: '1.13', total_including_vat: '13.63' },
-        { quantity: 1, description: 'Delivery', amount: '4.13', vat: '21', ledger_account_id: null, total_excluding_vat: '4.13', total_vat: '0.87', total_including_vat: '5.00' },
-        { quantity: 1, description: 'Loyalty discount', amount: '-1.50', vat: '21', ledger_account_id: null, total_excluding_vat: '-1.50', total_vat: '-0.32', total_including_vat: '-1.82' },
+        {
+          quantity: 2,
+          description: 'Coffee beans 500 g',
+          amount: '6.25',
+          vat: '9',
+          ledger_account_id: '8000',
+          total_excluding_vat: '12.50',
+          total_vat: '1.13',
+          total_including_vat: '13.63',
+        },
+        {
+          quantity: 1,
+          description: 'Delivery',
+          amount: '4.13',
+          vat: '21',
+          ledger_account_id: null,
+          total_excluding_vat: '4.13',
+          total_vat: '0.87',
+          total_including_vat: '5.00',
+        },
+        {
+          quantity: 1,
+          description: 'Loyalty discount',
+          amount: '-1.50',
+          vat: '21',
+          ledger_account_id: null,
+          total_excluding_vat: '-1.50',
+          total_vat: '-0.32',
+          total_including_vat: '-1.82',
+        },
       ],
       total_excluding_vat: '15.13',
       total_vat: '1.68',
@@ -79,42 +106,64 @@ describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing
     expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}/invoices`)).body.meta.total).toBe(0);
   });
 
-  it('When the account has an events endpoint, then charges, payments of every purpose and subscription changes are queued to it, signed', async () => {
-    expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', accountName, '--url', 'https://merchant.example/events')).code).toBe(0);
-    const { subscriptionId } = await subscribe(t, token);
-    await runBilling(t.ctx, '2026-12-01');
-    await settleCharges();
-    await t.as(token).post(`/api/v2/subscriptions/${subscriptionId}/pause`);
-    await t.as(token).post(`/api/v2/subscriptions/${subscriptionId}/resume`);
-    await t.as(token).delete(`/api/v2/subscriptions/${subscriptionId}`);
-    const rows = await t.ctx.db('outbound_events').where({ account_id: accountId, url: 'https://merchant.example/events' }).orderBy('seq');
-    expect(rows.map((row) => row.event)).toEqual([
-      'payment.pending',
-      'subscription.charged',
-      'payment.paid',
-      'subscription.paused',
-      'subscription.resumed',
-      'subscription.cancelled',
-    ]);
-    const charged = rows.find((row) => row.event === 'subscription.charged');
-    expect(JSON.parse(charged.payload)).toMatchObject({ id: subscriptionId, event: 'subscription.charged', status: 'active', charge_number: 1, due_date: '2026-12-01' });
-    // The payment events of the charge carry the payment, the subscription events the subscription.
-    expect(rows.filter((row) => row.event.startsWith('payment.')).every((row) => row.payment_id !== null)).toBe(true);
-    expect(rows.filter((row) => row.event.startsWith('subscription.')).every((row) => row.payment_id === null && row.resource_id === subscriptionId)).toBe(true);
-  });
+  it(
+    'When the account has an events endpoint, then charges, payments of every purpose and subscription changes are queued to it, ' +
+      'signed',
+    async () => {
+      expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', accountName, '--url', 'https://merchant.example/events')).code).toBe(
+        0,
+      );
+      const { subscriptionId } = await subscribe(t, token);
+      await runBilling(t.ctx, '2026-12-01');
+      await settleCharges();
+      await t.as(token).post(`/api/v2/subscriptions/${subscriptionId}/pause`);
+      await t.as(token).post(`/api/v2/subscriptions/${subscriptionId}/resume`);
+      await t.as(token).delete(`/api/v2/subscriptions/${subscriptionId}`);
+      const rows = await t.ctx
+        .db('outbound_events')
+        .where({ account_id: accountId, url: 'https://merchant.example/events' })
+        .orderBy('seq');
+      expect(rows.map((row) => row.event)).toEqual([
+        'payment.pending',
+        'subscription.charged',
+        'payment.paid',
+        'subscription.paused',
+        'subscription.resumed',
+        'subscription.cancelled',
+      ]);
+      const charged = rows.find((row) => row.event === 'subscription.charged');
+      expect(JSON.parse(charged.payload)).toMatchObject({
+        id: subscriptionId,
+        event: 'subscription.charged',
+        status: 'active',
+        charge_number: 1,
+        due_date: '2026-12-01',
+      });
+      // The payment events of the charge carry the payment, the subscription events the subscription.
+      expect(rows.filter((row) => row.event.startsWith('payment.')).every((row) => row.payment_id !== null)).toBe(true);
+      expect(
+        rows
+          .filter((row) => row.event.startsWith('subscription.'))
+          .every((row) => row.payment_id === null && row.resource_id === subscriptionId),
+      ).toBe(true);
+    },
+  );
 
-  it('When pre-notification is set, then the customer of a direct debit is e-mailed its date and amount that many days before, once', async () => {
-    expect((await cli(t.ctx, 'accounts', 'set-pre-notification', '--account', accountName, '--days', '5')).code).toBe(0);
-    await subscribe(t, token, { startDate: '2026-12-01' });
-    expect(await sendPreNotifications(t.ctx, '2026-11-25')).toBe(0); // six days before
-    expect(await sendPreNotifications(t.ctx, '2026-11-26')).toBe(1);
-    expect(await sendPreNotifications(t.ctx, '2026-11-27')).toBe(0);
-    const [mail] = await t.ctx.db('outgoing_mails').where({ account_id: accountId });
-    expect(mail).toMatchObject({ template: 'charge-notice', recipient: 'anna@example.nl' });
-    expect(mail.text_body).toContain('will debit €12.50 from your account on or shortly after December 1, 2026 for "Coffee box"');
-    expect(mail.text_body).toContain('Mandate reference: ');
-    expect((await cli(t.ctx, 'accounts', 'set-pre-notification', '--account', accountName, '--none')).code).toBe(0);
-    await t.ctx.db('subscriptions').where({ account_id: accountId }).update({ next_payment_at: '2027-01-01' });
-    expect(await sendPreNotifications(t.ctx, '2026-12-28')).toBe(0);
-  });
+  it(
+    'When pre-notification is set, then the customer of a direct debit is e-mailed its date and amount that many days before, ' + 'once',
+    async () => {
+      expect((await cli(t.ctx, 'accounts', 'set-pre-notification', '--account', accountName, '--days', '5')).code).toBe(0);
+      await subscribe(t, token, { startDate: '2026-12-01' });
+      expect(await sendPreNotifications(t.ctx, '2026-11-25')).toBe(0); // six days before
+      expect(await sendPreNotifications(t.ctx, '2026-11-26')).toBe(1);
+      expect(await sendPreNotifications(t.ctx, '2026-11-27')).toBe(0);
+      const [mail] = await t.ctx.db('outgoing_mails').where({ account_id: accountId });
+      expect(mail).toMatchObject({ template: 'charge-notice', recipient: 'anna@example.nl' });
+      expect(mail.text_body).toContain('will debit €12.50 from your account on or shortly after December 1, 2026 for "Coffee box"');
+      expect(mail.text_body).toContain('Mandate reference: ');
+      expect((await cli(t.ctx, 'accounts', 'set-pre-notification', '--account', accountName, '--none')).code).toBe(0);
+      await t.ctx.db('subscriptions').where({ account_id: accountId }).update({ next_payment_at: '2027-01-01' });
+      expect(await sendPreNotifications(t.ctx, '2026-12-28')).toBe(0);
+    },
+  );
 });

@@ -33,17 +33,23 @@ describe.each(TEST_DATABASES)('cancelling, pausing and resuming subscriptions on
     expect(await chargeRows(subscriptionId)).toHaveLength(0);
   });
 
-  it('When cancelled with a future cancel_at, then charges before it are made, none on or after it, and it is cancelled on that date', async () => {
-    const { subscriptionId } = await subscribe(t, token);
-    const res = await t.as(token).delete(`/api/v2/subscriptions/${subscriptionId}`).send({ cancel_at: '2027-02-01' });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'active', next_payment_at: '2026-12-01' });
-    await bill('2027-01-31');
-    expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body.status).toBe('active');
-    expect(await bill('2027-03-05')).toContain('1 cancelled');
-    expect(await madeDates(subscriptionId)).toEqual(['2026-12-01', '2027-01-01']);
-    expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({ status: 'cancelled', next_payment_at: null });
-  });
+  it(
+    'When cancelled with a future cancel_at, then charges before it are made, none on or after it, and it is cancelled on that ' + 'date',
+    async () => {
+      const { subscriptionId } = await subscribe(t, token);
+      const res = await t.as(token).delete(`/api/v2/subscriptions/${subscriptionId}`).send({ cancel_at: '2027-02-01' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'active', next_payment_at: '2026-12-01' });
+      await bill('2027-01-31');
+      expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body.status).toBe('active');
+      expect(await bill('2027-03-05')).toContain('1 cancelled');
+      expect(await madeDates(subscriptionId)).toEqual(['2026-12-01', '2027-01-01']);
+      expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({
+        status: 'cancelled',
+        next_payment_at: null,
+      });
+    },
+  );
 
   it('When cancel_at is in the past, then it means today', async () => {
     const { subscriptionId } = await subscribe(t, token);
@@ -51,24 +57,30 @@ describe.each(TEST_DATABASES)('cancelling, pausing and resuming subscriptions on
     expect(res.body.status).toBe('cancelled');
   });
 
-  it('When paused until a date, then the charges of the paused period are skipped, not made up, and billing goes on from that date', async () => {
-    const { subscriptionId } = await subscribe(t, token);
-    await bill('2026-12-01');
-    day('2026-12-10');
-    const paused = await t.as(token).post(`/api/v2/subscriptions/${subscriptionId}/pause`, { resume_at: '2027-02-15' });
-    expect(paused.status).toBe(200);
-    expect(paused.body).toMatchObject({ status: 'paused', next_payment_at: '2027-03-01' });
-    expect(await bill('2027-02-14')).toContain('2 due, 0 charged, 2 skipped');
-    expect(await bill('2027-03-01')).toContain('1 resumed');
-    const rows = await chargeRows(subscriptionId);
-    expect(rows.map((row) => [String(row.due_date).slice(0, 10), row.status])).toEqual([
-      ['2026-12-01', 'charged'],
-      ['2027-01-01', 'skipped'],
-      ['2027-02-01', 'skipped'],
-      ['2027-03-01', 'charged'],
-    ]);
-    expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({ status: 'active', next_payment_at: '2027-04-01' });
-  });
+  it(
+    'When paused until a date, then the charges of the paused period are skipped, not made up, and billing goes on from that ' + 'date',
+    async () => {
+      const { subscriptionId } = await subscribe(t, token);
+      await bill('2026-12-01');
+      day('2026-12-10');
+      const paused = await t.as(token).post(`/api/v2/subscriptions/${subscriptionId}/pause`, { resume_at: '2027-02-15' });
+      expect(paused.status).toBe(200);
+      expect(paused.body).toMatchObject({ status: 'paused', next_payment_at: '2027-03-01' });
+      expect(await bill('2027-02-14')).toContain('2 due, 0 charged, 2 skipped');
+      expect(await bill('2027-03-01')).toContain('1 resumed');
+      const rows = await chargeRows(subscriptionId);
+      expect(rows.map((row) => [String(row.due_date).slice(0, 10), row.status])).toEqual([
+        ['2026-12-01', 'charged'],
+        ['2027-01-01', 'skipped'],
+        ['2027-02-01', 'skipped'],
+        ['2027-03-01', 'charged'],
+      ]);
+      expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({
+        status: 'active',
+        next_payment_at: '2027-04-01',
+      });
+    },
+  );
 
   it('When paused without end and resumed by hand, then only the charges while paused are skipped', async () => {
     const { subscriptionId } = await subscribe(t, token);
@@ -97,7 +109,7 @@ describe.each(TEST_DATABASES)('cancelling, pausing and resuming subscriptions on
     expect(notADate.body.fields).toHaveProperty('cancel_at');
   });
 
-  it("When another account names the subscription, then every state change answers 404 and changes nothing", async () => {
+  it('When another account names the subscription, then every state change answers 404 and changes nothing', async () => {
     const { subscriptionId } = await subscribe(t, token);
     const other = await t.newAccount();
     for (const res of [

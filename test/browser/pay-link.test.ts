@@ -17,7 +17,6 @@ const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
 const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
 if (!existsSync(CHROMIUM)) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
 
-
 interface AxeViolation {
   id: string;
   impact: string | null;
@@ -53,7 +52,12 @@ describeWithChromium('paying a subscription link in a browser', () => {
     const outer = express();
     // The shop's own pages the buyer is sent back to.
     outer.get('/test-landing/:outcome', (req, res) => {
-      res.type('html').send(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop: ${req.params.outcome}</h1></main></body></html>`);
+      res
+        .type('html')
+        .send(
+          `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop: ` +
+            `${req.params.outcome}</h1></main></body></html>`,
+        );
     });
     outer.use((req, res, next) => t.app(req, res, next));
     server = await new Promise<HttpServer>((resolve) => {
@@ -61,7 +65,15 @@ describeWithChromium('paying a subscription link in a browser', () => {
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
 
@@ -104,22 +116,33 @@ describeWithChromium('paying a subscription link in a browser', () => {
       await page.keyboard.type('anna@example.nl');
       await page.keyboard.press('Tab');
       await Promise.all([page.waitForURL(/\/sandbox\/checkout\//), page.keyboard.press('Enter')]);
-      await Promise.all([page.waitForURL(new RegExp(`/test-landing/${outcome}$`)), page.getByRole('button', { name: outcome, exact: true }).click()]);
+      await Promise.all([
+        page.waitForURL(new RegExp(`/test-landing/${outcome}$`)),
+        page.getByRole('button', { name: outcome, exact: true }).click(),
+      ]);
       return (await page.textContent('h1')) ?? '';
     } finally {
       await context.close();
     }
   }
 
-  it('When the buyer pays, then they land on redirect_url_paid and the API shows the link paid with an active subscription on a valid mandate', async () => {
-    const link = await subscriptionLink();
-    expect(await payInBrowser(link.url, 'paid', true)).toBe('Shop: paid');
+  it(
+    'When the buyer pays, then they land on redirect_url_paid and the API shows the link paid with an active subscription on a valid ' +
+      'mandate',
+    async () => {
+      const link = await subscriptionLink();
+      expect(await payInBrowser(link.url, 'paid', true)).toBe('Shop: paid');
 
-    const res = await t.as(token).get(`/api/v2/links/${link.id}`);
-    expect(res.body).toMatchObject({ status: 'paid', customer: { first_name: 'Anna', email: 'anna@example.nl' }, subscription: { status: 'active', next_amount: '9.95' } });
-    const mandate = await t.ctx.db('mandates').where({ id: res.body.subscription.provider_mandate_id }).first();
-    expect(mandate).toMatchObject({ status: 'valid', customer_id: res.body.customer.id });
-  });
+      const res = await t.as(token).get(`/api/v2/links/${link.id}`);
+      expect(res.body).toMatchObject({
+        status: 'paid',
+        customer: { first_name: 'Anna', email: 'anna@example.nl' },
+        subscription: { status: 'active', next_amount: '9.95' },
+      });
+      const mandate = await t.ctx.db('mandates').where({ id: res.body.subscription.provider_mandate_id }).first();
+      expect(mandate).toMatchObject({ status: 'valid', customer_id: res.body.customer.id });
+    },
+  );
 
   it('When the payment fails, then the buyer lands on redirect_url_failed and there is no subscription', async () => {
     const link = await subscriptionLink();

@@ -13,8 +13,12 @@ describe.each(TEST_DATABASES)('cli accounts on %s', (kind) => {
     const other = await t.newAccount('Alpha Shop');
     const result = await cli(t.ctx, 'accounts', 'list');
     expect(result.code).toBe(0);
-    expect(result.out).toEqual(expect.arrayContaining([`${shop.accountId}  bookkeeping none  Zeeuwse Bakker`, `${other.accountId}  bookkeeping none  Alpha Shop`]));
-    expect(result.out.indexOf(`${other.accountId}  bookkeeping none  Alpha Shop`)).toBeLessThan(result.out.indexOf(`${shop.accountId}  bookkeeping none  Zeeuwse Bakker`));
+    expect(result.out).toEqual(
+      expect.arrayContaining([`${shop.accountId}  bookkeeping none  Zeeuwse Bakker`, `${other.accountId}  bookkeeping none  Alpha Shop`]),
+    );
+    expect(result.out.indexOf(`${other.accountId}  bookkeeping none  Alpha Shop`)).toBeLessThan(
+      result.out.indexOf(`${shop.accountId}  bookkeeping none  Zeeuwse Bakker`),
+    );
   });
 
   it('When --system is given, then the account is connected to it; --none removes it again', async () => {
@@ -37,7 +41,10 @@ describe.each(TEST_DATABASES)('cli accounts on %s', (kind) => {
     it.each([
       [['--account', 'Wrong Args Shop'], 'error: Pass either --system <name> or --none'],
       [['--account', 'Wrong Args Shop', '--system', 'x', '--none'], 'error: Pass either --system <name> or --none'],
-      [['--account', 'Wrong Args Shop', '--system', 'not a name!'], 'error: A bookkeeping system name is 1 to 64 letters, digits, dots, dashes or underscores'],
+      [
+        ['--account', 'Wrong Args Shop', '--system', 'not a name!'],
+        'error: A bookkeeping system name is 1 to 64 letters, digits, dots, dashes or underscores',
+      ],
       [['--account', 'Nobody', '--none'], 'error: No account named "Nobody"'],
     ])('When set-bookkeeping gets %p, then it prints one error line and exits with 1', async (args, message) => {
       expect(await cli(t.ctx, 'accounts', 'set-bookkeeping', ...args)).toEqual({ code: 1, out: [], err: [message] });

@@ -24,7 +24,11 @@ describe.each(TEST_DATABASES)('cli program on %s', (kind) => {
 
   it('When migrations already ran while the database was opened, then `migrate` reports them', async () => {
     const out: string[] = [];
-    const code = await runCli(['migrate'], { out: (line) => out.push(line), err: () => undefined, readStdin: async () => '' }, { ctx: t.ctx, migratedOnOpen: ['20261121_001_accounts_and_tokens'] });
+    const code = await runCli(
+      ['migrate'],
+      { out: (line) => out.push(line), err: () => undefined, readStdin: async () => '' },
+      { ctx: t.ctx, migratedOnOpen: ['20261121_001_accounts_and_tokens'] },
+    );
     expect(code).toBe(0);
     expect(out).toEqual(['Migrated 20261121_001_accounts_and_tokens']);
   });

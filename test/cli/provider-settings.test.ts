@@ -21,7 +21,17 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
 
   it('When a test key is set, then only ciphertext is stored and the command prints the key masked', async () => {
     const { name, accountId } = await newNamedAccount();
-    const result = await cli(t.ctx, 'accounts', 'set-provider', '--account', name, '--mollie-api-key', TEST_KEY, '--profile-id', 'pfl_QkEhN94Ba');
+    const result = await cli(
+      t.ctx,
+      'accounts',
+      'set-provider',
+      '--account',
+      name,
+      '--mollie-api-key',
+      TEST_KEY,
+      '--profile-id',
+      'pfl_QkEhN94Ba',
+    );
     expect(result).toEqual({ code: 0, out: [`Account "${name}" uses Mollie with key test_…lXsM (profile pfl_QkEhN94Ba)`], err: [] });
     const row = await rowOf(accountId);
     expect(JSON.stringify(row)).not.toContain(TEST_KEY);
@@ -38,7 +48,8 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
     expect(result.code).toBe(1);
     expect(result.out).toEqual([]);
     expect(result.err).toEqual([
-      'error: Refused a live_ key: NODE_ENV is "test", not "production", and a copy outside production must not charge real customers. Pass --allow-live if you really mean it',
+      'error: Refused a live_ key: NODE_ENV is "test", not "production", and a copy outside production must not charge real ' +
+        'customers. Pass --allow-live if you really mean it',
     ]);
     expect((await rowOf(accountId)).provider_credentials_sealed).toBeNull();
   });
@@ -84,20 +95,47 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
 
   it('When the account has no key, then show names the sandbox; a live key allowed outside production is said so', async () => {
     const { name } = await newNamedAccount();
-    expect((await cli(t.ctx, 'accounts', 'show', '--account', name)).out).toContain('provider:             sandbox (no Mollie key on the account nor in MOLLIE_API_KEY)');
+    expect((await cli(t.ctx, 'accounts', 'show', '--account', name)).out).toContain(
+      'provider:             sandbox (no Mollie key on the account nor in MOLLIE_API_KEY)',
+    );
     await cli(t.ctx, 'accounts', 'set-provider', '--account', name, '--mollie-api-key', LIVE_KEY, '--allow-live');
-    expect((await cli(t.ctx, 'accounts', 'show', '--account', name)).out).toContain('provider:             mollie (account key live_…EfGh; live allowed outside production)');
+    expect((await cli(t.ctx, 'accounts', 'show', '--account', name)).out).toContain(
+      'provider:             mollie (account key live_…EfGh; live allowed outside production)',
+    );
   });
 
   it('When --none is given, then the settings are cleared and show names the sandbox again', async () => {
     const { name, accountId } = await newNamedAccount();
-    await cli(t.ctx, 'accounts', 'set-provider', '--account', name, '--mollie-api-key', TEST_KEY, '--profile-id', 'pfl_QkEhN94Ba', '--mollie-api-url', 'https://mollie-proxy.example.nl/v2/');
+    await cli(
+      t.ctx,
+      'accounts',
+      'set-provider',
+      '--account',
+      name,
+      '--mollie-api-key',
+      TEST_KEY,
+      '--profile-id',
+      'pfl_QkEhN94Ba',
+      '--mollie-api-url',
+      'https://mollie-proxy.example.nl/v2/',
+    );
     expect(await rowOf(accountId)).toMatchObject({ provider_options: JSON.stringify({ apiUrl: 'https://mollie-proxy.example.nl/v2/' }) });
 
     const cleared = await cli(t.ctx, 'accounts', 'set-provider', '--account', name, '--none');
-    expect(cleared).toEqual({ code: 0, out: [`Account "${name}" has no Mollie key of its own; it uses MOLLIE_API_KEY if set, else the sandbox`], err: [] });
-    expect(await rowOf(accountId)).toMatchObject({ provider: null, provider_credentials_sealed: null, provider_profile_id: null, provider_options: null });
-    expect((await cli(t.ctx, 'accounts', 'show', '--account', name)).out).toContain('provider:             sandbox (no Mollie key on the account nor in MOLLIE_API_KEY)');
+    expect(cleared).toEqual({
+      code: 0,
+      out: [`Account "${name}" has no Mollie key of its own; it uses MOLLIE_API_KEY if set, else the sandbox`],
+      err: [],
+    });
+    expect(await rowOf(accountId)).toMatchObject({
+      provider: null,
+      provider_credentials_sealed: null,
+      provider_profile_id: null,
+      provider_options: null,
+    });
+    expect((await cli(t.ctx, 'accounts', 'show', '--account', name)).out).toContain(
+      'provider:             sandbox (no Mollie key on the account nor in MOLLIE_API_KEY)',
+    );
   });
 
   describe('the key from standard input (--mollie-api-key -)', () => {
@@ -154,12 +192,29 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
       [[], 'error: Pass either --mollie-api-key <key> or --none'],
       [['--mollie-api-key', TEST_KEY, '--none'], 'error: Pass either --mollie-api-key <key> or --none'],
       [['--none', '--profile-id', 'pfl_QkEhN94Ba'], 'error: --none takes no other provider option'],
-      [['--mollie-api-key', 'test_short'], 'error: A Mollie API key is test_ or live_ followed by at least 30 letters and digits (or access_ for an organization access token)'],
-      [['--mollie-api-key', 'sk_test_1234567890123456789012345678901'], 'error: A Mollie API key is test_ or live_ followed by at least 30 letters and digits (or access_ for an organization access token)'],
+      [
+        ['--mollie-api-key', 'test_short'],
+        'error: A Mollie API key is test_ or live_ followed by at least 30 letters and digits (or access_ for an organization access ' +
+          'token)',
+      ],
+      [
+        ['--mollie-api-key', 'sk_test_1234567890123456789012345678901'],
+        'error: A Mollie API key is test_ or live_ followed by at least 30 letters and digits (or access_ for an organization access ' +
+          'token)',
+      ],
       [['--mollie-api-key', TEST_KEY, '--profile-id', 'profile-1'], 'error: A Mollie profile id is pfl_ followed by letters and digits'],
-      [['--mollie-api-key', TEST_KEY, '--mollie-api-url', 'http://mollie.example.nl/v2/'], 'error: The Mollie API URL must start with https:// (the Mollie client refuses anything else)'],
-      [['--mollie-api-key', TEST_KEY, '--mollie-api-url', 'not a url'], 'error: "not a url" is not a URL; the Mollie API URL looks like https://api.mollie.com/v2/'],
-      [['--mollie-api-key', `access_${'A'.repeat(40)}`], 'error: An organization access token (access_…) is not tied to one website profile: pass --profile-id pfl_…'],
+      [
+        ['--mollie-api-key', TEST_KEY, '--mollie-api-url', 'http://mollie.example.nl/v2/'],
+        'error: The Mollie API URL must start with https:// (the Mollie client refuses anything else)',
+      ],
+      [
+        ['--mollie-api-key', TEST_KEY, '--mollie-api-url', 'not a url'],
+        'error: "not a url" is not a URL; the Mollie API URL looks like https://api.mollie.com/v2/',
+      ],
+      [
+        ['--mollie-api-key', `access_${'A'.repeat(40)}`],
+        'error: An organization access token (access_…) is not tied to one website profile: pass --profile-id pfl_…',
+      ],
     ])('When set-provider gets %p, then it prints one error line, exits with 1 and stores nothing', async (args, message) => {
       const result = await cli(t.ctx, 'accounts', 'set-provider', '--account', name, ...args);
       expect(result).toEqual({ code: 1, out: [], err: [message] });
@@ -167,8 +222,16 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
     });
 
     it('When the account does not exist, then set-provider and show say so', async () => {
-      expect(await cli(t.ctx, 'accounts', 'set-provider', '--account', 'Nobody', '--mollie-api-key', TEST_KEY)).toEqual({ code: 1, out: [], err: ['error: No account named "Nobody"'] });
-      expect(await cli(t.ctx, 'accounts', 'show', '--account', 'Nobody')).toEqual({ code: 1, out: [], err: ['error: No account named "Nobody"'] });
+      expect(await cli(t.ctx, 'accounts', 'set-provider', '--account', 'Nobody', '--mollie-api-key', TEST_KEY)).toEqual({
+        code: 1,
+        out: [],
+        err: ['error: No account named "Nobody"'],
+      });
+      expect(await cli(t.ctx, 'accounts', 'show', '--account', 'Nobody')).toEqual({
+        code: 1,
+        out: [],
+        err: ['error: No account named "Nobody"'],
+      });
     });
   });
 });
@@ -186,7 +249,12 @@ describe.each(TEST_DATABASES)('cli accounts show with MOLLIE_API_KEY on %s', (ki
 
   it('When the account holds a live key stored without --allow-live (a copied database), then show says it is refused', async () => {
     const { accountId } = await t.newAccount('Copied Shop');
-    await t.ctx.db('accounts').where({ id: accountId }).update({ provider: 'mollie', provider_credentials_sealed: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
-    expect((await cli(t.ctx, 'accounts', 'show', '--account', 'Copied Shop')).out).toContain('provider:             mollie (account key live_…EfGh; REFUSED: a live key and NODE_ENV is test)');
+    await t.ctx
+      .db('accounts')
+      .where({ id: accountId })
+      .update({ provider: 'mollie', provider_credentials_sealed: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
+    expect((await cli(t.ctx, 'accounts', 'show', '--account', 'Copied Shop')).out).toContain(
+      'provider:             mollie (account key live_…EfGh; REFUSED: a live key and NODE_ENV is test)',
+    );
   });
 });

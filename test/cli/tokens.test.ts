@@ -77,7 +77,11 @@ describe.each(TEST_DATABASES)('cli tokens on %s', (kind) => {
     });
 
     it('When the account does not exist, then it fails with one line and exit code 1', async () => {
-      expect(await cli(t.ctx, 'tokens', 'list', '--account', 'Nobody')).toEqual({ code: 1, out: [], err: ['error: No account named "Nobody"'] });
+      expect(await cli(t.ctx, 'tokens', 'list', '--account', 'Nobody')).toEqual({
+        code: 1,
+        out: [],
+        err: ['error: No account named "Nobody"'],
+      });
     });
   });
 
@@ -104,7 +108,11 @@ describe.each(TEST_DATABASES)('cli tokens on %s', (kind) => {
       const token = lastLine((await cli(t.ctx, 'tokens', 'create', '--account', 'Twice')).out);
       const prefix = token.slice(0, TOKEN_DISPLAY_LENGTH);
       await cli(t.ctx, 'tokens', 'revoke', prefix);
-      expect(await cli(t.ctx, 'tokens', 'revoke', prefix)).toEqual({ code: 1, out: [], err: [`error: Token ${prefix} was already revoked`] });
+      expect(await cli(t.ctx, 'tokens', 'revoke', prefix)).toEqual({
+        code: 1,
+        out: [],
+        err: [`error: Token ${prefix} was already revoked`],
+      });
     });
   });
 });

@@ -56,32 +56,36 @@ describe.each(TEST_DATABASES)('billing exactly once across processes, on %s', (k
     await expectEachPeriodChargedOnceHere(accountId);
   });
 
-  it('When the process is killed halfway, after writing charge rows and while Mollie holds a charge, then the next run charges each row exactly once', async () => {
-    const accountId = await billableAccount();
-    fake.holdAnswers('POST', /^\/v2\/payments/, 1);
-    const doomed = startCliProcess(env(1), ['billing', 'run', '--date', BILLING_DATE, '--force']);
-    // The rows are written and the first charge is made at Mollie; its answer never arrives. A run that
-    // dies before that (it cannot start) fails the test at once instead of waiting for the hold.
-    await Promise.race([
-      fake.untilHeld(),
-      doomed.exited.then((run) => {
-        throw new Error(`billing ended before its first charge reached Mollie: ${run.stderr}`);
-      }),
-    ]);
-    await doomed.crash();
-    // Planning runs beside charging, so it may have been cut off too: some rows are written, none charged.
-    const written = await t.ctx.db('subscription_charges').where({ account_id: accountId });
-    expect(written.length).toBeGreaterThan(0);
-    expect(written.every((charge) => charge.status === 'due')).toBe(true);
-    expect(await t.ctx.db('payments').where({ account_id: accountId, status: 'creating' })).toHaveLength(1);
-    // The dead process's claims run out (made to look expired rather than waited for).
-    await t.ctx.db('subscription_charges').where({ account_id: accountId }).update({ claimed_until: '2000-01-01 00:00:00' });
+  it(
+    'When the process is killed halfway, after writing charge rows and while Mollie holds a charge, then the next run charges each ' +
+      'row exactly once',
+    async () => {
+      const accountId = await billableAccount();
+      fake.holdAnswers('POST', /^\/v2\/payments/, 1);
+      const doomed = startCliProcess(env(1), ['billing', 'run', '--date', BILLING_DATE, '--force']);
+      // The rows are written and the first charge is made at Mollie; its answer never arrives. A run that
+      // dies before that (it cannot start) fails the test at once instead of waiting for the hold.
+      await Promise.race([
+        fake.untilHeld(),
+        doomed.exited.then((run) => {
+          throw new Error(`billing ended before its first charge reached Mollie: ${run.stderr}`);
+        }),
+      ]);
+      await doomed.crash();
+      // Planning runs beside charging, so it may have been cut off too: some rows are written, none charged.
+      const written = await t.ctx.db('subscription_charges').where({ account_id: accountId });
+      expect(written.length).toBeGreaterThan(0);
+      expect(written.every((charge) => charge.status === 'due')).toBe(true);
+      expect(await t.ctx.db('payments').where({ account_id: accountId, status: 'creating' })).toHaveLength(1);
+      // The dead process's claims run out (made to look expired rather than waited for).
+      await t.ctx.db('subscription_charges').where({ account_id: accountId }).update({ claimed_until: '2000-01-01 00:00:00' });
 
-    const next = await runCliProcess(env(4), ['billing', 'run', '--date', BILLING_DATE, '--force']);
-    expect({ code: next.code, problems: problems(next.stderr) }).toEqual({ code: 0, problems: [] });
-    expect(next.stdout).toContain(`${PERIODS} due, ${PERIODS} charged`);
-    await expectEachPeriodChargedOnceHere(accountId);
-  });
+      const next = await runCliProcess(env(4), ['billing', 'run', '--date', BILLING_DATE, '--force']);
+      expect({ code: next.code, problems: problems(next.stderr) }).toEqual({ code: 0, problems: [] });
+      expect(next.stdout).toContain(`${PERIODS} due, ${PERIODS} charged`);
+      await expectEachPeriodChargedOnceHere(accountId);
+    },
+  );
 
   it('When one of two billing processes is killed halfway and restarted, then every due period is charged exactly once', async () => {
     const accountId = await billableAccountAtFake(t, fake, mollie.apiUrl, MANY_SUBSCRIPTIONS);
@@ -98,7 +102,11 @@ describe.each(TEST_DATABASES)('billing exactly once across processes, on %s', (k
 
     // The killed process's claims run out (made to look expired rather than waited for); a last run
     // takes what it held, resuming any charge it left half made with that charge's own key.
-    await t.ctx.db('subscription_charges').where({ account_id: accountId }).whereNotIn('status', ['charged']).update({ claimed_until: '2000-01-01 00:00:00' });
+    await t.ctx
+      .db('subscription_charges')
+      .where({ account_id: accountId })
+      .whereNotIn('status', ['charged'])
+      .update({ claimed_until: '2000-01-01 00:00:00' });
     const last = await runCliProcess(env(4), ['billing', 'run', '--date', MANY_DATE, '--force']);
     expect({ code: last.code, problems: problems(last.stderr) }).toEqual({ code: 0, problems: [] });
     await expectEachPeriodChargedOnce(t, fake, accountId, MANY_SUBSCRIPTIONS);

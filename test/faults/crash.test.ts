@@ -84,50 +84,62 @@ describe.each(TEST_DATABASES)('a crash while Mollie holds the answer, on %s', (k
     expect(await lostRequest).toBe('connection lost');
   }
 
-  it('When the service is killed while Mollie holds the payment answer, then after a restart the same key gets that one payment', async () => {
-    const { accountId, token } = await mollieAccount();
-    const first = await start();
-    const customer = await post(first, token, '/api/v2/customers', customerBody, `customer-${randomBase62(6)}`);
-    expect(customer.status).toBe(201);
-    const { provider_customer_id: providerCustomerId } = (await customer.json()) as { provider_customer_id: string };
-    const payment = { amount: 25, currency: 'EUR', provider_customer_id: providerCustomerId, description: 'Order 2001', redirect_url: 'https://shop.example/thanks' };
+  it(
+    'When the service is killed while Mollie holds the payment answer, then after a restart the same key gets that one ' + 'payment',
+    async () => {
+      const { accountId, token } = await mollieAccount();
+      const first = await start();
+      const customer = await post(first, token, '/api/v2/customers', customerBody, `customer-${randomBase62(6)}`);
+      expect(customer.status).toBe(201);
+      const { provider_customer_id: providerCustomerId } = (await customer.json()) as { provider_customer_id: string };
+      const payment = {
+        amount: 25,
+        currency: 'EUR',
+        provider_customer_id: providerCustomerId,
+        description: 'Order 2001',
+        redirect_url: 'https://shop.example/thanks',
+      };
 
-    fake.holdAnswers('POST', /^\/v2\/payments/, 1);
-    await crashWhileHeld(first, () => post(first, token, '/api/v2/payments', payment, 'order-2001'));
-    const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
-    expect(kept).toMatchObject({ status: 'creating', provider_payment_id: null });
-    const madeAtMollie = fake.paymentsWithReference(kept.id);
-    expect(madeAtMollie).toHaveLength(1);
+      fake.holdAnswers('POST', /^\/v2\/payments/, 1);
+      await crashWhileHeld(first, () => post(first, token, '/api/v2/payments', payment, 'order-2001'));
+      const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
+      expect(kept).toMatchObject({ status: 'creating', provider_payment_id: null });
+      const madeAtMollie = fake.paymentsWithReference(kept.id);
+      expect(madeAtMollie).toHaveLength(1);
 
-    const second = await start();
-    await sleep(LOCK_SECONDS * 1000 + 1100); // the dead request's lock, stored to the second
-    const retry = await post(second, token, '/api/v2/payments', payment, 'order-2001');
-    const body = (await retry.json()) as { id: string; provider_payment_id: string; status: string };
-    expect({ status: retry.status, body }).toEqual({
-      status: 201,
-      body: { id: kept.id, provider_payment_id: madeAtMollie[0]?.id, status: 'open', provider_checkout_url: expect.any(String) },
-    });
-    expect(fake.payments.size).toBe(1);
-    expect(await t.ctx.db('payments').where({ account_id: accountId })).toHaveLength(1);
-  });
+      const second = await start();
+      await sleep(LOCK_SECONDS * 1000 + 1100); // the dead request's lock, stored to the second
+      const retry = await post(second, token, '/api/v2/payments', payment, 'order-2001');
+      const body = (await retry.json()) as { id: string; provider_payment_id: string; status: string };
+      expect({ status: retry.status, body }).toEqual({
+        status: 201,
+        body: { id: kept.id, provider_payment_id: madeAtMollie[0]?.id, status: 'open', provider_checkout_url: expect.any(String) },
+      });
+      expect(fake.payments.size).toBe(1);
+      expect(await t.ctx.db('payments').where({ account_id: accountId })).toHaveLength(1);
+    },
+  );
 
-  it('When the service is killed while Mollie holds the customer answer, then after a restart the same key gets that one customer', async () => {
-    const { accountId, token } = await mollieAccount();
-    const first = await start();
-    fake.holdAnswers('POST', /^\/v2\/customers$/, 1);
-    await crashWhileHeld(first, () => post(first, token, '/api/v2/customers', customerBody, 'customer-anna'));
-    const [kept] = await t.ctx.db('customers').where({ account_id: accountId });
-    expect(kept.provider_customer_id).toBeNull();
+  it(
+    'When the service is killed while Mollie holds the customer answer, then after a restart the same key gets that one ' + 'customer',
+    async () => {
+      const { accountId, token } = await mollieAccount();
+      const first = await start();
+      fake.holdAnswers('POST', /^\/v2\/customers$/, 1);
+      await crashWhileHeld(first, () => post(first, token, '/api/v2/customers', customerBody, 'customer-anna'));
+      const [kept] = await t.ctx.db('customers').where({ account_id: accountId });
+      expect(kept.provider_customer_id).toBeNull();
 
-    const second = await start();
-    await sleep(LOCK_SECONDS * 1000 + 1100);
-    const retry = await post(second, token, '/api/v2/customers', customerBody, 'customer-anna');
-    expect(retry.status).toBe(201);
-    const body = (await retry.json()) as { id: string; provider_customer_id: string };
-    expect(body.id).toBe(kept.id);
-    expect(fake.customersWithReference(kept.id)).toHaveLength(1);
-    expect(body.provider_customer_id).toBe(fake.customersWithReference(kept.id)[0]?.id);
-  });
+      const second = await start();
+      await sleep(LOCK_SECONDS * 1000 + 1100);
+      const retry = await post(second, token, '/api/v2/customers', customerBody, 'customer-anna');
+      expect(retry.status).toBe(201);
+      const body = (await retry.json()) as { id: string; provider_customer_id: string };
+      expect(body.id).toBe(kept.id);
+      expect(fake.customersWithReference(kept.id)).toHaveLength(1);
+      expect(body.provider_customer_id).toBe(fake.customersWithReference(kept.id)[0]?.id);
+    },
+  );
 
   it('When the service is killed halfway and the client never comes back, then the job finishes the payment once', async () => {
     const { accountId, token } = await mollieAccount();
@@ -135,13 +147,22 @@ describe.each(TEST_DATABASES)('a crash while Mollie holds the answer, on %s', (k
     const customer = await post(first, token, '/api/v2/customers', customerBody, `customer-${randomBase62(6)}`);
     const { provider_customer_id: providerCustomerId } = (await customer.json()) as { provider_customer_id: string };
     fake.holdAnswers('POST', /^\/v2\/payments/, 1);
-    const payment = { amount: 30, currency: 'EUR', provider_customer_id: providerCustomerId, description: 'Order 2002', redirect_url: 'https://shop.example/thanks' };
+    const payment = {
+      amount: 30,
+      currency: 'EUR',
+      provider_customer_id: providerCustomerId,
+      description: 'Order 2002',
+      redirect_url: 'https://shop.example/thanks',
+    };
     await crashWhileHeld(first, () => post(first, token, '/api/v2/payments', payment, 'order-2002'));
     const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
 
     // Some minutes pass (the row's first resumption, two minutes after it was written, is made due); then the job runs once.
     expect(kept.next_attempt_at > toDbDateTime(new Date())).toBe(true);
-    await t.ctx.db('payments').where({ account_id: accountId, id: kept.id }).update({ next_attempt_at: toDbDateTime(new Date(Date.now() - 60_000)) });
+    await t.ctx
+      .db('payments')
+      .where({ account_id: accountId, id: kept.id })
+      .update({ next_attempt_at: toDbDateTime(new Date(Date.now() - 60_000)) });
     const job = await runCliProcess(serviceEnv(), ['jobs', 'run', 'finish-provider-creations']);
     expect(job).toMatchObject({ code: 0, stdout: expect.stringContaining('finish-provider-creations: 1 processed, 0 failed') });
     const [finished] = await t.ctx.db('payments').where({ account_id: accountId });

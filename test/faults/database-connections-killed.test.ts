@@ -33,7 +33,9 @@ describeOnMysql('billing while MySQL kills the service’s connections', () => {
   /** KILLs every connection to the test's database but the admin's own. */
   async function killServiceConnections(): Promise<number> {
     const database = new URL(t.ctx.config.DATABASE_URL).pathname.slice(1);
-    const [rows] = (await admin.raw('SELECT id FROM information_schema.processlist WHERE db = ? AND id <> CONNECTION_ID()', [database])) as [Array<{ id: number }>];
+    const [rows] = (await admin.raw('SELECT id FROM information_schema.processlist WHERE db = ? AND id <> CONNECTION_ID()', [
+      database,
+    ])) as [Array<{ id: number }>];
     for (const { id } of rows) await admin.raw(`KILL ${Number(id)}`).catch(() => undefined);
     return rows.length;
   }

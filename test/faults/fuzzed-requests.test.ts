@@ -30,7 +30,17 @@ const doors = [
   { method: 'get' as const, path: '/api/v2/openapi.json', fields: [] },
 ];
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded', 'text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '', 'garbage/\u00ff'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/x-www-form-urlencoded',
+  'text/plain',
+  'application/xml',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  '',
+  'garbage/\u00ff',
+];
 
 /**
  * 10,000 requests with fuzzed paths, queries, headers and bodies across every door of the service:
@@ -47,7 +57,9 @@ describe.each(TEST_DATABASES)('fuzzed requests on %s', (kind) => {
     t = await createTestApp(kind, { env: { RATE_LIMIT_PER_MINUTE: '100000' } });
     ({ token } = await t.newAccount());
     const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' });
-    const mandate = await t.as(token).post(`/api/v2/customers/${customer.body.id}/mandates`, { consumer_name: 'Anna de Vries', consumer_account: 'NL91ABNA0417164300' });
+    const mandate = await t
+      .as(token)
+      .post(`/api/v2/customers/${customer.body.id}/mandates`, { consumer_name: 'Anna de Vries', consumer_account: 'NL91ABNA0417164300' });
     ids = { customerId: customer.body.id, providerCustomerId: customer.body.provider_customer_id, mandateId: mandate.body.id };
     server = t.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -59,9 +71,24 @@ describe.each(TEST_DATABASES)('fuzzed requests on %s', (kind) => {
 
   const fuzzedRequest = () => {
     const door = fc.constantFrom(...doors);
-    const pathPart = fc.oneof({ weight: 3, arbitrary: fc.constant(ids.customerId) }, { weight: 2, arbitrary: awkwardStrings.map((text) => encodeURIComponent(text.slice(0, 300))) }, fc.constantFrom('..', '%2e%2e', '%00', 'cus_' + 'x'.repeat(500)));
-    const query = fc.option(fc.dictionary(fc.constantFrom('page', 'per_page', 'email', 'account', 'full', '__proto__'), awkwardStrings.map((text) => text.slice(0, 200)), { maxKeys: 3 }));
-    const authorization = fc.oneof({ weight: 4, arbitrary: fc.constant(`Bearer ${token}`) }, fc.constant(undefined), fc.constantFrom('Bearer ', 'Basic YTpi', `Bearer ${token}x`, `bearer ${token}`, 'Bearer rps_' + 'A'.repeat(300)), awkwardStrings.map((text) => text.replace(/[^\t\x20-\x7e]/g, '').slice(0, 400)));
+    const pathPart = fc.oneof(
+      { weight: 3, arbitrary: fc.constant(ids.customerId) },
+      { weight: 2, arbitrary: awkwardStrings.map((text) => encodeURIComponent(text.slice(0, 300))) },
+      fc.constantFrom('..', '%2e%2e', '%00', 'cus_' + 'x'.repeat(500)),
+    );
+    const query = fc.option(
+      fc.dictionary(
+        fc.constantFrom('page', 'per_page', 'email', 'account', 'full', '__proto__'),
+        awkwardStrings.map((text) => text.slice(0, 200)),
+        { maxKeys: 3 },
+      ),
+    );
+    const authorization = fc.oneof(
+      { weight: 4, arbitrary: fc.constant(`Bearer ${token}`) },
+      fc.constant(undefined),
+      fc.constantFrom('Bearer ', 'Basic YTpi', `Bearer ${token}x`, `bearer ${token}`, 'Bearer rps_' + 'A'.repeat(300)),
+      awkwardStrings.map((text) => text.replace(/[^\t\x20-\x7e]/g, '').slice(0, 400)),
+    );
     const headerText = awkwardStrings.map((text) => text.replace(/[^\t\x20-\x7e]/g, '').slice(0, 400));
     const body = fc.oneof(
       { weight: 3, arbitrary: garbageBodies(['name', 'email', 'amount', 'id'], ids).map((value) => JSON.stringify(value) ?? 'null') },
@@ -93,7 +120,10 @@ describe.each(TEST_DATABASES)('fuzzed requests on %s', (kind) => {
       const res = sample.door.method === 'get' ? await test : await test.send(sample.body);
       if (path.startsWith('/api/v2/') && path !== '/api/v2/openapi.json') expectDocumentedAnswer(res);
       else expect({ path, status: res.status }).toEqual({ path, status: expect.any(Number) });
-      expect({ door: `${sample.door.method} ${sample.door.path}`, status: res.status < 500 }).toEqual({ door: `${sample.door.method} ${sample.door.path}`, status: true });
+      expect({ door: `${sample.door.method} ${sample.door.path}`, status: res.status < 500 }).toEqual({
+        door: `${sample.door.method} ${sample.door.path}`,
+        status: true,
+      });
     };
 
     for (const sample of samples.slice(0, 500)) await send(sample); // warm-up: caches and pools fill

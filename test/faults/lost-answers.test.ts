@@ -64,47 +64,62 @@ describe.each(TEST_DATABASES)('lost answers from Mollie, on %s', (kind) => {
   const creates = (path: RegExp) => fake.requests.filter((request) => request.method === 'POST' && path.test(request.path));
 
   describe('payments', () => {
-    it('When every answer to POST /v2/payments is lost, then the retry with the same Idempotency-Key gets the one payment Mollie made', async () => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      fake.loseAnswers('POST', /^\/v2\/payments/);
+    it(
+      'When every answer to POST /v2/payments is lost, then the retry with the same Idempotency-Key gets the one payment Mollie ' + 'made',
+      async () => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        fake.loseAnswers('POST', /^\/v2\/payments/);
 
-      const first = await post(token, '/api/v2/payments', payment, 'order-1001');
-      expect(first.status).toBe(502);
-      expect(first.body).toMatchObject({ status: 502, code: 'provider_unavailable' });
-      const [kept] = await paymentsOf(accountId);
-      expect(first.body.error).toContain(`payment ${kept.id} is kept`);
-      expect(kept).toMatchObject({ status: 'creating', provider_payment_id: null, purpose: 'api' });
-      expect(fake.paymentsWithReference(kept.id)).toHaveLength(1);
+        const first = await post(token, '/api/v2/payments', payment, 'order-1001');
+        expect(first.status).toBe(502);
+        expect(first.body).toMatchObject({ status: 502, code: 'provider_unavailable' });
+        const [kept] = await paymentsOf(accountId);
+        expect(first.body.error).toContain(`payment ${kept.id} is kept`);
+        expect(kept).toMatchObject({ status: 'creating', provider_payment_id: null, purpose: 'api' });
+        expect(fake.paymentsWithReference(kept.id)).toHaveLength(1);
 
-      // Still lost: Mollie answers the same key with the same payment, and makes no second one.
-      const second = await post(token, '/api/v2/payments', payment, 'order-1001');
-      expect(second.status).toBe(502);
+        // Still lost: Mollie answers the same key with the same payment, and makes no second one.
+        const second = await post(token, '/api/v2/payments', payment, 'order-1001');
+        expect(second.status).toBe(502);
 
-      fake.heal();
-      const third = await post(token, '/api/v2/payments', payment, 'order-1001');
-      expect(third.status).toBe(201);
-      const [made] = fake.paymentsWithReference(kept.id);
-      expect(third.body).toEqual({ id: kept.id, provider_payment_id: made?.id, status: 'open', provider_checkout_url: expect.stringContaining('mollie.com/checkout') });
-      expect(fake.payments.size).toBe(1);
-      expect(await paymentsOf(accountId)).toHaveLength(1);
-      expect(new Set(creates(/^\/v2\/payments/).map((request) => request.idempotencyKey))).toEqual(new Set([`payment-${kept.id}`]));
-    });
+        fake.heal();
+        const third = await post(token, '/api/v2/payments', payment, 'order-1001');
+        expect(third.status).toBe(201);
+        const [made] = fake.paymentsWithReference(kept.id);
+        expect(third.body).toEqual({
+          id: kept.id,
+          provider_payment_id: made?.id,
+          status: 'open',
+          provider_checkout_url: expect.stringContaining('mollie.com/checkout'),
+        });
+        expect(fake.payments.size).toBe(1);
+        expect(await paymentsOf(accountId)).toHaveLength(1);
+        expect(new Set(creates(/^\/v2\/payments/).map((request) => request.idempotencyKey))).toEqual(new Set([`payment-${kept.id}`]));
+      },
+    );
 
-    it('When the answer was lost and Mollie has forgotten the key (2 hours), then the retry finds the payment by our id and makes none', async () => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      fake.loseAnswers('POST', /^\/v2\/payments/, 1);
-      expect((await post(token, '/api/v2/payments', payment, 'order-1002')).status).toBe(502);
-      const [kept] = await paymentsOf(accountId);
+    it(
+      'When the answer was lost and Mollie has forgotten the key (2 hours), then the retry finds the payment by our id and makes ' + 'none',
+      async () => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        fake.loseAnswers('POST', /^\/v2\/payments/, 1);
+        expect((await post(token, '/api/v2/payments', payment, 'order-1002')).status).toBe(502);
+        const [kept] = await paymentsOf(accountId);
 
-      t.clock.advance(2 * HOUR);
-      const retry = await post(token, '/api/v2/payments', payment, 'order-1002');
-      expect(retry.status).toBe(201);
-      expect(retry.body.id).toBe(kept.id);
-      expect(fake.payments.size).toBe(1);
-      expect(retry.body.provider_payment_id).toBe(fake.paymentsWithReference(kept.id)[0]?.id);
-      expect(creates(/^\/v2\/payments/)).toHaveLength(1);
-      expect(fake.requests.some((request) => request.method === 'GET' && request.path.startsWith(`/v2/customers/${payment.provider_customer_id}/payments`))).toBe(true);
-    });
+        t.clock.advance(2 * HOUR);
+        const retry = await post(token, '/api/v2/payments', payment, 'order-1002');
+        expect(retry.status).toBe(201);
+        expect(retry.body.id).toBe(kept.id);
+        expect(fake.payments.size).toBe(1);
+        expect(retry.body.provider_payment_id).toBe(fake.paymentsWithReference(kept.id)[0]?.id);
+        expect(creates(/^\/v2\/payments/)).toHaveLength(1);
+        expect(
+          fake.requests.some(
+            (request) => request.method === 'GET' && request.path.startsWith(`/v2/customers/${payment.provider_customer_id}/payments`),
+          ),
+        ).toBe(true);
+      },
+    );
 
     it('When the request never reached Mollie and its key has expired, then the retry creates the payment once', async () => {
       const { accountId, token, payment } = await accountWithCustomer();
@@ -119,56 +134,66 @@ describe.each(TEST_DATABASES)('lost answers from Mollie, on %s', (kind) => {
       expect(await paymentsOf(accountId)).toHaveLength(1);
     });
 
-    it('When the client never retries, then the job finishes the payment with its own key, once, and tells the client by an event', async () => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      fake.loseAnswers('POST', /^\/v2\/payments/, 1);
-      expect((await post(token, '/api/v2/payments', { ...payment, webhook_url: 'https://client.example/hooks' })).status).toBe(502);
-      const [kept] = await paymentsOf(accountId);
+    it(
+      'When the client never retries, then the job finishes the payment with its own key, once, and tells the client by an ' + 'event',
+      async () => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        fake.loseAnswers('POST', /^\/v2\/payments/, 1);
+        expect((await post(token, '/api/v2/payments', { ...payment, webhook_url: 'https://client.example/hooks' })).status).toBe(502);
+        const [kept] = await paymentsOf(accountId);
 
-      t.clock.advance(3 * MINUTE);
-      const run = await finishStalledCreations(t.ctx, new AbortController().signal);
-      expect(run).toEqual({ processed: 1, failed: 0 });
-      const [finished] = await paymentsOf(accountId);
-      expect(finished).toMatchObject({ id: kept.id, status: 'open', provider_payment_id: fake.paymentsWithReference(kept.id)[0]?.id });
-      expect(fake.payments.size).toBe(1);
-      const events = await t.ctx.db('outbound_events').where({ account_id: accountId, payment_id: kept.id });
-      expect(events.map((event) => event.event)).toEqual(['payment.open']);
+        t.clock.advance(3 * MINUTE);
+        const run = await finishStalledCreations(t.ctx, new AbortController().signal);
+        expect(run).toEqual({ processed: 1, failed: 0 });
+        const [finished] = await paymentsOf(accountId);
+        expect(finished).toMatchObject({ id: kept.id, status: 'open', provider_payment_id: fake.paymentsWithReference(kept.id)[0]?.id });
+        expect(fake.payments.size).toBe(1);
+        const events = await t.ctx.db('outbound_events').where({ account_id: accountId, payment_id: kept.id });
+        expect(events.map((event) => event.event)).toEqual(['payment.open']);
 
-      // A second run finds nothing left to do.
-      expect(await finishStalledCreations(t.ctx, new AbortController().signal)).toEqual({ processed: 0, failed: 0 });
-    });
+        // A second run finds nothing left to do.
+        expect(await finishStalledCreations(t.ctx, new AbortController().signal)).toEqual({ processed: 0, failed: 0 });
+      },
+    );
 
-    it('When Mollie holds no such payment a day later, then the job gives it up as rejected and the settle hook hears it once', async () => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      const settled: string[] = [];
-      t.ctx.settlements.on(['api'], async (_trx, { payment: row, to }) => {
-        if (row.account_id === accountId) settled.push(`${row.id}:${to}`);
-      });
-      fake.unreachable('POST', /^\/v2\/payments/, 1);
-      expect((await post(token, '/api/v2/payments', payment)).status).toBe(502);
-      const [kept] = await paymentsOf(accountId);
+    it(
+      'When Mollie holds no such payment a day later, then the job gives it up as rejected and the settle hook hears it ' + 'once',
+      async () => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        const settled: string[] = [];
+        t.ctx.settlements.on(['api'], async (_trx, { payment: row, to }) => {
+          if (row.account_id === accountId) settled.push(`${row.id}:${to}`);
+        });
+        fake.unreachable('POST', /^\/v2\/payments/, 1);
+        expect((await post(token, '/api/v2/payments', payment)).status).toBe(502);
+        const [kept] = await paymentsOf(accountId);
 
-      t.clock.advance(25 * HOUR);
-      expect(await finishStalledCreations(t.ctx, new AbortController().signal)).toEqual({ processed: 1, failed: 0 });
-      const [given] = await paymentsOf(accountId);
-      expect(given).toMatchObject({ status: 'rejected', failure_code: 'not_created' });
-      expect(fake.payments.size).toBe(0);
-      expect(settled).toEqual([`${kept.id}:rejected`]);
-    });
+        t.clock.advance(25 * HOUR);
+        expect(await finishStalledCreations(t.ctx, new AbortController().signal)).toEqual({ processed: 1, failed: 0 });
+        const [given] = await paymentsOf(accountId);
+        expect(given).toMatchObject({ status: 'rejected', failure_code: 'not_created' });
+        expect(fake.payments.size).toBe(0);
+        expect(settled).toEqual([`${kept.id}:rejected`]);
+      },
+    );
 
-    it('When Mollie refuses the payment (422), then the row is kept as rejected, the client gets the 422, and a retry with the key replays it', async () => {
-      const { accountId, token, payment } = await accountWithCustomer();
-      const refused = { ...payment, provider_customer_id: payment.provider_customer_id };
-      fake.customers.clear(); // Mollie no longer knows the customer: it answers 422 on customerId
-      const first = await post(token, '/api/v2/payments', refused, 'order-1004');
-      expect(first.status).toBe(422);
-      expect(first.body.code).toBe('provider_rejected');
-      const [kept] = await paymentsOf(accountId);
-      expect(kept).toMatchObject({ status: 'rejected', failure_code: 'provider_rejected', failure_reason: 'The customer id is invalid' });
-      const again = await post(token, '/api/v2/payments', refused, 'order-1004');
-      expect(again.headers['idempotent-replayed']).toBe('true');
-      expect(again.text).toBe(first.text);
-    });
+    it(
+      'When Mollie refuses the payment (422), then the row is kept as rejected, the client gets the 422, and a retry with the key ' +
+        'replays it',
+      async () => {
+        const { accountId, token, payment } = await accountWithCustomer();
+        const refused = { ...payment, provider_customer_id: payment.provider_customer_id };
+        fake.customers.clear(); // Mollie no longer knows the customer: it answers 422 on customerId
+        const first = await post(token, '/api/v2/payments', refused, 'order-1004');
+        expect(first.status).toBe(422);
+        expect(first.body.code).toBe('provider_rejected');
+        const [kept] = await paymentsOf(accountId);
+        expect(kept).toMatchObject({ status: 'rejected', failure_code: 'provider_rejected', failure_reason: 'The customer id is invalid' });
+        const again = await post(token, '/api/v2/payments', refused, 'order-1004');
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(again.text).toBe(first.text);
+      },
+    );
   });
 
   describe('customers', () => {
@@ -204,21 +229,24 @@ describe.each(TEST_DATABASES)('lost answers from Mollie, on %s', (kind) => {
   });
 
   describe('mandates', () => {
-    it('When the answer to POST mandates is lost, then the retry with the same key finds the mandate by its reference and makes none', async () => {
-      const { accountId, token } = await mollieAccount();
-      const customer = await post(token, '/api/v2/customers', customerBody);
-      const body = { consumer_name: 'A. de Vries', consumer_account: 'NL91ABNA0417164300' };
-      fake.loseAnswers('POST', /\/mandates$/, 1);
-      const first = await post(token, `/api/v2/customers/${customer.body.id}/mandates`, body, 'mandate-anna');
-      expect(first.status).toBe(502);
-      expect(fake.mandates.size).toBe(1);
+    it(
+      'When the answer to POST mandates is lost, then the retry with the same key finds the mandate by its reference and makes ' + 'none',
+      async () => {
+        const { accountId, token } = await mollieAccount();
+        const customer = await post(token, '/api/v2/customers', customerBody);
+        const body = { consumer_name: 'A. de Vries', consumer_account: 'NL91ABNA0417164300' };
+        fake.loseAnswers('POST', /\/mandates$/, 1);
+        const first = await post(token, `/api/v2/customers/${customer.body.id}/mandates`, body, 'mandate-anna');
+        expect(first.status).toBe(502);
+        expect(fake.mandates.size).toBe(1);
 
-      t.clock.advance(2 * HOUR); // past Mollie's key window: only the reference can find it
-      const retry = await post(token, `/api/v2/customers/${customer.body.id}/mandates`, body, 'mandate-anna');
-      expect(retry.status).toBe(201);
-      expect(retry.body.id).toBe([...fake.mandates.keys()][0]);
-      expect(fake.mandates.size).toBe(1);
-      expect(await t.ctx.db('mandates').where({ account_id: accountId })).toHaveLength(1);
-    });
+        t.clock.advance(2 * HOUR); // past Mollie's key window: only the reference can find it
+        const retry = await post(token, `/api/v2/customers/${customer.body.id}/mandates`, body, 'mandate-anna');
+        expect(retry.status).toBe(201);
+        expect(retry.body.id).toBe([...fake.mandates.keys()][0]);
+        expect(fake.mandates.size).toBe(1);
+        expect(await t.ctx.db('mandates').where({ account_id: accountId })).toHaveLength(1);
+      },
+    );
   });
 });

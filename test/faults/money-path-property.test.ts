@@ -19,7 +19,17 @@ const TIMEOUT_MS = 250;
  * `look-up refused`: the next search by our id is rate limited; `url changed`: PUBLIC_URL moves,
  * so a resumed key comes with other parameters (400 at Mollie); `crash`: the process restarts.
  */
-const FAULTS = ['none', 'lost', 'unreachable', 'timeout', 'server error', 'rate limited', 'look-up refused', 'url changed', 'crash'] as const;
+const FAULTS = [
+  'none',
+  'lost',
+  'unreachable',
+  'timeout',
+  'server error',
+  'rate limited',
+  'look-up refused',
+  'url changed',
+  'crash',
+] as const;
 /** What the service, its jobs, the clients and Mollie do next. */
 const ACTIONS = ['bill', 'follow-ups', 'finish creations', 'reconcile', 'client pays A', 'client pays B', 'Mollie settles'] as const;
 
@@ -117,7 +127,12 @@ class World {
         return fake.holdAnswers('POST', PAYMENTS, 1);
       case 'server error':
         // The client retries a 5xx twice with the same key; Retry-After 0 keeps the test quick.
-        return fake.refuse('POST', PAYMENTS, { status: 503, body: { status: 503, title: 'Service Unavailable', detail: 'try later' }, headers: { 'Retry-After': '0' } }, 3);
+        return fake.refuse(
+          'POST',
+          PAYMENTS,
+          { status: 503, body: { status: 503, title: 'Service Unavailable', detail: 'try later' }, headers: { 'Retry-After': '0' } },
+          3,
+        );
       case 'rate limited':
         return fake.refuse('POST', PAYMENTS, REFUSALS.rateLimited(90), 1);
       case 'look-up refused':
@@ -151,7 +166,13 @@ class World {
       case 'client pays B': {
         const [customer] = await t.ctx.db('customers').where({ account_id: this.accountId }).orderBy('id');
         const order = action.endsWith('A') ? 'A' : 'B';
-        const body = { amount: order === 'A' ? 25 : 40, currency: 'EUR', provider_customer_id: customer.provider_customer_id, description: `Order ${order}`, redirect_url: 'https://shop.example/thanks' };
+        const body = {
+          amount: order === 'A' ? 25 : 40,
+          currency: 'EUR',
+          provider_customer_id: customer.provider_customer_id,
+          description: `Order ${order}`,
+          redirect_url: 'https://shop.example/thanks',
+        };
         // Any answer will do (a 502 is retried by a later step with the same key); a 5xx the service made itself would not.
         const res = await t.as(this.token).post('/api/v2/payments', body).set('Idempotency-Key', `order-${order}`);
         expect([201, 409, 422, 502]).toContain(res.status);
@@ -171,7 +192,8 @@ class World {
   private async mollieSettles(debitsFail: boolean): Promise<void> {
     for (const payment of this.fake.payments.values()) {
       if (payment.status !== 'open' && payment.status !== 'pending') continue;
-      if (payment.sequenceType === 'recurring' && debitsFail) this.fake.setPaymentStatus(String(payment.id), 'failed', { bankReasonCode: 'AM04', bankReason: 'Insufficient funds' });
+      if (payment.sequenceType === 'recurring' && debitsFail)
+        this.fake.setPaymentStatus(String(payment.id), 'failed', { bankReasonCode: 'AM04', bankReason: 'Insufficient funds' });
       else this.fake.setPaymentStatus(String(payment.id), 'paid');
     }
     await this.mollieCallsEveryWebhook();

@@ -61,8 +61,10 @@ describe.each(TEST_DATABASES)('the bill job catching up on %s', (kind) => {
     const runs = () => t.ctx.db('billing_runs').orderBy('seq');
     const finishedRuns = async () => (await runs()).filter((run) => run.finished_at !== null);
     const chargeStatus = async (subscriptionId: string) =>
-      (await t.ctx.db('subscription_charges').where({ account_id: accountId, subscription_id: subscriptionId }).first())?.status ?? 'not planned';
-    const recurringAtProvider = async () => (await t.ctx.db('sandbox_payments').where({ account_id: accountId, sequence_type: 'recurring' })).length;
+      (await t.ctx.db('subscription_charges').where({ account_id: accountId, subscription_id: subscriptionId }).first())?.status ??
+      'not planned';
+    const recurringAtProvider = async () =>
+      (await t.ctx.db('sandbox_payments').where({ account_id: accountId, sequence_type: 'recurring' })).length;
 
     it('When the service was down at 06:00 and starts at 09:00, then billing runs at its start and charges the day', async () => {
       const { subscriptionId } = await subscribe(t, token); // first charge 2026-12-01

@@ -71,7 +71,8 @@ describe.each(TEST_DATABASES)('cli jobs on %s', (kind) => {
     };
     expect(result.out).toEqual(allJobs.map((job) => `${job.name}  ${scheduleOf(job)}  ${job.description}`));
     expect(result.out).toContain(
-      'reconcile-payments  */10 * * * *  Fetches from the provider the payments of given-up webhook calls and those still open or pending past their expiry',
+      'reconcile-payments  */10 * * * *  Fetches from the provider the payments of given-up webhook calls and those still open or ' +
+        'pending past their expiry',
     );
   });
 
@@ -98,6 +99,10 @@ describe.each(TEST_DATABASES)('cli jobs on %s', (kind) => {
   });
 
   it('When `jobs run` names no known job, then it prints one error line and exits with 1', async () => {
-    expect(await cli(t.ctx, 'jobs', 'run', 'nope')).toEqual({ code: 1, out: [], err: ['error: No job named "nope"; `jobs list` shows them'] });
+    expect(await cli(t.ctx, 'jobs', 'run', 'nope')).toEqual({
+      code: 1,
+      out: [],
+      err: ['error: No job named "nope"; `jobs list` shows them'],
+    });
   });
 });

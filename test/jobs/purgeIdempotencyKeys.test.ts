@@ -14,9 +14,13 @@ describe.each(TEST_DATABASES)('purge-idempotency-keys job on %s', (kind) => {
   const running = () => new AbortController().signal;
 
   const keysOf = async (accountId: string) =>
-    (await t.ctx.db('idempotency_keys').where({ account_id: accountId }).orderBy('idempotency_key').select<{ idempotency_key: string }[]>('idempotency_key')).map(
-      (row) => row.idempotency_key,
-    );
+    (
+      await t.ctx
+        .db('idempotency_keys')
+        .where({ account_id: accountId })
+        .orderBy('idempotency_key')
+        .select<{ idempotency_key: string }[]>('idempotency_key')
+    ).map((row) => row.idempotency_key);
 
   /** Rows written straight into the table, each expiring at the given time. */
   async function seedKeys(accountId: string, names: string[], expiresAt: Date) {

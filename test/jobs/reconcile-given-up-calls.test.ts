@@ -30,8 +30,10 @@ describe.each(TEST_DATABASES)('reconciliation of given-up provider webhook calls
     stopFake();
   });
 
-  const callsAbout = (providerPaymentId: string) => t.ctx.db('provider_webhook_calls').where({ account_id: accountId, resource_id: providerPaymentId });
-  const lookupsOf = (providerPaymentId: string) => fake.requests.filter((request) => request.method === 'GET' && request.path.startsWith(`/v2/payments/${providerPaymentId}`)).length;
+  const callsAbout = (providerPaymentId: string) =>
+    t.ctx.db('provider_webhook_calls').where({ account_id: accountId, resource_id: providerPaymentId });
+  const lookupsOf = (providerPaymentId: string) =>
+    fake.requests.filter((request) => request.method === 'GET' && request.path.startsWith(`/v2/payments/${providerPaymentId}`)).length;
   const payment = async (id: string) => (await t.as(token).get(`/api/v2/payments/${id}`)).body;
   const followUps = async () => (await t.as(token).get('/api/v2/follow-ups')).body.data as Array<Record<string, unknown>>;
 
@@ -66,7 +68,9 @@ describe.each(TEST_DATABASES)('reconciliation of given-up provider webhook calls
 
     expect(await reconcilePayments(t.ctx, noAbort)).toEqual({ processed: 1, failed: 0 });
     expect((await payment(charge.id)).status).toBe('charged_back');
-    expect(await followUps()).toEqual([expect.objectContaining({ reason_code: 'MD06', amount: '12.50', provider_payment_id: charge.provider_payment_id, status: 'pending' })]);
+    expect(await followUps()).toEqual([
+      expect.objectContaining({ reason_code: 'MD06', amount: '12.50', provider_payment_id: charge.provider_payment_id, status: 'pending' }),
+    ]);
     const calls = await callsAbout(charge.provider_payment_id).whereNotNull('gave_up_at');
     expect(calls).toEqual([expect.objectContaining({ reconciled_at: expect.any(String), processed_at: null })]);
 
@@ -100,7 +104,11 @@ describe.each(TEST_DATABASES)('reconciliation of given-up provider webhook calls
 
     fake.unreachable('GET', PAYMENT_LOOKUPS);
     expect(await reconcilePayments(t.ctx, noAbort)).toEqual({ processed: 0, failed: 1 });
-    expect(t.logs.lines.some((line) => line.includes('reconciliation of a given-up webhook call failed') && line.includes(charge.provider_payment_id))).toBe(true);
+    expect(
+      t.logs.lines.some(
+        (line) => line.includes('reconciliation of a given-up webhook call failed') && line.includes(charge.provider_payment_id),
+      ),
+    ).toBe(true);
     fake.heal();
     t.clock.advance(10 * MINUTE);
     expect(await reconcilePayments(t.ctx, noAbort)).toEqual({ processed: 0, failed: 0 });

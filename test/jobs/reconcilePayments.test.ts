@@ -72,27 +72,37 @@ describe.each(TEST_DATABASES)('reconciliation job on %s', (kind) => {
 
   const run = (ctx: AppContext = t.ctx) => reconcilePayments(ctx, new AbortController().signal);
 
-  it('When a payment past its expiry lost its webhook, then the job fetches it and it is paid, with its status history, in every account', async () => {
-    const ours = await createPayment('ideal');
-    const other = await t.newAccount();
-    const theirs = await createPayment('ideal', other.token, await customerOf(other.token));
-    await paidAtProviderOnly(ours.providerId);
-    await paidAtProviderOnly(theirs.providerId);
-    t.clock.advance(30 * MINUTE);
+  it(
+    'When a payment past its expiry lost its webhook, then the job fetches it and it is paid, with its status history, in every ' +
+      'account',
+    async () => {
+      const ours = await createPayment('ideal');
+      const other = await t.newAccount();
+      const theirs = await createPayment('ideal', other.token, await customerOf(other.token));
+      await paidAtProviderOnly(ours.providerId);
+      await paidAtProviderOnly(theirs.providerId);
+      t.clock.advance(30 * MINUTE);
 
-    expect(await runJobOnce(t.ctx, reconcilePaymentsJob, 'test-instance')).toMatchObject({ outcome: 'ran', result: { processed: 2, failed: 0 } });
-
-    for (const [payment, accountToken] of [[ours, token], [theirs, other.token]] as const) {
-      expect(await statusOf(payment.id, accountToken)).toMatchObject({
-        status: 'paid',
-        paid_at: '2026-11-21 11:05:00',
-        status_history: [
-          { status: 'open', changed_at: '2026-11-21 11:00:00' },
-          { status: 'paid', changed_at: '2026-11-21 11:30:00' },
-        ],
+      expect(await runJobOnce(t.ctx, reconcilePaymentsJob, 'test-instance')).toMatchObject({
+        outcome: 'ran',
+        result: { processed: 2, failed: 0 },
       });
-    }
-  });
+
+      for (const [payment, accountToken] of [
+        [ours, token],
+        [theirs, other.token],
+      ] as const) {
+        expect(await statusOf(payment.id, accountToken)).toMatchObject({
+          status: 'paid',
+          paid_at: '2026-11-21 11:05:00',
+          status_history: [
+            { status: 'open', changed_at: '2026-11-21 11:00:00' },
+            { status: 'paid', changed_at: '2026-11-21 11:30:00' },
+          ],
+        });
+      }
+    },
+  );
 
   // Expiry plus the 10-minute margin, a minute either side.
   it.each([
@@ -101,38 +111,45 @@ describe.each(TEST_DATABASES)('reconciliation job on %s', (kind) => {
     ['bancontact', 'bancontact', 69 * MINUTE, 71 * MINUTE],
     ['banktransfer', 'banktransfer', 14 * 24 * 60 * MINUTE + 9 * MINUTE, 14 * 24 * 60 * MINUTE + 11 * MINUTE],
     ['no method chosen yet', undefined, 189 * MINUTE, 191 * MINUTE],
-  ])('When a payment (%s) is younger than its expiry plus the margin, then it is not fetched; just past it, it is', async (_label, method, before, after) => {
-    const payment = await createPayment(method);
-    const watched = watchedContext(t.ctx);
-    t.clock.advance(before);
-    expect(await run(watched.ctx)).toEqual({ processed: 0, failed: 0 });
-    expect(watched.fetched).toEqual([]);
+  ])(
+    'When a payment (%s) is younger than its expiry plus the margin, then it is not fetched; just past it, it is',
+    async (_label, method, before, after) => {
+      const payment = await createPayment(method);
+      const watched = watchedContext(t.ctx);
+      t.clock.advance(before);
+      expect(await run(watched.ctx)).toEqual({ processed: 0, failed: 0 });
+      expect(watched.fetched).toEqual([]);
 
-    t.clock.advance(after - before);
-    expect(await run(watched.ctx)).toEqual({ processed: 1, failed: 0 });
-    expect(watched.fetched).toEqual([payment.providerId]);
-  });
+      t.clock.advance(after - before);
+      expect(await run(watched.ctx)).toEqual({ processed: 1, failed: 0 });
+      expect(watched.fetched).toEqual([payment.providerId]);
+    },
+  );
 
-  it('When fetching one payment fails, then the others are still reconciled, the failure is counted and logged, and it is retried later', async () => {
-    const first = await createPayment('ideal');
-    const broken = await createPayment('ideal');
-    const last = await createPayment('ideal');
-    for (const payment of [first, broken, last]) await paidAtProviderOnly(payment.providerId);
-    const watched = watchedContext(t.ctx, new Set([broken.providerId]));
-    t.clock.advance(30 * MINUTE);
+  it(
+    'When fetching one payment fails, then the others are still reconciled, the failure is counted and logged, and it is retried ' +
+      'later',
+    async () => {
+      const first = await createPayment('ideal');
+      const broken = await createPayment('ideal');
+      const last = await createPayment('ideal');
+      for (const payment of [first, broken, last]) await paidAtProviderOnly(payment.providerId);
+      const watched = watchedContext(t.ctx, new Set([broken.providerId]));
+      t.clock.advance(30 * MINUTE);
 
-    expect(await run(watched.ctx)).toEqual({ processed: 2, failed: 1 });
-    expect((await statusOf(first.id)).status).toBe('paid');
-    expect((await statusOf(last.id)).status).toBe('paid');
-    expect((await statusOf(broken.id)).status).toBe('open');
-    expect(t.logs.lines.some((line) => line.includes('payment reconciliation failed') && line.includes(broken.id))).toBe(true);
+      expect(await run(watched.ctx)).toEqual({ processed: 2, failed: 1 });
+      expect((await statusOf(first.id)).status).toBe('paid');
+      expect((await statusOf(last.id)).status).toBe('paid');
+      expect((await statusOf(broken.id)).status).toBe('open');
+      expect(t.logs.lines.some((line) => line.includes('payment reconciliation failed') && line.includes(broken.id))).toBe(true);
 
-    // Not on every run: a provider that is down is not hammered.
-    expect(await run(watched.ctx)).toEqual({ processed: 0, failed: 0 });
-    t.clock.advance(20 * MINUTE);
-    expect(await run()).toEqual({ processed: 1, failed: 0 });
-    expect((await statusOf(broken.id)).status).toBe('paid');
-  });
+      // Not on every run: a provider that is down is not hammered.
+      expect(await run(watched.ctx)).toEqual({ processed: 0, failed: 0 });
+      t.clock.advance(20 * MINUTE);
+      expect(await run()).toEqual({ processed: 1, failed: 0 });
+      expect((await statusOf(broken.id)).status).toBe('paid');
+    },
+  );
 
   it('When the provider answers the same status, then nothing changes and the next immediate run does not fetch it again', async () => {
     const payment = await createPayment('ideal');
@@ -140,7 +157,10 @@ describe.each(TEST_DATABASES)('reconciliation job on %s', (kind) => {
     t.clock.advance(30 * MINUTE);
 
     expect(await run(watched.ctx)).toEqual({ processed: 1, failed: 0 });
-    expect(await statusOf(payment.id)).toMatchObject({ status: 'open', status_history: [{ status: 'open', changed_at: '2026-11-21 11:00:00' }] });
+    expect(await statusOf(payment.id)).toMatchObject({
+      status: 'open',
+      status_history: [{ status: 'open', changed_at: '2026-11-21 11:00:00' }],
+    });
     expect(await run(watched.ctx)).toEqual({ processed: 0, failed: 0 });
     expect(watched.fetched).toEqual([payment.providerId]);
 

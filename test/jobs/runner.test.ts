@@ -48,7 +48,9 @@ describe.each(TEST_DATABASES)('job runner on %s', (kind) => {
     expect(await runJobOnce(t.first, job, 'instance-a')).toMatchObject({ outcome: 'ran', result: { processed: 1, failed: 0 } });
     expect(await runJobOnce(t.second, job, 'instance-b')).toMatchObject({ outcome: 'ran' });
     expect(job.invocations).toBe(2);
-    expect(t.logs.lines.some((line) => line.includes('"job finished"') && line.includes('sequential-job') && line.includes('durationMs'))).toBe(true);
+    expect(
+      t.logs.lines.some((line) => line.includes('"job finished"') && line.includes('sequential-job') && line.includes('durationMs')),
+    ).toBe(true);
   });
 
   it('When the body throws, then the run reports and logs the failure and gives the lease back', async () => {

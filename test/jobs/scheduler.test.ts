@@ -111,7 +111,10 @@ describe.each(TEST_DATABASES)('job scheduler on %s', (kind) => {
       run: () => new Promise<JobResult>((resolve) => setTimeout(() => resolve({ processed: 0, failed: 0 }), 1_500)),
     };
     let started = false;
-    const scheduler = startScheduler(t.first, [{ ...job, run: (ctx, signal) => ((started = true), job.run(ctx, signal)) }], { graceMs: 100, abandonMs: 100 });
+    const scheduler = startScheduler(t.first, [{ ...job, run: (ctx, signal) => ((started = true), job.run(ctx, signal)) }], {
+      graceMs: 100,
+      abandonMs: 100,
+    });
     await waitFor(() => started);
     const began = Date.now();
     await scheduler.stop();

@@ -19,20 +19,24 @@ const reminder: LinkReminderData = {
 };
 
 describe('mail templates', () => {
-  it.each(PAGE_LOCALES)('When the link reminder is rendered in %s, then subject, text and HTML carry the merchant, the amount and the link', (locale) => {
-    const mail = renderMail(locale, { template: 'link-reminder', data: reminder });
-    expect(mail.subject).toContain('Bakkerij Jansen');
-    expect(mail.text).toContain('https://pay.example/pay/lnk_1');
-    expect(mail.text).toContain('Anna de Vries');
-    expect(mail.text).toContain('2026');
-    expect(mail.html).toContain(`<html lang="${locale}">`);
-    expect(mail.html).toContain('href="https://pay.example/pay/lnk_1"');
-    expect(mail.html).not.toContain('<script>');
-    expect(mail.html).toContain('&lt;script&gt;');
-  });
+  it.each(PAGE_LOCALES)(
+    'When the link reminder is rendered in %s, then subject, text and HTML carry the merchant, the amount and the link',
+    (locale) => {
+      const mail = renderMail(locale, { template: 'link-reminder', data: reminder });
+      expect(mail.subject).toContain('Bakkerij Jansen');
+      expect(mail.text).toContain('https://pay.example/pay/lnk_1');
+      expect(mail.text).toContain('Anna de Vries');
+      expect(mail.text).toContain('2026');
+      expect(mail.html).toContain(`<html lang="${locale}">`);
+      expect(mail.html).toContain('href="https://pay.example/pay/lnk_1"');
+      expect(mail.html).not.toContain('<script>');
+      expect(mail.html).toContain('&lt;script&gt;');
+    },
+  );
 
   it('When amounts are rendered, then each language writes them its own way', () => {
-    const amountIn = (locale: (typeof PAGE_LOCALES)[number]) => renderMail(locale, { template: 'link-reminder', data: { ...reminder, amountCents: 123450 } }).text;
+    const amountIn = (locale: (typeof PAGE_LOCALES)[number]) =>
+      renderMail(locale, { template: 'link-reminder', data: { ...reminder, amountCents: 123450 } }).text;
     expect(amountIn('nl')).toContain('1.234,50\u00a0€');
     expect(amountIn('de')).toContain('1.234,50\u00a0€');
     expect(amountIn('en')).toContain('€1,234.50');
@@ -52,7 +56,14 @@ describe.each(TEST_DATABASES)('the mail outbox on %s', (kind) => {
   beforeEach(() => t.ctx.db('outgoing_mails').delete());
 
   const queue = (overrides: { to?: string; dedupeKey?: string; locale?: string | null } = {}) =>
-    queueMail(t.ctx.db, t.ctx, { accountId, to: overrides.to ?? 'anna@example.nl', locale: overrides.locale ?? 'nl', dedupeKey: overrides.dedupeKey, template: 'link-reminder', data: reminder });
+    queueMail(t.ctx.db, t.ctx, {
+      accountId,
+      to: overrides.to ?? 'anna@example.nl',
+      locale: overrides.locale ?? 'nl',
+      dedupeKey: overrides.dedupeKey,
+      template: 'link-reminder',
+      data: reminder,
+    });
 
   it('When a mail is queued in a transaction that rolls back, then there is no mail', async () => {
     await t.ctx.db
@@ -73,7 +84,10 @@ describe.each(TEST_DATABASES)('the mail outbox on %s', (kind) => {
 
   it('When the locale is unknown, then the mail is in English', async () => {
     const id = await queue({ locale: 'pt' });
-    expect(await t.ctx.db('outgoing_mails').where({ id }).first()).toMatchObject({ locale: 'en', subject: 'Reminder: your payment to Bakkerij Jansen' });
+    expect(await t.ctx.db('outgoing_mails').where({ id }).first()).toMatchObject({
+      locale: 'en',
+      subject: 'Reminder: your payment to Bakkerij Jansen',
+    });
   });
 
   it('When there is no SMTP_URL, then due mails are kept as stored and the log names no recipient, subject or body', async () => {

@@ -18,21 +18,39 @@ describe.each(TEST_DATABASES)('the migration giving accounts provider settings o
     expect(await db.schema.hasColumn('accounts', 'provider')).toBe(false);
 
     const sealed = sealMollieKey(t.ctx.config.appKey, { key: TEST_MOLLIE_KEY, allowLive: false });
-    await db('accounts').where({ id: withKey }).update({ mollie_api_key_encrypted: sealed, mollie_profile_id: 'pfl_QkEhN94Ba', mollie_api_url: 'https://mollie-proxy.example.nl/v2/' });
+    await db('accounts').where({ id: withKey }).update({
+      mollie_api_key_encrypted: sealed,
+      mollie_profile_id: 'pfl_QkEhN94Ba',
+      mollie_api_url: 'https://mollie-proxy.example.nl/v2/',
+    });
     await db('accounts').where({ id: withProfileOnly }).update({ mollie_profile_id: 'pfl_OnlyProfile1' });
     await db.migrate.up({ migrationSource, name });
 
     expect(await db.schema.hasColumn('accounts', 'mollie_api_key_encrypted')).toBe(false);
-    const settingsOf = (id: string) => db('accounts').where({ id }).first('provider', 'provider_credentials_sealed', 'provider_profile_id', 'provider_options');
+    const settingsOf = (id: string) =>
+      db('accounts').where({ id }).first('provider', 'provider_credentials_sealed', 'provider_profile_id', 'provider_options');
     expect(await settingsOf(withKey)).toEqual({
       provider: 'mollie',
       provider_credentials_sealed: sealed,
       provider_profile_id: 'pfl_QkEhN94Ba',
       provider_options: JSON.stringify({ apiUrl: 'https://mollie-proxy.example.nl/v2/' }),
     });
-    expect(openMollieKey(t.ctx.config.appKey, String((await settingsOf(withKey)).provider_credentials_sealed))).toEqual({ key: TEST_MOLLIE_KEY, allowLive: false });
-    expect(await settingsOf(withProfileOnly)).toEqual({ provider: null, provider_credentials_sealed: null, provider_profile_id: 'pfl_OnlyProfile1', provider_options: null });
-    expect(await settingsOf(withNothing)).toEqual({ provider: null, provider_credentials_sealed: null, provider_profile_id: null, provider_options: null });
+    expect(openMollieKey(t.ctx.config.appKey, String((await settingsOf(withKey)).provider_credentials_sealed))).toEqual({
+      key: TEST_MOLLIE_KEY,
+      allowLive: false,
+    });
+    expect(await settingsOf(withProfileOnly)).toEqual({
+      provider: null,
+      provider_credentials_sealed: null,
+      provider_profile_id: 'pfl_OnlyProfile1',
+      provider_options: null,
+    });
+    expect(await settingsOf(withNothing)).toEqual({
+      provider: null,
+      provider_credentials_sealed: null,
+      provider_profile_id: null,
+      provider_options: null,
+    });
     expect((await t.ctx.providers.forAccount({ id: withKey })).name).toBe('mollie');
 
     await db.migrate.down({ migrationSource, name });

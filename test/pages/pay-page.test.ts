@@ -30,22 +30,26 @@ describe.each(TEST_DATABASES)('the hosted pay page on %s', (kind) => {
   const buyer = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' };
   const paymentsOf = (linkId: string) => t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: linkId });
 
-  it('When the page is opened, then it is HTML in the browser’s language with the merchant’s display name and the amount for that language', async () => {
-    await cli(t.ctx, 'accounts', 'set-profile', '--account', accountName, '--display-name', 'Bakkerij Jansen');
-    const link = await newLink({});
-    expect(link.url).toBe(`${TEST_PUBLIC_URL}/pay/${link.id}`);
-    const nl = await page(link.id, 'nl-NL,nl;q=0.9,en;q=0.8');
-    expect(nl.status).toBe(200);
-    expect(nl.type).toBe('text/html');
-    expect(nl.text).toContain('<html lang="nl">');
-    expect(nl.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    expect(nl.text).toContain('Betaling aan Bakkerij Jansen');
-    expect(nl.text).toContain('25,00\u00a0€');
-    expect(nl.text).not.toMatch(/<script/i);
-    expect((await page(link.id, 'fr-CA,fr;q=0.9')).text).toContain('<html lang="fr">');
-    expect((await page(link.id, 'xx')).text).toContain('<html lang="en">');
-    expect((await page(link.id)).text).toContain('€25.00');
-  });
+  it(
+    'When the page is opened, then it is HTML in the browser’s language with the merchant’s display name and the amount for that ' +
+      'language',
+    async () => {
+      await cli(t.ctx, 'accounts', 'set-profile', '--account', accountName, '--display-name', 'Bakkerij Jansen');
+      const link = await newLink({});
+      expect(link.url).toBe(`${TEST_PUBLIC_URL}/pay/${link.id}`);
+      const nl = await page(link.id, 'nl-NL,nl;q=0.9,en;q=0.8');
+      expect(nl.status).toBe(200);
+      expect(nl.type).toBe('text/html');
+      expect(nl.text).toContain('<html lang="nl">');
+      expect(nl.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+      expect(nl.text).toContain('Betaling aan Bakkerij Jansen');
+      expect(nl.text).toContain('25,00\u00a0€');
+      expect(nl.text).not.toMatch(/<script/i);
+      expect((await page(link.id, 'fr-CA,fr;q=0.9')).text).toContain('<html lang="fr">');
+      expect((await page(link.id, 'xx')).text).toContain('<html lang="en">');
+      expect((await page(link.id)).text).toContain('€25.00');
+    },
+  );
 
   it('When the link belongs to a customer, then the customer’s locale wins and no name or e-mail is asked', async () => {
     const customer = await seedCustomer(t.ctx.db, accountId, { locale: 'de' });
@@ -56,33 +60,53 @@ describe.each(TEST_DATABASES)('the hosted pay page on %s', (kind) => {
 
   it('When a link has no customer, then every input has a label and an autocomplete hint', async () => {
     const res = await page((await newLink({})).id, 'en');
-    for (const [name, autocomplete] of [['first_name', 'given-name'], ['last_name', 'family-name'], ['email', 'email']]) {
+    for (const [name, autocomplete] of [
+      ['first_name', 'given-name'],
+      ['last_name', 'family-name'],
+      ['email', 'email'],
+    ]) {
       expect(res.text).toContain(`<label for="${name}">`);
       expect(res.text).toContain(`id="${name}" name="${name}"`);
       expect(res.text).toContain(`autocomplete="${autocomplete}"`);
     }
   });
 
-  it('When a subscription link is shown, then it says what is paid now, what later, how often, and when the first regular charge is', async () => {
-    const link = await newLink({ type: 'subscription', amount: undefined, description: 'Coffee club', first_amount: 5, rules: [{ amount: 9.95, interval: 'month', interval_amount: 1, times: 12 }], trial_interval: '14 days' });
-    const res = await page(link.id, 'en');
-    expect(res.text).toContain('€5.00');
-    expect(res.text).toContain('Then €9.95 every month, 12 times');
-    expect(res.text).toContain('Includes a trial of 14 days.');
-    expect(res.text).toContain('First regular charge on December 5, 2026.');
-    expect((await page(link.id, 'nl')).text).toContain('Daarna 9,95\u00a0€ per maand, 12 keer');
-  });
+  it(
+    'When a subscription link is shown, then it says what is paid now, what later, how often, and when the first regular charge ' + 'is',
+    async () => {
+      const link = await newLink({
+        type: 'subscription',
+        amount: undefined,
+        description: 'Coffee club',
+        first_amount: 5,
+        rules: [{ amount: 9.95, interval: 'month', interval_amount: 1, times: 12 }],
+        trial_interval: '14 days',
+      });
+      const res = await page(link.id, 'en');
+      expect(res.text).toContain('€5.00');
+      expect(res.text).toContain('Then €9.95 every month, 12 times');
+      expect(res.text).toContain('Includes a trial of 14 days.');
+      expect(res.text).toContain('First regular charge on December 5, 2026.');
+      expect((await page(link.id, 'nl')).text).toContain('Daarna 9,95\u00a0€ per maand, 12 keer');
+    },
+  );
 
-  it('When a subscription link has no trial, then the payment now is the first of its times and the page counts the ones after it', async () => {
-    const rules = [{ amount: 9.95, interval: 'month', interval_amount: 1, times: 12 }];
-    const twelve = await page((await newLink({ type: 'subscription', amount: undefined, description: 'Coffee club', rules })).id, 'en');
-    expect(twelve.text).toContain('€9.95'); // now
-    expect(twelve.text).toContain('Then €9.95 every month, 11 times');
-    expect(twelve.text).toContain('First regular charge on December 21, 2026.'); // paid today (21 November): a month on
-    const once = await page((await newLink({ type: 'subscription', amount: undefined, description: 'One box', rules: [{ ...rules[0], times: 1 }] })).id, 'en');
-    expect(once.text).not.toContain('Then €9.95');
-    expect(once.text).not.toContain('First regular charge');
-  });
+  it(
+    'When a subscription link has no trial, then the payment now is the first of its times and the page counts the ones after ' + 'it',
+    async () => {
+      const rules = [{ amount: 9.95, interval: 'month', interval_amount: 1, times: 12 }];
+      const twelve = await page((await newLink({ type: 'subscription', amount: undefined, description: 'Coffee club', rules })).id, 'en');
+      expect(twelve.text).toContain('€9.95'); // now
+      expect(twelve.text).toContain('Then €9.95 every month, 11 times');
+      expect(twelve.text).toContain('First regular charge on December 21, 2026.'); // paid today (21 November): a month on
+      const once = await page(
+        (await newLink({ type: 'subscription', amount: undefined, description: 'One box', rules: [{ ...rules[0], times: 1 }] })).id,
+        'en',
+      );
+      expect(once.text).not.toContain('Then €9.95');
+      expect(once.text).not.toContain('First regular charge');
+    },
+  );
 
   it('When any pay page is served, then it carries a CSP without script, no framing, nosniff, no referrer and no caching', async () => {
     const res = await page((await newLink({})).id);
@@ -91,7 +115,12 @@ describe.each(TEST_DATABASES)('the hosted pay page on %s', (kind) => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('script-src');
     expect(csp).not.toContain('unsafe-inline');
-    expect(res.headers).toMatchObject({ 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+    expect(res.headers).toMatchObject({
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
     const css = await request(t.app).get('/pay/assets/pay.css');
     expect(css.status).toBe(200);
     expect(css.type).toBe('text/css');
@@ -122,27 +151,38 @@ describe.each(TEST_DATABASES)('the hosted pay page on %s', (kind) => {
     expect(paidPage.text).toContain('Al betaald');
   });
 
-  it('When the name or e-mail is missing or wrong, then 422 re-renders the form with the values kept and the errors tied to the inputs', async () => {
-    const link = await newLink({});
-    const res = await pay(link.id, { first_name: 'Anna', last_name: '', email: 'not-an-address' }).set('Accept-Language', 'en');
-    expect(res.status).toBe(422);
-    expect(res.text).toContain('value="Anna"');
-    expect(res.text).toContain('aria-describedby="last_name-error"');
-    expect(res.text).toContain('<p class="error" id="email-error">Please enter a valid e-mail address.</p>');
-    expect(await paymentsOf(link.id)).toHaveLength(0);
-  });
+  it(
+    'When the name or e-mail is missing or wrong, then 422 re-renders the form with the values kept and the errors tied to the ' + 'inputs',
+    async () => {
+      const link = await newLink({});
+      const res = await pay(link.id, { first_name: 'Anna', last_name: '', email: 'not-an-address' }).set('Accept-Language', 'en');
+      expect(res.status).toBe(422);
+      expect(res.text).toContain('value="Anna"');
+      expect(res.text).toContain('aria-describedby="last_name-error"');
+      expect(res.text).toContain('<p class="error" id="email-error">Please enter a valid e-mail address.</p>');
+      expect(await paymentsOf(link.id)).toHaveLength(0);
+    },
+  );
 
-  it('When the buyer presses pay, then one oneoff payment for the link goes to the sandbox checkout; pressing again reuses it', async () => {
-    const link = await newLink({});
-    const res = await pay(link.id, buyer);
-    expect(res.status).toBe(303);
-    expect(res.headers.location).toMatch(new RegExp(`^${TEST_PUBLIC_URL}/sandbox/checkout/tr_`));
-    const [payment] = await paymentsOf(link.id);
-    expect(payment).toMatchObject({ sequence_type: 'oneoff', amount: 2500, status: 'open', redirect_url: `${TEST_PUBLIC_URL}/pay/${link.id}/return` });
-    const again = await pay(link.id, buyer);
-    expect(again.headers.location).toBe(res.headers.location);
-    expect(await paymentsOf(link.id)).toHaveLength(1);
-  });
+  it(
+    'When the buyer presses pay, then one oneoff payment for the link goes to the sandbox checkout; pressing again reuses ' + 'it',
+    async () => {
+      const link = await newLink({});
+      const res = await pay(link.id, buyer);
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toMatch(new RegExp(`^${TEST_PUBLIC_URL}/sandbox/checkout/tr_`));
+      const [payment] = await paymentsOf(link.id);
+      expect(payment).toMatchObject({
+        sequence_type: 'oneoff',
+        amount: 2500,
+        status: 'open',
+        redirect_url: `${TEST_PUBLIC_URL}/pay/${link.id}/return`,
+      });
+      const again = await pay(link.id, buyer);
+      expect(again.headers.location).toBe(res.headers.location);
+      expect(await paymentsOf(link.id)).toHaveLength(1);
+    },
+  );
 
   it('When a subscription link is paid for, then the payment is a first payment of first_amount', async () => {
     const link = await newLink({ type: 'subscription', amount: 9.95, interval: 'month', first_amount: 1 });
@@ -166,14 +206,20 @@ describe.each(TEST_DATABASES)('the hosted pay page on %s', (kind) => {
     }
 
     it('When it was paid, then to redirect_url_paid, else to our thank-you page', async () => {
-      expect((await returned({ redirect_url_paid: 'https://shop.example/thanks' }, 'paid')).res.headers.location).toBe('https://shop.example/thanks');
+      expect((await returned({ redirect_url_paid: 'https://shop.example/thanks' }, 'paid')).res.headers.location).toBe(
+        'https://shop.example/thanks',
+      );
       const { link, res } = await returned({}, 'paid');
       expect(res.headers.location).toBe(`/pay/${link.id}/thanks`);
-      expect((await request(t.app).get(`/pay/${link.id}/thanks`).set('Accept-Language', 'en')).text).toContain('Your payment has been received.');
+      expect((await request(t.app).get(`/pay/${link.id}/thanks`).set('Accept-Language', 'en')).text).toContain(
+        'Your payment has been received.',
+      );
     });
 
     it('When it failed, then to redirect_url_failed, else to our try-again page with the pay button', async () => {
-      expect((await returned({ redirect_url_failed: 'https://shop.example/sorry' }, 'failed')).res.headers.location).toBe('https://shop.example/sorry');
+      expect((await returned({ redirect_url_failed: 'https://shop.example/sorry' }, 'failed')).res.headers.location).toBe(
+        'https://shop.example/sorry',
+      );
       const { link, res } = await returned({}, 'failed');
       expect(res.headers.location).toBe(`/pay/${link.id}/failed`);
       const tryAgain = await request(t.app).get(`/pay/${link.id}/failed`).set('Accept-Language', 'en');
@@ -181,13 +227,16 @@ describe.each(TEST_DATABASES)('the hosted pay page on %s', (kind) => {
       expect(tryAgain.text).toContain(`action="/pay/${link.id}"`);
     });
 
-    it('When the outcome is not known yet, then a page that checks again by itself, and after about 30 s says we are still waiting', async () => {
-      const { link, res } = await returned({}, null);
-      expect(res.status).toBe(200);
-      expect(res.headers.refresh).toBe(`2; url=/pay/${link.id}/return?check=1`);
-      const last = await request(t.app).get(`/pay/${link.id}/return?check=15`).set('Accept-Language', 'en');
-      expect(last.headers.refresh).toBeUndefined();
-      expect(last.text).toContain('We are still waiting');
-    });
+    it(
+      'When the outcome is not known yet, then a page that checks again by itself, and after about 30 s says we are still ' + 'waiting',
+      async () => {
+        const { link, res } = await returned({}, null);
+        expect(res.status).toBe(200);
+        expect(res.headers.refresh).toBe(`2; url=/pay/${link.id}/return?check=1`);
+        const last = await request(t.app).get(`/pay/${link.id}/return?check=15`).set('Accept-Language', 'en');
+        expect(last.headers.refresh).toBeUndefined();
+        expect(last.text).toContain('We are still waiting');
+      },
+    );
   });
 });

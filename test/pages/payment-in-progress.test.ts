@@ -30,8 +30,10 @@ describe.each(TEST_DATABASES)('the pay page while a payment is in progress, on %
     return res.body.id as string;
   };
   const visit = (linkId: string) => request(t.app).get(`/pay/${linkId}`).set('Accept-Language', 'en');
-  const press = (linkId: string, form: Record<string, string> = buyer) => request(t.app).post(`/pay/${linkId}`).set('Accept-Language', 'en').type('form').send(form);
-  const paymentsOf = (linkId: string) => t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: linkId }).orderBy('created_at').orderBy('seq');
+  const press = (linkId: string, form: Record<string, string> = buyer) =>
+    request(t.app).post(`/pay/${linkId}`).set('Accept-Language', 'en').type('form').send(form);
+  const paymentsOf = (linkId: string) =>
+    t.ctx.db('payments').where({ account_id: accountId, purpose: 'link', purpose_id: linkId }).orderBy('created_at').orderBy('seq');
   const customersHere = () => t.ctx.db('customers').where({ account_id: accountId });
 
   /** The payer's bank tells Mollie something, and Mollie reports it. */
@@ -88,20 +90,27 @@ describe.each(TEST_DATABASES)('the pay page while a payment is in progress, on %
     expect(again.text).toContain(`<form method="post" action="/pay/${linkId}"`);
   });
 
-  it('When the buyer tries again after a failed payment, then the new payment is made for the customer of the first, not a second one', async () => {
-    const linkId = await newLink();
-    await press(linkId);
-    const [failed] = await paymentsOf(linkId);
-    await atMollie(failed.provider_payment_id, 'failed');
+  it(
+    'When the buyer tries again after a failed payment, then the new payment is made for the customer of the first, not a second ' + 'one',
+    async () => {
+      const linkId = await newLink();
+      await press(linkId);
+      const [failed] = await paymentsOf(linkId);
+      await atMollie(failed.provider_payment_id, 'failed');
 
-    const second = await press(linkId, { ...buyer, email: 'Anna@Example.nl' });
-    expect(second.status).toBe(303);
-    const payments = await paymentsOf(linkId);
-    expect(payments).toHaveLength(2);
-    expect(payments[1]).toMatchObject({ status: 'open', customer_id: failed.customer_id, provider_customer_id: failed.provider_customer_id });
-    expect(await customersHere()).toHaveLength(1);
-    expect(fake.customers.size).toBe(1);
-  });
+      const second = await press(linkId, { ...buyer, email: 'Anna@Example.nl' });
+      expect(second.status).toBe(303);
+      const payments = await paymentsOf(linkId);
+      expect(payments).toHaveLength(2);
+      expect(payments[1]).toMatchObject({
+        status: 'open',
+        customer_id: failed.customer_id,
+        provider_customer_id: failed.provider_customer_id,
+      });
+      expect(await customersHere()).toHaveLength(1);
+      expect(fake.customers.size).toBe(1);
+    },
+  );
 
   it('When someone else (another e-mail address) pays after a failed attempt, then they pay as a customer of their own', async () => {
     const linkId = await newLink();
@@ -115,19 +124,25 @@ describe.each(TEST_DATABASES)('the pay page while a payment is in progress, on %
     expect((await customersHere()).map((customer) => customer.email).sort()).toEqual(['anna@example.nl', 'bram@example.nl']);
   });
 
-  it('When the pay button is pressed twice at once (a double submit), then the database lets one payment in and the second press goes to the same checkout', async () => {
-    const res = await t.as(token).post('/api/v2/customers', buyer);
-    const linked = await t.as(token).post('/api/v2/links', { type: 'payment', description: 'Invoice 43', amount: 25, customer_id: res.body.id });
-    const linkId = String(linked.body.id);
-    const presses = await Promise.all([press(linkId, {}), press(linkId, {}), press(linkId, {}), press(linkId, {})]);
-    const payments = await paymentsOf(linkId);
-    expect(payments).toHaveLength(1);
-    expect(fake.paymentsWithReference(String(payments[0]?.id))).toHaveLength(1);
-    expect(fake.payments.size).toBe(1);
-    // Both presses lead to the one payment: its checkout, or (while it is still being made) the in-progress page.
-    for (const pressed of presses) {
-      if (pressed.status === 303) expect(pressed.headers.location).toBe(payments[0]?.checkout_url);
-      else expectInProgressPage(pressed, linkId);
-    }
-  });
+  it(
+    'When the pay button is pressed twice at once (a double submit), then the database lets one payment in and the second press goes ' +
+      'to the same checkout',
+    async () => {
+      const res = await t.as(token).post('/api/v2/customers', buyer);
+      const linked = await t
+        .as(token)
+        .post('/api/v2/links', { type: 'payment', description: 'Invoice 43', amount: 25, customer_id: res.body.id });
+      const linkId = String(linked.body.id);
+      const presses = await Promise.all([press(linkId, {}), press(linkId, {}), press(linkId, {}), press(linkId, {})]);
+      const payments = await paymentsOf(linkId);
+      expect(payments).toHaveLength(1);
+      expect(fake.paymentsWithReference(String(payments[0]?.id))).toHaveLength(1);
+      expect(fake.payments.size).toBe(1);
+      // Both presses lead to the one payment: its checkout, or (while it is still being made) the in-progress page.
+      for (const pressed of presses) {
+        if (pressed.status === 303) expect(pressed.headers.location).toBe(payments[0]?.checkout_url);
+        else expectInProgressPage(pressed, linkId);
+      }
+    },
+  );
 });

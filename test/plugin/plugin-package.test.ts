@@ -13,10 +13,13 @@ const ROOT = path.resolve(__dirname, '../..');
 const PLUGIN_BRIDGE = path.join(ROOT, 'plugin-bridge');
 const PLUGIN = path.join(PLUGIN_BRIDGE, 'recurring-payments-bridge');
 
+// The build scripts are plain CommonJS (they run before anything is compiled) and have no types.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const i18n = require('../../scripts/plugin-i18n.js') as {
   translatableStrings(dir: string): string[];
   parsePo(text: string): Map<string, string>;
 };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const pluginBuild = require('../../scripts/build-plugin.js') as { build(): string };
 
 const available = (command: string) => spawnSync(command, ['--version']).status === 0;
@@ -37,7 +40,9 @@ describe('the WordPress plugin', () => {
   itWith('php')('When every PHP file of the plugin and its tests is linted, then none has a syntax error', () => {
     const files = filesUnder(PLUGIN_BRIDGE).filter((file) => file.endsWith('.php'));
     expect(files.length).toBeGreaterThan(15);
-    const failures = files.map((file) => ({ file, lint: spawnSync('php', ['-l', file], { encoding: 'utf8' }) })).filter(({ lint }) => lint.status !== 0);
+    const failures = files
+      .map((file) => ({ file, lint: spawnSync('php', ['-l', file], { encoding: 'utf8' }) }))
+      .filter(({ lint }) => lint.status !== 0);
     expect(failures.map(({ file, lint }) => `${path.relative(ROOT, file)}: ${lint.stdout}${lint.stderr}`)).toEqual([]);
   });
 
@@ -45,7 +50,10 @@ describe('the WordPress plugin', () => {
     'When the PHPUnit suite runs, then it passes, with its tests counted',
     () => {
       const run = spawnSync('phpunit', ['-c', path.join(PLUGIN_BRIDGE, 'phpunit.xml')], { encoding: 'utf8', cwd: PLUGIN_BRIDGE });
-      expect({ status: run.status, output: run.stdout.slice(-2000) + run.stderr }).toEqual({ status: 0, output: expect.stringMatching(/OK \(\d+ tests, \d+ assertions\)/) });
+      expect({ status: run.status, output: run.stdout.slice(-2000) + run.stderr }).toEqual({
+        status: 0,
+        output: expect.stringMatching(/OK \(\d+ tests, \d+ assertions\)/),
+      });
       const tests = Number(/OK \((\d+) tests/.exec(run.stdout)?.[1]);
       expect(tests).toBeGreaterThanOrEqual(25);
     },
@@ -62,23 +70,27 @@ describe('the WordPress plugin', () => {
     expect(strings.filter((text) => !dutch.get(text))).toEqual([]);
   });
 
-  it('When the plugin is built, then the zip holds the plugin folder at its root with the main file, the compiled Dutch .mo and no tests', () => {
-    const zip = new AdmZip(pluginBuild.build());
-    const names = zip.getEntries().map((entry) => entry.entryName);
-    expect(names.every((name) => name.startsWith('recurring-payments-bridge/'))).toBe(true);
-    expect(names).toEqual(
-      expect.arrayContaining([
-        'recurring-payments-bridge/recurring-payments-bridge.php',
-        'recurring-payments-bridge/uninstall.php',
-        'recurring-payments-bridge/languages/recurring-payments-bridge-nl_NL.mo',
-      ]),
-    );
-    expect(names.filter((name) => /tests|phpunit/.test(name))).toEqual([]);
-    const header = zip.readAsText('recurring-payments-bridge/recurring-payments-bridge.php');
-    expect(header).toMatch(/Plugin Name:\s+Recurring Payments Bridge/);
-    expect(header).toMatch(/Text Domain:\s+recurring-payments-bridge/);
-    const mo = zip.getEntry('recurring-payments-bridge/languages/recurring-payments-bridge-nl_NL.mo')?.getData() as Buffer;
-    expect(mo.readUInt32LE(0)).toBe(0x950412de);
-    expect(mo.includes(Buffer.from('Deze winkel koppelen'))).toBe(true);
-  });
+  it(
+    'When the plugin is built, then the zip holds the plugin folder at its root with the main file, the compiled Dutch .mo and no ' +
+      'tests',
+    () => {
+      const zip = new AdmZip(pluginBuild.build());
+      const names = zip.getEntries().map((entry) => entry.entryName);
+      expect(names.every((name) => name.startsWith('recurring-payments-bridge/'))).toBe(true);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'recurring-payments-bridge/recurring-payments-bridge.php',
+          'recurring-payments-bridge/uninstall.php',
+          'recurring-payments-bridge/languages/recurring-payments-bridge-nl_NL.mo',
+        ]),
+      );
+      expect(names.filter((name) => /tests|phpunit/.test(name))).toEqual([]);
+      const header = zip.readAsText('recurring-payments-bridge/recurring-payments-bridge.php');
+      expect(header).toMatch(/Plugin Name:\s+Recurring Payments Bridge/);
+      expect(header).toMatch(/Text Domain:\s+recurring-payments-bridge/);
+      const mo = zip.getEntry('recurring-payments-bridge/languages/recurring-payments-bridge-nl_NL.mo')?.getData() as Buffer;
+      expect(mo.readUInt32LE(0)).toBe(0x950412de);
+      expect(mo.includes(Buffer.from('Deze winkel koppelen'))).toBe(true);
+    },
+  );
 });

@@ -82,45 +82,68 @@ describe('the production install: built, then pruned of dev dependencies', () =>
       await database.drop();
     });
 
-    it('When the dev dependencies were pruned after the build, then TypeScript is gone and `npm start` starts the built service, which answers', async () => {
-      expect(existsSync(path.join(dir, 'node_modules', 'typescript'))).toBe(false);
-      expect(existsSync(path.join(dir, 'node_modules', 'jest'))).toBe(false);
-      service = await startServiceProcess(
-        { NODE_ENV: 'production', DATABASE_URL: database.url, DATA_DIR: path.join(dir, 'data'), APP_KEY, PUBLIC_URL: 'https://pay.example.test', HOME: process.env.HOME ?? dir },
-        { command: ['npm', 'start'], cwd: dir },
-      );
-      const openApi = await fetch(`${service.url}/api/v2/openapi.json`);
-      expect(openApi.status).toBe(200);
-      expect(((await openApi.json()) as { servers: Array<{ url: string }> }).servers).toEqual([expect.objectContaining({ url: expect.stringContaining('https://pay.example.test') })]);
-      await service.stop();
-      service = undefined;
-    });
+    it(
+      'When the dev dependencies were pruned after the build, then TypeScript is gone and `npm start` starts the built service, ' +
+        'which answers',
+      async () => {
+        expect(existsSync(path.join(dir, 'node_modules', 'typescript'))).toBe(false);
+        expect(existsSync(path.join(dir, 'node_modules', 'jest'))).toBe(false);
+        service = await startServiceProcess(
+          {
+            NODE_ENV: 'production',
+            DATABASE_URL: database.url,
+            DATA_DIR: path.join(dir, 'data'),
+            APP_KEY,
+            PUBLIC_URL: 'https://pay.example.test',
+            HOME: process.env.HOME ?? dir,
+          },
+          { command: ['npm', 'start'], cwd: dir },
+        );
+        const openApi = await fetch(`${service.url}/api/v2/openapi.json`);
+        expect(openApi.status).toBe(200);
+        expect(((await openApi.json()) as { servers: Array<{ url: string }> }).servers).toEqual([
+          expect.objectContaining({ url: expect.stringContaining('https://pay.example.test') }),
+        ]);
+        await service.stop();
+        service = undefined;
+      },
+    );
   });
 
   describe('npm start in a production install whose dist/ does not fit its sources', () => {
     // Without APP_KEY: should the check let a start through after all, the service stops at once, not hangs.
     const npmStart = () => npm(['start'], { NODE_ENV: 'production' });
 
-    it('When a source changed after the build and TypeScript is gone, then `npm start` refuses with one line saying how to build, instead of starting the old build', () => {
-      const file = path.join(dir, 'src', 'server.ts');
-      const original = readFileSync(file, 'utf8');
-      appendFileSync(file, '\n// changed after the build\n');
-      try {
-        const start = npmStart();
-        expect(start.status).toBe(1);
-        expect(start.stderr).toContain(`Cannot start: dist/ was not built from the sources in src/ (changed since) and TypeScript is not installed to build them again; ${BUILD_AGAIN}\n`);
-        expect(start.stdout).not.toContain('listening');
-      } finally {
-        writeFileSync(file, original);
-      }
-    });
+    it(
+      'When a source changed after the build and TypeScript is gone, then `npm start` refuses with one line saying how to build, ' +
+        'instead of starting the old build',
+      () => {
+        const file = path.join(dir, 'src', 'server.ts');
+        const original = readFileSync(file, 'utf8');
+        appendFileSync(file, '\n// changed after the build\n');
+        try {
+          const start = npmStart();
+          expect(start.status).toBe(1);
+          expect(start.stderr).toContain(
+            `Cannot start: dist/ was not built from the sources in src/ (changed since) and TypeScript is not installed to build ` +
+              `them again; ${BUILD_AGAIN}\n`,
+          );
+          expect(start.stdout).not.toContain('listening');
+        } finally {
+          writeFileSync(file, original);
+        }
+      },
+    );
 
     it('When dist/ was never built and TypeScript is gone, then `npm start` refuses with one line saying to build before pruning', () => {
       renameSync(path.join(dir, 'dist'), path.join(dir, 'dist.away'));
       try {
         const start = npmStart();
         expect(start.status).toBe(1);
-        expect(start.stderr).toContain('Cannot start: dist/ is not built and TypeScript is not installed (npm ci --omit=dev leaves it out); build before pruning: npm ci && npm run build && npm prune --omit=dev (README "Production")\n');
+        expect(start.stderr).toContain(
+          'Cannot start: dist/ is not built and TypeScript is not installed (npm ci --omit=dev leaves it out); build before pruning: ' +
+            'npm ci && npm run build && npm prune --omit=dev (README "Production")\n',
+        );
       } finally {
         renameSync(path.join(dir, 'dist.away'), path.join(dir, 'dist'));
       }
@@ -129,7 +152,9 @@ describe('the production install: built, then pruned of dev dependencies', () =>
     it('When `npm run build` is asked for without TypeScript, then it refuses with one line saying to install the dev dependencies', () => {
       const build = npm(['run', 'build']);
       expect(build.status).toBe(1);
-      expect(build.stderr).toContain('Cannot build: TypeScript is not installed (npm ci --omit=dev leaves dev dependencies out); run npm ci first, then npm run build\n');
+      expect(build.stderr).toContain(
+        'Cannot build: TypeScript is not installed (npm ci --omit=dev leaves dev dependencies out); run npm ci first, then npm run build\n',
+      );
     });
   });
 });

@@ -26,13 +26,24 @@ interface Answer {
  * An HTTP/1.1 request on a connection of its own, kept alive as a client's connection pool keeps it;
  * written on a plain socket, so no client library (nor the tests' nock) changes its headers.
  */
-async function sendKeepingAlive(port: number, request: { method: string; path: string; headers?: Record<string, string>; body?: unknown; halfway?: boolean }) {
+async function sendKeepingAlive(
+  port: number,
+  request: { method: string; path: string; headers?: Record<string, string>; body?: unknown; halfway?: boolean },
+) {
   const socket = net.connect(port, '127.0.0.1');
   await once(socket, 'connect');
   const closed = once(socket, 'close');
   const body = request.body === undefined ? '' : JSON.stringify(request.body);
-  const headers = { Host: 'rps.test', Connection: 'keep-alive', 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...request.headers };
-  const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}`;
+  const headers = {
+    Host: 'rps.test',
+    Connection: 'keep-alive',
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    ...request.headers,
+  };
+  const head = `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}`;
   // Halfway: the headers are being received, the blank line that ends them not yet; `finish` sends the rest.
   const rest = `\r\n${body}`;
   socket.write(request.halfway ? head : head + rest);
@@ -133,74 +144,105 @@ describe.each(TEST_DATABASES)('a SIGTERM to the running service, on %s', (kind) 
     return { answer, closed, settled: () => settled };
   }
 
-  it('When SIGTERM arrives while a request waits for Mollie, then new connections are refused and idle keep-alive ones closed at once, the request gets its normal answer, and the process exits 0', async () => {
-    const { token } = await accountAtFake();
-    const running = await start(20_000);
-    const idle = await idleKeepAliveConnection(running.port);
-    const inFlight = await customerInFlight(running, token);
-    const arriving = await sendKeepingAlive(running.port, { method: 'GET', path: '/healthz', halfway: true });
+  it(
+    'When SIGTERM arrives while a request waits for Mollie, then new connections are refused and idle keep-alive ones closed at ' +
+      'once, the request gets its normal answer, and the process exits 0',
+    async () => {
+      const { token } = await accountAtFake();
+      const running = await start(20_000);
+      const idle = await idleKeepAliveConnection(running.port);
+      const inFlight = await customerInFlight(running, token);
+      const arriving = await sendKeepingAlive(running.port, { method: 'GET', path: '/healthz', halfway: true });
 
-    const exited = running.stop();
-    await idle.closed;
-    while (!(await refusesConnections(running.port))) await sleep(20);
-    expect(inFlight.settled()).toBe(false); // all of the above happened while the request was in flight
+      const exited = running.stop();
+      await idle.closed;
+      while (!(await refusesConnections(running.port))) await sleep(20);
+      expect(inFlight.settled()).toBe(false); // all of the above happened while the request was in flight
 
-    // A request whose headers were still arriving is in flight too: answered, then its connection closed.
-    arriving.finish();
-    expect(await arriving.answer).toEqual({ status: 200, connection: 'close', body: { status: 'ok' } });
-    await arriving.closed;
+      // A request whose headers were still arriving is in flight too: answered, then its connection closed.
+      arriving.finish();
+      expect(await arriving.answer).toEqual({ status: 200, connection: 'close', body: { status: 'ok' } });
+      await arriving.closed;
 
-    fake.releaseHeld();
-    const answer = await inFlight.answer;
-    // Its answer needed the database after Mollie's: it was still open. Its connection closes after it.
-    expect(answer).toEqual({
-      status: 201,
-      connection: 'close',
-      body: expect.objectContaining({ id: expect.stringMatching(/^cus_/), provider_customer_id: fake.customersWithReference(String((answer as Answer).body.id))[0]?.id }),
-    });
-    await inFlight.closed;
-    expect(await exited).toEqual({ code: 0, signal: null });
-    expect(running.output()).toContain('shutting down: database closed; bye');
-    expect(running.output()).not.toContain('"level":"error"');
-  });
+      fake.releaseHeld();
+      const answer = await inFlight.answer;
+      // Its answer needed the database after Mollie's: it was still open. Its connection closes after it.
+      expect(answer).toEqual({
+        status: 201,
+        connection: 'close',
+        body: expect.objectContaining({
+          id: expect.stringMatching(/^cus_/),
+          provider_customer_id: fake.customersWithReference(String((answer as Answer).body.id))[0]?.id,
+        }),
+      });
+      await inFlight.closed;
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(running.output()).toContain('shutting down: database closed; bye');
+      expect(running.output()).not.toContain('"level":"error"');
+    },
+  );
 
-  it('When a request is still in flight at SHUTDOWN_TIMEOUT_MS, then the process exits 1 at that deadline, the client loses its connection without an answer (no 500), and the log says what was left', async () => {
-    const { token } = await accountAtFake();
-    const running = await start(1500);
-    const inFlight = await customerInFlight(running, token);
+  it(
+    'When a request is still in flight at SHUTDOWN_TIMEOUT_MS, then the process exits 1 at that deadline, the client loses its ' +
+      'connection without an answer (no 500), and the log says what was left',
+    async () => {
+      const { token } = await accountAtFake();
+      const running = await start(1500);
+      const inFlight = await customerInFlight(running, token);
 
-    const sent = Date.now();
-    const exit = await running.stop();
-    const took = Date.now() - sent;
+      const sent = Date.now();
+      const exit = await running.stop();
+      const took = Date.now() - sent;
 
-    expect(exit).toEqual({ code: 1, signal: null });
-    expect(took).toBeGreaterThanOrEqual(1500);
-    expect(took).toBeLessThan(1500 + 5000);
-    expect(await inFlight.answer).toBe('connection lost');
-    const deadlineLine = running.output().split('\n').find((line) => line.includes('shutdown took longer than SHUTDOWN_TIMEOUT_MS'));
-    expect(JSON.parse(deadlineLine ?? '{}')).toMatchObject({ level: 'error', timeoutMs: 1500, waitingFor: 'requests in flight and running jobs', requestsInFlight: 1 });
-  });
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(took).toBeGreaterThanOrEqual(1500);
+      expect(took).toBeLessThan(1500 + 5000);
+      expect(await inFlight.answer).toBe('connection lost');
+      const deadlineLine = running
+        .output()
+        .split('\n')
+        .find((line) => line.includes('shutdown took longer than SHUTDOWN_TIMEOUT_MS'));
+      expect(JSON.parse(deadlineLine ?? '{}')).toMatchObject({
+        level: 'error',
+        timeoutMs: 1500,
+        waitingFor: 'requests in flight and running jobs',
+        requestsInFlight: 1,
+      });
+    },
+  );
 
-  it('When a job is running at SIGTERM, then it is asked to stop at 60 % of SHUTDOWN_TIMEOUT_MS and the shutdown ends before the deadline, instead of waiting 20 s for it', async () => {
-    const { accountId } = await accountAtFake();
-    // Started yesterday (the child bills by the real clock): its first charge is due.
-    await seedBillableSubscriptions(t.ctx.db, accountId, 1, { startDate: calendarDateIn(new Date(Date.now() - 86_400_000), 'Europe/Amsterdam') });
-    for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
-      fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
-    }
-    fake.holdAnswers('POST', /^\/v2\/payments/, 1);
-    // The billing run every second: its charge then waits for Mollie's answer.
-    const running = await start(2000, { CRON: 'on', BILLING_CRON: '* * * * * *' });
-    await fake.untilHeld();
+  it(
+    'When a job is running at SIGTERM, then it is asked to stop at 60 % of SHUTDOWN_TIMEOUT_MS and the shutdown ends before the ' +
+      'deadline, instead of waiting 20 s for it',
+    async () => {
+      const { accountId } = await accountAtFake();
+      // Started yesterday (the child bills by the real clock): its first charge is due.
+      await seedBillableSubscriptions(t.ctx.db, accountId, 1, {
+        startDate: calendarDateIn(new Date(Date.now() - 86_400_000), 'Europe/Amsterdam'),
+      });
+      for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
+        fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
+      }
+      fake.holdAnswers('POST', /^\/v2\/payments/, 1);
+      // The billing run every second: its charge then waits for Mollie's answer.
+      const running = await start(2000, { CRON: 'on', BILLING_CRON: '* * * * * *' });
+      await fake.untilHeld();
 
-    const sent = Date.now();
-    const exit = await running.stop();
-    const took = Date.now() - sent;
+      const sent = Date.now();
+      const exit = await running.stop();
+      const took = Date.now() - sent;
 
-    const asked = running.output().split('\n').find((line) => line.includes('asking them to stop'));
-    expect(JSON.parse(asked ?? '{}')).toMatchObject({ level: 'warn', message: 'jobs still running after the grace period; asking them to stop' });
-    expect(took).toBeGreaterThanOrEqual(1200);
-    // The job, still waiting for Mollie, is no longer waited for at 80 %: the rest finishes before the deadline.
-    expect(exit).toEqual({ code: 0, signal: null });
-  });
+      const asked = running
+        .output()
+        .split('\n')
+        .find((line) => line.includes('asking them to stop'));
+      expect(JSON.parse(asked ?? '{}')).toMatchObject({
+        level: 'warn',
+        message: 'jobs still running after the grace period; asking them to stop',
+      });
+      expect(took).toBeGreaterThanOrEqual(1200);
+      // The job, still waiting for Mollie, is no longer waited for at 80 %: the rest finishes before the deadline.
+      expect(exit).toEqual({ code: 0, signal: null });
+    },
+  );
 });

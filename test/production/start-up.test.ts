@@ -40,24 +40,39 @@ describe('a production start without what production needs', () => {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   const production = (env: Record<string, string>) =>
-    runServiceProcess({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dataDir, 'service.sqlite')}`, DATA_DIR: dataDir, ...env });
+    runServiceProcess({
+      NODE_ENV: 'production',
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'service.sqlite')}`,
+      DATA_DIR: dataDir,
+      ...env,
+    });
 
   it.each([
     ['APP_KEY', { PUBLIC_URL }],
     ['PUBLIC_URL', { APP_KEY }],
-  ])('When NODE_ENV=production and %s is unset, then the service exits 1 with one line naming it, before it writes a key file or a database', async (missing, env) => {
-    const run = await production(env);
-    expect(run.code).toBe(1);
-    expect(linesOf(run.stderr)).toEqual([expect.stringMatching(new RegExp(`^Missing environment variable ${missing}: required when NODE_ENV=production`))]);
-    expect(run.stdout).toBe('');
-    expect(existsSync(path.join(dataDir, 'app.key'))).toBe(false);
-    expect(existsSync(path.join(dataDir, 'service.sqlite'))).toBe(false);
-  });
+  ])(
+    'When NODE_ENV=production and %s is unset, then the service exits 1 with one line naming it, before it writes a key file or a database',
+    async (missing, env) => {
+      const run = await production(env);
+      expect(run.code).toBe(1);
+      expect(linesOf(run.stderr)).toEqual([
+        expect.stringMatching(new RegExp(`^Missing environment variable ${missing}: required when NODE_ENV=production`)),
+      ]);
+      expect(run.stdout).toBe('');
+      expect(existsSync(path.join(dataDir, 'app.key'))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'service.sqlite'))).toBe(false);
+    },
+  );
 
   it('When the CLI runs with NODE_ENV=production and no APP_KEY, then it refuses the same way, before it writes a key file', async () => {
-    const run = await runCliProcess({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dataDir, 'service.sqlite')}`, DATA_DIR: dataDir, PUBLIC_URL }, ['jobs', 'list']);
+    const run = await runCliProcess(
+      { NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dataDir, 'service.sqlite')}`, DATA_DIR: dataDir, PUBLIC_URL },
+      ['jobs', 'list'],
+    );
     expect(run.code).toBe(1);
-    expect(linesOf(run.stderr)).toEqual([expect.stringMatching(/^Missing environment variable APP_KEY: required when NODE_ENV=production/)]);
+    expect(linesOf(run.stderr)).toEqual([
+      expect.stringMatching(/^Missing environment variable APP_KEY: required when NODE_ENV=production/),
+    ]);
     expect(existsSync(path.join(dataDir, 'app.key'))).toBe(false);
   });
 });
@@ -75,7 +90,13 @@ describe.each(TEST_DATABASES)('starting the service, on %s', (kind) => {
   });
   afterAll(() => database.drop());
 
-  const productionEnv = (env: Record<string, string> = {}) => ({ NODE_ENV: 'production', DATABASE_URL: database.url, APP_KEY, PUBLIC_URL, ...env });
+  const productionEnv = (env: Record<string, string> = {}) => ({
+    NODE_ENV: 'production',
+    DATABASE_URL: database.url,
+    APP_KEY,
+    PUBLIC_URL,
+    ...env,
+  });
   const warningsOf = (running: ServiceProcess) =>
     linesOf(running.output())
       .filter((line) => line.startsWith('{'))
@@ -121,6 +142,8 @@ describe.each(TEST_DATABASES)('starting the service, on %s', (kind) => {
     // 192.0.2.0/24 is TEST-NET-1: documentation only, never a local address.
     const run = await runServiceProcess(productionEnv({ HOST: '192.0.2.1' }));
     expect(run.code).toBe(1);
-    expect(linesOf(run.stderr)).toEqual(['Could not start: HOST 192.0.2.1 is not an address of this machine (leave HOST unset to listen on every interface)']);
+    expect(linesOf(run.stderr)).toEqual([
+      'Could not start: HOST 192.0.2.1 is not an address of this machine (leave HOST unset to listen on every interface)',
+    ]);
   });
 });

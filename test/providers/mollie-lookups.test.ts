@@ -32,7 +32,11 @@ describe('MollieProvider.findPaymentByReference (Mollie has no search by metadat
     const seen: string[] = [];
     mollie().get('/v2/payments').query({ limit: '250' }).reply(answer('payments-list-page-1', seen));
     mollie().get('/v2/payments').query({ from: 'tr_oLder00003', limit: '250' }).reply(answer('payments-list-page-2', seen));
-    const found = await newProvider().findPaymentByReference({ reference: 'pay_wanted0001', customerId: null, createdAfter: new Date('2026-11-21T10:00:00Z') });
+    const found = await newProvider().findPaymentByReference({
+      reference: 'pay_wanted0001',
+      customerId: null,
+      createdAfter: new Date('2026-11-21T10:00:00Z'),
+    });
     expect(seen).toEqual([`/v2/payments?limit=250 ${BEARER}`, `/v2/payments?limit=250&from=tr_oLder00003 ${BEARER}`]);
     expect(found).toEqual({
       id: 'tr_oLder00003',
@@ -57,7 +61,11 @@ describe('MollieProvider.findPaymentByReference (Mollie has no search by metadat
     const seen: string[] = [];
     // The second payment of page 1 (11:30) is older than 11:45; page 2 is never asked for (the guard fails on any call).
     mollie().get('/v2/payments').query({ limit: '250' }).reply(answer('payments-list-page-1', seen));
-    const found = await newProvider().findPaymentByReference({ reference: 'pay_wanted0001', customerId: null, createdAfter: new Date('2026-11-21T11:45:00Z') });
+    const found = await newProvider().findPaymentByReference({
+      reference: 'pay_wanted0001',
+      customerId: null,
+      createdAfter: new Date('2026-11-21T11:45:00Z'),
+    });
     expect(found).toBeNull();
     expect(seen).toHaveLength(1);
   });
@@ -66,32 +74,50 @@ describe('MollieProvider.findPaymentByReference (Mollie has no search by metadat
     const seen: string[] = [];
     mollie().get('/v2/payments').query({ limit: '250' }).reply(answer('payments-list-page-1', seen));
     mollie().get('/v2/payments').query({ from: 'tr_oLder00003', limit: '250' }).reply(answer('payments-list-page-2', seen));
-    const found = await newProvider().findPaymentByReference({ reference: 'pay_absent0001', customerId: null, createdAfter: new Date('2026-11-01T00:00:00Z') });
+    const found = await newProvider().findPaymentByReference({
+      reference: 'pay_absent0001',
+      customerId: null,
+      createdAfter: new Date('2026-11-01T00:00:00Z'),
+    });
     expect(found).toBeNull();
     expect(seen).toHaveLength(2);
   });
 
-  it("When the customer is known, then only the customer's payments are read; a charged-back one is mapped with its chargeback", async () => {
-    const seen: string[] = [];
-    mollie().get(`/v2/customers/${CUSTOMER}/payments`).query({ limit: '250' }).reply(answer('customer-payments-list', seen));
-    const found = await newProvider().findPaymentByReference({ reference: 'pay_charged001', customerId: CUSTOMER, createdAfter: new Date('2026-11-21T09:50:00Z') });
-    expect(seen).toEqual([`/v2/customers/${CUSTOMER}/payments?limit=250 ${BEARER}`]);
-    expect(found).toMatchObject({
-      id: 'tr_cHargeBk2',
-      status: 'charged_back',
-      amountRefunded: 0,
-      amountChargedBack: 1250,
-      mandateId: 'mdt_pWUnw6pkBN',
-      reference: 'pay_charged001',
-    });
-  });
+  it(
+    "When the customer is known, then only the customer's payments are read; a charged-back one is mapped with its " + 'chargeback',
+    async () => {
+      const seen: string[] = [];
+      mollie().get(`/v2/customers/${CUSTOMER}/payments`).query({ limit: '250' }).reply(answer('customer-payments-list', seen));
+      const found = await newProvider().findPaymentByReference({
+        reference: 'pay_charged001',
+        customerId: CUSTOMER,
+        createdAfter: new Date('2026-11-21T09:50:00Z'),
+      });
+      expect(seen).toEqual([`/v2/customers/${CUSTOMER}/payments?limit=250 ${BEARER}`]);
+      expect(found).toMatchObject({
+        id: 'tr_cHargeBk2',
+        status: 'charged_back',
+        amountRefunded: 0,
+        amountChargedBack: 1250,
+        mandateId: 'mdt_pWUnw6pkBN',
+        reference: 'pay_charged001',
+      });
+    },
+  );
 
   it("When an organization token is used, then the search carries the account's profile and test mode", async () => {
     const token = `access_${'X'.repeat(40)}`;
     const seen: string[] = [];
-    mollie().get('/v2/payments').query({ limit: '250', profileId: 'pfl_AccountOwn', testmode: 'true' }).reply(answer('payments-list-page-1', seen));
+    mollie()
+      .get('/v2/payments')
+      .query({ limit: '250', profileId: 'pfl_AccountOwn', testmode: 'true' })
+      .reply(answer('payments-list-page-1', seen));
     const provider = newProvider({ kind: 'accessToken', accessToken: token, profileId: 'pfl_AccountOwn', testmode: true });
-    const found = await provider.findPaymentByReference({ reference: 'pay_other00001', customerId: null, createdAfter: new Date('2026-11-21T11:00:00Z') });
+    const found = await provider.findPaymentByReference({
+      reference: 'pay_other00001',
+      customerId: null,
+      createdAfter: new Date('2026-11-21T11:00:00Z'),
+    });
     expect(found?.id).toBe('tr_nEwest0001');
     // The interceptor matched the query exactly (profileId, testmode, limit); the bearer is the token.
     expect(seen).toEqual([expect.stringMatching(new RegExp(` Bearer ${token}$`))]);
@@ -103,7 +129,10 @@ describe('MollieProvider.findCustomerByReference', () => {
     const seen: string[] = [];
     mollie().get('/v2/customers').query({ limit: '250' }).reply(answer('customers-list-page-1', seen));
     mollie().get('/v2/customers').query({ from: 'cst_oLder00003', limit: '250' }).reply(answer('customers-list-page-2', seen));
-    const found = await newProvider().findCustomerByReference({ reference: 'cus_wanted0001', createdAfter: new Date('2026-11-21T10:00:00Z') });
+    const found = await newProvider().findCustomerByReference({
+      reference: 'cus_wanted0001',
+      createdAfter: new Date('2026-11-21T10:00:00Z'),
+    });
     expect(found).toEqual({ id: 'cst_oLder00003' });
     expect(seen).toEqual([`/v2/customers?limit=250 ${BEARER}`, `/v2/customers?limit=250&from=cst_oLder00003 ${BEARER}`]);
   });
@@ -111,7 +140,9 @@ describe('MollieProvider.findCustomerByReference', () => {
   it('When a customer older than createdAfter is reached, then the search stops without reading the next page', async () => {
     const seen: string[] = [];
     mollie().get('/v2/customers').query({ limit: '250' }).reply(answer('customers-list-page-1', seen));
-    expect(await newProvider().findCustomerByReference({ reference: 'cus_wanted0001', createdAfter: new Date('2026-11-21T11:45:00Z') })).toBeNull();
+    expect(
+      await newProvider().findCustomerByReference({ reference: 'cus_wanted0001', createdAfter: new Date('2026-11-21T11:45:00Z') }),
+    ).toBeNull();
     expect(seen).toHaveLength(1);
   });
 
@@ -119,7 +150,9 @@ describe('MollieProvider.findCustomerByReference', () => {
     const seen: string[] = [];
     mollie().get('/v2/customers').query({ limit: '250' }).reply(answer('customers-list-page-1', seen));
     mollie().get('/v2/customers').query({ from: 'cst_oLder00003', limit: '250' }).reply(answer('customers-list-page-2', seen));
-    expect(await newProvider().findCustomerByReference({ reference: 'cus_absent0001', createdAfter: new Date('2026-11-01T00:00:00Z') })).toBeNull();
+    expect(
+      await newProvider().findCustomerByReference({ reference: 'cus_absent0001', createdAfter: new Date('2026-11-01T00:00:00Z') }),
+    ).toBeNull();
     expect(seen).toHaveLength(2);
   });
 });
@@ -130,56 +163,77 @@ describe('MollieProvider mandates', () => {
     mollie().get(`/v2/customers/${CUSTOMER}/mandates/mdt_pWUnw6pkBN`).reply(answer('mandate', seen));
     const mandate = await newProvider().getMandate(CUSTOMER, 'mdt_pWUnw6pkBN');
     expect(seen).toEqual([`/v2/customers/${CUSTOMER}/mandates/mdt_pWUnw6pkBN ${BEARER}`]);
-    expect(mandate).toMatchObject({ id: 'mdt_pWUnw6pkBN', method: 'directdebit', status: 'valid', mandateReference: 'RPS-EXAMPLE00001', signatureDate: '2026-11-21' });
+    expect(mandate).toMatchObject({
+      id: 'mdt_pWUnw6pkBN',
+      method: 'directdebit',
+      status: 'valid',
+      mandateReference: 'RPS-EXAMPLE00001',
+      signatureDate: '2026-11-21',
+    });
   });
 
   it('When Mollie does not know the mandate (404), then it is the not-found provider error', async () => {
-    mollie().get(`/v2/customers/${CUSTOMER}/mandates/mdt_unknown01`).reply(404, mollieFixture('error-404', { detail: 'No mandate exists with token mdt_unknown01.' }));
+    mollie()
+      .get(`/v2/customers/${CUSTOMER}/mandates/mdt_unknown01`)
+      .reply(404, mollieFixture('error-404', { detail: 'No mandate exists with token mdt_unknown01.' }));
     await expect(newProvider().getMandate(CUSTOMER, 'mdt_unknown01')).rejects.toBeInstanceOf(ProviderNotFoundError);
   });
 
-  it('When the mandates are listed, then every page is read and card and direct-debit mandates are mapped; a PayPal one is left out', async () => {
-    const seen: string[] = [];
-    mollie().get(`/v2/customers/${CUSTOMER}/mandates`).query({ limit: '250' }).reply(answer('mandates-list-page-1', seen));
-    mollie().get(`/v2/customers/${CUSTOMER}/mandates`).query({ from: 'mdt_pAypa10001', limit: '250' }).reply(answer('mandates-list-page-2', seen));
-    const mandates = await newProvider().listMandates(CUSTOMER);
-    expect(seen).toEqual([`/v2/customers/${CUSTOMER}/mandates?limit=250 ${BEARER}`, `/v2/customers/${CUSTOMER}/mandates?limit=250&from=mdt_pAypa10001 ${BEARER}`]);
-    expect(mandates).toEqual([
-      {
-        id: 'mdt_cArd000001',
-        method: 'creditcard',
-        status: 'valid',
-        mandateReference: null,
-        signatureDate: '2026-11-22',
-        details: {
-          consumerName: null,
-          consumerAccount: null,
-          consumerBic: null,
-          cardHolder: 'Jan de Vries',
-          cardNumber: '6787',
-          cardExpiryDate: '2029-12-31',
-          cardLabel: 'Mastercard',
-          cardFingerprint: 'fHB3CCKx9REkz8fPplT8N4nq',
+  it(
+    'When the mandates are listed, then every page is read and card and direct-debit mandates are mapped; a PayPal one is left ' + 'out',
+    async () => {
+      const seen: string[] = [];
+      mollie().get(`/v2/customers/${CUSTOMER}/mandates`).query({ limit: '250' }).reply(answer('mandates-list-page-1', seen));
+      mollie()
+        .get(`/v2/customers/${CUSTOMER}/mandates`)
+        .query({ from: 'mdt_pAypa10001', limit: '250' })
+        .reply(answer('mandates-list-page-2', seen));
+      const mandates = await newProvider().listMandates(CUSTOMER);
+      expect(seen).toEqual([
+        `/v2/customers/${CUSTOMER}/mandates?limit=250 ${BEARER}`,
+        `/v2/customers/${CUSTOMER}/mandates?limit=250&from=mdt_pAypa10001 ${BEARER}`,
+      ]);
+      expect(mandates).toEqual([
+        {
+          id: 'mdt_cArd000001',
+          method: 'creditcard',
+          status: 'valid',
+          mandateReference: null,
+          signatureDate: '2026-11-22',
+          details: {
+            consumerName: null,
+            consumerAccount: null,
+            consumerBic: null,
+            cardHolder: 'Jan de Vries',
+            cardNumber: '6787',
+            cardExpiryDate: '2029-12-31',
+            cardLabel: 'Mastercard',
+            cardFingerprint: 'fHB3CCKx9REkz8fPplT8N4nq',
+          },
         },
-      },
-      expect.objectContaining({ id: 'mdt_pWUnw6pkBN', method: 'directdebit', status: 'valid' }),
-    ]);
-  });
+        expect.objectContaining({ id: 'mdt_pWUnw6pkBN', method: 'directdebit', status: 'valid' }),
+      ]);
+    },
+  );
 });
 
 describe('MollieProvider.cancelPayment', () => {
-  it('When an open payment is canceled, then Mollie gets a DELETE with a key derived from the payment and the canceled payment is answered', async () => {
-    const keys: Array<string | undefined> = [];
-    mollie()
-      .delete('/v2/payments/tr_cAnce1ed1')
-      .reply(function (this: NockThis) {
-        keys.push(headerOf(this.req, 'Idempotency-Key'));
-        return [200, mollieFixture('payment-canceled')];
-      });
-    const payment = await newProvider().cancelPayment('tr_cAnce1ed1');
-    expect(keys).toEqual(['cancel-tr_cAnce1ed1']);
-    expect(payment).toMatchObject({ id: 'tr_cAnce1ed1', status: 'canceled', reference: 'pay_example', checkoutUrl: null });
-  });
+  it(
+    'When an open payment is canceled, then Mollie gets a DELETE with a key derived from the payment and the canceled payment is ' +
+      'answered',
+    async () => {
+      const keys: Array<string | undefined> = [];
+      mollie()
+        .delete('/v2/payments/tr_cAnce1ed1')
+        .reply(function (this: NockThis) {
+          keys.push(headerOf(this.req, 'Idempotency-Key'));
+          return [200, mollieFixture('payment-canceled')];
+        });
+      const payment = await newProvider().cancelPayment('tr_cAnce1ed1');
+      expect(keys).toEqual(['cancel-tr_cAnce1ed1']);
+      expect(payment).toMatchObject({ id: 'tr_cAnce1ed1', status: 'canceled', reference: 'pay_example', checkoutUrl: null });
+    },
+  );
 
   it('When the payment can no longer be canceled (422), then it is a refusal that changed nothing', async () => {
     mollie().delete('/v2/payments/tr_pA1dIdEaL').reply(422, mollieFixture('error-422-cancel'));
@@ -190,6 +244,10 @@ describe('MollieProvider.cancelPayment', () => {
         (failure: unknown) => failure,
       );
     expect(error).toBeInstanceOf(ProviderRejectedError);
-    expect(error).toMatchObject({ status: 422, mayHaveReachedProvider: false, message: 'The payment provider refused the request: The payment cannot be canceled' });
+    expect(error).toMatchObject({
+      status: 422,
+      mayHaveReachedProvider: false,
+      message: 'The payment provider refused the request: The payment cannot be canceled',
+    });
   });
 });

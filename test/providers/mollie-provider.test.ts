@@ -53,7 +53,11 @@ interface Received {
 }
 
 function recorder(status: number, answer: MollieBody | (() => MollieBody), received: Received[], headers: Record<string, string> = {}) {
-  return function (this: { req: { headers: Record<string, string | string[] | undefined> } }, _uri: string, body: unknown): [number, MollieBody, Record<string, string>] {
+  return function (
+    this: { req: { headers: Record<string, string | string[] | undefined> } },
+    _uri: string,
+    body: unknown,
+  ): [number, MollieBody, Record<string, string>] {
     received.push({
       body: (typeof body === 'string' && body ? JSON.parse(body) : (body ?? {})) as MollieBody,
       idempotencyKey: headerOf(this.req, 'Idempotency-Key'),
@@ -75,8 +79,13 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 describe('MollieProvider requests', () => {
   it('When a customer is created, then Mollie gets name, e-mail, its locale code, our reference and our idempotency key', async () => {
     const received: Received[] = [];
-    mollie().post('/v2/customers').reply(recorder(201, mollieFixture('customer'), received));
-    const created = await newProvider().createCustomer({ name: 'Jan de Vries', email: 'jan@example.nl', locale: 'nl', reference: 'cus_0001' }, 'customer-cus_0001');
+    mollie()
+      .post('/v2/customers')
+      .reply(recorder(201, mollieFixture('customer'), received));
+    const created = await newProvider().createCustomer(
+      { name: 'Jan de Vries', email: 'jan@example.nl', locale: 'nl', reference: 'cus_0001' },
+      'customer-cus_0001',
+    );
     expect(created).toEqual({ id: 'cst_8wmqcHMN4U' });
     expect(received).toEqual([
       {
@@ -95,77 +104,104 @@ describe('MollieProvider requests', () => {
     ['es', 'es_ES'],
   ])('When the customer locale is %p, then Mollie gets %p', async (locale, mollieLocale) => {
     const received: Received[] = [];
-    mollie().post('/v2/customers').reply(recorder(201, mollieFixture('customer'), received));
+    mollie()
+      .post('/v2/customers')
+      .reply(recorder(201, mollieFixture('customer'), received));
     await newProvider().createCustomer({ name: 'A B', email: 'a@example.nl', locale, reference: 'cus_1' }, 'customer-cus_1');
     expect(received[0]?.body.locale).toBe(mollieLocale);
   });
 
   it('When the customer has no locale, then no locale is sent', async () => {
     const received: Received[] = [];
-    mollie().post('/v2/customers').reply(recorder(201, mollieFixture('customer'), received));
+    mollie()
+      .post('/v2/customers')
+      .reply(recorder(201, mollieFixture('customer'), received));
     await newProvider().createCustomer({ name: 'A B', email: 'a@example.nl', locale: null, reference: 'cus_2' }, 'customer-cus_2');
     expect(received[0]?.body).toEqual({ name: 'A B', email: 'a@example.nl', metadata: { customer_id: 'cus_2' } });
   });
 
   it('When a customer is updated, then Mollie gets a PATCH with the new name, e-mail and locale', async () => {
     const received: Received[] = [];
-    mollie().patch('/v2/customers/cst_8wmqcHMN4U').reply(recorder(200, mollieFixture('customer', { email: 'new@example.nl' }), received));
-    await newProvider().updateCustomer('cst_8wmqcHMN4U', { name: 'Jan de Vries', email: 'new@example.nl', locale: 'en', reference: 'cus_0001' });
-    expect(received.map((r) => r.body)).toEqual([{ name: 'Jan de Vries', email: 'new@example.nl', locale: 'en_US', metadata: { customer_id: 'cus_0001' } }]);
+    mollie()
+      .patch('/v2/customers/cst_8wmqcHMN4U')
+      .reply(recorder(200, mollieFixture('customer', { email: 'new@example.nl' }), received));
+    await newProvider().updateCustomer('cst_8wmqcHMN4U', {
+      name: 'Jan de Vries',
+      email: 'new@example.nl',
+      locale: 'en',
+      reference: 'cus_0001',
+    });
+    expect(received.map((r) => r.body)).toEqual([
+      { name: 'Jan de Vries', email: 'new@example.nl', locale: 'en_US', metadata: { customer_id: 'cus_0001' } },
+    ]);
   });
 
-  it('When a mandate is created, then Mollie gets a directdebit mandate with name, IBAN, BIC, signature date, reference and our key', async () => {
-    const received: Received[] = [];
-    mollie().post('/v2/customers/cst_8wmqcHMN4U/mandates').reply(recorder(201, mollieFixture('mandate'), received));
-    const mandate = await newProvider().createMandate(
-      {
-        customerId: 'cst_8wmqcHMN4U',
-        consumerName: 'Jan de Vries',
-        consumerAccount: 'NL55INGB0000000000',
-        consumerBic: 'INGBNL2A',
-        signatureDate: '2026-11-21',
-        mandateReference: 'RPS-EXAMPLE00001',
-      },
-      'mandate-cus_0001-RPS-EXAMPLE00001',
-    );
-    expect(received).toEqual([
-      {
-        body: {
-          method: 'directdebit',
+  it(
+    'When a mandate is created, then Mollie gets a directdebit mandate with name, IBAN, BIC, signature date, reference and our ' + 'key',
+    async () => {
+      const received: Received[] = [];
+      mollie()
+        .post('/v2/customers/cst_8wmqcHMN4U/mandates')
+        .reply(recorder(201, mollieFixture('mandate'), received));
+      const mandate = await newProvider().createMandate(
+        {
+          customerId: 'cst_8wmqcHMN4U',
           consumerName: 'Jan de Vries',
           consumerAccount: 'NL55INGB0000000000',
           consumerBic: 'INGBNL2A',
           signatureDate: '2026-11-21',
           mandateReference: 'RPS-EXAMPLE00001',
         },
-        idempotencyKey: 'mandate-cus_0001-RPS-EXAMPLE00001',
-        authorization: `Bearer ${TEST_MOLLIE_KEY}`,
-      },
-    ]);
-    expect(mandate).toEqual({
-      id: 'mdt_pWUnw6pkBN',
-      method: 'directdebit',
-      status: 'valid',
-      mandateReference: 'RPS-EXAMPLE00001',
-      signatureDate: '2026-11-21',
-      details: {
-        consumerName: 'Jan de Vries',
-        consumerAccount: 'NL55INGB0000000000',
-        consumerBic: 'INGBNL2A',
-        cardHolder: null,
-        cardNumber: null,
-        cardExpiryDate: null,
-        cardLabel: null,
-        cardFingerprint: null,
-      },
-    });
-  });
+        'mandate-cus_0001-RPS-EXAMPLE00001',
+      );
+      expect(received).toEqual([
+        {
+          body: {
+            method: 'directdebit',
+            consumerName: 'Jan de Vries',
+            consumerAccount: 'NL55INGB0000000000',
+            consumerBic: 'INGBNL2A',
+            signatureDate: '2026-11-21',
+            mandateReference: 'RPS-EXAMPLE00001',
+          },
+          idempotencyKey: 'mandate-cus_0001-RPS-EXAMPLE00001',
+          authorization: `Bearer ${TEST_MOLLIE_KEY}`,
+        },
+      ]);
+      expect(mandate).toEqual({
+        id: 'mdt_pWUnw6pkBN',
+        method: 'directdebit',
+        status: 'valid',
+        mandateReference: 'RPS-EXAMPLE00001',
+        signatureDate: '2026-11-21',
+        details: {
+          consumerName: 'Jan de Vries',
+          consumerAccount: 'NL55INGB0000000000',
+          consumerBic: 'INGBNL2A',
+          cardHolder: null,
+          cardNumber: null,
+          cardExpiryDate: null,
+          cardLabel: null,
+          cardFingerprint: null,
+        },
+      });
+    },
+  );
 
   it('When a mandate has no BIC, then no consumerBic is sent', async () => {
     const received: Received[] = [];
-    mollie().post('/v2/customers/cst_8wmqcHMN4U/mandates').reply(recorder(201, mollieFixture('mandate'), received));
+    mollie()
+      .post('/v2/customers/cst_8wmqcHMN4U/mandates')
+      .reply(recorder(201, mollieFixture('mandate'), received));
     await newProvider().createMandate(
-      { customerId: 'cst_8wmqcHMN4U', consumerName: 'J', consumerAccount: 'NL55INGB0000000000', consumerBic: null, signatureDate: '2026-11-21', mandateReference: 'R-1' },
+      {
+        customerId: 'cst_8wmqcHMN4U',
+        consumerName: 'J',
+        consumerAccount: 'NL55INGB0000000000',
+        consumerBic: null,
+        signatureDate: '2026-11-21',
+        mandateReference: 'R-1',
+      },
       'mandate-x',
     );
     expect(received[0]?.body).not.toHaveProperty('consumerBic');
@@ -173,52 +209,64 @@ describe('MollieProvider requests', () => {
 
   it('When a mandate is revoked, then Mollie gets a DELETE carrying a key derived from the mandate', async () => {
     const received: Received[] = [];
-    mollie().delete('/v2/customers/cst_8wmqcHMN4U/mandates/mdt_pWUnw6pkBN').reply(function (this: { req: { headers: Record<string, string | string[] | undefined> } }) {
-      received.push({ body: {}, idempotencyKey: headerOf(this.req, 'Idempotency-Key'), authorization: headerOf(this.req, 'Authorization') });
-      return [204, ''];
-    });
+    mollie()
+      .delete('/v2/customers/cst_8wmqcHMN4U/mandates/mdt_pWUnw6pkBN')
+      .reply(function (this: { req: { headers: Record<string, string | string[] | undefined> } }) {
+        received.push({
+          body: {},
+          idempotencyKey: headerOf(this.req, 'Idempotency-Key'),
+          authorization: headerOf(this.req, 'Authorization'),
+        });
+        return [204, ''];
+      });
     await newProvider().revokeMandate('cst_8wmqcHMN4U', 'mdt_pWUnw6pkBN');
     expect(received.map((r) => r.idempotencyKey)).toEqual(['revoke-mdt_pWUnw6pkBN']);
   });
 
-  it('When a one-off payment is created, then the body is exact (amount as a string, sequenceType, customerId, webhookUrl, metadata) and the key is ours', async () => {
-    const received: Received[] = [];
-    mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-open'), received));
-    const payment = await newProvider().createPayment(oneOff, 'payment-pay_0001');
-    expect(received).toEqual([
-      {
-        body: {
-          amount: { currency: 'EUR', value: '12.50' },
-          description: 'Order #12345',
-          redirectUrl: 'https://webshop.example.org/order/12345/',
-          webhookUrl: WEBHOOK_URL,
-          method: 'ideal',
-          customerId: 'cst_8wmqcHMN4U',
-          sequenceType: 'oneoff',
-          metadata: { payment_id: 'pay_0001' },
+  it(
+    'When a one-off payment is created, then the body is exact (amount as a string, sequenceType, customerId, webhookUrl, metadata) ' +
+      'and the key is ours',
+    async () => {
+      const received: Received[] = [];
+      mollie()
+        .post('/v2/payments')
+        .reply(recorder(201, mollieFixture('payment-open'), received));
+      const payment = await newProvider().createPayment(oneOff, 'payment-pay_0001');
+      expect(received).toEqual([
+        {
+          body: {
+            amount: { currency: 'EUR', value: '12.50' },
+            description: 'Order #12345',
+            redirectUrl: 'https://webshop.example.org/order/12345/',
+            webhookUrl: WEBHOOK_URL,
+            method: 'ideal',
+            customerId: 'cst_8wmqcHMN4U',
+            sequenceType: 'oneoff',
+            metadata: { payment_id: 'pay_0001' },
+          },
+          idempotencyKey: 'payment-pay_0001',
+          authorization: `Bearer ${TEST_MOLLIE_KEY}`,
         },
-        idempotencyKey: 'payment-pay_0001',
-        authorization: `Bearer ${TEST_MOLLIE_KEY}`,
-      },
-    ]);
-    expect(payment).toEqual({
-      id: 'tr_WDqYK6vllg',
-      status: 'open',
-      amount: 1250,
-      currency: 'EUR',
-      method: 'ideal',
-      checkoutUrl: 'https://www.mollie.com/checkout/select-method/WDqYK6vllg',
-      customerId: 'cst_8wmqcHMN4U',
-      mandateId: null,
-      paidAt: null,
-      failureReason: null,
-      failureCode: null,
-      amountRefunded: 0,
-      amountChargedBack: 0,
-      reference: 'pay_example',
-      createdAt: new Date('2026-11-21T10:00:00Z'),
-    });
-  });
+      ]);
+      expect(payment).toEqual({
+        id: 'tr_WDqYK6vllg',
+        status: 'open',
+        amount: 1250,
+        currency: 'EUR',
+        method: 'ideal',
+        checkoutUrl: 'https://www.mollie.com/checkout/select-method/WDqYK6vllg',
+        customerId: 'cst_8wmqcHMN4U',
+        mandateId: null,
+        paidAt: null,
+        failureReason: null,
+        failureCode: null,
+        amountRefunded: 0,
+        amountChargedBack: 0,
+        reference: 'pay_example',
+        createdAt: new Date('2026-11-21T10:00:00Z'),
+      });
+    },
+  );
 
   it.each([
     [1, '0.01'],
@@ -228,38 +276,53 @@ describe('MollieProvider requests', () => {
     [123456789, '1234567.89'],
   ])('When the amount is %p cents, then Mollie gets value %p', async (cents, value) => {
     const received: Received[] = [];
-    mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-open'), received));
+    mollie()
+      .post('/v2/payments')
+      .reply(recorder(201, mollieFixture('payment-open'), received));
     await newProvider().createPayment({ ...oneOff, amount: cents }, `payment-${cents}`);
     expect(received[0]?.body.amount).toEqual({ currency: 'EUR', value });
   });
 
-  it('When a recurring payment is created, then it carries customerId, mandateId and sequenceType recurring and no redirectUrl', async () => {
-    const received: Received[] = [];
-    mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-pending'), received));
-    const payment = await newProvider().createPayment(
-      { ...oneOff, sequenceType: 'recurring', mandateId: 'mdt_pWUnw6pkBN', method: null, redirectUrl: 'https://ignored.example.org/' },
-      'charge-chg_0001',
-    );
-    expect(received.map((r) => [r.body, r.idempotencyKey])).toEqual([
-      [
-        {
-          amount: { currency: 'EUR', value: '12.50' },
-          description: 'Order #12345',
-          webhookUrl: WEBHOOK_URL,
-          customerId: 'cst_8wmqcHMN4U',
-          mandateId: 'mdt_pWUnw6pkBN',
-          sequenceType: 'recurring',
-          metadata: { payment_id: 'pay_0001' },
-        },
+  it(
+    'When a recurring payment is created, then it carries customerId, mandateId and sequenceType recurring and no ' + 'redirectUrl',
+    async () => {
+      const received: Received[] = [];
+      mollie()
+        .post('/v2/payments')
+        .reply(recorder(201, mollieFixture('payment-pending'), received));
+      const payment = await newProvider().createPayment(
+        { ...oneOff, sequenceType: 'recurring', mandateId: 'mdt_pWUnw6pkBN', method: null, redirectUrl: 'https://ignored.example.org/' },
         'charge-chg_0001',
-      ],
-    ]);
-    expect(payment).toMatchObject({ id: 'tr_pEnd1ngSD', status: 'pending', method: 'directdebit', mandateId: 'mdt_pWUnw6pkBN', checkoutUrl: null });
-  });
+      );
+      expect(received.map((r) => [r.body, r.idempotencyKey])).toEqual([
+        [
+          {
+            amount: { currency: 'EUR', value: '12.50' },
+            description: 'Order #12345',
+            webhookUrl: WEBHOOK_URL,
+            customerId: 'cst_8wmqcHMN4U',
+            mandateId: 'mdt_pWUnw6pkBN',
+            sequenceType: 'recurring',
+            metadata: { payment_id: 'pay_0001' },
+          },
+          'charge-chg_0001',
+        ],
+      ]);
+      expect(payment).toMatchObject({
+        id: 'tr_pEnd1ngSD',
+        status: 'pending',
+        method: 'directdebit',
+        mandateId: 'mdt_pWUnw6pkBN',
+        checkoutUrl: null,
+      });
+    },
+  );
 
   it('When a first payment is created, then sequenceType is first and the redirectUrl is sent', async () => {
     const received: Received[] = [];
-    mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-open', { sequenceType: 'first' }), received));
+    mollie()
+      .post('/v2/payments')
+      .reply(recorder(201, mollieFixture('payment-open', { sequenceType: 'first' }), received));
     await newProvider().createPayment({ ...oneOff, sequenceType: 'first', method: null }, 'payment-first');
     expect(received[0]?.body).toMatchObject({ sequenceType: 'first', redirectUrl: oneOff.redirectUrl, customerId: 'cst_8wmqcHMN4U' });
     expect(received[0]?.body).not.toHaveProperty('method');
@@ -270,7 +333,9 @@ describe('MollieProvider requests', () => {
     async (publicUrl) => {
       const received: Received[] = [];
       const told: string[] = [];
-      mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-open'), received));
+      mollie()
+        .post('/v2/payments')
+        .reply(recorder(201, mollieFixture('payment-open'), received));
       const webhookUrl = `${publicUrl}/webhooks/mollie?account=ref123`;
       await newProvider({ onLocalWebhookUrl: (url) => told.push(url) }).createPayment({ ...oneOff, webhookUrl }, 'payment-local');
       expect(received[0]?.body).not.toHaveProperty('webhookUrl');
@@ -278,9 +343,11 @@ describe('MollieProvider requests', () => {
     },
   );
 
-  it("When an API key is used, then no profileId or testmode is sent: the key is bound to its own profile", async () => {
+  it('When an API key is used, then no profileId or testmode is sent: the key is bound to its own profile', async () => {
     const received: Received[] = [];
-    mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-open'), received));
+    mollie()
+      .post('/v2/payments')
+      .reply(recorder(201, mollieFixture('payment-open'), received));
     await newProvider().createPayment(oneOff, 'payment-profile');
     expect(received[0]?.body).not.toHaveProperty('profileId');
     expect(received[0]?.body).not.toHaveProperty('testmode');
@@ -289,8 +356,12 @@ describe('MollieProvider requests', () => {
   it("When an organization token is used, then the account's configured profile and test mode go with the request", async () => {
     const token = `access_${'X'.repeat(40)}`;
     const received: Received[] = [];
-    mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-open'), received));
-    mollie().post('/v2/customers').reply(recorder(201, mollieFixture('customer'), received));
+    mollie()
+      .post('/v2/payments')
+      .reply(recorder(201, mollieFixture('payment-open'), received));
+    mollie()
+      .post('/v2/customers')
+      .reply(recorder(201, mollieFixture('customer'), received));
     const provider = newProvider({ credentials: { kind: 'accessToken', accessToken: token, profileId: 'pfl_AccountOwn', testmode: true } });
     await provider.createPayment(oneOff, 'payment-org');
     await provider.createCustomer({ name: 'A B', email: 'a@example.nl', locale: null, reference: 'cus_3' }, 'customer-cus_3');
@@ -300,7 +371,10 @@ describe('MollieProvider requests', () => {
 
   it('When the same row is retried, then both requests carry the same Idempotency-Key', async () => {
     const received: Received[] = [];
-    mollie().post('/v2/payments').times(2).reply(recorder(201, mollieFixture('payment-open'), received));
+    mollie()
+      .post('/v2/payments')
+      .times(2)
+      .reply(recorder(201, mollieFixture('payment-open'), received));
     const provider = newProvider();
     const first = await provider.createPayment(oneOff, 'payment-pay_0001');
     const second = await provider.createPayment(oneOff, 'payment-pay_0001');
@@ -312,8 +386,13 @@ describe('MollieProvider requests', () => {
   it("When Mollie answers 500 twice and then 201, then the client's own retries reuse our key and the payment is created", async () => {
     const received: Received[] = [];
     // Retry-After: 0 only keeps the client's pause between attempts (2 s by default) out of the test run.
-    mollie().post('/v2/payments').times(2).reply(recorder(500, mollieFixture('error-500'), received, { 'Retry-After': '0' }));
-    mollie().post('/v2/payments').reply(recorder(201, mollieFixture('payment-open'), received));
+    mollie()
+      .post('/v2/payments')
+      .times(2)
+      .reply(recorder(500, mollieFixture('error-500'), received, { 'Retry-After': '0' }));
+    mollie()
+      .post('/v2/payments')
+      .reply(recorder(201, mollieFixture('payment-open'), received));
     const payment = await newProvider().createPayment(oneOff, 'payment-pay_0001');
     expect(payment.id).toBe('tr_WDqYK6vllg');
     expect(received.map((r) => r.idempotencyKey)).toEqual(['payment-pay_0001', 'payment-pay_0001', 'payment-pay_0001']);
@@ -334,14 +413,22 @@ describe('MollieProvider payment statuses', () => {
     ['payment-charged-back', 'charged_back'],
   ])('When Mollie reports %s, then our status is %p', async (fixture, status) => {
     const body = mollieFixture(fixture);
-    mollie().get(`/v2/payments/${String(body.id)}`).reply(200, body);
+    mollie()
+      .get(`/v2/payments/${String(body.id)}`)
+      .reply(200, body);
     expect((await newProvider().getPayment(String(body.id))).status).toBe(status);
   });
 
   it('When a paid payment is refunded only in part, then it stays paid', async () => {
     mollie()
       .get('/v2/payments/tr_rEfundEd1')
-      .reply(200, mollieFixture('payment-refunded', { amountRefunded: { value: '5.00', currency: 'EUR' }, amountRemaining: { value: '7.50', currency: 'EUR' } }));
+      .reply(
+        200,
+        mollieFixture('payment-refunded', {
+          amountRefunded: { value: '5.00', currency: 'EUR' },
+          amountRemaining: { value: '7.50', currency: 'EUR' },
+        }),
+      );
     expect((await newProvider().getPayment('tr_rEfundEd1')).status).toBe('paid');
   });
 
@@ -349,7 +436,14 @@ describe('MollieProvider payment statuses', () => {
     mollie().get('/v2/payments/tr_rEfundEd1').reply(200, mollieFixture('payment-refunded'));
     mollie()
       .get('/v2/payments/tr_rEfundEd2')
-      .reply(200, mollieFixture('payment-refunded', { id: 'tr_rEfundEd2', amountRefunded: { value: '5.00', currency: 'EUR' }, amountRemaining: { value: '7.50', currency: 'EUR' } }));
+      .reply(
+        200,
+        mollieFixture('payment-refunded', {
+          id: 'tr_rEfundEd2',
+          amountRefunded: { value: '5.00', currency: 'EUR' },
+          amountRemaining: { value: '7.50', currency: 'EUR' },
+        }),
+      );
     mollie().get('/v2/payments/tr_cHargeBk1').reply(200, mollieFixture('payment-charged-back'));
     const provider = newProvider();
     expect(await provider.getPayment('tr_rEfundEd1')).toMatchObject({ status: 'refunded', amountRefunded: 1250, amountChargedBack: 0 });
@@ -416,7 +510,7 @@ describe('MollieProvider payment statuses', () => {
 });
 
 describe('MollieProvider errors', () => {
-  it('When Mollie answers 422 naming amount, then it is our 422 naming amount, with Mollie\'s message', async () => {
+  it("When Mollie answers 422 naming amount, then it is our 422 naming amount, with Mollie's message", async () => {
     mollie().post('/v2/payments').reply(422, mollieFixture('error-422-payment'));
     const error = await failureOf(newProvider().createPayment(oneOff, 'payment-422'));
     expect(error).toBeInstanceOf(ProviderRejectedError);
@@ -432,7 +526,14 @@ describe('MollieProvider errors', () => {
     mollie().post('/v2/customers/cst_8wmqcHMN4U/mandates').reply(422, mollieFixture('error-422-mandate'));
     const error = await failureOf(
       newProvider().createMandate(
-        { customerId: 'cst_8wmqcHMN4U', consumerName: 'J', consumerAccount: 'NL00', consumerBic: null, signatureDate: '2026-11-21', mandateReference: 'R' },
+        {
+          customerId: 'cst_8wmqcHMN4U',
+          consumerName: 'J',
+          consumerAccount: 'NL00',
+          consumerBic: null,
+          signatureDate: '2026-11-21',
+          mandateReference: 'R',
+        },
         'mandate-422',
       ),
     );
@@ -442,7 +543,13 @@ describe('MollieProvider errors', () => {
   it('When Mollie answers 422 on a field the client did not send, then our 422 names no field', async () => {
     mollie()
       .post('/v2/payments')
-      .reply(422, mollieFixture('error-422-payment', { detail: 'The webhook URL is invalid because it is unreachable from Mollie\'s point of view', field: 'webhookUrl' }));
+      .reply(
+        422,
+        mollieFixture('error-422-payment', {
+          detail: "The webhook URL is invalid because it is unreachable from Mollie's point of view",
+          field: 'webhookUrl',
+        }),
+      );
     const error = await failureOf(newProvider().createPayment(oneOff, 'payment-422b'));
     expect(error).toMatchObject({ status: 422, fields: {} });
   });
@@ -463,19 +570,29 @@ describe('MollieProvider errors', () => {
     mollie().get('/v2/payments/tr_doesnotexist').reply(404, mollieFixture('error-404'));
     const error = await failureOf(newProvider().getPayment('tr_doesnotexist'));
     expect(error).toBeInstanceOf(ProviderNotFoundError);
-    expect(error).toMatchObject({ status: 502, code: 'provider_not_found', message: 'The payment provider does not know the requested object: No payment exists with token tr_doesnotexist.' });
+    expect(error).toMatchObject({
+      status: 502,
+      code: 'provider_not_found',
+      message: 'The payment provider does not know the requested object: No payment exists with token tr_doesnotexist.',
+    });
   });
 
-  it('When Mollie keeps answering 500, then after the client gave up (3 attempts, one key) it is a retryable 502 with a retry hint', async () => {
-    const received: Received[] = [];
-    mollie().post('/v2/payments').times(3).reply(recorder(500, mollieFixture('error-500'), received, { 'Retry-After': '0' }));
-    const error = await failureOf(newProvider().createPayment(oneOff, 'payment-pay_0001'));
-    expect(error).toBeInstanceOf(ProviderOutageError);
-    expect(error).toBeInstanceOf(ProviderUnavailableError);
-    expect(error).toMatchObject({ status: 502, code: 'provider_unavailable', retryable: true, retryAfterSeconds: 30 });
-    expect((error as Error).message).toBe('The payment provider could not be reached (HTTP 500); retry the request in about 30 seconds');
-    expect(received.map((r) => r.idempotencyKey)).toEqual(['payment-pay_0001', 'payment-pay_0001', 'payment-pay_0001']);
-  });
+  it(
+    'When Mollie keeps answering 500, then after the client gave up (3 attempts, one key) it is a retryable 502 with a retry ' + 'hint',
+    async () => {
+      const received: Received[] = [];
+      mollie()
+        .post('/v2/payments')
+        .times(3)
+        .reply(recorder(500, mollieFixture('error-500'), received, { 'Retry-After': '0' }));
+      const error = await failureOf(newProvider().createPayment(oneOff, 'payment-pay_0001'));
+      expect(error).toBeInstanceOf(ProviderOutageError);
+      expect(error).toBeInstanceOf(ProviderUnavailableError);
+      expect(error).toMatchObject({ status: 502, code: 'provider_unavailable', retryable: true, retryAfterSeconds: 30 });
+      expect((error as Error).message).toBe('The payment provider could not be reached (HTTP 500); retry the request in about 30 seconds');
+      expect(received.map((r) => r.idempotencyKey)).toEqual(['payment-pay_0001', 'payment-pay_0001', 'payment-pay_0001']);
+    },
+  );
 
   it('When Mollie rate-limits (429), then it is a retryable 502 after one attempt (the client does not retry 429)', async () => {
     mollie().post('/v2/payments').reply(429, mollieFixture('error-429'));
@@ -489,13 +606,21 @@ describe('MollieProvider errors', () => {
       .replyWithError(Object.assign(new Error('socket timeout'), { code: 'ETIMEDOUT' }));
     const error = await failureOf(newProvider().getPayment('tr_WDqYK6vllg'));
     expect(error).toBeInstanceOf(ProviderOutageError);
-    expect(error).toMatchObject({ status: 502, retryable: true, message: 'The payment provider could not be reached (network error); retry the request in about 30 seconds' });
+    expect(error).toMatchObject({
+      status: 502,
+      retryable: true,
+      message: 'The payment provider could not be reached (network error); retry the request in about 30 seconds',
+    });
   });
 
   it('When Mollie does not answer within the timeout, then the call gives up with a retryable 502', async () => {
     mollie().post('/v2/payments').delay(1000).reply(201, mollieFixture('payment-open'));
     const error = await failureOf(newProvider({ timeoutMs: 50 }).createPayment(oneOff, 'payment-slow'));
-    expect(error).toMatchObject({ status: 502, retryable: true, message: 'The payment provider could not be reached (no answer within 0.05 s); retry the request in about 30 seconds' });
+    expect(error).toMatchObject({
+      status: 502,
+      retryable: true,
+      message: 'The payment provider could not be reached (no answer within 0.05 s); retry the request in about 30 seconds',
+    });
     // Let the late answer arrive before the network guard checks this test's interceptors.
     await new Promise((resolve) => setTimeout(resolve, 1100));
   });
@@ -507,19 +632,25 @@ describe('MollieProvider errors', () => {
     };
 
     it('When the connection drops, then the outcome is unknown (true)', async () => {
-      const error = await outcomeOf((scope) => scope.post('/v2/payments').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })));
+      const error = await outcomeOf((scope) =>
+        scope.post('/v2/payments').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })),
+      );
       expect(error).toBeInstanceOf(ProviderOutageError);
       expect(error).toMatchObject({ mayHaveReachedProvider: true });
       expect(outcomeIsUnknown(error)).toBe(true);
     });
 
     it('When the answer is not JSON (a proxy page), then the outcome is unknown (true)', async () => {
-      const error = await outcomeOf((scope) => scope.post('/v2/payments').reply(201, '<html>Bad gateway</html>', { 'Content-Type': 'text/html' }));
+      const error = await outcomeOf((scope) =>
+        scope.post('/v2/payments').reply(201, '<html>Bad gateway</html>', { 'Content-Type': 'text/html' }),
+      );
       expect(error).toMatchObject({ mayHaveReachedProvider: true, reason: 'network error' });
     });
 
     it('When Mollie keeps answering 500 (3 attempts), then the outcome is unknown (true)', async () => {
-      const error = await outcomeOf((scope) => scope.post('/v2/payments').times(3).reply(500, mollieFixture('error-500'), { 'Retry-After': '0' }));
+      const error = await outcomeOf((scope) =>
+        scope.post('/v2/payments').times(3).reply(500, mollieFixture('error-500'), { 'Retry-After': '0' }),
+      );
       expect(error).toMatchObject({ mayHaveReachedProvider: true, reason: 'HTTP 500' });
     });
 

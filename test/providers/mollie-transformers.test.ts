@@ -40,8 +40,17 @@ describe('Mollie transformers', () => {
   });
 
   it('When money was charged back, then it is charged_back, also after a refund', () => {
-    expect(paymentStatusFrom({ status: MolliePaymentStatus.paid, amount: eur('10.00'), amountChargedBack: eur('10.00') })).toBe('charged_back');
-    expect(paymentStatusFrom({ status: MolliePaymentStatus.paid, amount: eur('10.00'), amountRefunded: eur('10.00'), amountChargedBack: eur('0.01') })).toBe('charged_back');
+    expect(paymentStatusFrom({ status: MolliePaymentStatus.paid, amount: eur('10.00'), amountChargedBack: eur('10.00') })).toBe(
+      'charged_back',
+    );
+    expect(
+      paymentStatusFrom({
+        status: MolliePaymentStatus.paid,
+        amount: eur('10.00'),
+        amountRefunded: eur('10.00'),
+        amountChargedBack: eur('0.01'),
+      }),
+    ).toBe('charged_back');
     expect(paymentStatusFrom({ status: MolliePaymentStatus.paid, amount: eur('10.00'), amountChargedBack: eur('0.00') })).toBe('paid');
   });
 

@@ -53,51 +53,78 @@ describe.each(TEST_DATABASES)('provider registry on %s', (kind) => {
       expect((await t.ctx.providers.forAccount({ id: accountId })).name).toBe('sandbox');
     });
 
-    it("When the account has its own key, then Mollie is called with that key; a changed key takes effect at once; a cleared one falls back to the sandbox", async () => {
-      const { name, accountId } = await named();
-      await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
-      const bearers: Array<string | undefined> = [];
+    it(
+      'When the account has its own key, then Mollie is called with that key; a changed key takes effect at once; a cleared one ' +
+        'falls back to the sandbox',
+      async () => {
+        const { name, accountId } = await named();
+        await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
+        const bearers: Array<string | undefined> = [];
 
-      const first = await t.ctx.providers.forAccount({ id: accountId });
-      expect(first.name).toBe('mollie');
-      expect(await t.ctx.providers.forAccount({ id: accountId })).toBe(first);
-      expectGet(bearers);
-      await first.getPayment('tr_WDqYK6vllg');
+        const first = await t.ctx.providers.forAccount({ id: accountId });
+        expect(first.name).toBe('mollie');
+        expect(await t.ctx.providers.forAccount({ id: accountId })).toBe(first);
+        expectGet(bearers);
+        await first.getPayment('tr_WDqYK6vllg');
 
-      await setProviderSettings(t.ctx, name, { mollieApiKey: OTHER_KEY, allowLive: false });
-      const second = await t.ctx.providers.forAccount({ id: accountId });
-      expect(second).not.toBe(first);
-      expectGet(bearers);
-      await second.getPayment('tr_WDqYK6vllg');
-      expect(bearers).toEqual([`Bearer ${TEST_MOLLIE_KEY}`, `Bearer ${OTHER_KEY}`]);
+        await setProviderSettings(t.ctx, name, { mollieApiKey: OTHER_KEY, allowLive: false });
+        const second = await t.ctx.providers.forAccount({ id: accountId });
+        expect(second).not.toBe(first);
+        expectGet(bearers);
+        await second.getPayment('tr_WDqYK6vllg');
+        expect(bearers).toEqual([`Bearer ${TEST_MOLLIE_KEY}`, `Bearer ${OTHER_KEY}`]);
 
-      await clearProviderSettings(t.ctx, name);
-      expect((await t.ctx.providers.forAccount({ id: accountId })).name).toBe('sandbox');
-    });
+        await clearProviderSettings(t.ctx, name);
+        expect((await t.ctx.providers.forAccount({ id: accountId })).name).toBe('sandbox');
+      },
+    );
 
     it('When the account has its own API URL, then its requests go there', async () => {
       const { name, accountId } = await named();
-      await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, mollieApiUrl: 'https://mollie-proxy.example.nl/v2/', allowLive: false });
+      await setProviderSettings(t.ctx, name, {
+        mollieApiKey: TEST_MOLLIE_KEY,
+        mollieApiUrl: 'https://mollie-proxy.example.nl/v2/',
+        allowLive: false,
+      });
       const bearers: Array<string | undefined> = [];
       expectGet(bearers, 'https://mollie-proxy.example.nl');
       await (await t.ctx.providers.forAccount({ id: accountId })).getPayment('tr_WDqYK6vllg');
       expect(bearers).toEqual([`Bearer ${TEST_MOLLIE_KEY}`]);
     });
 
-    it('When a live key is found that was stored without --allow-live (a copied production database), then it is refused and Mollie is not called', async () => {
-      const { accountId, name } = await named();
-      await t.ctx.db('accounts').where({ id: accountId }).update({ provider: 'mollie', provider_credentials_sealed: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
-      await expect(t.ctx.providers.forAccount({ id: accountId })).rejects.toBeInstanceOf(LiveKeyRefusedError);
+    it(
+      'When a live key is found that was stored without --allow-live (a copied production database), then it is refused and Mollie ' +
+        'is not called',
+      async () => {
+        const { accountId, name } = await named();
+        await t.ctx
+          .db('accounts')
+          .where({ id: accountId })
+          .update({
+            provider: 'mollie',
+            provider_credentials_sealed: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }),
+          });
+        await expect(t.ctx.providers.forAccount({ id: accountId })).rejects.toBeInstanceOf(LiveKeyRefusedError);
 
-      const { token } = await t.newAccount(`${name} API`);
-      const apiAccount = await t.ctx.db('accounts').where({ name: `${name} API` }).first('id');
-      await t.ctx.db('accounts').where({ id: apiAccount.id }).update({ provider: 'mollie', provider_credentials_sealed: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }) });
-      const res = await t.as(token).post('/api/v2/customers', { first_name: 'A', last_name: 'B', email: 'a@example.nl' });
-      expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ code: 'provider_live_key_refused' });
-      expect(JSON.stringify(res.body)).not.toContain(LIVE_KEY);
-      expect(await t.ctx.db('customers').where({ account_id: apiAccount.id })).toEqual([]);
-    });
+        const { token } = await t.newAccount(`${name} API`);
+        const apiAccount = await t.ctx
+          .db('accounts')
+          .where({ name: `${name} API` })
+          .first('id');
+        await t.ctx
+          .db('accounts')
+          .where({ id: apiAccount.id })
+          .update({
+            provider: 'mollie',
+            provider_credentials_sealed: sealMollieKey(t.ctx.config.appKey, { key: LIVE_KEY, allowLive: false }),
+          });
+        const res = await t.as(token).post('/api/v2/customers', { first_name: 'A', last_name: 'B', email: 'a@example.nl' });
+        expect(res.status).toBe(502);
+        expect(res.body).toMatchObject({ code: 'provider_live_key_refused' });
+        expect(JSON.stringify(res.body)).not.toContain(LIVE_KEY);
+        expect(await t.ctx.db('customers').where({ account_id: apiAccount.id })).toEqual([]);
+      },
+    );
 
     it('When a live key was set with --allow-live, then it is used outside production', async () => {
       const { name, accountId } = await named();
@@ -119,20 +146,30 @@ describe.each(TEST_DATABASES)('provider registry on %s', (kind) => {
           bodies.push(body);
           return [201, mollieFixture('customer')];
         });
-      await (await t.ctx.providers.forAccount({ id: accountId })).createCustomer({ name: 'A B', email: 'a@example.nl', locale: null, reference: 'cus_1' }, 'customer-cus_1');
+      await (
+        await t.ctx.providers.forAccount({ id: accountId })
+      ).createCustomer({ name: 'A B', email: 'a@example.nl', locale: null, reference: 'cus_1' }, 'customer-cus_1');
       expect(bodies).toEqual([{ name: 'A B', email: 'a@example.nl', metadata: { customer_id: 'cus_1' }, testmode: true }]);
     });
 
     it('When the stored key was encrypted with another APP_KEY, then it is a clear server error, not garbage', async () => {
       const { accountId } = await named();
       const otherAppKey = randomBytes(32);
-      await t.ctx.db('accounts').where({ id: accountId }).update({ provider: 'mollie', provider_credentials_sealed: sealMollieKey(otherAppKey, { key: TEST_MOLLIE_KEY, allowLive: false }) });
+      await t.ctx
+        .db('accounts')
+        .where({ id: accountId })
+        .update({
+          provider: 'mollie',
+          provider_credentials_sealed: sealMollieKey(otherAppKey, { key: TEST_MOLLIE_KEY, allowLive: false }),
+        });
       await expect(t.ctx.providers.forAccount({ id: accountId })).rejects.toBeInstanceOf(UnreadableMollieKeyError);
     });
   });
 
   describe('with MOLLIE_API_KEY and MOLLIE_API_URL', () => {
-    const t = useTestApp(kind, { env: { MOLLIE_API_KEY: ENV_KEY, MOLLIE_API_URL: 'https://mollie-env.example.nl/v2/', PUBLIC_URL: 'http://localhost:3000' } });
+    const t = useTestApp(kind, {
+      env: { MOLLIE_API_KEY: ENV_KEY, MOLLIE_API_URL: 'https://mollie-env.example.nl/v2/', PUBLIC_URL: 'http://localhost:3000' },
+    });
 
     it('When the account has no key, then it uses the environment key and URL', async () => {
       const { accountId } = await t.newAccount(`Env ${randomBytes(4).toString('hex')}`);
@@ -144,7 +181,7 @@ describe.each(TEST_DATABASES)('provider registry on %s', (kind) => {
       expect(bearers).toEqual([`Bearer ${ENV_KEY}`]);
     });
 
-    it("When the account has its own key, then that key wins (and, without a URL of its own, it goes to MOLLIE_API_URL)", async () => {
+    it('When the account has its own key, then that key wins (and, without a URL of its own, it goes to MOLLIE_API_URL)', async () => {
       const name = `Own ${randomBytes(4).toString('hex')}`;
       const { accountId } = await t.newAccount(name);
       await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });

@@ -56,52 +56,81 @@ describe.each(TEST_DATABASES)('sandbox provider on %s', (kind) => {
   const customerOf = (provider: PaymentProvider, reference = 'cus_sandbox0001') =>
     provider.createCustomer({ name: 'Anna de Vries', email: 'anna@example.nl', locale: 'nl', reference }, `customer-${reference}`);
 
-  const mandatesAtProvider = async (accountId: string) => Number((await t.ctx.db('sandbox_mandates').where({ account_id: accountId }).count({ n: '*' }))[0]?.n);
+  const mandatesAtProvider = async (accountId: string) =>
+    Number((await t.ctx.db('sandbox_mandates').where({ account_id: accountId }).count({ n: '*' }))[0]?.n);
 
   describe('lookups by our reference', () => {
-    it('When a customer was made with our reference, then it is found from before its creation on, and not by another account', async () => {
-      const { provider } = await sandboxAccount();
-      const { id } = await customerOf(provider, 'cus_lookup0001');
-      expect(await provider.findCustomerByReference({ reference: 'cus_lookup0001', createdAfter: new Date('2026-11-21T09:50:00Z') })).toEqual({ id });
-      // Inclusive: created at exactly 10:00:00.
-      expect(await provider.findCustomerByReference({ reference: 'cus_lookup0001', createdAfter: new Date(START) })).toEqual({ id });
-      expect(await provider.findCustomerByReference({ reference: 'cus_absent0001', createdAfter: new Date('2026-11-21T09:50:00Z') })).toBeNull();
-      expect(await provider.findCustomerByReference({ reference: 'cus_lookup0001', createdAfter: new Date('2026-11-21T10:05:00Z') })).toBeNull();
-      const other = await sandboxAccount();
-      expect(await other.provider.findCustomerByReference({ reference: 'cus_lookup0001', createdAfter: new Date('2026-11-21T09:50:00Z') })).toBeNull();
-    });
+    it(
+      'When a customer was made with our reference, then it is found from before its creation on, and not by another ' + 'account',
+      async () => {
+        const { provider } = await sandboxAccount();
+        const { id } = await customerOf(provider, 'cus_lookup0001');
+        expect(
+          await provider.findCustomerByReference({ reference: 'cus_lookup0001', createdAfter: new Date('2026-11-21T09:50:00Z') }),
+        ).toEqual({ id });
+        // Inclusive: created at exactly 10:00:00.
+        expect(await provider.findCustomerByReference({ reference: 'cus_lookup0001', createdAfter: new Date(START) })).toEqual({ id });
+        expect(
+          await provider.findCustomerByReference({ reference: 'cus_absent0001', createdAfter: new Date('2026-11-21T09:50:00Z') }),
+        ).toBeNull();
+        expect(
+          await provider.findCustomerByReference({ reference: 'cus_lookup0001', createdAfter: new Date('2026-11-21T10:05:00Z') }),
+        ).toBeNull();
+        const other = await sandboxAccount();
+        expect(
+          await other.provider.findCustomerByReference({ reference: 'cus_lookup0001', createdAfter: new Date('2026-11-21T09:50:00Z') }),
+        ).toBeNull();
+      },
+    );
 
-    it('When a payment was made with our reference, then it is found (with or without its customer) with the new fields; absent, too old or of another customer, it is not', async () => {
-      const { provider } = await sandboxAccount();
-      const customer = await customerOf(provider);
-      const created = await provider.createPayment({ ...oneOff, customerId: customer.id, reference: 'pay_lookup0001' }, 'payment-pay_lookup0001');
-      const before = new Date('2026-11-21T09:50:00Z');
+    it(
+      'When a payment was made with our reference, then it is found (with or without its customer) with the new fields; absent, too ' +
+        'old or of another customer, it is not',
+      async () => {
+        const { provider } = await sandboxAccount();
+        const customer = await customerOf(provider);
+        const created = await provider.createPayment(
+          { ...oneOff, customerId: customer.id, reference: 'pay_lookup0001' },
+          'payment-pay_lookup0001',
+        );
+        const before = new Date('2026-11-21T09:50:00Z');
 
-      const found = await provider.findPaymentByReference({ reference: 'pay_lookup0001', customerId: customer.id, createdAfter: before });
-      expect(found).toEqual({
-        id: created.id,
-        status: 'open',
-        amount: 1250,
-        currency: 'EUR',
-        method: null,
-        checkoutUrl: `${TEST_PUBLIC_URL}/sandbox/checkout/${created.id}`,
-        customerId: customer.id,
-        mandateId: null,
-        paidAt: null,
-        failureReason: null,
-        failureCode: null,
-        amountRefunded: 0,
-        amountChargedBack: 0,
-        reference: 'pay_lookup0001',
-        createdAt: new Date(START),
-      });
-      expect(await provider.getPayment(created.id)).toEqual(found);
-      expect((await provider.findPaymentByReference({ reference: 'pay_lookup0001', customerId: null, createdAfter: before }))?.id).toBe(created.id);
-      expect(await provider.findPaymentByReference({ reference: 'pay_absent0001', customerId: null, createdAfter: before })).toBeNull();
-      expect(await provider.findPaymentByReference({ reference: 'pay_lookup0001', customerId: null, createdAfter: new Date('2026-11-21T10:00:01Z') })).toBeNull();
-      const otherCustomer = await customerOf(provider, 'cus_sandbox0002');
-      expect(await provider.findPaymentByReference({ reference: 'pay_lookup0001', customerId: otherCustomer.id, createdAfter: before })).toBeNull();
-    });
+        const found = await provider.findPaymentByReference({ reference: 'pay_lookup0001', customerId: customer.id, createdAfter: before });
+        expect(found).toEqual({
+          id: created.id,
+          status: 'open',
+          amount: 1250,
+          currency: 'EUR',
+          method: null,
+          checkoutUrl: `${TEST_PUBLIC_URL}/sandbox/checkout/${created.id}`,
+          customerId: customer.id,
+          mandateId: null,
+          paidAt: null,
+          failureReason: null,
+          failureCode: null,
+          amountRefunded: 0,
+          amountChargedBack: 0,
+          reference: 'pay_lookup0001',
+          createdAt: new Date(START),
+        });
+        expect(await provider.getPayment(created.id)).toEqual(found);
+        expect((await provider.findPaymentByReference({ reference: 'pay_lookup0001', customerId: null, createdAfter: before }))?.id).toBe(
+          created.id,
+        );
+        expect(await provider.findPaymentByReference({ reference: 'pay_absent0001', customerId: null, createdAfter: before })).toBeNull();
+        expect(
+          await provider.findPaymentByReference({
+            reference: 'pay_lookup0001',
+            customerId: null,
+            createdAfter: new Date('2026-11-21T10:00:01Z'),
+          }),
+        ).toBeNull();
+        const otherCustomer = await customerOf(provider, 'cus_sandbox0002');
+        expect(
+          await provider.findPaymentByReference({ reference: 'pay_lookup0001', customerId: otherCustomer.id, createdAfter: before }),
+        ).toBeNull();
+      },
+    );
   });
 
   describe('mandates', () => {
@@ -192,61 +221,79 @@ describe.each(TEST_DATABASES)('sandbox provider on %s', (kind) => {
 
     const pay = (paymentId: string) => request(t.app).post(`/sandbox/checkout/${paymentId}`).type('form').send({ status: 'paid' });
 
-    it('When the payer pays it at the checkout, then the payment names a new valid mandate, a second click makes none, and a recurring charge on it is accepted', async () => {
-      const { accountId, provider, customerId, first } = await firstPaymentOfNewCustomer(null);
+    it(
+      'When the payer pays it at the checkout, then the payment names a new valid mandate, a second click makes none, and a ' +
+        'recurring charge on it is accepted',
+      async () => {
+        const { accountId, provider, customerId, first } = await firstPaymentOfNewCustomer(null);
 
-      const paid = await pay(first.id);
-      expect(paid.status).toBe(303);
-      expect(paid.headers.location).toBe(oneOff.redirectUrl);
+        const paid = await pay(first.id);
+        expect(paid.status).toBe(303);
+        expect(paid.headers.location).toBe(oneOff.redirectUrl);
 
-      const payment = await provider.getPayment(first.id);
-      expect(payment).toMatchObject({ status: 'paid', paidAt: new Date(START), mandateId: expect.stringMatching(/^mdt_[0-9A-Za-z]{10}$/) });
-      const mandates = await provider.listMandates(customerId);
-      // Paid without a card (the payer's bank, as with iDEAL): a SEPA direct-debit mandate, as Mollie makes.
-      expect(mandates).toEqual([
-        {
-          id: payment.mandateId,
-          method: 'directdebit',
+        const payment = await provider.getPayment(first.id);
+        expect(payment).toMatchObject({
+          status: 'paid',
+          paidAt: new Date(START),
+          mandateId: expect.stringMatching(/^mdt_[0-9A-Za-z]{10}$/),
+        });
+        const mandates = await provider.listMandates(customerId);
+        // Paid without a card (the payer's bank, as with iDEAL): a SEPA direct-debit mandate, as Mollie makes.
+        expect(mandates).toEqual([
+          {
+            id: payment.mandateId,
+            method: 'directdebit',
+            status: 'valid',
+            mandateReference: null,
+            signatureDate: '2026-11-21',
+            details: { consumerName: 'Anna de Vries', consumerAccount: 'NL55INGB0000000000', consumerBic: 'INGBNL2A' },
+          },
+        ]);
+
+        const again = await pay(first.id);
+        expect(again.status).toBe(409);
+        expect(await mandatesAtProvider(accountId)).toBe(1);
+
+        const charge = await provider.createPayment(
+          {
+            ...oneOff,
+            sequenceType: 'recurring',
+            customerId,
+            mandateId: payment.mandateId,
+            redirectUrl: null,
+            reference: 'pay_charge0001',
+          },
+          'charge-pay_charge0001',
+        );
+        expect(charge).toMatchObject({ status: 'pending', method: 'directdebit', mandateId: payment.mandateId, checkoutUrl: null });
+        expect((await provider.getPayment(charge.id)).status).toBe('paid');
+      },
+    );
+
+    it(
+      "When it was a card payment, then the mandate is a card mandate in the customer's name, and recurring charges go to the " + 'card',
+      async () => {
+        const { provider, customerId, first } = await firstPaymentOfNewCustomer('creditcard');
+        expect((await pay(first.id)).status).toBe(303);
+        const { mandateId } = await provider.getPayment(first.id);
+        expect(mandateId).not.toBeNull();
+        expect(await provider.getMandate(customerId, String(mandateId))).toEqual({
+          id: mandateId,
+          method: 'creditcard',
           status: 'valid',
           mandateReference: null,
           signatureDate: '2026-11-21',
-          details: { consumerName: 'Anna de Vries', consumerAccount: 'NL55INGB0000000000', consumerBic: 'INGBNL2A' },
-        },
-      ]);
+          details: { cardHolder: 'Anna de Vries', cardNumber: '4242', cardLabel: 'Visa', cardExpiryDate: '2029-12-31' },
+        });
 
-      const again = await pay(first.id);
-      expect(again.status).toBe(409);
-      expect(await mandatesAtProvider(accountId)).toBe(1);
-
-      const charge = await provider.createPayment(
-        { ...oneOff, sequenceType: 'recurring', customerId, mandateId: payment.mandateId, redirectUrl: null, reference: 'pay_charge0001' },
-        'charge-pay_charge0001',
-      );
-      expect(charge).toMatchObject({ status: 'pending', method: 'directdebit', mandateId: payment.mandateId, checkoutUrl: null });
-      expect((await provider.getPayment(charge.id)).status).toBe('paid');
-    });
-
-    it('When it was a card payment, then the mandate is a card mandate in the customer\'s name, and recurring charges go to the card', async () => {
-      const { provider, customerId, first } = await firstPaymentOfNewCustomer('creditcard');
-      expect((await pay(first.id)).status).toBe(303);
-      const { mandateId } = await provider.getPayment(first.id);
-      expect(mandateId).not.toBeNull();
-      expect(await provider.getMandate(customerId, String(mandateId))).toEqual({
-        id: mandateId,
-        method: 'creditcard',
-        status: 'valid',
-        mandateReference: null,
-        signatureDate: '2026-11-21',
-        details: { cardHolder: 'Anna de Vries', cardNumber: '4242', cardLabel: 'Visa', cardExpiryDate: '2029-12-31' },
-      });
-
-      const declined = await provider.createPayment(
-        { ...oneOff, amount: 1013, sequenceType: 'recurring', customerId, mandateId, redirectUrl: null, reference: 'pay_charge0002' },
-        'charge-pay_charge0002',
-      );
-      expect(declined.method).toBe('creditcard');
-      expect(await provider.getPayment(declined.id)).toMatchObject({ status: 'failed', failureCode: 'insufficient_funds' });
-    });
+        const declined = await provider.createPayment(
+          { ...oneOff, amount: 1013, sequenceType: 'recurring', customerId, mandateId, redirectUrl: null, reference: 'pay_charge0002' },
+          'charge-pay_charge0002',
+        );
+        expect(declined.method).toBe('creditcard');
+        expect(await provider.getPayment(declined.id)).toMatchObject({ status: 'failed', failureCode: 'insufficient_funds' });
+      },
+    );
 
     it('When two clicks on "paid" race, then one mandate is made', async () => {
       const { accountId, provider, first } = await firstPaymentOfNewCustomer(null);
@@ -261,7 +308,10 @@ describe.each(TEST_DATABASES)('sandbox provider on %s', (kind) => {
       const { accountId, first } = await firstPaymentOfNewCustomer(null);
       const seenOpen = await t.ctx.db<SandboxPaymentRow>('sandbox_payments').where({ id: first.id }).first();
       if (!seenOpen) throw new Error('no sandbox payment');
-      const moved = await Promise.all([completeCheckout(t.ctx.db, seenOpen, 'paid', t.clock.now()), completeCheckout(t.ctx.db, seenOpen, 'paid', t.clock.now())]);
+      const moved = await Promise.all([
+        completeCheckout(t.ctx.db, seenOpen, 'paid', t.clock.now()),
+        completeCheckout(t.ctx.db, seenOpen, 'paid', t.clock.now()),
+      ]);
       expect(moved.sort()).toEqual([false, true]);
       expect(await mandatesAtProvider(accountId)).toBe(1);
     });

@@ -21,7 +21,10 @@ describe.each(TEST_DATABASES)('a second provider, known only to its adapter, on 
     const shown = await cli(t.ctx, 'accounts', 'show', '--account', name);
     const publicRef = String((await t.ctx.db('accounts').where({ id: accountId }).first('public_ref')).public_ref);
     expect(shown.out).toEqual(
-      expect.arrayContaining(['provider:             fakepay (token fpt_se…)', `provider webhook url: ${TEST_PUBLIC_URL}/webhooks/fakepay?account=${publicRef}`]),
+      expect.arrayContaining([
+        'provider:             fakepay (token fpt_se…)',
+        `provider webhook url: ${TEST_PUBLIC_URL}/webhooks/fakepay?account=${publicRef}`,
+      ]),
     );
 
     const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Fenna', last_name: 'Kok', email: 'fenna@example.nl' });
@@ -37,16 +40,25 @@ describe.each(TEST_DATABASES)('a second provider, known only to its adapter, on 
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ status: 'open', provider_payment_id: expect.stringMatching(/^fp_/) });
     const providerId = String(created.body.provider_payment_id);
-    expect(fake.payments.get(providerId)).toMatchObject({ token: 'fpt_secret1', webhookUrl: `${TEST_PUBLIC_URL}/webhooks/fakepay?account=${publicRef}` });
+    expect(fake.payments.get(providerId)).toMatchObject({
+      token: 'fpt_secret1',
+      webhookUrl: `${TEST_PUBLIC_URL}/webhooks/fakepay?account=${publicRef}`,
+    });
 
     fake.payAtProvider(providerId);
-    const call = await request(t.app).post(`/webhooks/fakepay?account=${publicRef}`).type('application/json').send(fake.webhookBody(providerId));
+    const call = await request(t.app)
+      .post(`/webhooks/fakepay?account=${publicRef}`)
+      .type('application/json')
+      .send(fake.webhookBody(providerId));
     expect(call.status).toBe(200);
     await t.ctx.background.idle();
 
     const read = await t.as(token).get(`/api/v2/payments/${created.body.id}`);
     expect(read.body.status).toBe('paid');
-    const [recorded] = await t.ctx.db('provider_webhook_calls').where({ account_id: accountId }).select('provider', 'resource_id', 'processed_at');
+    const [recorded] = await t.ctx
+      .db('provider_webhook_calls')
+      .where({ account_id: accountId })
+      .select('provider', 'resource_id', 'processed_at');
     expect(recorded).toMatchObject({ provider: 'fakepay', resource_id: providerId, processed_at: expect.anything() });
   });
 

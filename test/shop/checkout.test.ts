@@ -28,10 +28,15 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
   });
 
   const coffee = () => store.addProducts(1, () => ({ name: 'Coffee beans', price: '7.50', regular_price: '7.50' }))[0] as number;
-  const subscriptionProduct = (name: string, price: string, period: string, interval = '1', length = '0') => store.addSubscriptionProduct({ name, price, period, interval, length });
+  const subscriptionProduct = (name: string, price: string, period: string, interval = '1', length = '0') =>
+    store.addSubscriptionProduct({ name, price, period, interval, length });
   /** A pending store order, as checkout leaves it, not synced here yet. */
   const storeOrder = (total: string, lines: Array<[number, number]>) =>
-    store.addOrders(1, () => ({ status: 'pending', total, line_items: lines.map(([productId, quantity], index) => ({ id: index + 1, product_id: productId, quantity, total: '0.00' })) }))[0] as number;
+    store.addOrders(1, () => ({
+      status: 'pending',
+      total,
+      line_items: lines.map(([productId, quantity], index) => ({ id: index + 1, product_id: productId, quantity, total: '0.00' })),
+    }))[0] as number;
 
   const pay = (shopOrderId: number, amount: number, extra: Record<string, unknown> = {}) =>
     t.as(token).post('/api/v2/payments', {
@@ -51,103 +56,145 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
   const ourOrder = (shopOrderId: number) => t.ctx.db('orders').where({ account_id: accountId, shop_order_id: shopOrderId }).first();
   const metaOf = (shopOrderId: number) => (store.orders.get(shopOrderId)?.meta_data ?? []) as Array<{ key: string; value: unknown }>;
 
-  it('When a payment is made for a store order, then it is for that Order (read fresh from the store), and paid it marks the order paid here and in the store', async () => {
-    const shopOrderId = storeOrder('15.00', [[coffee(), 2]]);
-    const res = await pay(shopOrderId, 15);
-    expect(res.status).toBe(201);
-    const order = await ourOrder(shopOrderId);
-    expect(order).toMatchObject({ status: 'unpaid', total_amount: expect.anything() });
-    const payment = await t.ctx.db('payments').where({ account_id: accountId, id: res.body.id }).first();
-    expect(payment).toMatchObject({ purpose: 'order', purpose_id: order.id, sequence_type: 'oneoff', amount: 1500 });
+  it(
+    'When a payment is made for a store order, then it is for that Order (read fresh from the store), and paid it marks the order ' +
+      'paid here and in the store',
+    async () => {
+      const shopOrderId = storeOrder('15.00', [[coffee(), 2]]);
+      const res = await pay(shopOrderId, 15);
+      expect(res.status).toBe(201);
+      const order = await ourOrder(shopOrderId);
+      expect(order).toMatchObject({ status: 'unpaid', total_amount: expect.anything() });
+      const payment = await t.ctx.db('payments').where({ account_id: accountId, id: res.body.id }).first();
+      expect(payment).toMatchObject({ purpose: 'order', purpose_id: order.id, sequence_type: 'oneoff', amount: 1500 });
 
-    await checkout(res.body.provider_payment_id);
-    expect((await ourOrder(shopOrderId)).status).toBe('paid');
-    const inStore = store.orders.get(shopOrderId);
-    expect(inStore).toMatchObject({ status: 'processing', transaction_id: res.body.provider_payment_id, date_paid_gmt: expect.any(String) });
-    expect(metaOf(shopOrderId)).toContainEqual({ key: '_rps_payment_id', value: res.body.id });
-    expect(store.notes.get(shopOrderId)).toEqual([expect.objectContaining({ note: expect.stringContaining(res.body.provider_payment_id) })]);
-    const tasks = await t.ctx.db('shop_tasks').where({ account_id: accountId });
-    expect(tasks).toEqual([expect.objectContaining({ kind: 'paid', status: 'done', attempts: 1 })]);
+      await checkout(res.body.provider_payment_id);
+      expect((await ourOrder(shopOrderId)).status).toBe('paid');
+      const inStore = store.orders.get(shopOrderId);
+      expect(inStore).toMatchObject({
+        status: 'processing',
+        transaction_id: res.body.provider_payment_id,
+        date_paid_gmt: expect.any(String),
+      });
+      expect(metaOf(shopOrderId)).toContainEqual({ key: '_rps_payment_id', value: res.body.id });
+      expect(store.notes.get(shopOrderId)).toEqual([
+        expect.objectContaining({ note: expect.stringContaining(res.body.provider_payment_id) }),
+      ]);
+      const tasks = await t.ctx.db('shop_tasks').where({ account_id: accountId });
+      expect(tasks).toEqual([expect.objectContaining({ kind: 'paid', status: 'done', attempts: 1 })]);
 
-    const again = await pay(shopOrderId, 15);
-    expect(again.status).toBe(422);
-    expect(again.body.fields.shop_order_id).toEqual([`Order ${shopOrderId} is paid already.`]);
-  });
+      const again = await pay(shopOrderId, 15);
+      expect(again.status).toBe(422);
+      expect(again.body.fields.shop_order_id).toEqual([`Order ${shopOrderId} is paid already.`]);
+    },
+  );
 
-  it('When the payment fails or expires, then the store order gets a note and stays payable; a new payment for it can be made', async () => {
-    const shopOrderId = storeOrder('7.50', [[coffee(), 1]]);
-    const first = await pay(shopOrderId, 7.5);
-    await checkout(first.body.provider_payment_id, 'failed');
-    expect((await ourOrder(shopOrderId)).status).toBe('unpaid');
-    expect(store.orders.get(shopOrderId)).toMatchObject({ status: 'pending' });
-    expect(store.notes.get(shopOrderId)).toEqual([expect.objectContaining({ note: expect.stringMatching(/failed.*can still be paid/) })]);
+  it(
+    'When the payment fails or expires, then the store order gets a note and stays payable; a new payment for it can be ' + 'made',
+    async () => {
+      const shopOrderId = storeOrder('7.50', [[coffee(), 1]]);
+      const first = await pay(shopOrderId, 7.5);
+      await checkout(first.body.provider_payment_id, 'failed');
+      expect((await ourOrder(shopOrderId)).status).toBe('unpaid');
+      expect(store.orders.get(shopOrderId)).toMatchObject({ status: 'pending' });
+      expect(store.notes.get(shopOrderId)).toEqual([expect.objectContaining({ note: expect.stringMatching(/failed.*can still be paid/) })]);
 
-    const second = await pay(shopOrderId, 7.5);
-    expect(second.status).toBe(201);
-    await checkout(second.body.provider_payment_id);
-    expect(store.orders.get(shopOrderId)).toMatchObject({ status: 'processing' });
-  });
+      const second = await pay(shopOrderId, 7.5);
+      expect(second.status).toBe(201);
+      await checkout(second.body.provider_payment_id);
+      expect(store.orders.get(shopOrderId)).toMatchObject({ status: 'processing' });
+    },
+  );
 
-  it('When the store fails the write-back, then the task is kept and the job finishes it later; a late failure after paid changes nothing', async () => {
-    const shopOrderId = storeOrder('7.50', [[coffee(), 1]]);
-    const res = await pay(shopOrderId, 7.5);
-    store.fail('PUT', new RegExp(`/orders/${shopOrderId}$`), 500, 3);
-    await checkout(res.body.provider_payment_id);
-    expect(store.orders.get(shopOrderId)).toMatchObject({ status: 'pending' });
-    const [task] = await t.ctx.db('shop_tasks').where({ account_id: accountId });
-    expect(task).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringContaining('500') });
+  it(
+    'When the store fails the write-back, then the task is kept and the job finishes it later; a late failure after paid changes ' +
+      'nothing',
+    async () => {
+      const shopOrderId = storeOrder('7.50', [[coffee(), 1]]);
+      const res = await pay(shopOrderId, 7.5);
+      store.fail('PUT', new RegExp(`/orders/${shopOrderId}$`), 500, 3);
+      await checkout(res.body.provider_payment_id);
+      expect(store.orders.get(shopOrderId)).toMatchObject({ status: 'pending' });
+      const [task] = await t.ctx.db('shop_tasks').where({ account_id: accountId });
+      expect(task).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringContaining('500') });
 
-    expect((await cli(t.ctx, 'jobs', 'run', 'write-back-to-stores')).out).toEqual([expect.stringMatching(/^write-back-to-stores: 0 processed, 0 failed/)]); // not due yet
-    t.clock.advance(2 * 60 * 1000);
-    expect((await cli(t.ctx, 'jobs', 'run', 'write-back-to-stores')).out).toEqual([expect.stringMatching(/^write-back-to-stores: 1 processed, 0 failed/)]);
-    expect(store.orders.get(shopOrderId)).toMatchObject({ status: 'processing' });
-    expect((await t.ctx.db('shop_tasks').where({ id: task.id }).first()).status).toBe('done');
+      expect((await cli(t.ctx, 'jobs', 'run', 'write-back-to-stores')).out).toEqual([
+        expect.stringMatching(/^write-back-to-stores: 0 processed, 0 failed/),
+      ]); // not due yet
+      t.clock.advance(2 * 60 * 1000);
+      expect((await cli(t.ctx, 'jobs', 'run', 'write-back-to-stores')).out).toEqual([
+        expect.stringMatching(/^write-back-to-stores: 1 processed, 0 failed/),
+      ]);
+      expect(store.orders.get(shopOrderId)).toMatchObject({ status: 'processing' });
+      expect((await t.ctx.db('shop_tasks').where({ id: task.id }).first()).status).toBe('done');
 
-    // The provider reports the payment again (a duplicate webhook): nothing is queued again.
-    await request(t.app).post(`/webhooks/mollie?account=${(await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref}`).type('form').send({ id: res.body.provider_payment_id });
-    await t.ctx.background.idle();
-    expect(await t.ctx.db('shop_tasks').where({ account_id: accountId })).toHaveLength(1);
-    expect(store.notes.get(shopOrderId)).toHaveLength(1);
-  });
+      // The provider reports the payment again (a duplicate webhook): nothing is queued again.
+      await request(t.app)
+        .post(`/webhooks/mollie?account=${(await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref}`)
+        .type('form')
+        .send({ id: res.body.provider_payment_id });
+      await t.ctx.background.idle();
+      expect(await t.ctx.db('shop_tasks').where({ account_id: accountId })).toHaveLength(1);
+      expect(store.notes.get(shopOrderId)).toHaveLength(1);
+    },
+  );
 
-  it('When the order holds subscription products, then the payment is first, and paid it starts one Subscription per interval on the new mandate, once', async () => {
-    const monthly = subscriptionProduct('Coffee club', '9.95', 'month');
-    const monthlyToo = subscriptionProduct('Filter papers', '2.00', 'month');
-    const yearly = subscriptionProduct('Grinder service', '30.00', 'year', '1', '3');
-    const beans = coffee();
-    const shopOrderId = storeOrder('59.45', [[monthly, 1], [monthlyToo, 2], [yearly, 1], [beans, 1]]);
-    const res = await pay(shopOrderId, 59.45);
-    expect(res.status).toBe(201);
-    expect(await t.ctx.db('payments').where({ id: res.body.id }).first()).toMatchObject({ sequence_type: 'first' });
+  it(
+    'When the order holds subscription products, then the payment is first, and paid it starts one Subscription per interval on the ' +
+      'new mandate, once',
+    async () => {
+      const monthly = subscriptionProduct('Coffee club', '9.95', 'month');
+      const monthlyToo = subscriptionProduct('Filter papers', '2.00', 'month');
+      const yearly = subscriptionProduct('Grinder service', '30.00', 'year', '1', '3');
+      const beans = coffee();
+      const shopOrderId = storeOrder('59.45', [
+        [monthly, 1],
+        [monthlyToo, 2],
+        [yearly, 1],
+        [beans, 1],
+      ]);
+      const res = await pay(shopOrderId, 59.45);
+      expect(res.status).toBe(201);
+      expect(await t.ctx.db('payments').where({ id: res.body.id }).first()).toMatchObject({ sequence_type: 'first' });
 
-    await checkout(res.body.provider_payment_id);
-    const [mandate] = await t.ctx.db('mandates').where({ account_id: accountId, customer_id: customer.id });
-    expect(mandate).toMatchObject({ status: 'valid' });
-    const subscriptions = await t.ctx.db('subscriptions').where({ account_id: accountId }).orderBy('next_amount');
-    expect(subscriptions).toEqual([
-      expect.objectContaining({ provider_mandate_id: mandate.id, status: 'active', next_amount: expect.anything(), next_payment_at: expect.anything() }),
-      expect.objectContaining({ provider_mandate_id: mandate.id, status: 'active' }),
-    ]);
-    const list = await t.as(token).get('/api/v2/subscriptions');
-    const byAmount = Object.fromEntries(list.body.data.map((sub: { next_amount: string; next_payment_at: string }) => [sub.next_amount, sub.next_payment_at]));
-    // One interval after the checkout, which paid the first period.
-    expect(byAmount).toEqual({ '13.95': '2026-12-21', '30.00': '2027-11-21' });
+      await checkout(res.body.provider_payment_id);
+      const [mandate] = await t.ctx.db('mandates').where({ account_id: accountId, customer_id: customer.id });
+      expect(mandate).toMatchObject({ status: 'valid' });
+      const subscriptions = await t.ctx.db('subscriptions').where({ account_id: accountId }).orderBy('next_amount');
+      expect(subscriptions).toEqual([
+        expect.objectContaining({
+          provider_mandate_id: mandate.id,
+          status: 'active',
+          next_amount: expect.anything(),
+          next_payment_at: expect.anything(),
+        }),
+        expect.objectContaining({ provider_mandate_id: mandate.id, status: 'active' }),
+      ]);
+      const list = await t.as(token).get('/api/v2/subscriptions');
+      const byAmount = Object.fromEntries(
+        list.body.data.map((sub: { next_amount: string; next_payment_at: string }) => [sub.next_amount, sub.next_payment_at]),
+      );
+      // One interval after the checkout, which paid the first period.
+      expect(byAmount).toEqual({ '13.95': '2026-12-21', '30.00': '2027-11-21' });
 
-    const order = await t.as(token).get(`/api/v2/orders/${(await ourOrder(shopOrderId)).id}`);
-    expect(order.body).toMatchObject({ status: 'paid', subscription: expect.any(String), subscription_status: 'active' });
-    expect(order.body.products.map((line: { product: { name: string }; next_order: string | null }) => [line.product.name, line.next_order])).toEqual([
-      ['Coffee club', '2026-12-21'],
-      ['Filter papers', '2026-12-21'],
-      ['Grinder service', '2027-11-21'],
-      ['Coffee beans', null],
-    ]);
+      const order = await t.as(token).get(`/api/v2/orders/${(await ourOrder(shopOrderId)).id}`);
+      expect(order.body).toMatchObject({ status: 'paid', subscription: expect.any(String), subscription_status: 'active' });
+      expect(
+        order.body.products.map((line: { product: { name: string }; next_order: string | null }) => [line.product.name, line.next_order]),
+      ).toEqual([
+        ['Coffee club', '2026-12-21'],
+        ['Filter papers', '2026-12-21'],
+        ['Grinder service', '2027-11-21'],
+        ['Coffee beans', null],
+      ]);
 
-    // Reported paid again: no subscription is made twice.
-    const publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
-    await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({ id: res.body.provider_payment_id });
-    await t.ctx.background.idle();
-    expect(await t.ctx.db('subscriptions').where({ account_id: accountId })).toHaveLength(2);
-  });
+      // Reported paid again: no subscription is made twice.
+      const publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
+      await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({ id: res.body.provider_payment_id });
+      await t.ctx.background.idle();
+      expect(await t.ctx.db('subscriptions').where({ account_id: accountId })).toHaveLength(2);
+    },
+  );
 
   it.each([
     ['the amount is not the order total', () => ({ amount: 8 }), 'amount', "The amount must be the order's total, 7.50."],

@@ -26,32 +26,43 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
   const connect = (overrides: Record<string, string> = {}, as = token) =>
     t.as(as).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret, ...overrides });
 
-  it('When the keys are right, then the store is connected, the secret kept encrypted, and six webhooks registered with a secret of ours', async () => {
-    const res = await connect();
-    expect(res.status).toBe(200);
-    const deliveryUrl = `${TEST_PUBLIC_URL}/webhooks/woocommerce/${publicRef}`;
-    expect(res.body).toEqual({
-      platform: 'woocommerce',
-      url: store.url,
-      status: 'connected',
-      consumer_key: `ck_…${store.consumerKey.slice(-4)}`,
-      webhooks: { state: 'registered', delivery_url: deliveryUrl, error: null },
-      connected_at: expect.any(String),
-      // Only in this answer: the plugin that connects the store verifies the service's events with it.
-      event_signing_secret: expect.stringMatching(/^whsec_/),
-    });
-    const hooks = [...store.webhooks.values()];
-    expect(hooks.map((hook) => hook.topic).sort()).toEqual(['order.created', 'order.deleted', 'order.updated', 'product.created', 'product.deleted', 'product.updated']);
-    expect(hooks.every((hook) => hook.delivery_url === deliveryUrl)).toBe(true);
-    const row = await t.ctx.db('shops').where({ account_id: accountId }).first();
-    expect(JSON.stringify(row)).not.toContain(store.consumerSecret);
-    expect(decryptSecret(t.ctx.config.appKey, row.consumer_secret_encrypted)).toBe(store.consumerSecret);
-    const ours = decryptSecret(t.ctx.config.appKey, row.webhook_secret_encrypted);
-    expect(ours).toMatch(/^wcsec_/);
-    expect(hooks.every((hook) => hook.secret === ours)).toBe(true);
-    const { event_signing_secret: _shownOnce, ...connection } = res.body;
-    expect((await t.as(token).get('/api/v2/shop')).body).toEqual(connection);
-  });
+  it(
+    'When the keys are right, then the store is connected, the secret kept encrypted, and six webhooks registered with a secret of ' +
+      'ours',
+    async () => {
+      const res = await connect();
+      expect(res.status).toBe(200);
+      const deliveryUrl = `${TEST_PUBLIC_URL}/webhooks/woocommerce/${publicRef}`;
+      expect(res.body).toEqual({
+        platform: 'woocommerce',
+        url: store.url,
+        status: 'connected',
+        consumer_key: `ck_…${store.consumerKey.slice(-4)}`,
+        webhooks: { state: 'registered', delivery_url: deliveryUrl, error: null },
+        connected_at: expect.any(String),
+        // Only in this answer: the plugin that connects the store verifies the service's events with it.
+        event_signing_secret: expect.stringMatching(/^whsec_/),
+      });
+      const hooks = [...store.webhooks.values()];
+      expect(hooks.map((hook) => hook.topic).sort()).toEqual([
+        'order.created',
+        'order.deleted',
+        'order.updated',
+        'product.created',
+        'product.deleted',
+        'product.updated',
+      ]);
+      expect(hooks.every((hook) => hook.delivery_url === deliveryUrl)).toBe(true);
+      const row = await t.ctx.db('shops').where({ account_id: accountId }).first();
+      expect(JSON.stringify(row)).not.toContain(store.consumerSecret);
+      expect(decryptSecret(t.ctx.config.appKey, row.consumer_secret_encrypted)).toBe(store.consumerSecret);
+      const ours = decryptSecret(t.ctx.config.appKey, row.webhook_secret_encrypted);
+      expect(ours).toMatch(/^wcsec_/);
+      expect(hooks.every((hook) => hook.secret === ours)).toBe(true);
+      const { event_signing_secret: _shownOnce, ...connection } = res.body;
+      expect((await t.as(token).get('/api/v2/shop')).body).toEqual(connection);
+    },
+  );
 
   it('When connected again, then the earlier webhooks are removed and new ones registered', async () => {
     await connect();
@@ -83,29 +94,59 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
     expect(Object.keys(res.body.fields).sort()).toEqual(['consumer_key', 'consumer_secret', 'url']);
   });
 
-  it('When disconnected, then our webhooks are removed from the store and the keys forgotten; another account never sees the store', async () => {
-    await connect();
-    const other = await t.newAccount();
-    expect((await t.as(other.token).get('/api/v2/shop')).status).toBe(404);
-    expect((await t.as(other.token).delete('/api/v2/shop')).status).toBe(404);
-    const res = await t.as(token).delete('/api/v2/shop');
-    expect(res.status).toBe(200);
-    expect(res.body.status).toBe('disconnected');
-    expect(store.webhooks.size).toBe(0);
-    expect((await t.ctx.db('shops').where({ account_id: accountId }).first()).consumer_secret_encrypted).toBe('');
-  });
+  it(
+    'When disconnected, then our webhooks are removed from the store and the keys forgotten; another account never sees the ' + 'store',
+    async () => {
+      await connect();
+      const other = await t.newAccount();
+      expect((await t.as(other.token).get('/api/v2/shop')).status).toBe(404);
+      expect((await t.as(other.token).delete('/api/v2/shop')).status).toBe(404);
+      const res = await t.as(token).delete('/api/v2/shop');
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('disconnected');
+      expect(store.webhooks.size).toBe(0);
+      expect((await t.ctx.db('shops').where({ account_id: accountId }).first()).consumer_secret_encrypted).toBe('');
+    },
+  );
 
   it('When the CLI connects with the secret on standard input, then it is connected; a wrong key prints one line', async () => {
-    const ok = await cliWithStdin(t.ctx, `${store.consumerSecret}\n`, 'shops', 'connect', '--account', accountName, '--url', store.url, '--key', store.consumerKey);
+    const ok = await cliWithStdin(
+      t.ctx,
+      `${store.consumerSecret}\n`,
+      'shops',
+      'connect',
+      '--account',
+      accountName,
+      '--url',
+      store.url,
+      '--key',
+      store.consumerKey,
+    );
     expect(ok.code).toBe(0);
-    expect(ok.out).toEqual(expect.arrayContaining([`store:            ${store.url}`, 'status:           connected', 'webhooks:         registered']));
-    const wrong = await cli(t.ctx, 'shops', 'connect', '--account', accountName, '--url', store.url, '--key', store.consumerKey, '--secret', 'cs_wrong');
+    expect(ok.out).toEqual(
+      expect.arrayContaining([`store:            ${store.url}`, 'status:           connected', 'webhooks:         registered']),
+    );
+    const wrong = await cli(
+      t.ctx,
+      'shops',
+      'connect',
+      '--account',
+      accountName,
+      '--url',
+      store.url,
+      '--key',
+      store.consumerKey,
+      '--secret',
+      'cs_wrong',
+    );
     expect(wrong.code).toBe(1);
     expect(wrong.err).toHaveLength(1);
     expect(wrong.err[0]).toContain('consumer_secret: The store refused the consumer key or secret');
     expect((await cli(t.ctx, 'shops', 'show', '--account', accountName)).out[1]).toBe('status:           connected');
     expect((await cli(t.ctx, 'shops', 'disconnect', '--account', accountName)).code).toBe(0);
-    expect((await cli(t.ctx, 'shops', 'disconnect', '--account', accountName)).err).toEqual([`error: Account "${accountName}" has no connected store`]);
+    expect((await cli(t.ctx, 'shops', 'disconnect', '--account', accountName)).err).toEqual([
+      `error: Account "${accountName}" has no connected store`,
+    ]);
   });
 });
 

@@ -29,31 +29,39 @@ describe.each(TEST_DATABASES)('syncing store orders on %s', (kind) => {
   }
   const orderRequests = () => store.requests.filter((request) => request.path.endsWith('/orders'));
 
-  it('When 250 orders are synced, then 3 pages are read and each becomes an Order with its buyer, store ids and lines, in the spec shape', async () => {
-    store.addOrders(250, () => ({ line_items: [{ id: 1, product_id: productIds[0], quantity: 2, total: '19.90' }] }));
-    const run = await sync('orders');
-    expect(run).toMatchObject({ kind: 'orders', status: 'succeeded', progress: { pages_done: 3, pages_total: 3, created: 250, failed: 0 } });
-    expect(orderRequests().map((request) => request.query.per_page)).toEqual(['100', '100', '100']);
-    const list = await t.as(token).get('/api/v2/orders?per_page=2');
-    expect(list.body.meta.total).toBe(250);
-    const [first] = list.body.data;
-    expect(orderResponse.strict().parse(first)).toEqual(first);
-    expect(first).toMatchObject({
-      status: 'paid',
-      total_amount: '19.90',
-      currency: 'EUR',
-      first_name: 'Anna',
-      last_name: 'de Vries',
-      email: 'buyer0@example.nl',
-      address: 'Dorpsstraat 1',
-      postal_code: '3511 AA',
-      city: 'Utrecht',
-      country: 'NL',
-      shop_order_id: expect.any(Number),
-      shop_order_number: String(first.shop_order_id),
-      products: [expect.objectContaining({ quantity: 2 })],
-    });
-  });
+  it(
+    'When 250 orders are synced, then 3 pages are read and each becomes an Order with its buyer, store ids and lines, in the spec ' +
+      'shape',
+    async () => {
+      store.addOrders(250, () => ({ line_items: [{ id: 1, product_id: productIds[0], quantity: 2, total: '19.90' }] }));
+      const run = await sync('orders');
+      expect(run).toMatchObject({
+        kind: 'orders',
+        status: 'succeeded',
+        progress: { pages_done: 3, pages_total: 3, created: 250, failed: 0 },
+      });
+      expect(orderRequests().map((request) => request.query.per_page)).toEqual(['100', '100', '100']);
+      const list = await t.as(token).get('/api/v2/orders?per_page=2');
+      expect(list.body.meta.total).toBe(250);
+      const [first] = list.body.data;
+      expect(orderResponse.strict().parse(first)).toEqual(first);
+      expect(first).toMatchObject({
+        status: 'paid',
+        total_amount: '19.90',
+        currency: 'EUR',
+        first_name: 'Anna',
+        last_name: 'de Vries',
+        email: 'buyer0@example.nl',
+        address: 'Dorpsstraat 1',
+        postal_code: '3511 AA',
+        city: 'Utrecht',
+        country: 'NL',
+        shop_order_id: expect.any(Number),
+        shop_order_number: String(first.shop_order_id),
+        products: [expect.objectContaining({ quantity: 2 })],
+      });
+    },
+  );
 
   it('When the sync is repeated, then nothing changes; an incremental one reads only what changed', async () => {
     const ids = store.addOrders(30);
@@ -85,7 +93,9 @@ describe.each(TEST_DATABASES)('syncing store orders on %s', (kind) => {
   it('When one order is malformed or names a product not synced, then it fails alone or loses only that line, named', async () => {
     const [, bad, orphan] = store.addOrders(4);
     store.orders.set(bad as number, { id: bad, number: 7, status: 'processing' });
-    Object.assign(store.orders.get(orphan as number) as object, { line_items: [{ id: 9, product_id: 999999, quantity: 1, total: '1.00' }] });
+    Object.assign(store.orders.get(orphan as number) as object, {
+      line_items: [{ id: 9, product_id: 999999, quantity: 1, total: '1.00' }],
+    });
     const run = await sync('orders');
     expect(run).toMatchObject({ status: 'succeeded', progress: { created: 3, failed: 1 } });
     expect(run.errors).toEqual(

@@ -34,11 +34,25 @@ describe.each(TEST_DATABASES)('syncing store products on %s', (kind) => {
   it('When 250 products are synced, then 3 pages are read and each becomes a Product with its store id', async () => {
     store.addProducts(250);
     const run = await sync();
-    expect(run).toMatchObject({ status: 'succeeded', full: false, progress: { pages_done: 3, pages_total: 3, created: 250, updated: 0, unchanged: 0, failed: 0 }, errors: [] });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      full: false,
+      progress: { pages_done: 3, pages_total: 3, created: 250, updated: 0, unchanged: 0, failed: 0 },
+      errors: [],
+    });
     expect(productRequests().map((request) => request.query.per_page)).toEqual(['100', '100', '100']);
     const list = await t.as(token).get('/api/v2/products?per_page=5');
     expect(list.body.meta.total).toBe(250);
-    expect(list.body.data[0]).toEqual({ id: expect.stringMatching(/^prd_/), name: 'Product 1', type: 'once', amount: '9.95', currency: 'EUR', interval: null, times: null, shop_product_id: expect.any(Number) });
+    expect(list.body.data[0]).toEqual({
+      id: expect.stringMatching(/^prd_/),
+      name: 'Product 1',
+      type: 'once',
+      amount: '9.95',
+      currency: 'EUR',
+      interval: null,
+      times: null,
+      shop_product_id: expect.any(Number),
+    });
   });
 
   it('When the sync is repeated, then nothing changes; an incremental one reads only what changed since, with an overlap', async () => {
@@ -52,35 +66,74 @@ describe.each(TEST_DATABASES)('syncing store products on %s', (kind) => {
       Object.assign(store.products.get(id as number) as object, { name: `Renamed ${index}`, date_modified_gmt: '2026-11-01T01:00:00' });
     }
     const incremental = await sync();
-    expect(productRequests()[0]?.query).toMatchObject({ modified_after: '2026-10-31T23:56:59', dates_are_gmt: 'true', orderby: 'modified', order: 'asc' });
+    expect(productRequests()[0]?.query).toMatchObject({
+      modified_after: '2026-10-31T23:56:59',
+      dates_are_gmt: 'true',
+      orderby: 'modified',
+      order: 'asc',
+    });
     expect(incremental.progress).toMatchObject({ created: 0, updated: 2 });
     expect(incremental.progress.unchanged).toBeLessThan(120);
     expect((await productRows()).filter((row) => row.name.startsWith('Renamed'))).toHaveLength(2);
   });
 
-  it('When products are subscriptions, shipping costs or trashed, then they map to subscription (interval, times), shipping_costs and deleted', async () => {
-    store.addProducts(4, (index) =>
-      [
-        { type: 'subscription', price: '10.00', meta_data: [{ key: '_subscription_price', value: '12.50' }, { key: '_subscription_period', value: 'month' }, { key: '_subscription_period_interval', value: '2' }, { key: '_subscription_length', value: '12' }] },
-        { type: 'subscription', meta_data: [{ key: '_subscription_price', value: '5' }, { key: '_subscription_period', value: 'week' }, { key: '_subscription_length', value: '0' }] },
-        { name: 'Shipping', price: '4.95', meta_data: [{ key: '_rps_shipping_costs', value: 'yes' }] },
-        { status: 'trash' },
-      ][index] ?? {},
-    );
-    await sync();
-    const rows = await productRows();
-    expect(rows.map((row) => [row.type, Number(row.amount), row.interval, row.interval_value === null ? null : Number(row.interval_value), row.times === null ? null : Number(row.times), row.deleted_at !== null])).toEqual([
-      ['subscription', 1250, 'month', 2, 6, false],
-      ['subscription', 500, 'week', 1, null, false],
-      ['shipping_costs', 495, null, null, null, false],
-      ['once', 995, null, null, null, true],
-    ]);
-  });
+  it(
+    'When products are subscriptions, shipping costs or trashed, then they map to subscription (interval, times), shipping_costs and ' +
+      'deleted',
+    async () => {
+      store.addProducts(
+        4,
+        (index) =>
+          [
+            {
+              type: 'subscription',
+              price: '10.00',
+              meta_data: [
+                { key: '_subscription_price', value: '12.50' },
+                { key: '_subscription_period', value: 'month' },
+                { key: '_subscription_period_interval', value: '2' },
+                { key: '_subscription_length', value: '12' },
+              ],
+            },
+            {
+              type: 'subscription',
+              meta_data: [
+                { key: '_subscription_price', value: '5' },
+                { key: '_subscription_period', value: 'week' },
+                { key: '_subscription_length', value: '0' },
+              ],
+            },
+            { name: 'Shipping', price: '4.95', meta_data: [{ key: '_rps_shipping_costs', value: 'yes' }] },
+            { status: 'trash' },
+          ][index] ?? {},
+      );
+      await sync();
+      const rows = await productRows();
+      expect(
+        rows.map((row) => [
+          row.type,
+          Number(row.amount),
+          row.interval,
+          row.interval_value === null ? null : Number(row.interval_value),
+          row.times === null ? null : Number(row.times),
+          row.deleted_at !== null,
+        ]),
+      ).toEqual([
+        ['subscription', 1250, 'month', 2, 6, false],
+        ['subscription', 500, 'week', 1, null, false],
+        ['shipping_costs', 495, null, null, null, false],
+        ['once', 995, null, null, null, true],
+      ]);
+    },
+  );
 
   it('When one product is malformed, then it fails alone, named, and the others are synced', async () => {
     const [, bad, unmappable] = store.addProducts(5);
     store.products.set(bad as number, { id: bad, name: null, type: 'simple' });
-    Object.assign(store.products.get(unmappable as number) as object, { type: 'subscription', meta_data: [{ key: '_subscription_period', value: 'fortnight' }] });
+    Object.assign(store.products.get(unmappable as number) as object, {
+      type: 'subscription',
+      meta_data: [{ key: '_subscription_period', value: 'fortnight' }],
+    });
     const run = await sync();
     expect(run).toMatchObject({ status: 'succeeded', progress: { created: 3, failed: 2 } });
     expect(run.errors).toEqual(
@@ -133,7 +186,8 @@ describe.each(TEST_DATABASES)('the periodic store sync on %s', (kind) => {
       const { token, accountId } = await t.newAccount();
       await t.as(token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret });
       store.addProducts(3);
-      expect((await cli(t.ctx, 'jobs', 'run', 'sync-stores')).out).toEqual([expect.stringMatching(/^sync-stores: 2 processed, 0 failed/)]); // products, then orders
+      // products, then orders
+      expect((await cli(t.ctx, 'jobs', 'run', 'sync-stores')).out).toEqual([expect.stringMatching(/^sync-stores: 2 processed, 0 failed/)]);
       expect(await t.ctx.db('products').where({ account_id: accountId })).toHaveLength(3);
       store.requests.length = 0;
       await cli(t.ctx, 'jobs', 'run', 'sync-stores');

@@ -31,8 +31,13 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
   /** A buyer checks out a monthly subscription product at `price` and pays; its Subscription starts on 2026-12-21. */
   async function subscribedThroughCheckout(price: string): Promise<{ shopOrderId: number; shopProductId: number }> {
     const shopProductId = store.addSubscriptionProduct({ name: 'Coffee club', price, period: 'month' });
-    const [shopOrderId] = store.addOrders(1, () => ({ status: 'pending', total: price, line_items: [{ id: 1, product_id: shopProductId, quantity: 1, total: price }] })) as [number];
-    const customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body;
+    const [shopOrderId] = store.addOrders(1, () => ({
+      status: 'pending',
+      total: price,
+      line_items: [{ id: 1, product_id: shopProductId, quantity: 1, total: price }],
+    })) as [number];
+    const customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' }))
+      .body;
     const payment = await t.as(token).post('/api/v2/payments', {
       amount: Number(price),
       currency: 'EUR',
@@ -42,12 +47,17 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
       shop_order_id: shopOrderId,
     });
     expect(payment.status).toBe(201);
-    expect((await request(t.app).post(`/sandbox/checkout/${payment.body.provider_payment_id}`).type('form').send({ status: 'paid' })).status).toBe(303);
+    expect(
+      (await request(t.app).post(`/sandbox/checkout/${payment.body.provider_payment_id}`).type('form').send({ status: 'paid' })).status,
+    ).toBe(303);
     await t.ctx.background.idle();
     return { shopOrderId, shopProductId };
   }
 
-  /** The billing run of the due date (ahead of the test clock: --force), then the provider's webhook for the charge (the sandbox settles it then). */
+  /**
+   * The billing run of the due date (ahead of the test clock: --force), then the provider's webhook for the charge (the sandbox settles it
+   * then).
+   */
   async function chargeAndSettle(date: string): Promise<string> {
     expect((await cli(t.ctx, 'billing', 'run', '--date', date, '--force')).out[0]).toContain('1 charged');
     const charge = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge', status: 'pending' }).first();
@@ -60,35 +70,48 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
   const renewalsInStore = (parentId: number) => [...store.orders.values()].filter((order) => order.parent_id === parentId);
   const renewalsHere = () => t.ctx.db('orders').where({ account_id: accountId }).whereNotNull('parent_order_id');
 
-  it('When a charge of such a subscription is paid, then a paid renewal order is made in the store under the first order, and an Order here with next_order', async () => {
-    const { shopOrderId, shopProductId } = await subscribedThroughCheckout('9.95');
-    const providerPaymentId = await chargeAndSettle('2026-12-21');
+  it(
+    'When a charge of such a subscription is paid, then a paid renewal order is made in the store under the first order, and an ' +
+      'Order here with next_order',
+    async () => {
+      const { shopOrderId, shopProductId } = await subscribedThroughCheckout('9.95');
+      const providerPaymentId = await chargeAndSettle('2026-12-21');
 
-    const [inStore] = renewalsInStore(shopOrderId);
-    expect(renewalsInStore(shopOrderId)).toHaveLength(1);
-    expect(inStore).toMatchObject({ status: 'processing', date_paid_gmt: expect.any(String), transaction_id: providerPaymentId, line_items: [expect.objectContaining({ product_id: shopProductId, quantity: 1 })] });
-    const [renewal] = await renewalsHere();
-    expect(inStore?.meta_data).toContainEqual({ key: '_rps_order_id', value: renewal.id });
-    expect(store.notes.get(Number(inStore?.id))).toEqual([expect.objectContaining({ note: expect.stringContaining(`Renewal of order #${shopOrderId}`) })]);
+      const [inStore] = renewalsInStore(shopOrderId);
+      expect(renewalsInStore(shopOrderId)).toHaveLength(1);
+      expect(inStore).toMatchObject({
+        status: 'processing',
+        date_paid_gmt: expect.any(String),
+        transaction_id: providerPaymentId,
+        line_items: [expect.objectContaining({ product_id: shopProductId, quantity: 1 })],
+      });
+      const [renewal] = await renewalsHere();
+      expect(inStore?.meta_data).toContainEqual({ key: '_rps_order_id', value: renewal.id });
+      expect(store.notes.get(Number(inStore?.id))).toEqual([
+        expect.objectContaining({ note: expect.stringContaining(`Renewal of order #${shopOrderId}`) }),
+      ]);
 
-    const res = await t.as(token).get(`/api/v2/orders/${renewal.id}`);
-    expect(res.body).toMatchObject({
-      status: 'paid',
-      total_amount: '9.95',
-      shop_order_id: inStore?.id,
-      subscription: expect.any(String),
-      first_name: 'Anna',
-      products: [expect.objectContaining({ quantity: 1, next_order: '2027-01-21', product: expect.objectContaining({ name: 'Coffee club' }) })],
-    });
+      const res = await t.as(token).get(`/api/v2/orders/${renewal.id}`);
+      expect(res.body).toMatchObject({
+        status: 'paid',
+        total_amount: '9.95',
+        shop_order_id: inStore?.id,
+        subscription: expect.any(String),
+        first_name: 'Anna',
+        products: [
+          expect.objectContaining({ quantity: 1, next_order: '2027-01-21', product: expect.objectContaining({ name: 'Coffee club' }) }),
+        ],
+      });
 
-    // The next month's charge makes the next renewal; the store's order sync links, never duplicates, them.
-    await chargeAndSettle('2027-01-21');
-    expect(renewalsInStore(shopOrderId)).toHaveLength(2);
-    await t.as(token).post('/api/v2/sync/orders', { full: true });
-    await t.ctx.background.idle();
-    expect(await renewalsHere()).toHaveLength(2);
-    expect(await t.ctx.db('orders').where({ account_id: accountId })).toHaveLength(3);
-  });
+      // The next month's charge makes the next renewal; the store's order sync links, never duplicates, them.
+      await chargeAndSettle('2027-01-21');
+      expect(renewalsInStore(shopOrderId)).toHaveLength(2);
+      await t.as(token).post('/api/v2/sync/orders', { full: true });
+      await t.ctx.background.idle();
+      expect(await renewalsHere()).toHaveLength(2);
+      expect(await t.ctx.db('orders').where({ account_id: accountId })).toHaveLength(3);
+    },
+  );
 
   it('When the charge fails, then the renewal order is made failed in the store with a note, and unpaid here', async () => {
     const { shopOrderId } = await subscribedThroughCheckout('9.13');
@@ -100,37 +123,43 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
     expect((await renewalsHere())[0].status).toBe('unpaid');
   });
 
-  it('When the store makes the renewal order but its answer is lost, then the next attempt finds that order and makes none again', async () => {
-    store.loseAnswers('POST', /\/orders$/);
-    const { shopOrderId } = await subscribedThroughCheckout('9.95');
-    await chargeAndSettle('2026-12-21');
-    expect(renewalsInStore(shopOrderId)).toHaveLength(1);
-    const [task] = await t.ctx.db('shop_tasks').where({ account_id: accountId, kind: 'renewal' });
-    expect(task).toMatchObject({ status: 'pending', attempts: 1 });
-    expect((await renewalsHere())[0].shop_order_id).toBeNull();
+  it(
+    'When the store makes the renewal order but its answer is lost, then the next attempt finds that order and makes none ' + 'again',
+    async () => {
+      store.loseAnswers('POST', /\/orders$/);
+      const { shopOrderId } = await subscribedThroughCheckout('9.95');
+      await chargeAndSettle('2026-12-21');
+      expect(renewalsInStore(shopOrderId)).toHaveLength(1);
+      const [task] = await t.ctx.db('shop_tasks').where({ account_id: accountId, kind: 'renewal' });
+      expect(task).toMatchObject({ status: 'pending', attempts: 1 });
+      expect((await renewalsHere())[0].shop_order_id).toBeNull();
 
-    t.clock.advance(2 * 60 * 1000);
-    expect((await cli(t.ctx, 'jobs', 'run', 'write-back-to-stores')).out[0]).toMatch(/^write-back-to-stores: 1 processed, 0 failed/);
-    expect(renewalsInStore(shopOrderId)).toHaveLength(1);
-    const [inStore] = renewalsInStore(shopOrderId);
-    expect(Number((await renewalsHere())[0].shop_order_id)).toBe(inStore?.id);
-    expect(store.requests.filter((r) => r.method === 'GET' && r.query.parent === String(shopOrderId))).toHaveLength(1);
-  });
+      t.clock.advance(2 * 60 * 1000);
+      expect((await cli(t.ctx, 'jobs', 'run', 'write-back-to-stores')).out[0]).toMatch(/^write-back-to-stores: 1 processed, 0 failed/);
+      expect(renewalsInStore(shopOrderId)).toHaveLength(1);
+      const [inStore] = renewalsInStore(shopOrderId);
+      expect(Number((await renewalsHere())[0].shop_order_id)).toBe(inStore?.id);
+      expect(store.requests.filter((r) => r.method === 'GET' && r.query.parent === String(shopOrderId))).toHaveLength(1);
+    },
+  );
 
-  it('When the order sync sees the renewal order before the service recorded it, then it links it to ours instead of making another', async () => {
-    store.loseAnswers('POST', /\/orders$/);
-    const { shopOrderId } = await subscribedThroughCheckout('9.95');
-    await chargeAndSettle('2026-12-21');
-    await t.as(token).post('/api/v2/sync/orders', { full: true });
-    await t.ctx.background.idle();
-    const [inStore] = renewalsInStore(shopOrderId);
-    const [renewal] = await renewalsHere();
-    expect(Number(renewal.shop_order_id)).toBe(inStore?.id);
-    expect(await t.ctx.db('orders').where({ account_id: accountId })).toHaveLength(2);
+  it(
+    'When the order sync sees the renewal order before the service recorded it, then it links it to ours instead of making ' + 'another',
+    async () => {
+      store.loseAnswers('POST', /\/orders$/);
+      const { shopOrderId } = await subscribedThroughCheckout('9.95');
+      await chargeAndSettle('2026-12-21');
+      await t.as(token).post('/api/v2/sync/orders', { full: true });
+      await t.ctx.background.idle();
+      const [inStore] = renewalsInStore(shopOrderId);
+      const [renewal] = await renewalsHere();
+      expect(Number(renewal.shop_order_id)).toBe(inStore?.id);
+      expect(await t.ctx.db('orders').where({ account_id: accountId })).toHaveLength(2);
 
-    t.clock.advance(2 * 60 * 1000);
-    await cli(t.ctx, 'jobs', 'run', 'write-back-to-stores');
-    expect(renewalsInStore(shopOrderId)).toHaveLength(1);
-    expect((await t.ctx.db('shop_tasks').where({ account_id: accountId, kind: 'renewal' }).first()).status).toBe('done');
-  });
+      t.clock.advance(2 * 60 * 1000);
+      await cli(t.ctx, 'jobs', 'run', 'write-back-to-stores');
+      expect(renewalsInStore(shopOrderId)).toHaveLength(1);
+      expect((await t.ctx.db('shop_tasks').where({ account_id: accountId, kind: 'renewal' }).first()).status).toBe('done');
+    },
+  );
 });

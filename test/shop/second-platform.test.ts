@@ -39,7 +39,8 @@ describe.each(TEST_DATABASES)('a store platform of the tests’ own on %s', (kin
     customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body;
   });
 
-  const coffee = () => store.addProduct({ type: 'once', name: 'Coffee beans', amount: 750, interval: null, intervalValue: null, times: null, deleted: false });
+  const coffee = () =>
+    store.addProduct({ type: 'once', name: 'Coffee beans', amount: 750, interval: null, intervalValue: null, times: null, deleted: false });
   const pendingOrder = (productId: number) =>
     store.addOrder({
       status: 'unpaid',
@@ -72,13 +73,17 @@ describe.each(TEST_DATABASES)('a store platform of the tests’ own on %s', (kin
     const ourOrder = () => t.ctx.db('orders').where({ account_id: accountId, shop_order_id: shopOrderId }).first();
     expect(await ourOrder()).toMatchObject({ status: 'unpaid', order_number: `M-${shopOrderId}` });
 
-    expect((await request(t.app).post(`/sandbox/checkout/${res.body.provider_payment_id}`).type('form').send({ status: 'paid' })).status).toBe(303);
+    expect(
+      (await request(t.app).post(`/sandbox/checkout/${res.body.provider_payment_id}`).type('form').send({ status: 'paid' })).status,
+    ).toBe(303);
     await t.ctx.background.idle();
 
     expect((await ourOrder()).status).toBe('paid');
     expect(store.told).toContain(`paid ${shopOrderId} ${res.body.id}`);
     expect(store.orders.get(shopOrderId)?.status).toBe('paid');
-    expect(await t.ctx.db('shop_tasks').where({ account_id: accountId })).toEqual([expect.objectContaining({ kind: 'paid', status: 'done' })]);
+    expect(await t.ctx.db('shop_tasks').where({ account_id: accountId })).toEqual([
+      expect.objectContaining({ kind: 'paid', status: 'done' }),
+    ]);
   });
 
   it('When its store is synced, then its products and orders come here through the platform', async () => {
@@ -88,15 +93,27 @@ describe.each(TEST_DATABASES)('a store platform of the tests’ own on %s', (kin
       const started = await t.as(token).post(`/api/v2/sync/${what}`, {});
       expect(started.status).toBe(202);
       await t.ctx.background.idle();
-      expect((await t.as(token).get(`/api/v2/sync/runs/${started.body.id}`)).body).toMatchObject({ status: 'succeeded', progress: { failed: 0 } });
+      expect((await t.as(token).get(`/api/v2/sync/runs/${started.body.id}`)).body).toMatchObject({
+        status: 'succeeded',
+        progress: { failed: 0 },
+      });
     }
-    expect(await t.ctx.db('products').where({ account_id: accountId, shop_product_id: productId }).first()).toMatchObject({ name: 'Coffee beans', amount: 750 });
-    expect(await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: shopOrderId }).first()).toMatchObject({ status: 'unpaid', total_amount: 1500 });
+    expect(await t.ctx.db('products').where({ account_id: accountId, shop_product_id: productId }).first()).toMatchObject({
+      name: 'Coffee beans',
+      amount: 750,
+    });
+    expect(await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: shopOrderId }).first()).toMatchObject({
+      status: 'unpaid',
+      total_amount: 1500,
+    });
   });
 
   it('When a delivery arrives at its webhook address, then the platform reads it (and refuses it: this store sends none)', async () => {
     const { public_ref: publicRef } = await t.ctx.db('accounts').where({ id: accountId }).first();
-    const res = await request(t.app).post(`/webhooks/${MEMORY_PLATFORM}/${publicRef}`).set('Content-Type', 'application/json').send('{"id":1}');
+    const res = await request(t.app)
+      .post(`/webhooks/${MEMORY_PLATFORM}/${publicRef}`)
+      .set('Content-Type', 'application/json')
+      .send('{"id":1}');
     expect(res.status).toBe(401);
     expect((await request(t.app).post(`/webhooks/woocommerce/${publicRef}`).send('{"id":1}')).status).toBe(404);
   });

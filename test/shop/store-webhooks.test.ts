@@ -24,7 +24,15 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
     for (const [name, value] of Object.entries(headers)) test = test.set(name, value);
     return test.send(body);
   };
-  const product = (id: number, name = 'Coffee beans') => ({ id, name, type: 'simple', status: 'publish', price: '7.50', regular_price: '7.50', meta_data: [] });
+  const product = (id: number, name = 'Coffee beans') => ({
+    id,
+    name,
+    type: 'simple',
+    status: 'publish',
+    price: '7.50',
+    regular_price: '7.50',
+    meta_data: [],
+  });
   const products = () => t.ctx.db('products').where({ account_id: accountId });
 
   it('When a new webhook pings (webhook_id=N, unsigned), then it answers 200 and stores nothing', async () => {
@@ -47,7 +55,10 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
   });
 
   it.each([
-    ['a wrong signature', (d: { headers: Record<string, string> }) => (d.headers['X-WC-Webhook-Signature'] = Buffer.alloc(32).toString('base64'))],
+    [
+      'a wrong signature',
+      (d: { headers: Record<string, string> }) => (d.headers['X-WC-Webhook-Signature'] = Buffer.alloc(32).toString('base64')),
+    ],
     ['a missing signature', (d: { headers: Record<string, string> }) => delete d.headers['X-WC-Webhook-Signature']],
     ['a body changed after signing', (d: { body: string }) => (d.body = d.body.replace('Coffee', 'Cocoa'))],
   ])('When a delivery has %s, then 401 and nothing is stored', async (_, spoil) => {
@@ -67,7 +78,16 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
   });
 
   it('When an order is delivered, then it becomes an Order as the sync would make it; deleted in the store, it is cancelled', async () => {
-    const order = { id: 7001, number: 'W-7001', status: 'processing', currency: 'EUR', total: '24.95', billing: { first_name: 'Bert', last_name: 'Jansen', email: 'bert@example.nl' }, line_items: [], meta_data: [] };
+    const order = {
+      id: 7001,
+      number: 'W-7001',
+      status: 'processing',
+      currency: 'EUR',
+      total: '24.95',
+      billing: { first_name: 'Bert', last_name: 'Jansen', email: 'bert@example.nl' },
+      line_items: [],
+      meta_data: [],
+    };
     expect((await post(store.delivery('order.created', order))).body.result).toBe('applied');
     const row = await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: 7001 }).first();
     expect(row).toMatchObject({ status: 'paid', total_amount: 2495, shop_order_number: 'W-7001', email: 'bert@example.nl' });
@@ -75,11 +95,14 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
     expect((await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: 7001 }).first()).status).toBe('cancelled');
   });
 
-  it('When a signed delivery carries a record we cannot use, then 200 (the store must not disable the hook) and nothing is stored', async () => {
-    const res = await post(store.delivery('product.updated', { id: 504, name: null }));
-    expect(res.body).toEqual({ status: 200, result: 'ignored' });
-    expect(await products()).toHaveLength(0);
-  });
+  it(
+    'When a signed delivery carries a record we cannot use, then 200 (the store must not disable the hook) and nothing is ' + 'stored',
+    async () => {
+      const res = await post(store.delivery('product.updated', { id: 504, name: null }));
+      expect(res.body).toEqual({ status: 200, result: 'ignored' });
+      expect(await products()).toHaveLength(0);
+    },
+  );
 
   it('When the account reference is unknown, then 404', async () => {
     const res = await request(t.app).post('/webhooks/woocommerce/nope').set('X-WC-Webhook-Signature', 'x').send('{}');

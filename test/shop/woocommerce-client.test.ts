@@ -32,12 +32,18 @@ describe('the WooCommerce client', () => {
     ['a name that resolves to loopback', (url: string) => url.replace('127.0.0.1', 'localhost')],
     ['a literal loopback address', (url: string) => url],
   ])('When private addresses are not allowed and the store is at %s, then nothing is sent to it', async (_case, address) => {
-    const guarded = new WooClient({ url: address(store.url), consumerKey: store.consumerKey, consumerSecret: store.consumerSecret }, { retries: 0, allowPrivate: false });
+    const guarded = new WooClient(
+      { url: address(store.url), consumerKey: store.consumerKey, consumerSecret: store.consumerSecret },
+      { retries: 0, allowPrivate: false },
+    );
     await expect(guarded.get('', wooIndex)).rejects.toMatchObject({ kind: 'unreachable' });
     expect(store.requests).toHaveLength(0);
     // Allowed (OUTBOUND_ALLOW_PRIVATE=on), the request reaches the same address (the simulator signs
     // for its own 127.0.0.1 URL, so under another name it refuses the signature: it was reached).
-    const allowed = new WooClient({ url: address(store.url), consumerKey: store.consumerKey, consumerSecret: store.consumerSecret }, { retries: 0, allowPrivate: true });
+    const allowed = new WooClient(
+      { url: address(store.url), consumerKey: store.consumerKey, consumerSecret: store.consumerSecret },
+      { retries: 0, allowPrivate: true },
+    );
     await allowed.get('', wooIndex).catch(() => undefined);
     expect(store.requests).toHaveLength(1);
   });
@@ -54,7 +60,9 @@ describe('the WooCommerce client', () => {
 
   it('When the store is not there, then it is unreachable (retried, then given up)', async () => {
     await store.stop();
-    const error = await client().get('', wooIndex).catch((caught: unknown) => caught);
+    const error = await client()
+      .get('', wooIndex)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ShopApiError);
     expect(error).toMatchObject({ kind: 'unreachable' });
     expect(waits).toEqual([100, 200, 400, 800]);
@@ -72,7 +80,11 @@ describe('the WooCommerce client', () => {
     expect(totalPages).toBe(3);
     expect(pages.sort()).toEqual([1, 2, 3]);
     expect(new Set(seen.map((product) => product.id)).size).toBe(250);
-    expect(store.requests.filter((request) => request.path.endsWith('/products')).map((request) => request.query.per_page)).toEqual(['100', '100', '100']);
+    expect(store.requests.filter((request) => request.path.endsWith('/products')).map((request) => request.query.per_page)).toEqual([
+      '100',
+      '100',
+      '100',
+    ]);
   });
 
   it('When one record is malformed, then it fails alone, named by its id', async () => {

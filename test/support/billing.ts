@@ -23,10 +23,18 @@ export interface SubscriptionRuleBody {
 }
 
 /** A customer with a valid direct-debit mandate and a subscription on it, all made through the API. */
-export async function subscribe(t: TestApp, token: string, options: { startDate?: string; rules?: SubscriptionRuleBody[]; email?: string } = {}): Promise<Subscribed> {
-  const customer = await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: options.email ?? 'anna@example.nl' });
+export async function subscribe(
+  t: TestApp,
+  token: string,
+  options: { startDate?: string; rules?: SubscriptionRuleBody[]; email?: string } = {},
+): Promise<Subscribed> {
+  const customer = await t
+    .as(token)
+    .post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: options.email ?? 'anna@example.nl' });
   if (customer.status !== 201) throw new Error(`customer: ${customer.status} ${JSON.stringify(customer.body)}`);
-  const mandate = await t.as(token).post(`/api/v2/customers/${customer.body.id}/mandates`, { consumer_name: 'A. de Vries', consumer_account: 'NL91ABNA0417164300' });
+  const mandate = await t
+    .as(token)
+    .post(`/api/v2/customers/${customer.body.id}/mandates`, { consumer_name: 'A. de Vries', consumer_account: 'NL91ABNA0417164300' });
   if (mandate.status !== 201) throw new Error(`mandate: ${mandate.status} ${JSON.stringify(mandate.body)}`);
   const subscription = await t.as(token).post('/api/v2/subscriptions', {
     name: 'Coffee box',
@@ -55,7 +63,10 @@ export async function seedBillableSubscriptions(
   const stamp = toDbDateTime(now);
   const ids: string[] = [];
   for (let index = 0; index < count; index += 1) {
-    const customer = await seedCustomer(db, accountId, { provider_customer_id: `cst_${randomBase62(10)}`, email: `customer${index}@example.nl` });
+    const customer = await seedCustomer(db, accountId, {
+      provider_customer_id: `cst_${randomBase62(10)}`,
+      email: `customer${index}@example.nl`,
+    });
     const mandate: MandateRow = {
       id: `mdt_${randomBase62(10)}`,
       account_id: accountId,

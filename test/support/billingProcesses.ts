@@ -23,10 +23,16 @@ export function billingProcessEnv(t: TestApp, concurrency: number): Record<strin
 }
 
 /** What a run wrote on stderr besides Node's warning about the fake's self-signed certificate. */
-export const problemsIn = (stderr: string) => stderr.split('\n').filter((line) => line && !/NODE_TLS_REJECT_UNAUTHORIZED|--trace-warnings/.test(line));
+export const problemsIn = (stderr: string) =>
+  stderr.split('\n').filter((line) => line && !/NODE_TLS_REJECT_UNAUTHORIZED|--trace-warnings/.test(line));
 
 /** An account on Mollie (the fake; `mollieApiUrl` when it is not served at Mollie's own address) with `subscriptions` due to bill. */
-export async function billableAccountAtFake(t: TestApp, fake: MollieFake, mollieApiUrl: string | undefined, subscriptions: number): Promise<string> {
+export async function billableAccountAtFake(
+  t: TestApp,
+  fake: MollieFake,
+  mollieApiUrl: string | undefined,
+  subscriptions: number,
+): Promise<string> {
   const name = `Billing ${randomBase62(8)}`;
   const { accountId } = await t.newAccount(name);
   await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false, ...(mollieApiUrl ? { mollieApiUrl } : {}) });
@@ -48,7 +54,9 @@ export async function expectEachPeriodChargedOnce(t: TestApp, fake: MollieFake, 
   expect(new Set(payments.map((payment) => payment.purpose_id)).size).toBe(periods);
   for (const payment of payments) expect(fake.paymentsWithReference(payment.id)).toHaveLength(1);
   expect(fake.payments.size).toBe(periods);
-  const keys = fake.requests.filter((request) => request.method === 'POST' && request.path.startsWith('/v2/payments')).map((request) => request.idempotencyKey);
+  const keys = fake.requests
+    .filter((request) => request.method === 'POST' && request.path.startsWith('/v2/payments'))
+    .map((request) => request.idempotencyKey);
   // A key may be sent again (a resumed charge), never a second key for one period.
   expect(new Set(keys).size).toBe(periods);
 }

@@ -5,7 +5,9 @@ import { WooSimulator } from '../../fakes/woocommerce/simulator';
 export async function connectedSimulatorStore(t: TestApp, token: string): Promise<WooSimulator> {
   const store = new WooSimulator();
   await store.start();
-  const connected = await t.as(token).post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret });
+  const connected = await t
+    .as(token)
+    .post('/api/v2/shop', { url: store.url, consumer_key: store.consumerKey, consumer_secret: store.consumerSecret });
   expect(connected.status).toBe(200);
   return store;
 }

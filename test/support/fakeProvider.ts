@@ -97,7 +97,7 @@ export function fakepay(): Fakepay {
     webhook: {
       contentTypes: ['application/json'],
       parse({ body }) {
-        let parsed: unknown = null;
+        let parsed: unknown;
         try {
           parsed = body ? JSON.parse(body.toString('utf8')) : null;
         } catch {

@@ -33,7 +33,18 @@ export const awkwardStrings = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }), // lone surrogates, control characters, astral planes
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', 'null', '2026-02-30', '9999-99-99', 'NL91ABNA0417164300', 'javascript:alert(1)', '💶'.repeat(100), '__proto__'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'null',
+    '2026-02-30',
+    '9999-99-99',
+    'NL91ABNA0417164300',
+    'javascript:alert(1)',
+    '💶'.repeat(100),
+    '__proto__',
+  ),
   fc.nat({ max: 300_000 }).map((length) => 'x'.repeat(length)),
 );
 
@@ -80,7 +91,10 @@ function plausibleValue(field: string, ids: KnownIds, awkward: fc.Arbitrary<unkn
 
 /** Every given field, most with a plausible value and now and then an awkward one. */
 function knownFieldsBody(fields: string[], ids: KnownIds, awkward: fc.Arbitrary<unknown>): fc.Arbitrary<Record<string, unknown>> {
-  const values = fields.map((field) => [field, fc.oneof({ weight: 12, arbitrary: plausibleValue(field, ids, awkward) }, { weight: 1, arbitrary: awkward })] as const);
+  const values = fields.map(
+    (field) =>
+      [field, fc.oneof({ weight: 12, arbitrary: plausibleValue(field, ids, awkward) }, { weight: 1, arbitrary: awkward })] as const,
+  );
   return fc.record(Object.fromEntries(values), { requiredKeys: fields });
 }
 
@@ -129,4 +143,3 @@ export function expectDocumentedAnswer(res: request.Response): void {
     }
   }
 }
-

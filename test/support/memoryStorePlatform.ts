@@ -1,6 +1,15 @@
 import { ShopApiError } from '../../src/integrations/errors';
 import type { ChangedPage, ShopPlatform, StoreClient } from '../../src/integrations/platform';
-import type { PaymentForStore, RenewalOrder, StoreOrder, StoreOrderRef, StoreProduct, StoreRecordKind, StoreRecords, Tracking } from '../../src/integrations/records';
+import type {
+  PaymentForStore,
+  RenewalOrder,
+  StoreOrder,
+  StoreOrderRef,
+  StoreProduct,
+  StoreRecordKind,
+  StoreRecords,
+  Tracking,
+} from '../../src/integrations/records';
 
 /**
  * A store platform of the tests' own: a store held in memory, reached without any network. It shows
@@ -28,6 +37,8 @@ export class MemoryStore {
 
   /** The store's API as the platform contract asks it. */
   client(): StoreClient {
+    // The client's methods are an object literal's, whose own `this` is the client.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const store = this;
     const notFound = (what: string) => new ShopApiError('refused', `the memory store has no ${what}`, 404);
     return {
@@ -40,7 +51,11 @@ export class MemoryStore {
         return order;
       },
       fetchProducts: async (ids) => ids.flatMap((id) => store.products.get(id) ?? []),
-      async listChanged<K extends StoreRecordKind>(kind: K, _since: string | null, onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>) {
+      async listChanged<K extends StoreRecordKind>(
+        kind: K,
+        _since: string | null,
+        onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>,
+      ) {
         // Everything is new to a sync of this store: one page, no cursor.
         const records = (kind === 'products' ? [...store.products.values()] : [...store.orders.values()]) as Array<StoreRecords[K]>;
         await onPage({ totalPages: 1, records, rejected: [], newest: null });

@@ -40,7 +40,10 @@ export interface MollieAccount {
   payLink(linkId: string, mandate?: 'valid' | 'pending'): Promise<string>;
   /** The customer's one subscription, as the API answers it. */
   subscriptionOf(customerId: string): Promise<SubscriptionAnswer>;
-  /** On `date` (the clock set to it): `cli billing run`, then every charge it made is paid at Mollie and reported. Answers the run's summary line. */
+  /**
+   * On `date` (the clock set to it): `cli billing run`, then every charge it made is paid at Mollie and reported. Answers the run's summary
+   * line.
+   */
   billOn(date: string): Promise<string>;
   /**
    * Bills on each next charge date of the customer's subscription until it is no longer active (each
@@ -60,7 +63,9 @@ export async function accountAtMollieFake(t: TestApp, prefix: string): Promise<M
   const publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref as string;
 
   const report = async (providerPaymentId: string) => {
-    expect((await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({ id: providerPaymentId })).status).toBe(200);
+    expect((await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({ id: providerPaymentId })).status).toBe(
+      200,
+    );
     await processDueWebhookCalls(t.ctx, new AbortController().signal);
     await t.ctx.background.idle();
   };
@@ -96,7 +101,9 @@ export async function accountAtMollieFake(t: TestApp, prefix: string): Promise<M
     payFirst,
     stop,
     async newCustomer() {
-      const res = await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl', locale: 'en' });
+      const res = await t
+        .as(token)
+        .post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl', locale: 'en' });
       expect(res.status).toBe(201);
       return res.body as CustomerAnswer;
     },

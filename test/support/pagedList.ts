@@ -107,7 +107,12 @@ export function itBehavesLikeAPagedList(list: PagedListUnderTest): void {
     const { token } = await t.newAccount();
     const res = await t.as(token).get(`${list.path}?${query}`);
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ status: 422, error: `Could not list ${list.plural}. Some parameters are invalid`, code: 'validation_failed', fields });
+    expect(res.body).toEqual({
+      status: 422,
+      error: `Could not list ${list.plural}. Some parameters are invalid`,
+      code: 'validation_failed',
+      fields,
+    });
   });
 
   it.each([
@@ -117,7 +122,11 @@ export function itBehavesLikeAPagedList(list: PagedListUnderTest): void {
     for (const path of [list.path, `${list.path}/${list.unknownId}`]) {
       const call = request(list.app().app).get(path);
       const res = await (authorization ? call.set('Authorization', authorization) : call);
-      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 401, body: { status: 401, error, code: 'unauthenticated' } });
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 401,
+        body: { status: 401, error, code: 'unauthenticated' },
+      });
     }
   });
 }

@@ -6,7 +6,11 @@ import type { MollieFake } from '../../fakes/mollie/fake';
 import type { TestApp } from './testApp';
 
 /** An account on the fake with `subscriptions` billable subscriptions, and an API token for it. */
-export async function billableAccountWithToken(t: TestApp, fake: MollieFake, subscriptions = 1): Promise<{ accountId: string; token: string }> {
+export async function billableAccountWithToken(
+  t: TestApp,
+  fake: MollieFake,
+  subscriptions = 1,
+): Promise<{ accountId: string; token: string }> {
   const accountId = await billableAccountAtFake(t, fake, undefined, subscriptions);
   const { name } = await t.ctx.db('accounts').where({ id: accountId }).first('name');
   const token = lastLine((await cli(t.ctx, 'tokens', 'create', '--account', name)).out);
@@ -25,10 +29,17 @@ export async function mollieCallsWebhook(t: TestApp, accountId: string, provider
  * The billing run of 1 December charges the account's subscriptions (billableAccountAtFake) at the
  * fake, and Mollie reports each charge paid through the webhook.
  */
-export async function paidCharges(t: TestApp, fake: MollieFake, accountId: string): Promise<Array<{ id: string; provider_payment_id: string }>> {
+export async function paidCharges(
+  t: TestApp,
+  fake: MollieFake,
+  accountId: string,
+): Promise<Array<{ id: string; provider_payment_id: string }>> {
   t.clock.set('2026-12-01T07:00:00Z');
   await runBilling(t.ctx, '2026-12-01');
-  const payments: Array<{ id: string; provider_payment_id: string }> = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' }).orderBy('seq');
+  const payments: Array<{ id: string; provider_payment_id: string }> = await t.ctx
+    .db('payments')
+    .where({ account_id: accountId, purpose: 'charge' })
+    .orderBy('seq');
   for (const payment of payments) {
     fake.setPaymentStatus(payment.provider_payment_id, 'paid');
     await mollieCallsWebhook(t, accountId, payment.provider_payment_id);

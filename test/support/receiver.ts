@@ -11,7 +11,10 @@ export interface ReceivedCall {
  * A client's webhook endpoint on loopback that answers with scripted statuses (the last one
  * repeats), recording every call with its raw body. `host` is the loopback address it listens on.
  */
-export async function startReceiver(statuses: number[], { host = '127.0.0.1' } = {}): Promise<{ url: string; port: number; calls: ReceivedCall[]; close(): Promise<void> }> {
+export async function startReceiver(
+  statuses: number[],
+  { host = '127.0.0.1' } = {},
+): Promise<{ url: string; port: number; calls: ReceivedCall[]; close(): Promise<void> }> {
   const calls: ReceivedCall[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -11,9 +11,14 @@ export async function refuseUpdatesOf(db: Knex, kind: TestDatabaseKind, table: s
   if (!/^\w+$/.test(table) || !/^\w+$/.test(id)) throw new Error(`not a plain table or id: ${table} ${id}`);
   const trigger = `refuse_${randomBytes(4).toString('hex')}`;
   if (kind === 'sqlite') {
-    await db.raw(`CREATE TRIGGER ${trigger} BEFORE UPDATE ON ${table} FOR EACH ROW WHEN OLD.id = '${id}' BEGIN SELECT RAISE(ABORT, 'row locked'); END`);
+    await db.raw(
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE ON ${table} FOR EACH ROW WHEN OLD.id = '${id}' BEGIN SELECT RAISE(ABORT, 'row locked'); END`,
+    );
   } else {
-    await db.raw(`CREATE TRIGGER ${trigger} BEFORE UPDATE ON ${table} FOR EACH ROW BEGIN IF OLD.id = '${id}' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'row locked'; END IF; END`);
+    await db.raw(
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE ON ` +
+        `${table} FOR EACH ROW BEGIN IF OLD.id = '${id}' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'row locked'; END IF; END`,
+    );
   }
   return async () => {
     await db.raw(`DROP TRIGGER ${trigger}`);

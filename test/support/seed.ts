@@ -148,7 +148,14 @@ export async function seedOrder(
     ...overrides,
   };
   await db('orders').insert(order);
-  const lineRows = lines.map((line, position): OrderLineRow => ({ id: newId('orl'), account_id: accountId, order_id: order.id, position, subscription_id: null, ...line }));
+  const lineRows = lines.map((line, position): OrderLineRow => ({
+    id: newId('orl'),
+    account_id: accountId,
+    order_id: order.id,
+    position,
+    subscription_id: null,
+    ...line,
+  }));
   if (lineRows.length) await db('order_lines').insert(lineRows);
   return { order, lines: lineRows };
 }

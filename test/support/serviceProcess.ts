@@ -56,7 +56,10 @@ export async function startServiceProcess(env: Record<string, string>, run?: Ser
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const childExited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const childExited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
   // With `run`, the service is a grandchild: gone once nothing of its process group is left.
   const exited = run ? childExited.then(async (exit) => (await untilGroupGone(child.pid), exit)) : childExited;
   const signal = (name: NodeJS.Signals) => {
@@ -123,7 +126,10 @@ export async function runServiceProcess(env: Record<string, string>): Promise<{ 
 }
 
 /** Runs one command of the built CLI with only the given environment, as an operator would. */
-export async function runCliProcess(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runCliProcess(
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return startCliProcess(env, args).exited;
 }
 
@@ -141,7 +147,11 @@ export function startCliProcess(env: Record<string, string>, args: string[]): Ru
 /** One of the built entry points (server or CLI) with only the given environment, its output collected. */
 function runBuilt(script: string, env: Record<string, string>, args: string[]): RunningCli {
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first (npm test does)`);
-  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -135,4 +135,3 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
   };
   return testApp;
 }
-

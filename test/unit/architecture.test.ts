@@ -14,18 +14,29 @@ const isRouteFile = (name: string) => name === 'routes.ts' || /^\w+Routes\.ts$/.
 
 const routeFiles = readdirSync(MODULES_DIR, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
-  .flatMap((entry) => readdirSync(path.join(MODULES_DIR, entry.name)).filter(isRouteFile).map((name) => path.join(MODULES_DIR, entry.name, name)))
+  .flatMap((entry) =>
+    readdirSync(path.join(MODULES_DIR, entry.name))
+      .filter(isRouteFile)
+      .map((name) => path.join(MODULES_DIR, entry.name, name)),
+  )
   .filter((file) => existsSync(file));
 
 /** Every module specifier a file imports or re-exports, including require() and import(). */
 function importsOf(source: string): string[] {
-  const patterns = [/\b(?:import|export)\s[^;]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\b(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\s[^;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\b(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1] ?? ''));
 }
 
 /** Functions a route file declares at its top level: `function x` or `const x = (…) =>` / `= async (…) =>`. */
 function helperFunctionsOf(source: string): string[] {
-  const declared = [...source.matchAll(/^(?:export\s+)?(?:async\s+)?function\s+(\w+)/gm), ...source.matchAll(/^(?:export\s+)?const\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*(?::[^=]+)?=>/gm)];
+  const declared = [
+    ...source.matchAll(/^(?:export\s+)?(?:async\s+)?function\s+(\w+)/gm),
+    ...source.matchAll(/^(?:export\s+)?const\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*(?::[^=]+)?=>/gm),
+  ];
   return declared.map((match) => match[1] ?? '');
 }
 
@@ -38,7 +49,9 @@ const FORBIDDEN = [/providers/, /integrations/, /outbox/, /jobs/, /\/db\//, /^kn
 describe('module routes', () => {
   it('When the modules are listed, then each of the eight resource modules has a routes.ts', () => {
     const modules = routeFiles.map((file) => path.basename(path.dirname(file))).sort();
-    expect(modules).toEqual(expect.arrayContaining(['customers', 'follow-ups', 'links', 'mandates', 'orders', 'payments', 'products', 'subscriptions']));
+    expect(modules).toEqual(
+      expect.arrayContaining(['customers', 'follow-ups', 'links', 'mandates', 'orders', 'payments', 'products', 'subscriptions']),
+    );
   });
 
   it.each(routeFiles.map((file) => [path.relative(path.resolve(__dirname, '../..'), file), file]))(
@@ -88,7 +101,9 @@ describe('module routes', () => {
       "const db = require('../../db/connect');",
       "const lazy = await import('./repository');",
     ].join('\n');
-    expect(importsOf(source).sort()).toEqual(['../../db/connect', '../../jobs/start', '../../providers', '../../shop/woo', './repository', 'knex'].sort());
+    expect(importsOf(source).sort()).toEqual(
+      ['../../db/connect', '../../jobs/start', '../../providers', '../../shop/woo', './repository', 'knex'].sort(),
+    );
   });
 });
 
@@ -166,8 +181,25 @@ const QUERYING_ELSEWHERE = new Set([
 ]);
 
 const CHAINED_QUERY_METHODS = [
-  'where\\w*', 'andWhere\\w*', 'orWhere\\w*', 'having\\w*', 'insert', 'onConflict', 'forUpdate', 'pluck', 'first', 'increment', 'decrement', 'del',
-  'orderBy', 'groupBy', 'leftJoin', 'innerJoin', 'clearSelect', 'clearOrder', 'returning',
+  'where\\w*',
+  'andWhere\\w*',
+  'orWhere\\w*',
+  'having\\w*',
+  'insert',
+  'onConflict',
+  'forUpdate',
+  'pluck',
+  'first',
+  'increment',
+  'decrement',
+  'del',
+  'orderBy',
+  'groupBy',
+  'leftJoin',
+  'innerJoin',
+  'clearSelect',
+  'clearOrder',
+  'returning',
 ].join('|');
 
 const QUERY_PATTERNS = [
@@ -180,43 +212,59 @@ const QUERY_PATTERNS = [
 const SQL_HELPERS = new Set(['readRows', 'pageOf', 'numberedPage', 'closeListGap', 'databaseNow', 'databaseNowPlus']);
 
 /** The source without its comments, line numbers kept. */
-const withoutComments = (source: string) => source.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, '')).replace(/^\s*\/\/.*$/gm, '');
+const withoutComments = (source: string) =>
+  source.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, '')).replace(/^\s*\/\/.*$/gm, '');
 
 /** The 1-based lines of a source that query (see above). */
 function queryLines(source: string): number[] {
   const helpers = [...source.matchAll(/\bimport\s*\{([^}]*)\}\s*from\s*['"][^'"]*\/db\/[^'"]*['"]/g)]
-    .flatMap((match) => (match[1] ?? '').split(',').map((name) => name.trim().split(/\s+as\s+/).pop() ?? ''))
+    .flatMap((match) =>
+      (match[1] ?? '').split(',').map(
+        (name) =>
+          name
+            .trim()
+            .split(/\s+as\s+/)
+            .pop() ?? '',
+      ),
+    )
     .filter((name) => SQL_HELPERS.has(name));
-  const patterns = helpers.length ? [...QUERY_PATTERNS, new RegExp(`\\b(?:${helpers.join('|')})\\s*(?:<[^>()]*>)?\\s*\\(`)] : QUERY_PATTERNS;
+  const patterns = helpers.length
+    ? [...QUERY_PATTERNS, new RegExp(`\\b(?:${helpers.join('|')})\\s*(?:<[^>()]*>)?\\s*\\(`)]
+    : QUERY_PATTERNS;
   const text = withoutComments(source);
   const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
-  const lines = patterns.flatMap((pattern) => [...text.matchAll(new RegExp(pattern.source, 'gm'))].map((match) => lineAt((match.index ?? 0) + match[0].length)));
+  const lines = patterns.flatMap((pattern) =>
+    [...text.matchAll(new RegExp(pattern.source, 'gm'))].map((match) => lineAt((match.index ?? 0) + match[0].length)),
+  );
   return [...new Set(lines)].sort((a, b) => a - b);
 }
 
 describe('queries', () => {
-  it('When a file is read for queries, then every form above is seen, and repository calls, transactions, hashes and arrays are not', () => {
-    const source = [
-      "import { pageOf } from '../../db/paging';", // 1
-      "const row = await ctx.db('payments').where({ id }).first();", // 2: a builder on a table
-      'const rules = await trx<RuleRow>(', // 3
-      "  'subscription_rules');", // 4: a builder on a table, named on the next line (its line counts)
-      "await ctx", // 5
-      "  .db<PaymentRow>('payments')", // 6: a builder on a table, split
-      "  .whereIn('status', ['open']);", // 7: a chain
-      "await db.raw('select 1');", // 8: raw SQL
-      'const found = await paymentsRepository.table(trx).first();', // 9: a repository's builder
-      "await paymentsRepository.insert(trx, row);", // 10: a repository call
-      'await ctx.db.transaction(async (trx) => work(trx));', // 11: a transaction
-      "const hash = createHash('sha256').update(text).digest('hex');", // 12: a hash
-      "const text = lines.map((line) => line.trim()).join(',');", // 13: an array
-      'const page = await pageOf(query, request);', // 14: a db helper imported from db/
-      "// await db('payments').where({ id });", // 15: a comment
-      "/* trx('x').first() */ const y = 1;", // 16: a comment
-      "router.post('/x', express.raw({ type: () => true }));", // 17: express's raw, not knex's
-    ].join('\n');
-    expect(queryLines(source)).toEqual([2, 4, 6, 7, 8, 9, 14]);
-  });
+  it(
+    'When a file is read for queries, then every form above is seen, and repository calls, transactions, hashes and arrays are ' + 'not',
+    () => {
+      const source = [
+        "import { pageOf } from '../../db/paging';", // 1
+        "const row = await ctx.db('payments').where({ id }).first();", // 2: a builder on a table
+        'const rules = await trx<RuleRow>(', // 3
+        "  'subscription_rules');", // 4: a builder on a table, named on the next line (its line counts)
+        'await ctx', // 5
+        "  .db<PaymentRow>('payments')", // 6: a builder on a table, split
+        "  .whereIn('status', ['open']);", // 7: a chain
+        "await db.raw('select 1');", // 8: raw SQL
+        'const found = await paymentsRepository.table(trx).first();', // 9: a repository's builder
+        'await paymentsRepository.insert(trx, row);', // 10: a repository call
+        'await ctx.db.transaction(async (trx) => work(trx));', // 11: a transaction
+        "const hash = createHash('sha256').update(text).digest('hex');", // 12: a hash
+        "const text = lines.map((line) => line.trim()).join(',');", // 13: an array
+        'const page = await pageOf(query, request);', // 14: a db helper imported from db/
+        "// await db('payments').where({ id });", // 15: a comment
+        "/* trx('x').first() */ const y = 1;", // 16: a comment
+        "router.post('/x', express.raw({ type: () => true }));", // 17: express's raw, not knex's
+      ].join('\n');
+      expect(queryLines(source)).toEqual([2, 4, 6, 7, 8, 9, 14]);
+    },
+  );
 
   it('When a local function shares a db helper name but is not imported from src/db, then it is not a query', () => {
     expect(queryLines('const pageOf = async (number: number) => fetchPage(number);\nconst first = await pageOf(1);')).toEqual([]);
@@ -232,7 +280,10 @@ describe('queries', () => {
   });
 
   it('When the allowlist is read, then each entry still queries (a file that stopped is taken off)', () => {
-    const stale = [...QUERYING_ELSEWHERE].filter((name) => !existsSync(path.resolve(SRC_DIR, '..', name)) || queryLines(readFileSync(path.resolve(SRC_DIR, '..', name), 'utf8')).length === 0);
+    const stale = [...QUERYING_ELSEWHERE].filter(
+      (name) =>
+        !existsSync(path.resolve(SRC_DIR, '..', name)) || queryLines(readFileSync(path.resolve(SRC_DIR, '..', name), 'utf8')).length === 0,
+    );
     expect(stale).toEqual([]);
   });
 });
@@ -242,10 +293,14 @@ describe('queries', () => {
  *
  * | layer      | what                                                              | paths under src/ |
  * |------------|-------------------------------------------------------------------|------------------|
- * | entry      | what starts work: the app, the server, the CLI, HTTP (routes and middleware), the hosted pages, jobs, inbound webhooks, a module's route files | app.ts server.ts cli.ts cli/ bootstrap.ts shutdown.ts http/ (http/webhooks/: the inbound receivers) pages/ jobs/ modules/index.ts modules/x/routes.ts modules/x/…Routes.ts |
+ * | entry      | what starts work: the app, the server, the CLI, HTTP (routes and middleware), the hosted pages, jobs, inbound webhooks, a
+ * module's route files | app.ts server.ts cli.ts cli/ bootstrap.ts shutdown.ts http/ (http/webhooks/: the inbound receivers) pages/ jobs/
+ * modules/index.ts modules/x/routes.ts modules/x/…Routes.ts |
  * | modules    | the domain: services, rules, repositories                          | modules/ |
  * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ outbox/ |
- * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ ids.ts config.ts logger.ts errors.ts paging.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders: http/pagination.ts http/fields.ts http/countries.ts http/idempotencyScope.ts pages/html.ts |
+ * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ ids.ts
+ * config.ts logger.ts errors.ts paging.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders: http/pagination.ts
+ * http/fields.ts http/countries.ts http/idempotencyScope.ts pages/html.ts |
  *
  * An import may stay in its layer or go down, never up. A file's layer is that of the longest path
  * that names it. context.ts (AppContext: the composition root's type, handed to every layer and
@@ -253,13 +308,35 @@ describe('queries', () => {
  */
 
 const LAYERS: Array<{ layer: string; paths: string[] }> = [
-  { layer: 'entry', paths: ['app.ts', 'server.ts', 'cli.ts', 'cli/', 'bootstrap.ts', 'shutdown.ts', 'http/', 'pages/', 'jobs/', 'modules/index.ts'] },
+  {
+    layer: 'entry',
+    paths: ['app.ts', 'server.ts', 'cli.ts', 'cli/', 'bootstrap.ts', 'shutdown.ts', 'http/', 'pages/', 'jobs/', 'modules/index.ts'],
+  },
   { layer: 'modules', paths: ['modules/'] },
   { layer: 'adapters', paths: ['providers/', 'integrations/', 'mail/', 'outbox/'] },
   {
     layer: 'foundation',
-    paths: ['db/', 'net/', 'crypto/', 'time/', 'money/', 'numbers/', 'i18n/', 'ids.ts', 'config.ts', 'logger.ts', 'metrics/', 'background.ts',
-      'errors.ts', 'paging.ts', 'http/pagination.ts', 'http/fields.ts', 'http/countries.ts', 'http/idempotencyScope.ts', 'pages/html.ts'],
+    paths: [
+      'db/',
+      'net/',
+      'crypto/',
+      'time/',
+      'money/',
+      'numbers/',
+      'i18n/',
+      'ids.ts',
+      'config.ts',
+      'logger.ts',
+      'metrics/',
+      'background.ts',
+      'errors.ts',
+      'paging.ts',
+      'http/pagination.ts',
+      'http/fields.ts',
+      'http/countries.ts',
+      'http/idempotencyScope.ts',
+      'pages/html.ts',
+    ],
   },
 ];
 const RANK = new Map(LAYERS.map((entry, index) => [entry.layer, index]));
@@ -269,7 +346,11 @@ const OUTSIDE_THE_LAYERS = new Set(['context.ts']);
 function layerOf(relative: string): string | undefined {
   if (OUTSIDE_THE_LAYERS.has(relative)) return undefined;
   if (/^modules\/[^/]+\//.test(relative) && isRouteFile(path.basename(relative))) return 'entry';
-  const named = LAYERS.flatMap(({ layer, paths }) => paths.filter((prefix) => relative === prefix || (prefix.endsWith('/') && relative.startsWith(prefix))).map((prefix) => ({ layer, prefix })));
+  const named = LAYERS.flatMap(({ layer, paths }) =>
+    paths
+      .filter((prefix) => relative === prefix || (prefix.endsWith('/') && relative.startsWith(prefix)))
+      .map((prefix) => ({ layer, prefix })),
+  );
   const longest = named.sort((a, b) => b.prefix.length - a.prefix.length)[0];
   if (!longest) throw new Error(`${relative} is in no layer: add its path to LAYERS`);
   return longest.layer;

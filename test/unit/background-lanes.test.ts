@@ -50,11 +50,15 @@ describe('background lanes', () => {
     await background.idle();
   });
 
-  it('When more than maxWaiting are waiting, then the rest are left (to the job that sweeps their table) and idle() does not wait for them', async () => {
-    const background = new BackgroundTasks(createLogger('error'));
-    const { events, task } = recorder();
-    for (let id = 0; id < 8; id += 1) background.runInLane(lane, `task ${id}`, task(id));
-    await background.idle();
-    expect(events).toEqual(['start 0', 'start 1', 'start 2', 'start 3', 'start 4']);
-  });
+  it(
+    'When more than maxWaiting are waiting, then the rest are left (to the job that sweeps their table) and idle() does not wait for ' +
+      'them',
+    async () => {
+      const background = new BackgroundTasks(createLogger('error'));
+      const { events, task } = recorder();
+      for (let id = 0; id < 8; id += 1) background.runInLane(lane, `task ${id}`, task(id));
+      await background.idle();
+      expect(events).toEqual(['start 0', 'start 1', 'start 2', 'start 3', 'start 4']);
+    },
+  );
 });

@@ -15,8 +15,19 @@ import { addDays, formatCalendarDate, parseCalendarDate } from '../../src/time/c
 import type { RuleInterval } from '../../src/modules/subscriptions/repository';
 
 /** A rule as the API stores it: day 0/absent resolved against the start date. */
-function rule(startDate: string, interval: RuleInterval, amount: number, options: { every?: number; day?: number; times?: number } = {}): PlannedRule {
-  return { interval, interval_amount: options.every ?? 1, day: effectiveRuleDay(interval, options.day, startDate), amount, times: options.times ?? null };
+function rule(
+  startDate: string,
+  interval: RuleInterval,
+  amount: number,
+  options: { every?: number; day?: number; times?: number } = {},
+): PlannedRule {
+  return {
+    interval,
+    interval_amount: options.every ?? 1,
+    day: effectiveRuleDay(interval, options.day, startDate),
+    amount,
+    times: options.times ?? null,
+  };
 }
 
 const datesOf = (plan: SchedulePlan, count: number) =>
@@ -27,12 +38,30 @@ describe('the schedule: charge number → date and amount', () => {
     ['every day', '2026-12-30', 'day', {}, ['2026-12-30', '2026-12-31', '2027-01-01', '2027-01-02']],
     ['every 10 days over a leap day', '2028-02-20', 'day', { every: 10 }, ['2028-02-20', '2028-03-01', '2028-03-11', '2028-03-21']],
     ['every week on the start weekday', '2026-12-02', 'week', {}, ['2026-12-02', '2026-12-09', '2026-12-16', '2026-12-23']],
-    ['every 2 weeks on Monday (ISO 1)', '2026-12-02', 'week', { every: 2, day: 1 }, ['2026-12-07', '2026-12-21', '2027-01-04', '2027-01-18']],
+    [
+      'every 2 weeks on Monday (ISO 1)',
+      '2026-12-02',
+      'week',
+      { every: 2, day: 1 },
+      ['2026-12-07', '2026-12-21', '2027-01-04', '2027-01-18'],
+    ],
     ['every week on Sunday (ISO 7)', '2026-12-02', 'week', { day: 7 }, ['2026-12-06', '2026-12-13', '2026-12-20', '2026-12-27']],
-    ['monthly on the 31st: 30-day months and February clamp, the 31st comes back', '2026-12-31', 'month', {}, ['2026-12-31', '2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30', '2027-05-31']],
+    [
+      'monthly on the 31st: 30-day months and February clamp, the 31st comes back',
+      '2026-12-31',
+      'month',
+      {},
+      ['2026-12-31', '2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30', '2027-05-31'],
+    ],
     ['monthly on the 30th in a leap year', '2028-01-30', 'month', {}, ['2028-01-30', '2028-02-29', '2028-03-30', '2028-04-30']],
     ['monthly on the 29th: February of a common year', '2027-01-29', 'month', {}, ['2027-01-29', '2027-02-28', '2027-03-29']],
-    ['every 3 months on day 15, starting after the 15th', '2026-12-20', 'month', { every: 3, day: 15 }, ['2027-01-15', '2027-04-15', '2027-07-15', '2027-10-15']],
+    [
+      'every 3 months on day 15, starting after the 15th',
+      '2026-12-20',
+      'month',
+      { every: 3, day: 15 },
+      ['2027-01-15', '2027-04-15', '2027-07-15', '2027-10-15'],
+    ],
     ['yearly from a leap day', '2028-02-29', 'year', {}, ['2028-02-29', '2029-02-28', '2030-02-28', '2031-02-28', '2032-02-29']],
     ['yearly on day 1 from mid-month', '2026-12-15', 'year', { day: 1 }, ['2027-01-01', '2028-01-01', '2029-01-01']],
   ])('%s', (_, start, interval, options, expected) => {
@@ -44,7 +73,11 @@ describe('the schedule: charge number → date and amount', () => {
     const start = '2026-12-01';
     const plan: SchedulePlan = {
       startDate: start,
-      rules: [rule(start, 'month', 100, { times: 2 }), rule(start, 'week', 250, { day: 5, times: 2 }), rule(start, 'year', 9900, { day: 10 })],
+      rules: [
+        rule(start, 'month', 100, { times: 2 }),
+        rule(start, 'week', 250, { day: 5, times: 2 }),
+        rule(start, 'year', 9900, { day: 10 }),
+      ],
     };
     expect(Array.from({ length: 6 }, (_, index) => scheduledCharge(plan, index + 1))).toEqual([
       { number: 1, date: '2026-12-01', amount: 100, ruleIndex: 0, ofRule: 1 },
@@ -60,7 +93,10 @@ describe('the schedule: charge number → date and amount', () => {
   });
 
   it('When every rule has a number of times, then the schedule ends after their sum', () => {
-    const plan = { startDate: '2026-12-01', rules: [rule('2026-12-01', 'month', 100, { times: 2 }), rule('2026-12-01', 'month', 200, { times: 1 })] };
+    const plan = {
+      startDate: '2026-12-01',
+      rules: [rule('2026-12-01', 'month', 100, { times: 2 }), rule('2026-12-01', 'month', 200, { times: 1 })],
+    };
     expect(totalCharges(plan)).toBe(3);
     expect(scheduledCharge(plan, 3)).toMatchObject({ date: '2027-02-01', amount: 200 });
     expect(scheduledCharge(plan, 4)).toBeNull();
@@ -127,13 +163,17 @@ const ruleArbitrary = (start: string) =>
       return rule(start, interval, amount, { every, day: legalDay, times });
     });
 
-const dateArbitrary = fc.integer({ min: 0, max: 3 * 365 }).map((offset) => formatCalendarDate(addDays({ year: 2026, month: 12, day: 1 }, offset)));
+const dateArbitrary = fc
+  .integer({ min: 0, max: 3 * 365 })
+  .map((offset) => formatCalendarDate(addDays({ year: 2026, month: 12, day: 1 }, offset)));
 
 describe('property: billing on any sequence of dates makes exactly the schedule', () => {
   it('For any valid rules and any run dates, the charges planned are the schedule up to the last run, each once, none missed', () => {
     fc.assert(
       fc.property(
-        dateArbitrary.chain((start) => fc.record({ start: fc.constant(start), rules: fc.array(ruleArbitrary(start), { minLength: 1, maxLength: 3 }) })),
+        dateArbitrary.chain((start) =>
+          fc.record({ start: fc.constant(start), rules: fc.array(ruleArbitrary(start), { minLength: 1, maxLength: 3 }) }),
+        ),
         fc.array(dateArbitrary, { minLength: 1, maxLength: 8 }),
         ({ start, rules }, runDates) => {
           const plan: SchedulePlan = { startDate: start, rules };
@@ -152,7 +192,8 @@ describe('property: billing on any sequence of dates makes exactly the schedule'
             if (!charge || charge.date > lastRun) break;
             expected.push(charge);
           }
-          // Whatever the order of the runs, once the latest date has run everything due by it is planned: each once, in order, as scheduled.
+          // Whatever the order of the runs, once the latest date has run everything due by it is planned: each once, in order, as
+          // scheduled.
           expect(planned).toEqual(expected);
           // Dates only move forward with the number.
           for (let index = 1; index < expected.length; index += 1) {

@@ -61,7 +61,9 @@ describe('parseEnvironment', () => {
   });
 
   it('When values are valid, then they are converted to their types', () => {
-    expect(parseEnvironment({ PORT: '8080', DATABASE_URL: 'mysql://u:p@db:3306/rps', APP_TIMEZONE: 'UTC', LOG_LEVEL: 'debug' })).toMatchObject({
+    expect(
+      parseEnvironment({ PORT: '8080', DATABASE_URL: 'mysql://u:p@db:3306/rps', APP_TIMEZONE: 'UTC', LOG_LEVEL: 'debug' }),
+    ).toMatchObject({
       PORT: 8080,
       DATABASE_URL: 'mysql://u:p@db:3306/rps',
       APP_TIMEZONE: 'UTC',
@@ -73,18 +75,23 @@ describe('parseEnvironment', () => {
 describe('parseEnvironment and a live Mollie key', () => {
   const LIVE_KEY = `live_${'L'.repeat(30)}`;
 
-  it.each(['development', 'test', undefined])('When MOLLIE_API_KEY is a live_ key and NODE_ENV is %p, then start is refused with a ConfigError', (nodeEnv) => {
-    const error = configErrorOf(() => parseEnvironment({ MOLLIE_API_KEY: LIVE_KEY, ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}) }));
-    expect(error.message).toMatch(/^Invalid environment variable MOLLIE_API_KEY: a live_ key is refused unless NODE_ENV=production/);
-    expect(error.message).not.toContain(LIVE_KEY);
-  });
+  it.each(['development', 'test', undefined])(
+    'When MOLLIE_API_KEY is a live_ key and NODE_ENV is %p, then start is refused with a ConfigError',
+    (nodeEnv) => {
+      const error = configErrorOf(() => parseEnvironment({ MOLLIE_API_KEY: LIVE_KEY, ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}) }));
+      expect(error.message).toMatch(/^Invalid environment variable MOLLIE_API_KEY: a live_ key is refused unless NODE_ENV=production/);
+      expect(error.message).not.toContain(LIVE_KEY);
+    },
+  );
 
   it('When MOLLIE_API_KEY is a live_ key and NODE_ENV is production, then it is accepted', () => {
     expect(parseEnvironment({ MOLLIE_API_KEY: LIVE_KEY, NODE_ENV: 'production' }).MOLLIE_API_KEY).toBe(LIVE_KEY);
   });
 
   it('When MOLLIE_API_KEY is a test_ key outside production, then it is accepted', () => {
-    expect(parseEnvironment({ MOLLIE_API_KEY: `test_${'T'.repeat(30)}`, NODE_ENV: 'development' }).MOLLIE_API_KEY).toBe(`test_${'T'.repeat(30)}`);
+    expect(parseEnvironment({ MOLLIE_API_KEY: `test_${'T'.repeat(30)}`, NODE_ENV: 'development' }).MOLLIE_API_KEY).toBe(
+      `test_${'T'.repeat(30)}`,
+    );
   });
 });
 
@@ -154,18 +161,24 @@ describe('loadConfig in production', () => {
 
   it('When APP_KEY is unset, then it fails with one line naming APP_KEY and no key file is generated', () => {
     const error = configErrorOf(() => loadConfig({ ...production, DATA_DIR: dataDir }));
-    expect(error.message).toMatch(/^Missing environment variable APP_KEY: required when NODE_ENV=production \(a key file is for development only\); generate one/);
+    expect(error.message).toMatch(
+      /^Missing environment variable APP_KEY: required when NODE_ENV=production \(a key file is for development only\); generate one/,
+    );
     expect(error.message).not.toContain('\n');
     expect(() => statSync(path.join(dataDir, 'app.key'))).toThrow();
   });
 
-  it('When APP_KEY is unset and a key file from development exists, then the line says to move that file\'s key into APP_KEY, without quoting the key', () => {
-    const keyFile = path.join(dataDir, 'app.key');
-    writeFileSync(keyFile, `${APP_KEY}\n`, { mode: 0o600 });
-    const error = configErrorOf(() => loadConfig({ ...production, DATA_DIR: dataDir }));
-    expect(error.message).toContain(`move the key from ${keyFile} into APP_KEY`);
-    expect(error.message).not.toContain(APP_KEY.slice('base64:'.length));
-  });
+  it(
+    "When APP_KEY is unset and a key file from development exists, then the line says to move that file's key into APP_KEY, without " +
+      'quoting the key',
+    () => {
+      const keyFile = path.join(dataDir, 'app.key');
+      writeFileSync(keyFile, `${APP_KEY}\n`, { mode: 0o600 });
+      const error = configErrorOf(() => loadConfig({ ...production, DATA_DIR: dataDir }));
+      expect(error.message).toContain(`move the key from ${keyFile} into APP_KEY`);
+      expect(error.message).not.toContain(APP_KEY.slice('base64:'.length));
+    },
+  );
 
   it('When PUBLIC_URL is unset, then it fails with one line naming PUBLIC_URL', () => {
     const error = configErrorOf(() => loadConfig({ NODE_ENV: 'production', APP_KEY, DATA_DIR: dataDir }));

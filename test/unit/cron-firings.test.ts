@@ -1,7 +1,8 @@
 import { lastFiring } from '../../src/jobs/cronFirings';
 
 const AMSTERDAM = 'Europe/Amsterdam';
-const last = (expression: string, now: string, timeZone = AMSTERDAM) => lastFiring(expression, timeZone, new Date(now))?.toISOString() ?? null;
+const last = (expression: string, now: string, timeZone = AMSTERDAM) =>
+  lastFiring(expression, timeZone, new Date(now))?.toISOString() ?? null;
 
 describe('lastFiring', () => {
   it('When the day’s time has passed, then it is today’s firing; just before it, yesterday’s; at it, itself', () => {

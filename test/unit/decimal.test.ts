@@ -62,7 +62,9 @@ describe('scaledInteger', () => {
   it('When a value has a digit below the wanted decimals, then it is refused whatever its size', () => {
     fc.assert(
       fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: 1, max: 9 }), (cents, thirdDecimal) => {
-        const value = Number(`${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}${thirdDecimal}`);
+        const value = Number(
+          `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}${thirdDecimal}`,
+        );
         expect(scaledInteger(value, 2)).toBeNull();
       }),
     );

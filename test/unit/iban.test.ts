@@ -23,7 +23,7 @@ describe('IBAN', () => {
     expect(isValidIban('NL91ABNA0471164300')).toBe(false);
   });
 
-  it('When the checksum is right but the length is not the country\'s, then it is invalid', () => {
+  it("When the checksum is right but the length is not the country's, then it is invalid", () => {
     // A Dutch IBAN is 18 characters; these pass mod-97 with one character more or fewer.
     expect(isValidIban('NL06ABNA04171643001')).toBe(false);
     expect(isValidIban('NL58ABNA041716430')).toBe(false);

@@ -14,22 +14,26 @@ function listenOverflows(): number {
 const onLinux = existsSync('/proc/net/netstat') ? it : it.skip;
 
 describe('listening for requests', () => {
-  onLinux('When a thousand connections arrive before the server accepts any, then the kernel queues them all: none is dropped for its sender to retry a second later', async () => {
-    const { server } = await listenForRequests((_req, res) => res.end('OK'), { port: 0 });
-    const port = (server.address() as AddressInfo).port;
-    const before = listenOverflows();
-    // All connect in this turn of the event loop; the server accepts none of them before it ends.
-    const sockets = Array.from({ length: 1000 }, () => net.connect(port, '127.0.0.1'));
-    try {
-      await Promise.all(sockets.map((socket) => new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject))));
-      await new Promise<void>((resolve) => {
-        const accepted = () => server.getConnections((_error, count) => (count >= sockets.length ? resolve() : setTimeout(accepted, 20)));
-        accepted();
-      });
-      expect(listenOverflows() - before).toBe(0);
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  });
+  onLinux(
+    'When a thousand connections arrive before the server accepts any, then the kernel queues them all: none is dropped for its ' +
+      'sender to retry a second later',
+    async () => {
+      const { server } = await listenForRequests((_req, res) => res.end('OK'), { port: 0 });
+      const port = (server.address() as AddressInfo).port;
+      const before = listenOverflows();
+      // All connect in this turn of the event loop; the server accepts none of them before it ends.
+      const sockets = Array.from({ length: 1000 }, () => net.connect(port, '127.0.0.1'));
+      try {
+        await Promise.all(sockets.map((socket) => new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject))));
+        await new Promise<void>((resolve) => {
+          const accepted = () => server.getConnections((_error, count) => (count >= sockets.length ? resolve() : setTimeout(accepted, 20)));
+          accepted();
+        });
+        expect(listenOverflows() - before).toBe(0);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+  );
 });

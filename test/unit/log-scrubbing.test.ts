@@ -23,10 +23,13 @@ describe('scrubPersonalData', () => {
 
   it.each([
     ["Duplicate entry 'jan@example.nl' for key 'customers.email'", "Duplicate entry '[redacted]' for key 'customers.email'"],
-    ["insert into `customers` (...) values (?, ?) - Duplicate entry 'Jan's shop' for key 'customers_number_unique'", "insert into `customers` (...) values (?, ?) - Duplicate entry '[redacted]' for key 'customers_number_unique'"],
+    [
+      "insert into `customers` (...) values (?, ?) - Duplicate entry 'Jan's shop' for key 'customers_number_unique'",
+      "insert into `customers` (...) values (?, ?) - Duplicate entry '[redacted]' for key 'customers_number_unique'",
+    ],
     ["Duplicate entry 'acc_1-Jansen' for key 'name'", "Duplicate entry '[redacted]' for key 'name'"],
     ["Duplicate entry 'cut off without a key", "Duplicate entry '[redacted]'"],
-  ])("When MySQL names a duplicated value (%p), then the value is masked", (text, scrubbed) => {
+  ])('When MySQL names a duplicated value (%p), then the value is masked', (text, scrubbed) => {
     expect(scrubPersonalData(text)).toBe(scrubbed);
   });
 
@@ -91,7 +94,11 @@ describe('the log format', () => {
   });
 
   it('When secret keys are logged, then their values are redacted as before', () => {
-    const line = logOnce('provider settings', { apiKey: 'live_abc', nested: { webhook_secret: 'whsec', iban: 'x' }, token: 'rps_abcdefgh1234' });
+    const line = logOnce('provider settings', {
+      apiKey: 'live_abc',
+      nested: { webhook_secret: 'whsec', iban: 'x' },
+      token: 'rps_abcdefgh1234',
+    });
     expect(line).toMatchObject({ apiKey: '[redacted]', nested: { webhook_secret: '[redacted]', iban: '[redacted]' }, token: '[redacted]' });
   });
 

@@ -39,12 +39,20 @@ describe('centsFromNumber', () => {
     expect(Object.is(centsFromNumber(-0.001 + 0.001), 0)).toBe(true);
   });
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e15, -1e15, 90071992547409.92, 1e21, -1e21, 1e300, Number.MAX_VALUE])(
-    'When the amount %p is not finite or its cents are beyond the safe integers, then it is refused',
-    (amount) => {
-      expect(centsFromNumber(amount)).toBeNull();
-    },
-  );
+  it.each([
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    1e15,
+    -1e15,
+    90071992547409.92,
+    1e21,
+    -1e21,
+    1e300,
+    Number.MAX_VALUE,
+  ])('When the amount %p is not finite or its cents are beyond the safe integers, then it is refused', (amount) => {
+    expect(centsFromNumber(amount)).toBeNull();
+  });
 
   it('When any whole number of cents is written with two decimals, then it converts back to the same cents', () => {
     fc.assert(
@@ -102,9 +110,12 @@ describe('centsFromDecimalString', () => {
     expect(Object.is(centsFromDecimalString(text), -0)).toBe(false);
   });
 
-  it.each(['', '12.', '.50', '12.345', '1e3', '12,50', 'abc', '--1', '12345678901234.00'])('When the string is %p, then it is refused (null)', (text) => {
-    expect(centsFromDecimalString(text)).toBeNull();
-  });
+  it.each(['', '12.', '.50', '12.345', '1e3', '12,50', 'abc', '--1', '12345678901234.00'])(
+    'When the string is %p, then it is refused (null)',
+    (text) => {
+      expect(centsFromDecimalString(text)).toBeNull();
+    },
+  );
 
   it('When cents are formatted and read back, then they are the same cents', () => {
     for (const cents of [0, 1, 99, 100, 1250, -5, 123456789]) expect(centsFromDecimalString(formatCents(cents))).toBe(cents);

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { dateAfterTrial } from '../../src/modules/links/trial';
-import { effectiveRuleDay, firstChargeDate, scheduledCharge, startOfPaidFirstPeriod, type PlannedRule } from '../../src/modules/subscriptions/schedule';
+import {
+  effectiveRuleDay,
+  firstChargeDate,
+  scheduledCharge,
+  startOfPaidFirstPeriod,
+  type PlannedRule,
+} from '../../src/modules/subscriptions/schedule';
 import { addDays, formatCalendarDate, type IntervalUnit } from '../../src/time/calendar';
 
 /**
@@ -26,29 +32,36 @@ describe('startOfPaidFirstPeriod', () => {
     ['month', null, '2027-01-31', '2027-01-31', '2027-02-28', 'no day, paid on the 31st: back to the 31st later'],
     ['week', 1, '2026-11-21', '2026-11-21', '2026-11-30', 'Mondays, paid on a Saturday'],
     ['year', null, '2028-02-29', '2028-02-29', '2029-02-28', 'a year from a leap day'],
-  ] as Array<[IntervalUnit, number | null, string, string, string, string]>)('When %s with day %s is paid on %s, then it starts %s and charge 2 is %s (%s)', (interval, day, paid, start, second) => {
-    const rule = ruleFor(interval, 1, day, paid);
-    expect(startOfPaidFirstPeriod(rule, paid)).toBe(start);
-    expect(scheduledCharge({ startDate: start, rules: [rule] }, 2)?.date).toBe(second);
-  });
+  ] as Array<[IntervalUnit, number | null, string, string, string, string]>)(
+    'When %s with day %s is paid on %s, then it starts %s and charge 2 is %s (%s)',
+    (interval, day, paid, start, second) => {
+      const rule = ruleFor(interval, 1, day, paid);
+      expect(startOfPaidFirstPeriod(rule, paid)).toBe(start);
+      expect(scheduledCharge({ startDate: start, rules: [rule] }, 2)?.date).toBe(second);
+    },
+  );
 
-  it('When any rule is paid on any day, then the start is on or before that day and charge 2 is one paid period later on the rule’s day', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 4 * 366 }),
-        fc.constantFrom<IntervalUnit>('day', 'week', 'month', 'year'),
-        fc.integer({ min: 1, max: 4 }),
-        fc.option(fc.integer({ min: 1, max: 31 }), { nil: null }),
-        (offset, interval, every, requested) => {
-          const paid = formatCalendarDate(addDays({ year: 2026, month: 1, day: 1 }, offset));
-          const day = interval === 'week' && requested !== null ? ((requested - 1) % 7) + 1 : requested;
-          const rule = ruleFor(interval, every, day, paid);
-          const start = startOfPaidFirstPeriod(rule, paid);
-          expect(start <= paid).toBe(true);
-          expect(scheduledCharge({ startDate: start, rules: [rule] }, 2)?.date).toBe(secondChargeAsBefore(rule, paid));
-        },
-      ),
-      { numRuns: 5000 },
-    );
-  });
+  it(
+    'When any rule is paid on any day, then the start is on or before that day and charge 2 is one paid period later on the rule’s ' +
+      'day',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: 4 * 366 }),
+          fc.constantFrom<IntervalUnit>('day', 'week', 'month', 'year'),
+          fc.integer({ min: 1, max: 4 }),
+          fc.option(fc.integer({ min: 1, max: 31 }), { nil: null }),
+          (offset, interval, every, requested) => {
+            const paid = formatCalendarDate(addDays({ year: 2026, month: 1, day: 1 }, offset));
+            const day = interval === 'week' && requested !== null ? ((requested - 1) % 7) + 1 : requested;
+            const rule = ruleFor(interval, every, day, paid);
+            const start = startOfPaidFirstPeriod(rule, paid);
+            expect(start <= paid).toBe(true);
+            expect(scheduledCharge({ startDate: start, rules: [rule] }, 2)?.date).toBe(secondChargeAsBefore(rule, paid));
+          },
+        ),
+        { numRuns: 5000 },
+      );
+    },
+  );
 });

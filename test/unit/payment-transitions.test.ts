@@ -28,7 +28,18 @@ describe('payment status transitions', () => {
 
 describe('payment status transitions around the provider call', () => {
   it('When a payment is still creating, then whatever the provider says it is becomes its status', () => {
-    for (const to of ['open', 'pending', 'authorized', 'paid', 'failed', 'canceled', 'expired', 'refunded', 'charged_back', 'rejected'] as const) {
+    for (const to of [
+      'open',
+      'pending',
+      'authorized',
+      'paid',
+      'failed',
+      'canceled',
+      'expired',
+      'refunded',
+      'charged_back',
+      'rejected',
+    ] as const) {
       expect(canMoveTo('creating', to)).toBe(true);
     }
   });

@@ -95,8 +95,16 @@ describe('chargeDateAfter', () => {
   });
 
   it('When a rule runs every 2 or 3 months, then each charge is that many months on, across year ends', () => {
-    expect(charges({ interval: 'month', interval_amount: 3, day: 15 }, '2026-11-15', 3)).toEqual(['2026-11-15', '2027-02-15', '2027-05-15']);
-    expect(charges({ interval: 'month', interval_amount: 2, day: 30 }, '2026-12-30', 3)).toEqual(['2026-12-30', '2027-02-28', '2027-04-30']);
+    expect(charges({ interval: 'month', interval_amount: 3, day: 15 }, '2026-11-15', 3)).toEqual([
+      '2026-11-15',
+      '2027-02-15',
+      '2027-05-15',
+    ]);
+    expect(charges({ interval: 'month', interval_amount: 2, day: 30 }, '2026-12-30', 3)).toEqual([
+      '2026-12-30',
+      '2027-02-28',
+      '2027-04-30',
+    ]);
   });
 
   it('When a yearly rule is anchored on Leap Day, then common years get 28 February and leap years 29 February', () => {
@@ -124,36 +132,48 @@ describe('chargeDateAfter', () => {
     expect(chargeDateAfter({ interval: 'day', interval_amount: 10, day: 0 }, '2027-02-25')).toBe('2027-03-07');
   });
 
-  it('When any monthly rule is followed for 40 charges, then every charge is on its day clamped to the month, interval months apart', () => {
-    const start = fc.record({ year: fc.integer({ min: 2026, max: 2040 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 28 }) });
-    fc.assert(
-      fc.property(start, fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 12 }), (s, day, intervalAmount) => {
-        const startDate = `${s.year}-${String(s.month).padStart(2, '0')}-${String(s.day).padStart(2, '0')}`;
-        const texts = charges({ interval: 'month', interval_amount: intervalAmount, day }, startDate, 40);
-        expect(texts[0] >= startDate).toBe(true);
-        const months = texts.map((text) => {
-          const date = parseCalendarDate(text);
-          if (!date) throw new Error(`not a date: ${text}`);
-          expect(date.day).toBe(Math.min(day, daysInMonth(date.year, date.month)));
-          return date.year * 12 + date.month;
-        });
-        months.slice(1).forEach((month, index) => expect(month - (months[index] as number)).toBe(intervalAmount));
-      }),
-      { numRuns: 200 },
-    );
-  });
+  it(
+    'When any monthly rule is followed for 40 charges, then every charge is on its day clamped to the month, interval months ' + 'apart',
+    () => {
+      const start = fc.record({
+        year: fc.integer({ min: 2026, max: 2040 }),
+        month: fc.integer({ min: 1, max: 12 }),
+        day: fc.integer({ min: 1, max: 28 }),
+      });
+      fc.assert(
+        fc.property(start, fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 12 }), (s, day, intervalAmount) => {
+          const startDate = `${s.year}-${String(s.month).padStart(2, '0')}-${String(s.day).padStart(2, '0')}`;
+          const texts = charges({ interval: 'month', interval_amount: intervalAmount, day }, startDate, 40);
+          expect(texts[0] >= startDate).toBe(true);
+          const months = texts.map((text) => {
+            const date = parseCalendarDate(text);
+            if (!date) throw new Error(`not a date: ${text}`);
+            expect(date.day).toBe(Math.min(day, daysInMonth(date.year, date.month)));
+            return date.year * 12 + date.month;
+          });
+          months.slice(1).forEach((month, index) => expect(month - (months[index] as number)).toBe(intervalAmount));
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
 
   it('When any weekly rule is followed, then every charge falls on its ISO weekday', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 3650 }), fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 4 }), (offset, day, intervalAmount) => {
-        const startDate = new Date(Date.UTC(2026, 10, 21 + offset)).toISOString().slice(0, 10);
-        for (const text of charges({ interval: 'week', interval_amount: intervalAmount, day }, startDate, 10)) {
-          const date = parseCalendarDate(text);
-          if (!date) throw new Error('not a date');
-          expect(isoWeekday(date)).toBe(day);
-        }
-        expect(firstChargeDate({ interval: 'week', day }, startDate) >= startDate).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 3650 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 1, max: 4 }),
+        (offset, day, intervalAmount) => {
+          const startDate = new Date(Date.UTC(2026, 10, 21 + offset)).toISOString().slice(0, 10);
+          for (const text of charges({ interval: 'week', interval_amount: intervalAmount, day }, startDate, 10)) {
+            const date = parseCalendarDate(text);
+            if (!date) throw new Error('not a date');
+            expect(isoWeekday(date)).toBe(day);
+          }
+          expect(firstChargeDate({ interval: 'week', day }, startDate) >= startDate).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });

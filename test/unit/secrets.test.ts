@@ -21,14 +21,18 @@ describe('secrets at rest', () => {
     const parts = stored.split(':');
     const flipped = Buffer.from(parts[3] ?? '', 'base64url');
     flipped[0] = (flipped[0] ?? 0) ^ 1;
-    expect(() => decryptSecret(key, [parts[0], parts[1], parts[2], flipped.toString('base64url')].join(':'))).toThrow(SecretDecryptionError);
+    expect(() => decryptSecret(key, [parts[0], parts[1], parts[2], flipped.toString('base64url')].join(':'))).toThrow(
+      SecretDecryptionError,
+    );
     expect(() => decryptSecret(key, 'plain-text')).toThrow(SecretDecryptionError);
   });
 
   it('When the stored tag was cut to 4 bytes, then it is refused although GCM would accept a short tag', () => {
     const stored = encryptSecret(key, 'secret');
     const [version, iv, tag, ciphertext] = stored.split(':');
-    const shortTag = Buffer.from(tag ?? '', 'base64url').subarray(0, 4).toString('base64url');
+    const shortTag = Buffer.from(tag ?? '', 'base64url')
+      .subarray(0, 4)
+      .toString('base64url');
     expect(() => decryptSecret(key, [version, iv, shortTag, ciphertext].join(':'))).toThrow(SecretDecryptionError);
   });
 

@@ -33,21 +33,25 @@ describe('TLS contexts cached by ca', () => {
         .on('error', reject);
     });
 
-  it('When an agent with its own ca makes three connections, then one TLS context is built, and the certificate is still checked against that ca', async () => {
-    cacheSecureContextsByCa();
-    const built = jest.spyOn(tls, 'createSecureContext');
-    try {
-      const agent = new https.Agent({ ca: cert }); // no keep-alive: a new connection each time, as the Mollie client's
-      expect(await get(agent)).toBe('ok');
-      expect(await get(agent)).toBe('ok');
-      expect(await get(new https.Agent({ ca: cert }))).toBe('ok');
-      expect(built).toHaveBeenCalledTimes(1);
+  it(
+    'When an agent with its own ca makes three connections, then one TLS context is built, and the certificate is still checked ' +
+      'against that ca',
+    async () => {
+      cacheSecureContextsByCa();
+      const built = jest.spyOn(tls, 'createSecureContext');
+      try {
+        const agent = new https.Agent({ ca: cert }); // no keep-alive: a new connection each time, as the Mollie client's
+        expect(await get(agent)).toBe('ok');
+        expect(await get(agent)).toBe('ok');
+        expect(await get(new https.Agent({ ca: cert }))).toBe('ok');
+        expect(built).toHaveBeenCalledTimes(1);
 
-      // Another ca that does not vouch for the server: refused, as before.
-      const stranger = new https.Agent({ ca: tls.rootCertificates.slice(0, 3).join('\n') });
-      await expect(get(stranger)).rejects.toThrow(/self.signed|unable to verify|certificate/i);
-    } finally {
-      built.mockRestore();
-    }
-  });
+        // Another ca that does not vouch for the server: refused, as before.
+        const stranger = new https.Agent({ ca: tls.rootCertificates.slice(0, 3).join('\n') });
+        await expect(get(stranger)).rejects.toThrow(/self.signed|unable to verify|certificate/i);
+      } finally {
+        built.mockRestore();
+      }
+    },
+  );
 });

@@ -38,28 +38,56 @@ describe('instantFromZonedDateTime', () => {
 describe('formatDateTime against Intl, any instant and zone', () => {
   const reference = (date: Date, timeZone: string) => {
     const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      })
         .formatToParts(date)
         .map((part) => [part.type, part.value]),
     );
     return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
   };
-  const zones = ['Europe/Amsterdam', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'America/St_Johns', 'Pacific/Chatham', 'UTC'];
+  const zones = [
+    'Europe/Amsterdam',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'Asia/Kolkata',
+    'America/St_Johns',
+    'Pacific/Chatham',
+    'UTC',
+  ];
 
-  it('When a stored time is rendered (the offset remembered per quarter hour), then it is what Intl renders, also around transitions', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: Date.UTC(1990, 0, 1) / 1000, max: Date.UTC(2060, 0, 1) / 1000 }), fc.constantFrom(...zones), (seconds, zone) => {
-        const date = new Date(seconds * 1000);
-        expect(formatDateTime(toDbDateTime(date), zone)).toBe(reference(date, zone));
-      }),
-      { numRuns: 5000 },
-    );
-    // Each second of the hours around Amsterdam's and Lord Howe's 2026 changes.
-    for (const [zone, start] of [['Europe/Amsterdam', Date.UTC(2026, 9, 25, 0, 30)], ['Europe/Amsterdam', Date.UTC(2026, 2, 29, 0, 30)], ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 14, 30)]] as const) {
-      for (let ms = start; ms < start + 2 * 3600_000; ms += 7_000) {
-        const date = new Date(ms);
-        expect(formatDateTime(toDbDateTime(date), zone)).toBe(reference(date, zone));
+  it(
+    'When a stored time is rendered (the offset remembered per quarter hour), then it is what Intl renders, also around ' + 'transitions',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: Date.UTC(1990, 0, 1) / 1000, max: Date.UTC(2060, 0, 1) / 1000 }),
+          fc.constantFrom(...zones),
+          (seconds, zone) => {
+            const date = new Date(seconds * 1000);
+            expect(formatDateTime(toDbDateTime(date), zone)).toBe(reference(date, zone));
+          },
+        ),
+        { numRuns: 5000 },
+      );
+      // Each second of the hours around Amsterdam's and Lord Howe's 2026 changes.
+      for (const [zone, start] of [
+        ['Europe/Amsterdam', Date.UTC(2026, 9, 25, 0, 30)],
+        ['Europe/Amsterdam', Date.UTC(2026, 2, 29, 0, 30)],
+        ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 14, 30)],
+      ] as const) {
+        for (let ms = start; ms < start + 2 * 3600_000; ms += 7_000) {
+          const date = new Date(ms);
+          expect(formatDateTime(toDbDateTime(date), zone)).toBe(reference(date, zone));
+        }
       }
-    }
-  });
+    },
+  );
 });

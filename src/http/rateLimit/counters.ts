@@ -51,12 +51,19 @@ export async function redisCounter(url: string, logger: Logger): Promise<RateLim
     const now = Date.now();
     if (now - lastWarning < 60_000) return;
     lastWarning = now;
-    logger.error('rate limit counter (Redis) unavailable; requests are served without a limit', { error: error instanceof Error ? error.message : String(error) });
+    logger.error('rate limit counter (Redis) unavailable; requests are served without a limit', {
+      error: error instanceof Error ? error.message : String(error),
+    });
   };
   client.on('error', warn);
   // At start a Redis that cannot be reached is a configuration error: fail fast, saying which.
   const connecting = client.connect();
-  const gaveUp = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`REDIS_URL: Redis did not answer within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s`)), REDIS_CONNECT_TIMEOUT_MS).unref());
+  const gaveUp = new Promise<never>((_, reject) =>
+    setTimeout(
+      () => reject(new Error(`REDIS_URL: Redis did not answer within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s`)),
+      REDIS_CONNECT_TIMEOUT_MS,
+    ).unref(),
+  );
   try {
     await Promise.race([connecting, gaveUp]);
   } catch (error) {
@@ -67,7 +74,9 @@ export async function redisCounter(url: string, logger: Logger): Promise<RateLim
     async hit(key, window) {
       const name = `rps:rate:${key}:${window}`;
       try {
-        const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS).unref());
+        const timeout = new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS).unref(),
+        );
         const [hits] = await Promise.race([client.multi().incr(name).pExpire(name, REDIS_KEY_TTL_MS).exec(), timeout]);
         return Number(hits);
       } catch (error) {

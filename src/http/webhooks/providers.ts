@@ -13,7 +13,13 @@ const BODY_LIMIT = '10kb';
  * not while calls still arrive, unless one has waited five seconds. Beyond 10,000 waiting, a call is left
  * to the process-webhook-calls job (it is recorded already).
  */
-const PROCESSING: LaneOptions & { name: string } = { name: 'provider webhooks', limit: 8, maxWaiting: 10_000, quietMs: 50, maxDeferMs: 5_000 };
+const PROCESSING: LaneOptions & { name: string } = {
+  name: 'provider webhooks',
+  limit: 8,
+  maxWaiting: 10_000,
+  quietMs: 50,
+  maxDeferMs: 5_000,
+};
 
 /** Accounts whose references a process remembers; beyond it, the cache starts afresh. */
 const MOST_REMEMBERED_ACCOUNTS = 10_000;
@@ -54,7 +60,10 @@ function readCall(ctx: AppContext, adapter: Receiving, call: InboundWebhookCall)
   try {
     return adapter.webhook.parse(call);
   } catch (error) {
-    ctx.logger.warn('provider webhook call that its adapter cannot read', { provider: adapter.name, error: error instanceof Error ? error.message : String(error) });
+    ctx.logger.warn('provider webhook call that its adapter cannot read', {
+      provider: adapter.name,
+      error: error instanceof Error ? error.message : String(error),
+    });
     return null;
   }
 }
@@ -75,29 +84,33 @@ export function providerWebhookRouter(ctx: AppContext): Router {
     return adapter?.webhook ? { name: adapter.name, webhook: adapter.webhook } : null;
   };
 
-  router.post('/:provider', (req, res, next) => {
-    const webhook = adapterOf(String(req.params.provider))?.webhook;
-    // Not a provider that reports by webhook: the address does not exist.
-    if (!webhook) return next('route');
-    let parse = bodyParsers.get(webhook);
-    if (!parse) {
-      parse = express.raw({ type: [...webhook.contentTypes], limit: BODY_LIMIT });
-      bodyParsers.set(webhook, parse);
-    }
-    return parse(req, res, next);
-  }, async (req, res) => {
-    const adapter = adapterOf(String(req.params.provider));
-    const publicRef = typeof req.query.account === 'string' ? req.query.account : '';
-    const change = adapter ? readCall(ctx, adapter, { body: Buffer.isBuffer(req.body) ? req.body : null, headers: req.headers }) : null;
-    let seq: number | null = null;
-    if (adapter && change) {
-      const accountId = await accountIdOf(publicRef);
-      if (accountId) seq = await recordWebhookCall(ctx, adapter.name, accountId, change.paymentId);
-      else ctx.logger.warn('provider webhook for an unknown account reference', { provider: adapter.name, resourceId: change.paymentId });
-    }
-    res.status(200).type('text/plain').send('OK');
-    // A few at a time: a burst of calls is answered first and processed right after, not in a scrum.
-    if (seq !== null) ctx.background.runInLane(PROCESSING, 'process provider webhook', () => processWebhookCall(ctx, seq));
-  });
+  router.post(
+    '/:provider',
+    (req, res, next) => {
+      const webhook = adapterOf(String(req.params.provider))?.webhook;
+      // Not a provider that reports by webhook: the address does not exist.
+      if (!webhook) return next('route');
+      let parse = bodyParsers.get(webhook);
+      if (!parse) {
+        parse = express.raw({ type: [...webhook.contentTypes], limit: BODY_LIMIT });
+        bodyParsers.set(webhook, parse);
+      }
+      return parse(req, res, next);
+    },
+    async (req, res) => {
+      const adapter = adapterOf(String(req.params.provider));
+      const publicRef = typeof req.query.account === 'string' ? req.query.account : '';
+      const change = adapter ? readCall(ctx, adapter, { body: Buffer.isBuffer(req.body) ? req.body : null, headers: req.headers }) : null;
+      let seq: number | null = null;
+      if (adapter && change) {
+        const accountId = await accountIdOf(publicRef);
+        if (accountId) seq = await recordWebhookCall(ctx, adapter.name, accountId, change.paymentId);
+        else ctx.logger.warn('provider webhook for an unknown account reference', { provider: adapter.name, resourceId: change.paymentId });
+      }
+      res.status(200).type('text/plain').send('OK');
+      // A few at a time: a burst of calls is answered first and processed right after, not in a scrum.
+      if (seq !== null) ctx.background.runInLane(PROCESSING, 'process provider webhook', () => processWebhookCall(ctx, seq));
+    },
+  );
   return router;
 }

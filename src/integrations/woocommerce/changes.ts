@@ -43,7 +43,12 @@ const ORDERS: Listing<WooOrder, StoreOrder> = {
   map: mapOrder,
 };
 
-async function listWith<Record, Mapped>(client: WooClient, listing: Listing<Record, Mapped>, since: string | null, onPage: (page: ChangedPage<Mapped>) => Promise<void>): Promise<void> {
+async function listWith<Record, Mapped>(
+  client: WooClient,
+  listing: Listing<Record, Mapped>,
+  since: string | null,
+  onPage: (page: ChangedPage<Mapped>) => Promise<void>,
+): Promise<void> {
   const params: { [key: string]: string } = { orderby: 'modified', order: 'asc', dates_are_gmt: 'true', ...listing.params };
   if (since) params.modified_after = modifiedAfter(since);
   await client.listAll(listing.endpoint, listing.schema, params, async (page) => {
@@ -64,7 +69,12 @@ async function listWith<Record, Mapped>(client: WooClient, listing: Listing<Reco
 }
 
 /** Products or orders modified since the cursor minus an overlap (all of them without one), oldest first. */
-export function listChanged<K extends StoreRecordKind>(client: WooClient, kind: K, since: string | null, onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>): Promise<void> {
+export function listChanged<K extends StoreRecordKind>(
+  client: WooClient,
+  kind: K,
+  since: string | null,
+  onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>,
+): Promise<void> {
   // The listing's records are StoreRecords[kind] by construction; TypeScript cannot tie the two.
   const listing = (kind === 'products' ? PRODUCTS : ORDERS) as unknown as Listing<unknown, StoreRecords[K]>;
   return listWith(client, listing, since, onPage);

@@ -79,11 +79,20 @@ function shopErrorOf(error: unknown): ShopApiError {
   const data = response.data as { code?: unknown; message?: unknown } | string | null;
   const message = typeof data === 'object' && data !== null && typeof data.message === 'string' ? data.message : `HTTP ${status}`;
   const code = typeof data === 'object' && data !== null && typeof data.code === 'string' ? data.code : '';
-  if (status === 401 || status === 403) return new ShopApiError('unauthorized', `the store refused the consumer key or secret (${message})`, status);
-  if (status === 429) return new ShopApiError('rate_limited', 'the store asks to slow down (429)', status, retryAfterMs(response.headers['retry-after']));
-  if (status >= 500) return new ShopApiError('server_error', `the store failed (${message})`, status, retryAfterMs(response.headers['retry-after']));
-  if (status === 404 && code === 'rest_no_route') return new ShopApiError('not_woocommerce', 'this WordPress has no WooCommerce REST API (wc/v3)', status);
-  if (status === 404) return new ShopApiError('no_permalinks', 'no REST API answered at /wp-json/: is this a WordPress store with pretty permalinks enabled?', status);
+  if (status === 401 || status === 403)
+    return new ShopApiError('unauthorized', `the store refused the consumer key or secret (${message})`, status);
+  if (status === 429)
+    return new ShopApiError('rate_limited', 'the store asks to slow down (429)', status, retryAfterMs(response.headers['retry-after']));
+  if (status >= 500)
+    return new ShopApiError('server_error', `the store failed (${message})`, status, retryAfterMs(response.headers['retry-after']));
+  if (status === 404 && code === 'rest_no_route')
+    return new ShopApiError('not_woocommerce', 'this WordPress has no WooCommerce REST API (wc/v3)', status);
+  if (status === 404)
+    return new ShopApiError(
+      'no_permalinks',
+      'no REST API answered at /wp-json/: is this a WordPress store with pretty permalinks enabled?',
+      status,
+    );
   return new ShopApiError('refused', `the store refused the request: ${message}`, status);
 }
 
@@ -109,7 +118,10 @@ export class WooClient {
   constructor(credentials: WooCredentials, options: WooClientOptions = {}) {
     // A literal IP is connected to without a lookup: it is checked here instead.
     const host = new URL(credentials.url).hostname.replace(/^\[|\]$/g, '');
-    this.refusal = !options.allowPrivate && isIP(host) && !isPublicAddress(host) ? new ShopApiError('unreachable', `the store's address ${host} is not a public address`, null) : null;
+    this.refusal =
+      !options.allowPrivate && isIP(host) && !isPublicAddress(host)
+        ? new ShopApiError('unreachable', `the store's address ${host} is not a public address`, null)
+        : null;
     this.api = new WooCommerceRestApi({
       url: credentials.url,
       consumerKey: credentials.consumerKey,
@@ -122,7 +134,9 @@ export class WooClient {
       axiosConfig: {
         maxRedirects: 0,
         validateStatus: (status: number) => status >= 200 && status < 300,
-        ...(options.allowPrivate ? {} : { httpAgent: new http.Agent({ lookup: checkedLookup(false) }), httpsAgent: new https.Agent({ lookup: checkedLookup(false) }) }),
+        ...(options.allowPrivate
+          ? {}
+          : { httpAgent: new http.Agent({ lookup: checkedLookup(false) }), httpsAgent: new https.Agent({ lookup: checkedLookup(false) }) }),
       },
     });
     this.retries = options.retries ?? 4;
@@ -139,9 +153,17 @@ export class WooClient {
         const parsed = schema.safeParse(response.data);
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
-          throw new ShopApiError('unexpected_answer', `${what}: the store answered something unexpected (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'})`, 200);
+          throw new ShopApiError(
+            'unexpected_answer',
+            `${what}: the store answered something unexpected (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'})`,
+            200,
+          );
         }
-        return { body: parsed.data, totalPages: headerNumber(response.headers, 'x-wp-totalpages'), total: headerNumber(response.headers, 'x-wp-total') };
+        return {
+          body: parsed.data,
+          totalPages: headerNumber(response.headers, 'x-wp-totalpages'),
+          total: headerNumber(response.headers, 'x-wp-total'),
+        };
       } catch (error) {
         const failure = shopErrorOf(error);
         if (!failure.retryable || attempt >= this.retries) throw failure;

@@ -4,7 +4,14 @@ import type { WooClient } from './client';
 import { wooIndex, wooWebhook } from './schemas';
 
 /** The store events the service listens to: products and orders, made, changed and deleted. */
-export const WEBHOOK_TOPICS = ['product.created', 'product.updated', 'product.deleted', 'order.created', 'order.updated', 'order.deleted'] as const;
+export const WEBHOOK_TOPICS = [
+  'product.created',
+  'product.updated',
+  'product.deleted',
+  'order.created',
+  'order.updated',
+  'order.deleted',
+] as const;
 
 /** What the merchant must fix when the store refuses to be connected, in WordPress's own words. */
 function refusal(error: unknown): never {
@@ -13,7 +20,10 @@ function refusal(error: unknown): never {
     case 'unauthorized':
       throw new StoreConnectionRefused('consumer_secret', `The store refused the consumer key or secret: ${error.message}`);
     case 'no_permalinks':
-      throw new StoreConnectionRefused('url', 'No REST API answered at /wp-json/: enable pretty permalinks (Settings → Permalinks) or check the address.');
+      throw new StoreConnectionRefused(
+        'url',
+        'No REST API answered at /wp-json/: enable pretty permalinks (Settings → Permalinks) or check the address.',
+      );
     case 'not_woocommerce':
       throw new StoreConnectionRefused('url', 'This WordPress has no WooCommerce REST API (wc/v3): is WooCommerce active?');
     default:
@@ -29,7 +39,11 @@ export async function verifyStore(client: WooClient): Promise<void> {
 export async function registerWebhooks(client: WooClient, deliveryUrl: string, secret: string): Promise<number[]> {
   const ids: number[] = [];
   for (const topic of WEBHOOK_TOPICS) {
-    const { body } = await client.post('webhooks', { name: `Recurring payments: ${topic}`, topic, delivery_url: deliveryUrl, secret, status: 'active' }, wooWebhook);
+    const { body } = await client.post(
+      'webhooks',
+      { name: `Recurring payments: ${topic}`, topic, delivery_url: deliveryUrl, secret, status: 'active' },
+      wooWebhook,
+    );
     ids.push(body.id);
   }
   return ids;

@@ -14,7 +14,8 @@ const isPing = (raw: Buffer, signature: string | undefined) => !signature && /^w
 
 function changeOf(topic: string, body: unknown, resourceId: string | null): StoreChange {
   const storeId = resourceId && /^\d+$/.test(resourceId) ? Number(resourceId) : null;
-  if (topic === 'product.created' || topic === 'product.updated') return { type: 'product.saved', read: () => mapProduct(wooProduct.parse(body)) };
+  if (topic === 'product.created' || topic === 'product.updated')
+    return { type: 'product.saved', read: () => mapProduct(wooProduct.parse(body)) };
   if (topic === 'product.deleted' && storeId !== null) return { type: 'product.deleted', shopProductId: storeId };
   if (topic === 'order.created' || topic === 'order.updated') return { type: 'order.saved', read: () => mapOrder(wooOrder.parse(body)) };
   if (topic === 'order.deleted' && storeId !== null) return { type: 'order.deleted', shopOrderId: storeId };
@@ -37,5 +38,11 @@ export function parseDelivery(raw: Buffer, headers: DeliveryHeaders, secret: str
     return { kind: 'unreadable' };
   }
   const resourceId = typeof body === 'object' && body !== null && 'id' in body ? String((body as { id: unknown }).id) : null;
-  return { kind: 'change', deliveryId: header(headers, 'x-wc-webhook-delivery-id') ?? null, topic: topic ?? '', resourceId, change: changeOf(topic ?? '', body, resourceId) };
+  return {
+    kind: 'change',
+    deliveryId: header(headers, 'x-wc-webhook-delivery-id') ?? null,
+    topic: topic ?? '',
+    resourceId,
+    change: changeOf(topic ?? '', body, resourceId),
+  };
 }

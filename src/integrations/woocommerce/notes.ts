@@ -11,12 +11,16 @@ const providerPayment = (payment: PaymentForStore) => `${payment.providerName} p
 const outcome = (payment: PaymentForStore) => `${payment.status}${payment.failureReason ? ` (${payment.failureReason})` : ''}`;
 
 export const paidNote = (payment: PaymentForStore) =>
-  `Paid: ${providerPayment(payment)} (${payment.currency} ${formatCents(payment.amount)}), recurring payments service payment ${payment.id}.`;
+  `Paid: ${providerPayment(payment)} (${payment.currency} ${formatCents(payment.amount)}), recurring payments service payment ` +
+  `${payment.id}.`;
 
 /** Added to the paid note when the order had moved on in the store (cancelled, refunded) before its payment came in. */
-export const latePaymentNote = (storeStatus: string) => ` The order was ${storeStatus} in the store: refund the payment or reopen the order.`;
+export const latePaymentNote = (storeStatus: string) =>
+  ` The order was ${storeStatus} in the store: refund the payment or reopen the order.`;
 
-export const unpaidNote = (payment: PaymentForStore) => `${providerPayment(payment)} ${outcome(payment)}: the order is not paid and can still be paid.`;
+export const unpaidNote = (payment: PaymentForStore) =>
+  `${providerPayment(payment)} ${outcome(payment)}: the order is not paid and can still be paid.`;
 
 export const renewalNote = (parentShopOrderNumber: string, payment: PaymentForStore) =>
-  `Renewal of order #${parentShopOrderNumber}. ${payment.status === 'paid' ? paidNote(payment) : `Renewal not paid: ${providerPayment(payment)} ${outcome(payment)}.`}`;
+  `Renewal of order #${parentShopOrderNumber}. ` +
+  (payment.status === 'paid' ? paidNote(payment) : `Renewal not paid: ${providerPayment(payment)} ${outcome(payment)}.`);

@@ -38,7 +38,10 @@ export function mapOrder(order: WooOrder): StoreOrder {
   const totalAmount = centsFromDecimalString(order.total);
   if (totalAmount === null) throw new Error(`total "${order.total}" is not an amount`);
   const billing = order.billing;
-  const street = [billing.address_1, billing.address_2].map((part) => (part ?? '').trim()).filter(Boolean).join(' ');
+  const street = [billing.address_1, billing.address_2]
+    .map((part) => (part ?? '').trim())
+    .filter(Boolean)
+    .join(' ');
   const country = text(billing.country, 2);
   return {
     shopOrderId: order.id,
@@ -56,6 +59,8 @@ export function mapOrder(order: WooOrder): StoreOrder {
     city: text(billing.city),
     country: country && country.length === 2 ? country.toUpperCase() : null,
     serviceOrderId: serviceOrderIdOf(order),
-    lines: order.line_items.filter((line) => line.product_id > 0).map((line) => ({ shopProductId: line.product_id, quantity: line.quantity })),
+    lines: order.line_items
+      .filter((line) => line.product_id > 0)
+      .map((line) => ({ shopProductId: line.product_id, quantity: line.quantity })),
   };
 }

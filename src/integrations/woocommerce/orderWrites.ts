@@ -21,8 +21,13 @@ export async function markPaid(client: WooClient, shopOrderId: number, payment: 
   const { body: current } = await client.get(`orders/${shopOrderId}`, wooOrder);
   const record = { transaction_id: payment.providerPaymentId ?? '', meta_data: [{ key: META_PAYMENT_ID, value: payment.id }] };
   // Never moves an order back: one the merchant completed (or the plugin marked paid) keeps its status.
-  await client.put(`orders/${shopOrderId}`, PAYABLE.has(current.status) ? { ...record, set_paid: true, status: 'processing' } : record, wooOrder);
-  const late = PAYABLE.has(current.status) || current.status === 'processing' || current.status === 'completed' ? '' : latePaymentNote(current.status);
+  await client.put(
+    `orders/${shopOrderId}`,
+    PAYABLE.has(current.status) ? { ...record, set_paid: true, status: 'processing' } : record,
+    wooOrder,
+  );
+  const late =
+    PAYABLE.has(current.status) || current.status === 'processing' || current.status === 'completed' ? '' : latePaymentNote(current.status);
   await addNote(client, shopOrderId, paidNote(payment) + late);
 }
 
@@ -31,9 +36,15 @@ export async function noteUnpaid(client: WooClient, shopOrderId: number, payment
 }
 
 /** Among the parent's children, the one carrying our order id in its meta. */
-export async function findRenewalOrder(client: WooClient, parentShopOrderId: number, serviceOrderId: string): Promise<StoreOrderRef | null> {
+export async function findRenewalOrder(
+  client: WooClient,
+  parentShopOrderId: number,
+  serviceOrderId: string,
+): Promise<StoreOrderRef | null> {
   const { body: children } = await client.get('orders', orderList, { parent: parentShopOrderId, per_page: 100 });
-  const mine = children.find((child) => child.meta_data.some((meta) => meta.key === SERVICE_ORDER_ID_META && meta.value === serviceOrderId));
+  const mine = children.find((child) =>
+    child.meta_data.some((meta) => meta.key === SERVICE_ORDER_ID_META && meta.value === serviceOrderId),
+  );
   return mine ? refOf(mine) : null;
 }
 
@@ -71,6 +82,11 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
   return refOf(made);
 }
 
-export async function noteRenewal(client: WooClient, shopOrderId: number, parentShopOrderNumber: string, payment: PaymentForStore): Promise<void> {
+export async function noteRenewal(
+  client: WooClient,
+  shopOrderId: number,
+  parentShopOrderNumber: string,
+  payment: PaymentForStore,
+): Promise<void> {
   await addNote(client, shopOrderId, renewalNote(parentShopOrderNumber, payment));
 }

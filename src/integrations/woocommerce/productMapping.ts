@@ -24,7 +24,12 @@ export function mapProduct(product: WooProduct): StoreProduct {
   const priceText = (subscription ? metaText(product, '_subscription_price') : null) ?? (product.price || product.regular_price || '0');
   const amount = centsFromDecimalString(priceText);
   if (amount === null || amount < 0) throw new Error(`price "${priceText}" is not an amount`);
-  const base = { shopProductId: product.id, name: product.name.trim().slice(0, 191) || `Product ${product.id}`, amount, deleted: product.status === 'trash' };
+  const base = {
+    shopProductId: product.id,
+    name: product.name.trim().slice(0, 191) || `Product ${product.id}`,
+    amount,
+    deleted: product.status === 'trash',
+  };
   if (['yes', '1', 'true'].includes(String(meta(product, SHIPPING_FLAG) ?? '').toLowerCase())) {
     return { ...base, type: 'shipping_costs', interval: null, intervalValue: null, times: null };
   }
@@ -38,5 +43,11 @@ export function mapProduct(product: WooProduct): StoreProduct {
   // checkout's included — which is what `times` means here (the checkout is charge 1).
   const length = Number(metaText(product, '_subscription_length') ?? '0');
   if (!Number.isInteger(length) || length < 0) throw new Error(`_subscription_length "${length}" is not a whole number`);
-  return { ...base, type: 'subscription', interval: period as IntervalUnit, intervalValue: every, times: length === 0 ? null : Math.max(1, Math.ceil(length / every)) };
+  return {
+    ...base,
+    type: 'subscription',
+    interval: period as IntervalUnit,
+    intervalValue: every,
+    times: length === 0 ? null : Math.max(1, Math.ceil(length / every)),
+  };
 }

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import type { ChangedPage, StoreClient, StoreClientOptions, StoreCredentials } from '../platform';
-import type { PaymentForStore, RenewalOrder, StoreOrder, StoreOrderRef, StoreProduct, StoreRecordKind, StoreRecords, Tracking } from '../records';
+import type {
+  PaymentForStore,
+  RenewalOrder,
+  StoreOrder,
+  StoreOrderRef,
+  StoreProduct,
+  StoreRecordKind,
+  StoreRecords,
+  Tracking,
+} from '../records';
 import { listChanged } from './changes';
 import { WooClient } from './client';
 import { registerWebhooks, removeWebhooks, verifyStore } from './connection';
@@ -48,7 +57,11 @@ export class WooStoreClient implements StoreClient {
     return body.map(mapProduct);
   }
 
-  listChanged<K extends StoreRecordKind>(kind: K, since: string | null, onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>): Promise<void> {
+  listChanged<K extends StoreRecordKind>(
+    kind: K,
+    since: string | null,
+    onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>,
+  ): Promise<void> {
     return listChanged(this.client, kind, since, onPage);
   }
 

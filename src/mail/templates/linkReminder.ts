@@ -70,6 +70,9 @@ const WORDS: Record<PageLocale, Words> = {
   },
 };
 
+/** The link as a button, inline: mail clients drop style sheets. */
+const BUTTON_STYLE = 'display:inline-block;padding:12px 20px;background:#0b5cad;color:#ffffff;text-decoration:none;border-radius:6px';
+
 export function renderLinkReminder(locale: PageLocale, data: LinkReminderData): RenderedMail {
   const words = WORDS[locale];
   const amount = formatMoneyFor(locale, data.amountCents, data.currency);
@@ -81,7 +84,7 @@ export function renderLinkReminder(locale: PageLocale, data: LinkReminderData): 
     locale,
     words.subject(data.merchantName),
     `${paragraphs.join('\n')}
-<p><a href="${escapeHtml(data.url)}" style="display:inline-block;padding:12px 20px;background:#0b5cad;color:#ffffff;text-decoration:none;border-radius:6px">${escapeHtml(words.button)}</a></p>
+<p><a href="${escapeHtml(data.url)}" style="${BUTTON_STYLE}">${escapeHtml(words.button)}</a></p>
 <p style="color:#555">${escapeHtml(words.ignore)}</p>
 <p>${escapeHtml(data.merchantName)}</p>`,
   );

@@ -24,7 +24,11 @@ export function chosenProvider(values: ProviderOptionValues): ProviderAdapter | 
  * Gives the account its own provider settings, as the chosen provider's form makes them of the
  * options (the credentials sealed with APP_KEY). Answers the account and how the choice is told.
  */
-export async function setProviderSettings(ctx: AppContext, accountName: string, values: ProviderOptionValues): Promise<{ account: AccountRow; summary: string }> {
+export async function setProviderSettings(
+  ctx: AppContext,
+  accountName: string,
+  values: ProviderOptionValues,
+): Promise<{ account: AccountRow; summary: string }> {
   const account = await requireAccount(ctx.db, accountName);
   const adapter = chosenProvider(values);
   if (!adapter?.accountSettings) throw new AccountError('Name one provider to use');

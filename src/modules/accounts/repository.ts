@@ -54,7 +54,11 @@ export const accountsRepository = {
    * effect at once: a hot read (see hotReads); inside a transaction, as that transaction sees it.
    */
   providerSettings: async (db: Knex, id: string): Promise<AccountProviderSettings | undefined> => {
-    const [settings] = await readRows<AccountProviderSettings>(db, 'select `provider`, `provider_credentials_sealed`, `provider_profile_id`, `provider_options` from `accounts` where `id` = ? limit 1', [id]);
+    const [settings] = await readRows<AccountProviderSettings>(
+      db,
+      'select `provider`, `provider_credentials_sealed`, `provider_profile_id`, `provider_options` from `accounts` where `id` = ? limit 1',
+      [id],
+    );
     return settings;
   },
 
@@ -63,20 +67,31 @@ export const accountsRepository = {
   followUpSettings: (db: Knex, accountId: string) =>
     accounts(db)
       .where({ id: accountId })
-      .first<FollowUpSettingsColumns | undefined>('follow_up_type', 'follow_up_max_retries', 'follow_up_retry_days', 'follow_up_on_failure'),
+      .first<FollowUpSettingsColumns | undefined>(
+        'follow_up_type',
+        'follow_up_max_retries',
+        'follow_up_retry_days',
+        'follow_up_on_failure',
+      ),
 
-  setFollowUpSettings: (db: Knex, accountId: string, columns: FollowUpSettingsColumns & { updated_at: string }) => accounts(db).where({ id: accountId }).update(columns),
+  setFollowUpSettings: (db: Knex, accountId: string, columns: FollowUpSettingsColumns & { updated_at: string }) =>
+    accounts(db).where({ id: accountId }).update(columns),
 
-  setEventsUrl: (db: Knex, accountId: string, url: string | null, now: string) => accounts(db).where({ id: accountId }).update({ events_url: url, updated_at: now }),
+  setEventsUrl: (db: Knex, accountId: string, url: string | null, now: string) =>
+    accounts(db).where({ id: accountId }).update({ events_url: url, updated_at: now }),
 
   setPreNotificationDays: (db: Knex, accountId: string, days: number | null, now: string) =>
     accounts(db).where({ id: accountId }).update({ pre_notification_days: days, updated_at: now }),
 
   /** The accounts that tell customers of a direct debit in advance, and how many days. */
   withPreNotification: async (db: Knex): Promise<Array<{ id: string; pre_notification_days: number }>> =>
-    (await accounts(db).whereNotNull('pre_notification_days').select('id', 'pre_notification_days')) as Array<{ id: string; pre_notification_days: number }>,
+    (await accounts(db).whereNotNull('pre_notification_days').select('id', 'pre_notification_days')) as Array<{
+      id: string;
+      pre_notification_days: number;
+    }>,
 
-  bookkeepingSystemOf: (db: Knex, accountId: string) => accounts(db).where({ id: accountId }).first<{ bookkeeping_system: string | null } | undefined>('bookkeeping_system'),
+  bookkeepingSystemOf: (db: Knex, accountId: string) =>
+    accounts(db).where({ id: accountId }).first<{ bookkeeping_system: string | null } | undefined>('bookkeeping_system'),
 
   /** Every account's id, in id order. */
   allIds: (db: Knex) => accounts(db).orderBy('id').pluck<string[]>('id'),
@@ -107,8 +122,7 @@ export const apiTokensRepository = {
     return found;
   },
 
-  listForAccount: (db: Knex, accountId: string) =>
-    db<ApiTokenRow>('api_tokens').where({ account_id: accountId }).orderBy('created_at'),
+  listForAccount: (db: Knex, accountId: string) => db<ApiTokenRow>('api_tokens').where({ account_id: accountId }).orderBy('created_at'),
 
   findByPrefix: (db: Knex, prefix: string) => db<ApiTokenRow>('api_tokens').where('prefix', prefix).first(),
 

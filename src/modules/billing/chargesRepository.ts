@@ -61,7 +61,9 @@ export const chargesRepository = {
       .sort((a, b) => a.order - b.order)
       .slice(0, options.limit)
       .map((row) => row.id);
-    await retryDeadlocks(() => claimable(table(db).whereIn('id', picked)).update({ claim_token: options.token, claimed_until: options.until }));
+    await retryDeadlocks(() =>
+      claimable(table(db).whereIn('id', picked)).update({ claim_token: options.token, claimed_until: options.until }),
+    );
     return table(db).where({ claim_token: options.token, status: 'due' });
   },
 
@@ -80,10 +82,19 @@ export const chargesRepository = {
       .update({ ...changes, claim_token: null, claimed_until: null }),
 
   /** The outcome of the charge's payment was not learned: keep it due and let it be tried again after `retryAt`. */
-  postpone: (db: Knex, row: Pick<ChargeRow, 'id' | 'account_id' | 'claim_token'>, changes: { retryAt: string; error: string; now: string }) =>
+  postpone: (
+    db: Knex,
+    row: Pick<ChargeRow, 'id' | 'account_id' | 'claim_token'>,
+    changes: { retryAt: string; error: string; now: string },
+  ) =>
     table(db)
       .where({ id: row.id, account_id: row.account_id, claim_token: row.claim_token, status: 'due' })
-      .update({ claimed_until: changes.retryAt, last_error: changes.error.slice(0, 191), updated_at: changes.now, attempts: db.raw('attempts + 1') }),
+      .update({
+        claimed_until: changes.retryAt,
+        last_error: changes.error.slice(0, 191),
+        updated_at: changes.now,
+        attempts: db.raw('attempts + 1'),
+      }),
 
   /** The subscription's charges still due, dated `from` or later, in charge order. */
   dueFrom: (db: Knex, subscription: { id: string; account_id: string }, from: string) =>
@@ -96,7 +107,9 @@ export const chargesRepository = {
   skippedOf: (db: Knex, subscription: { id: string; account_id: string }) =>
     table(db).where({ account_id: subscription.account_id, subscription_id: subscription.id, status: 'skipped' }).orderBy('charge_number'),
 
-  /** Skipped charges made due again (a resume freed them): unclaimed, as if newly planned; the same rows, so the same payments' origin keys. */
+  /**
+   * Skipped charges made due again (a resume freed them): unclaimed, as if newly planned; the same rows, so the same payments' origin keys.
+   */
   makeDueAgain: (db: Knex, accountId: string, ids: string[], now: string) =>
     table(db)
       .where({ account_id: accountId, status: 'skipped' })

@@ -38,7 +38,9 @@ export class AccountCache {
   get(id: string): Promise<Account | undefined> {
     let account = this.accounts.get(id);
     if (!account) {
-      account = accountsRepository.findById(this.ctx.db, id).then((row) => row && { id: row.id, name: row.name, bookkeeping_system: row.bookkeeping_system, public_ref: row.public_ref });
+      account = accountsRepository
+        .findById(this.ctx.db, id)
+        .then((row) => row && { id: row.id, name: row.name, bookkeeping_system: row.bookkeeping_system, public_ref: row.public_ref });
       this.accounts.set(id, account);
     }
     return account;
@@ -64,35 +66,62 @@ export async function endUnlessFreed(ctx: AppContext, charge: ChargeRow, now: st
 }
 
 /** The mandate is not valid (revoked here, or refused by the provider): no charge; the customer is asked to pay by link. */
-async function notCharged(ctx: AppContext, charge: ChargeRow, subscription: SubscriptionRow, reason: string, paymentId: string | null): Promise<ChargeOutcome> {
+async function notCharged(
+  ctx: AppContext,
+  charge: ChargeRow,
+  subscription: SubscriptionRow,
+  reason: string,
+  paymentId: string | null,
+): Promise<ChargeOutcome> {
   const now = toDbDateTime(ctx.clock.now());
-  await retryDeadlocks(() => ctx.db.transaction(async (trx) => {
-    const finished = await chargesRepository.finish(trx, charge, { status: 'not_charged', payment_id: paymentId, last_error: reason.slice(0, 191), updated_at: now });
-    if (!finished) return;
-    await openFollowUp(ctx, trx, {
-      kind: 'mandate',
-      originId: charge.id,
-      accountId: charge.account_id,
-      customerId: subscription.customer_id,
-      subscriptionId: subscription.id,
-      paymentId,
-      providerPaymentId: null,
-      amount: charge.amount,
-      currency: charge.currency,
-      description: subscription.name,
-      providerProfileId: subscription.provider_profile_id,
-      reason,
-      reasonCode: 'mandate_invalid',
-    });
-  }));
-  ctx.logger.warn('subscription not charged: its mandate is not valid', { accountId: charge.account_id, subscriptionId: subscription.id, chargeId: charge.id });
+  await retryDeadlocks(() =>
+    ctx.db.transaction(async (trx) => {
+      const finished = await chargesRepository.finish(trx, charge, {
+        status: 'not_charged',
+        payment_id: paymentId,
+        last_error: reason.slice(0, 191),
+        updated_at: now,
+      });
+      if (!finished) return;
+      await openFollowUp(ctx, trx, {
+        kind: 'mandate',
+        originId: charge.id,
+        accountId: charge.account_id,
+        customerId: subscription.customer_id,
+        subscriptionId: subscription.id,
+        paymentId,
+        providerPaymentId: null,
+        amount: charge.amount,
+        currency: charge.currency,
+        description: subscription.name,
+        providerProfileId: subscription.provider_profile_id,
+        reason,
+        reasonCode: 'mandate_invalid',
+      });
+    }),
+  );
+  ctx.logger.warn('subscription not charged: its mandate is not valid', {
+    accountId: charge.account_id,
+    subscriptionId: subscription.id,
+    chargeId: charge.id,
+  });
   return 'not_charged';
 }
 
 /** The charge's `recurring` payment on the subscription's mandate, through the pipeline; null when there is no valid mandate to charge. */
-async function startCharge(ctx: AppContext, account: Account, charge: ChargeRow, subscription: SubscriptionRow): Promise<PaymentRow | null> {
+async function startCharge(
+  ctx: AppContext,
+  account: Account,
+  charge: ChargeRow,
+  subscription: SubscriptionRow,
+): Promise<PaymentRow | null> {
   const customer = await customersRepository.find(ctx.db, charge.account_id, subscription.customer_id);
-  const mandate = await mandatesRepository.findForCustomer(ctx.db, charge.account_id, subscription.customer_id, subscription.provider_mandate_id);
+  const mandate = await mandatesRepository.findForCustomer(
+    ctx.db,
+    charge.account_id,
+    subscription.customer_id,
+    subscription.provider_mandate_id,
+  );
   if (!customer?.provider_customer_id || !mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) return null;
   return startPayment(ctx, account, {
     purpose: 'charge',
@@ -112,7 +141,10 @@ async function startCharge(ctx: AppContext, account: Account, charge: ChargeRow,
   });
 }
 
-/** Whether a charge not started yet is still to be made against the subscription as it is now: cancelled from cancel_at on, skipped while paused. */
+/**
+ * Whether a charge not started yet is still to be made against the subscription as it is now: cancelled from cancel_at on, skipped while
+ * paused.
+ */
 async function fateNow(db: Knex, charge: ChargeRow, subscription: SubscriptionRow): Promise<'charge' | 'skip' | 'ended'> {
   if (subscription.status === 'cancelled' && subscription.cancel_at === null) return 'ended';
   const pauses = await pausesRepository.periodsOf(db, charge.account_id, subscription.id);
@@ -137,7 +169,9 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
   if (!started && (await fateNow(ctx.db, charge, subscription)) !== 'charge' && (await endUnlessFreed(ctx, charge, now))) return 'skipped';
   let payment: PaymentRow | null;
   try {
-    payment = started ? await resumePayment(ctx, account, started, { answeredInRequest: false }) : await startCharge(ctx, account, charge, subscription);
+    payment = started
+      ? await resumePayment(ctx, account, started, { answeredInRequest: false })
+      : await startCharge(ctx, account, charge, subscription);
   } catch (error) {
     // What became of the payment decides, not the error: only a payment the provider certainly does
     // not hold (rejected: refused, and for a resumed one not found by our id either) is not charged.
@@ -147,16 +181,31 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
     const retryAt = laterOf(toDbDateTime(new Date(ctx.clock.now().getTime() + CHARGE_RETRY_AFTER_MS)), kept?.next_attempt_at ?? null);
     await retryDeadlocks(() => chargesRepository.postpone(ctx.db, charge, { retryAt, error: messageOf(error), now }));
     if (error instanceof CreationOutcomeUnknownError) return 'unknown';
-    ctx.logger.error('subscription charge failed; it is tried again', { accountId: charge.account_id, chargeId: charge.id, error: messageOf(error) });
+    ctx.logger.error('subscription charge failed; it is tried again', {
+      accountId: charge.account_id,
+      chargeId: charge.id,
+      error: messageOf(error),
+    });
     return 'failed';
   }
   if (payment === null) return notCharged(ctx, charge, subscription, 'The mandate of this subscription is no longer valid', null);
   const made = payment;
-  await retryDeadlocks(() => ctx.db.transaction(async (trx) => {
-    const finished = await chargesRepository.finish(trx, charge, { status: 'charged', payment_id: made.id, last_error: null, updated_at: now });
-    if (!finished) return; // our claim was taken over; whoever holds it records the same payment
-    await subscriptionsRepository.update(trx, subscription, { last_payment_created_at: made.created_at, updated_at: now });
-    await enqueueSubscriptionEvent(trx, subscription, 'charged', now, { payment_id: made.id, charge_number: charge.charge_number, due_date: formatDate(charge.due_date) });
-  }));
+  await retryDeadlocks(() =>
+    ctx.db.transaction(async (trx) => {
+      const finished = await chargesRepository.finish(trx, charge, {
+        status: 'charged',
+        payment_id: made.id,
+        last_error: null,
+        updated_at: now,
+      });
+      if (!finished) return; // our claim was taken over; whoever holds it records the same payment
+      await subscriptionsRepository.update(trx, subscription, { last_payment_created_at: made.created_at, updated_at: now });
+      await enqueueSubscriptionEvent(trx, subscription, 'charged', now, {
+        payment_id: made.id,
+        charge_number: charge.charge_number,
+        due_date: formatDate(charge.due_date),
+      });
+    }),
+  );
   return 'charged';
 }

@@ -27,7 +27,8 @@ export const invoicesRepository = {
   insert: (db: Knex, row: InvoiceRow) => table(db).insert(row),
 
   /** Whether the charge has its invoice already: one per charge. */
-  existsForCharge: async (db: Knex, chargeId: string): Promise<boolean> => (await table(db).where({ charge_id: chargeId }).first('id')) !== undefined,
+  existsForCharge: async (db: Knex, chargeId: string): Promise<boolean> =>
+    (await table(db).where({ charge_id: chargeId }).first('id')) !== undefined,
 
   /** One page of a subscription's invoices, oldest first. */
   pageOfSubscription: (db: Knex, accountId: string, subscriptionId: string, request: PageRequest): Promise<Page<InvoiceRow>> =>

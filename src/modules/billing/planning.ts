@@ -25,7 +25,12 @@ export interface Planned {
   skipped: number;
 }
 
-export async function planSubscription(ctx: AppContext, subscription: SubscriptionRow, rules: SubscriptionRuleRow[], date: string): Promise<Planned> {
+export async function planSubscription(
+  ctx: AppContext,
+  subscription: SubscriptionRow,
+  rules: SubscriptionRuleRow[],
+  date: string,
+): Promise<Planned> {
   const plan = planOf(subscription, rules);
   const pauses = await pausesRepository.periodsOf(ctx.db, subscription.account_id, subscription.id);
   const cancelAt = formatNullableDate(subscription.cancel_at);
@@ -67,23 +72,25 @@ export async function planSubscription(ctx: AppContext, subscription: Subscripti
   const completed = !ended && following === null && subscription.status !== 'cancelled';
   // The subscription is moved first: its row lock makes a second planner wait, then find it moved
   // and write nothing, instead of both inserting the same charge rows (which deadlocks on MySQL).
-  return retryDeadlocks(() => ctx.db.transaction(async (trx): Promise<Planned> => {
-    // Its status too: a resume or pause that came in since the pauses were read makes this plan stale.
-    const moved = await subscriptionsRepository.updateIfUnchanged(trx, subscription, {
+  return retryDeadlocks(() =>
+    ctx.db.transaction(async (trx): Promise<Planned> => {
+      // Its status too: a resume or pause that came in since the pauses were read makes this plan stale.
+      const moved = await subscriptionsRepository.updateIfUnchanged(trx, subscription, {
         next_charge_number: next,
         next_charge_date: planNext,
         next_payment_at: upcoming?.date ?? null,
         next_amount: upcoming?.amount ?? null,
         ...(completed ? { status: 'completed' as const } : {}),
         updated_at: now,
-    });
-    if (!moved) return { due: 0, skipped: 0 }; // another planner was first: its rows and its move stand
-    await chargesRepository.insertNew(trx, rows);
-    await recordTimesDone(trx, rules, timesDoneBefore(plan, next));
-    if (completed) await enqueueSubscriptionEvent(trx, subscription, 'completed', now);
-    const skipped = rows.filter((row) => row.status === 'skipped').length;
-    return { due: rows.length - skipped, skipped };
-  }));
+      });
+      if (!moved) return { due: 0, skipped: 0 }; // another planner was first: its rows and its move stand
+      await chargesRepository.insertNew(trx, rows);
+      await recordTimesDone(trx, rules, timesDoneBefore(plan, next));
+      if (completed) await enqueueSubscriptionEvent(trx, subscription, 'completed', now);
+      const skipped = rows.filter((row) => row.status === 'skipped').length;
+      return { due: rows.length - skipped, skipped };
+    }),
+  );
 }
 
 async function recordTimesDone(trx: Knex.Transaction, rules: SubscriptionRuleRow[], done: number[]): Promise<void> {
@@ -104,7 +111,12 @@ export async function planDueCharges(ctx: AppContext, date: string, signal?: Abo
   for (;;) {
     if (signal?.aborted) break;
     // A cancelled one too, for charges due before its cancellation that were not planned yet (billing was down).
-    const page = await subscriptionsRepository.dueForPlanning(ctx.db, { statuses: ['active', 'paused', 'cancelled'], date, afterSeq, limit: PAGE });
+    const page = await subscriptionsRepository.dueForPlanning(ctx.db, {
+      statuses: ['active', 'paused', 'cancelled'],
+      date,
+      afterSeq,
+      limit: PAGE,
+    });
     if (!page.length) break;
     afterSeq = Number((page[page.length - 1] as { seq: number }).seq);
     const rules = await subscriptionsRepository.rulesOfSubscriptions(

@@ -20,7 +20,9 @@ export async function recordedRun<T>(ctx: AppContext, date: string, signal: Abor
   const record = (what: string, changes: Partial<BillingRunRow>) =>
     billingRunsRepository
       .record(ctx.db, seq, changes)
-      .catch((error: unknown) => ctx.logger.warn(`billing run could not record ${what}`, { error: error instanceof Error ? error.message : String(error) }));
+      .catch((error: unknown) =>
+        ctx.logger.warn(`billing run could not record ${what}`, { error: error instanceof Error ? error.message : String(error) }),
+      );
   const beat = setInterval(() => void record('that it is alive', { alive_at: stamp() }), BEAT_MS);
   beat.unref();
   try {

@@ -34,4 +34,3 @@ export const billingRunsRepository = {
 
   record: (db: Knex, seq: number, changes: Partial<BillingRunRow>) => table(db).where({ seq }).update(changes),
 };
-

@@ -34,13 +34,23 @@ async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment
   if (to === 'paid') {
     // `not_charged` too: a payment given up as rejected that the provider made after all. The money
     // came, so the customer is no longer asked to pay by link.
-    await chargesRepository.settle(trx, charge.account_id, charge.id, ['due', 'charged', 'not_charged'], { ...link, status: 'paid', claim_token: null, claimed_until: null });
+    await chargesRepository.settle(trx, charge.account_id, charge.id, ['due', 'charged', 'not_charged'], {
+      ...link,
+      status: 'paid',
+      claim_token: null,
+      claimed_until: null,
+    });
     if (charge.status === 'not_charged') await solveMandateFollowUp(ctx, trx, charge);
     await recordInvoice(ctx, trx, charge, payment);
     return;
   }
   if (!UNPAID.has(to)) return;
-  await chargesRepository.settle(trx, charge.account_id, charge.id, ['due', 'charged'], { ...link, status: 'failed', claim_token: null, claimed_until: null });
+  await chargesRepository.settle(trx, charge.account_id, charge.id, ['due', 'charged'], {
+    ...link,
+    status: 'failed',
+    claim_token: null,
+    claimed_until: null,
+  });
   const subscription = await subscriptionsRepository.find(trx, charge.account_id, charge.subscription_id);
   await openFollowUp(ctx, trx, {
     kind: 'failure',

@@ -39,14 +39,22 @@ async function keepForLater(ctx: AppContext, row: CustomerRow, cause: unknown): 
   const attempts = (row.create_attempts ?? 0) + 1;
   const nextAttemptAt = toDbDateTime(nextResumeAt(now, attempts, cause));
   await customersRepository.keepUnconfirmed(ctx.db, row.account_id, row.id, { attempts, nextAttemptAt, now: toDbDateTime(now) });
-  ctx.logger.warn('customer not confirmed at the provider; kept to be resumed', { accountId: row.account_id, customerId: row.id, attempts, nextAttemptAt });
+  ctx.logger.warn('customer not confirmed at the provider; kept to be resumed', {
+    accountId: row.account_id,
+    customerId: row.id,
+    attempts,
+    nextAttemptAt,
+  });
   return new CreationOutcomeUnknownError(`customer ${row.id}`, cause);
 }
 
 /** The customer an earlier attempt may have made, found by our id; a failed look-up keeps the row. */
 async function lookUp(ctx: AppContext, provider: PaymentProvider, row: CustomerRow): Promise<{ id: string } | null> {
   try {
-    return await provider.findCustomerByReference({ reference: row.id, createdAfter: new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS) });
+    return await provider.findCustomerByReference({
+      reference: row.id,
+      createdAfter: new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS),
+    });
   } catch (error) {
     throw await keepForLater(ctx, row, error);
   }

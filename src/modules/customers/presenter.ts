@@ -25,6 +25,11 @@ export function presentCustomer(row: CustomerRow, config: Pick<Config, 'APP_TIME
 }
 
 /** The batched form the route factories take; customers nest nothing, so no queries. */
-export function presentCustomers(_db: unknown, config: Pick<Config, 'APP_TIMEZONE'>, _accountId: string, rows: CustomerRow[]): CustomerResponse[] {
+export function presentCustomers(
+  _db: unknown,
+  config: Pick<Config, 'APP_TIMEZONE'>,
+  _accountId: string,
+  rows: CustomerRow[],
+): CustomerResponse[] {
   return rows.map((row) => presentCustomer(row, config));
 }

@@ -49,7 +49,10 @@ export const customersRepository = {
 
   /** Sets the provider's id on a row that has none yet; 0 when a concurrent resume set it first. */
   recordProviderCustomer: (db: Knex, accountId: string, id: string, providerCustomerId: string, now: string) =>
-    table(db).where({ account_id: accountId, id }).whereNull('provider_customer_id').update({ provider_customer_id: providerCustomerId, updated_at: now }),
+    table(db)
+      .where({ account_id: accountId, id })
+      .whereNull('provider_customer_id')
+      .update({ provider_customer_id: providerCustomerId, updated_at: now }),
 
   /** Records an attempt that did not confirm the row at the provider, and when the next one may start. */
   keepUnconfirmed: (db: Knex, accountId: string, id: string, attempt: { attempts: number; nextAttemptAt: string; now: string }) =>
@@ -71,7 +74,10 @@ export const customersRepository = {
       await closeListGap(trx, 'customers', accountId, row.account_seq as number);
     }),
 
-  /** Rows not confirmed at the provider (an answer lost, a rate limit, a crash) whose next attempt is due, longest waiting first, across accounts. */
+  /**
+   * Rows not confirmed at the provider (an answer lost, a rate limit, a crash) whose next attempt is due, longest waiting first, across
+   * accounts.
+   */
   stalledCreations: (db: Knex, now: string, limit: number) =>
     table(db).whereNull('provider_customer_id').andWhere('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit),
 };

@@ -37,7 +37,6 @@ export const customerListQuery = pageQuerySchema.extend({
 export type CreateCustomerInput = z.output<typeof createCustomerBody>;
 export type UpdateCustomerInput = z.output<typeof updateCustomerBody>;
 
-
 export const customerResponse = z.object({
   id: z.string(),
   first_name: z.string(),

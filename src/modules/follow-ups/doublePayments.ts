@@ -34,7 +34,9 @@ function openDoublePayment(ctx: AppContext, trx: Knex.Transaction, later: Paymen
     currency: later.currency,
     description: later.description,
     providerProfileId: later.provider_profile_id,
-    reason: `Paid twice: this ${what} was already paid by ${earlier.id}. Refund this payment (${later.provider_payment_id ?? later.id}), then set this follow-up solved.`,
+    reason:
+      `Paid twice: this ${what} was already paid by ` +
+      `${earlier.id}. Refund this payment (${later.provider_payment_id ?? later.id}), then set this follow-up solved.`,
     reasonCode: 'double_payment',
   });
 }

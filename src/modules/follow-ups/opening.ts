@@ -27,7 +27,11 @@ export interface FollowUpInput {
 }
 
 /** The first step and when it is due, as the policy (policy.ts) has it for a follow-up just opened. */
-export function firstStep(input: Pick<FollowUpInput, 'kind' | 'reasonCode'>, settings: FollowUpSettings, today: string): { stage: FollowUpStage; at: string | null } {
+export function firstStep(
+  input: Pick<FollowUpInput, 'kind' | 'reasonCode'>,
+  settings: FollowUpSettings,
+  today: string,
+): { stage: FollowUpStage; at: string | null } {
   const step = nextStep({ moment: 'opened', kind: input.kind, reasonCode: input.reasonCode, retriesDone: 0 }, settings);
   if (step.stage === 'retry' || step.stage === 'link') return { stage: step.stage, at: daysAfter(today, step.inDays) };
   if (step.stage === 'refund') return { stage: 'refund', at: null };
@@ -78,6 +82,12 @@ export async function openFollowUp(ctx: AppContext, trx: Knex.Transaction, input
   // rolls its status change back, which is then retried and finds this follow-up.
   await followUpsRepository.insert(trx, row);
   await enqueueFollowUpEvent(trx, row, 'created', now);
-  ctx.logger.info('follow-up opened', { accountId: row.account_id, followUpId: row.id, kind: row.kind, stage: row.stage, reasonCode: row.reason_code });
+  ctx.logger.info('follow-up opened', {
+    accountId: row.account_id,
+    followUpId: row.id,
+    kind: row.kind,
+    stage: row.stage,
+    reasonCode: row.reason_code,
+  });
   return row;
 }

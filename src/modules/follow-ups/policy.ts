@@ -8,7 +8,10 @@ import type { FollowUpSettings } from './settings';
  * next step. The first row that matches wins.
  */
 
-/** Failure codes worth charging again: the money may be there in a few days (SEPA AM04 insufficient funds, MS03 unspecified; cards without funds or declined once). */
+/**
+ * Failure codes worth charging again: the money may be there in a few days (SEPA AM04 insufficient funds, MS03 unspecified; cards without
+ * funds or declined once).
+ */
 const RETRYABLE_CODES: ReadonlySet<string> = new Set(['AM04', 'MS03', 'insufficient_funds', 'card_declined']);
 
 export function worthRetrying(reasonCode: string | null): boolean {
@@ -18,7 +21,9 @@ export function worthRetrying(reasonCode: string | null): boolean {
 /** When a step is decided. */
 export type FollowUpMoment = 'opened' | 'retry failed' | 'retry impossible';
 
-/** `retry`/`link`: that stage, due `inDays` days from today; `refund`: the merchant's to do; `give up`: failed, with the on-failure action. */
+/**
+ * `retry`/`link`: that stage, due `inDays` days from today; `refund`: the merchant's to do; `give up`: failed, with the on-failure action.
+ */
 export type NextStep = { stage: 'retry' | 'link'; inDays: number } | { stage: 'refund' } | { stage: 'give up' };
 
 export interface FollowUpFacts {
@@ -39,16 +44,32 @@ const retryAfterSettingDays = (settings: FollowUpSettings): NextStep => ({ stage
 const linkTomorrow = (): NextStep => ({ stage: 'link', inDays: 1 });
 
 const POLICY: readonly PolicyRow[] = [
-  { why: 'a double payment is refunded by the merchant, never retried or mailed', when: (f) => f.kind === 'double_payment', then: () => ({ stage: 'refund' }) },
-  { why: 'nothing to charge again on (no valid mandate, the retry refused): ask by link today', when: (f) => f.moment === 'retry impossible', then: () => ({ stage: 'link', inDays: 0 }) },
+  {
+    why: 'a double payment is refunded by the merchant, never retried or mailed',
+    when: (f) => f.kind === 'double_payment',
+    then: () => ({ stage: 'refund' }),
+  },
+  {
+    why: 'nothing to charge again on (no valid mandate, the retry refused): ask by link today',
+    when: (f) => f.moment === 'retry impossible',
+    then: () => ({ stage: 'link', inDays: 0 }),
+  },
   {
     why: 'a failed charge whose code is worth it is charged again after the account’s days, unless the account only sends links',
     when: (f, s) => f.moment === 'opened' && f.kind === 'failure' && s.type !== 'link' && worthRetrying(f.reasonCode),
     then: retryAfterSettingDays,
   },
   { why: 'anything else just opened is asked by link the day after', when: (f) => f.moment === 'opened', then: linkTomorrow },
-  { why: 'a failed retry is retried while retries are left and its code is worth it', when: (f, s) => f.retriesDone < s.maxRetries && worthRetrying(f.reasonCode), then: retryAfterSettingDays },
-  { why: 'retries over or pointless: the link, unless the account only retries', when: (f, s) => s.type !== 'retry' || !worthRetrying(f.reasonCode), then: linkTomorrow },
+  {
+    why: 'a failed retry is retried while retries are left and its code is worth it',
+    when: (f, s) => f.retriesDone < s.maxRetries && worthRetrying(f.reasonCode),
+    then: retryAfterSettingDays,
+  },
+  {
+    why: 'retries over or pointless: the link, unless the account only retries',
+    when: (f, s) => s.type !== 'retry' || !worthRetrying(f.reasonCode),
+    then: linkTomorrow,
+  },
   { why: 'an account that only retries gives up when its retries are over', when: () => true, then: () => ({ stage: 'give up' }) },
 ];
 

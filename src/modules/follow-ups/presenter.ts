@@ -21,8 +21,18 @@ export async function presentFollowUps(db: Knex, zone: Zone, accountId: string, 
     accountId,
     rows.flatMap((row) => (row.customer_id === null ? [] : [row.customer_id])),
   );
-  const subscriptions = await nestedSubscriptionsById(db, zone, accountId, rows.map((row) => row.subscription_id));
-  const orders = await nestedOrdersById(db, zone, accountId, rows.map((row) => row.order_id));
+  const subscriptions = await nestedSubscriptionsById(
+    db,
+    zone,
+    accountId,
+    rows.map((row) => row.subscription_id),
+  );
+  const orders = await nestedOrdersById(
+    db,
+    zone,
+    accountId,
+    rows.map((row) => row.order_id),
+  );
   return rows.map((row) => {
     const customer = related(customers, row.customer_id);
     return {

@@ -59,7 +59,13 @@ export async function solve(ctx: AppContext, trx: Knex.Transaction, row: FollowU
 }
 
 /** Marks a follow-up failed; when `act`, the account's on-failure action applies to its subscription. */
-export async function giveUp(ctx: AppContext, trx: Knex.Transaction, row: FollowUpRow, now: string, options: { act: boolean }): Promise<boolean> {
+export async function giveUp(
+  ctx: AppContext,
+  trx: Knex.Transaction,
+  row: FollowUpRow,
+  now: string,
+  options: { act: boolean },
+): Promise<boolean> {
   const moved = await followUpsRepository.resolve(trx, row, 'failed', now);
   if (!moved) return false;
   await withdrawItsLink(trx, row, now);
@@ -78,13 +84,23 @@ export async function giveUp(ctx: AppContext, trx: Knex.Transaction, row: Follow
  * A retry did not pay: another retry after the account's days while retries are left and the code
  * is worth it; otherwise the link (type both, or a code not worth retrying) or, for type retry, the end.
  */
-async function afterFailedRetry(ctx: AppContext, trx: Knex.Transaction, row: FollowUpRow, payment: Pick<PaymentRow, 'failure_code' | 'failure_reason'>, now: string): Promise<void> {
+async function afterFailedRetry(
+  ctx: AppContext,
+  trx: Knex.Transaction,
+  row: FollowUpRow,
+  payment: Pick<PaymentRow, 'failure_code' | 'failure_reason'>,
+  now: string,
+): Promise<void> {
   const settings = await followUpSettingsOf(trx, row.account_id);
   const code = payment.failure_code ?? row.reason_code;
   const changes = { reason: payment.failure_reason?.slice(0, 191) ?? row.reason, reason_code: code?.slice(0, 32) ?? null, updated_at: now };
   const step = nextStep({ moment: 'retry failed', kind: row.kind, reasonCode: code, retriesDone: row.retries_done }, settings);
   if (step.stage === 'retry' || step.stage === 'link') {
-    await advance(trx, { ...row, stage: 'waiting' }, { ...changes, stage: step.stage, next_retry_at: daysAfter(todayIn(ctx), step.inDays) });
+    await advance(
+      trx,
+      { ...row, stage: 'waiting' },
+      { ...changes, stage: step.stage, next_retry_at: daysAfter(todayIn(ctx), step.inDays) },
+    );
   } else {
     await giveUp(ctx, trx, row, now, { act: true });
   }
@@ -92,7 +108,10 @@ async function afterFailedRetry(ctx: AppContext, trx: Knex.Transaction, row: Fol
 
 /** No retry can be made (no valid mandate, or the provider refused it): the policy's step for that, which is the link today. */
 async function linkInstead(ctx: AppContext, row: FollowUpRow, changes: Partial<FollowUpRow>): Promise<void> {
-  const step = nextStep({ moment: 'retry impossible', kind: row.kind, reasonCode: row.reason_code, retriesDone: row.retries_done }, await followUpSettingsOf(ctx.db, row.account_id));
+  const step = nextStep(
+    { moment: 'retry impossible', kind: row.kind, reasonCode: row.reason_code, retriesDone: row.retries_done },
+    await followUpSettingsOf(ctx.db, row.account_id),
+  );
   if (step.stage !== 'link') throw new Error(`the follow-up policy gave ${step.stage} where a retry could not be made`);
   await advance(ctx.db, row, { ...changes, stage: 'link', next_retry_at: daysAfter(todayIn(ctx), step.inDays) });
 }
@@ -124,10 +143,19 @@ async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unkno
   const account = await accountsRepository.findById(ctx.db, row.account_id);
   const subscription = row.subscription_id ? await subscriptionsRepository.find(ctx.db, row.account_id, row.subscription_id) : undefined;
   const customer = row.customer_id ? await customersRepository.find(ctx.db, row.account_id, row.customer_id) : undefined;
-  const mandate = subscription && (await mandatesRepository.findForCustomer(ctx.db, row.account_id, subscription.customer_id, subscription.provider_mandate_id));
+  const mandate =
+    subscription &&
+    (await mandatesRepository.findForCustomer(ctx.db, row.account_id, subscription.customer_id, subscription.provider_mandate_id));
   const now = toDbDateTime(ctx.clock.now());
   const attempt = row.retries_done + 1;
-  if (!account || !subscription || !customer?.provider_customer_id || !mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) {
+  if (
+    !account ||
+    !subscription ||
+    !customer?.provider_customer_id ||
+    !mandate ||
+    mandate.status !== 'valid' ||
+    mandate.revoked_at !== null
+  ) {
     // Nothing to charge again on: the customer is asked to pay by link instead.
     await linkInstead(ctx, row, { updated_at: now });
     return 'done';
@@ -161,7 +189,13 @@ async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unkno
     if (error instanceof CreationOutcomeUnknownError) return 'unknown';
     throw error;
   }
-  await advance(ctx.db, row, { stage: 'waiting', retries_done: attempt, next_retry_at: null, provider_payment_id: payment.provider_payment_id, updated_at: now });
+  await advance(ctx.db, row, {
+    stage: 'waiting',
+    retries_done: attempt,
+    next_retry_at: null,
+    provider_payment_id: payment.provider_payment_id,
+    updated_at: now,
+  });
   // The payment may have settled before this follow-up was waiting for it (its hook then changed nothing).
   const settled = await paymentsRepository.find(ctx.db, row.account_id, payment.id);
   if (settled && SETTLED_STATUSES.has(settled.status)) {
@@ -183,10 +217,22 @@ async function sendLink(ctx: AppContext, row: FollowUpRow): Promise<void> {
     const customer = row.customer_id ? await customersRepository.find(trx, row.account_id, row.customer_id) : undefined;
     const link = followUpLinkRow(
       { id: row.account_id },
-      { customerId: row.customer_id, amount: row.amount, currency: row.currency, description: row.description, expiresAt: daysAfter(todayIn(ctx), FOLLOW_UP_LINK_DAYS) },
+      {
+        customerId: row.customer_id,
+        amount: row.amount,
+        currency: row.currency,
+        description: row.description,
+        expiresAt: daysAfter(todayIn(ctx), FOLLOW_UP_LINK_DAYS),
+      },
       now,
     );
-    const moved = await advance(trx, row, { stage: 'waiting', link_id: link.id, next_retry_at: null, mails_sent: row.mails_sent + (customer ? 1 : 0), updated_at: now });
+    const moved = await advance(trx, row, {
+      stage: 'waiting',
+      link_id: link.id,
+      next_retry_at: null,
+      mails_sent: row.mails_sent + (customer ? 1 : 0),
+      updated_at: now,
+    });
     if (!moved) return;
     await paymentLinksRepository.insert(trx, link);
     if (!customer || !account) return; // no one to write to: the link is there for the merchant to pass on
@@ -235,7 +281,11 @@ export async function runFollowUps(ctx: AppContext, date: string, signal?: Abort
       }
     } catch (error) {
       run.errors += 1;
-      ctx.logger.error('follow-up step failed; tried again next run', { accountId: row.account_id, followUpId: row.id, error: messageOf(error) });
+      ctx.logger.error('follow-up step failed; tried again next run', {
+        accountId: row.account_id,
+        followUpId: row.id,
+        error: messageOf(error),
+      });
     }
   }
   const lapsed = await followUpsRepository.waitingOnLapsedLinks(ctx.db);

@@ -59,11 +59,17 @@ export const followUpsRepository = {
   /** The latest follow-ups of some subscriptions, newest first. */
   latestOfSubscriptions: async (db: Knex, accountId: string, subscriptionIds: string[], limit: number): Promise<FollowUpRow[]> =>
     subscriptionIds.length
-      ? shared.table(db).where({ account_id: accountId }).whereIn('subscription_id', subscriptionIds).orderBy('created_at', 'desc').limit(limit)
+      ? shared
+          .table(db)
+          .where({ account_id: accountId })
+          .whereIn('subscription_id', subscriptionIds)
+          .orderBy('created_at', 'desc')
+          .limit(limit)
       : [],
   insert: (db: Knex, row: FollowUpRow) => table(db).insert(row),
 
-  findByOriginKey: (db: Knex, accountId: string, originKey: string) => table(db).where({ account_id: accountId, origin_key: originKey }).first(),
+  findByOriginKey: (db: Knex, accountId: string, originKey: string) =>
+    table(db).where({ account_id: accountId, origin_key: originKey }).first(),
 
   /** Moves a pending follow-up on from the stage (and retries) it was read with, only if nobody moved it first. */
   advanceIfUnmoved: (db: Knex, row: Pick<FollowUpRow, 'id' | 'account_id' | 'stage' | 'retries_done'>, changes: Partial<FollowUpRow>) =>
@@ -78,11 +84,17 @@ export const followUpsRepository = {
       .update({ status, stage: 'done', next_retry_at: null, resolved_at: now, updated_at: now }),
 
   /** The pending follow-ups that sent this payment link. */
-  pendingOfLink: (db: Knex, accountId: string, linkId: string) => table(db).where({ account_id: accountId, link_id: linkId, status: 'pending' }),
+  pendingOfLink: (db: Knex, accountId: string, linkId: string) =>
+    table(db).where({ account_id: accountId, link_id: linkId, status: 'pending' }),
 
   /** Pending follow-ups whose retry or link is due on or before `date`, across accounts, longest due first. */
   dueSteps: (db: Knex, date: string, limit: number) =>
-    table(db).where('status', 'pending').whereIn('stage', ['retry', 'link']).andWhere('next_retry_at', '<=', date).orderBy('next_retry_at').limit(limit),
+    table(db)
+      .where('status', 'pending')
+      .whereIn('stage', ['retry', 'link'])
+      .andWhere('next_retry_at', '<=', date)
+      .orderBy('next_retry_at')
+      .limit(limit),
 
   /** Follow-ups waiting for a payment link that expired or was cancelled unpaid, across accounts. */
   waitingOnLapsedLinks: (db: Knex): Promise<FollowUpRow[]> =>

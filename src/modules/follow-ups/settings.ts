@@ -15,7 +15,12 @@ export const DEFAULT_FOLLOW_UP_SETTINGS: FollowUpSettings = { type: 'both', maxR
 export async function followUpSettingsOf(db: Knex, accountId: string): Promise<FollowUpSettings> {
   const row = await accountsRepository.followUpSettings(db, accountId);
   if (!row) return DEFAULT_FOLLOW_UP_SETTINGS;
-  return { type: row.follow_up_type, maxRetries: row.follow_up_max_retries, retryDays: row.follow_up_retry_days, onFailure: row.follow_up_on_failure };
+  return {
+    type: row.follow_up_type,
+    maxRetries: row.follow_up_max_retries,
+    retryDays: row.follow_up_retry_days,
+    onFailure: row.follow_up_on_failure,
+  };
 }
 
 export async function setFollowUpSettings(db: Knex, accountId: string, settings: FollowUpSettings, now: string): Promise<void> {

@@ -16,7 +16,10 @@ import type { FollowUpRow } from './repository';
 
 /** Payments that may still take money and can be stopped: open, or pending (a SEPA debit within its cancel window). */
 const CANCELLABLE = ['open', 'pending'];
-/** A payment still being created when the follow-up was settled is finished within minutes (or given up after a day); a SEPA debit can be cancelled for about a day. */
+/**
+ * A payment still being created when the follow-up was settled is finished within minutes (or given up after a day); a SEPA debit can be
+ * cancelled for about a day.
+ */
 const LEFTOVER_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -56,7 +59,10 @@ async function cancelAtProvider(ctx: AppContext, account: Account, payment: Paym
       ctx.logger.warn('payment of a settled follow-up could not be canceled; it takes its course', { ...what, error: messageOf(error) });
       return;
     }
-    ctx.logger.warn('payment of a settled follow-up not canceled yet; the follow-ups job tries again', { ...what, error: messageOf(error) });
+    ctx.logger.warn('payment of a settled follow-up not canceled yet; the follow-ups job tries again', {
+      ...what,
+      error: messageOf(error),
+    });
   }
 }
 

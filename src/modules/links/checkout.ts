@@ -56,7 +56,8 @@ export interface Buyer {
 }
 
 /** The latest payment made for a link. */
-const latestPaymentOf = (ctx: AppContext, link: PaymentLinkRow) => paymentsRepository.latestOfPurpose(ctx.db, link.account_id, 'link', link.id);
+const latestPaymentOf = (ctx: AppContext, link: PaymentLinkRow) =>
+  paymentsRepository.latestOfPurpose(ctx.db, link.account_id, 'link', link.id);
 
 /** What the page asks now: the payment's amount, or the first payment of a subscription or mandate link. */
 export const amountDueNow = (link: Pick<PaymentLinkRow, 'type' | 'amount' | 'first_amount'>): number =>
@@ -87,7 +88,12 @@ export type PayOutcome = { checkoutUrl: string } | { inProgress: PaymentRow };
  * e-mail): a second attempt pays as that customer instead of making another. A different e-mail is
  * a different payer, whose mandate must not end up under someone else's name.
  */
-async function earlierBuyer(ctx: AppContext, link: PaymentLinkRow, latest: PaymentRow | undefined, buyer: Buyer): Promise<CustomerRow | null> {
+async function earlierBuyer(
+  ctx: AppContext,
+  link: PaymentLinkRow,
+  latest: PaymentRow | undefined,
+  buyer: Buyer,
+): Promise<CustomerRow | null> {
   if (!latest?.customer_id) return null;
   const earlier = await customersRepository.find(ctx.db, link.account_id, latest.customer_id);
   return earlier?.provider_customer_id && earlier.email.toLowerCase() === buyer.email.toLowerCase() ? earlier : null;
@@ -104,7 +110,12 @@ export async function payLink(ctx: AppContext, found: PublicLink, buyer: Buyer |
   const { link, account } = found;
   const reason = unpayableReason(ctx, link);
   if (reason) throw new LinkNotPayableError(reason);
-  const owner: Account = { id: account.id, name: account.name, bookkeeping_system: account.bookkeeping_system, public_ref: account.public_ref };
+  const owner: Account = {
+    id: account.id,
+    name: account.name,
+    bookkeeping_system: account.bookkeeping_system,
+    public_ref: account.public_ref,
+  };
 
   const latest = await latestPaymentOf(ctx, link);
   const current = latest?.status === 'creating' ? await resumePayment(ctx, owner, latest, { answeredInRequest: true }) : latest;
@@ -132,7 +143,12 @@ export async function payLink(ctx: AppContext, found: PublicLink, buyer: Buyer |
 }
 
 /** The link's payment through the pipeline, one under way at a time (`link-<id>`). */
-function startLinkPayment(ctx: AppContext, owner: Account, link: PaymentLinkRow, customer: { id: string; providerCustomerId: string }): Promise<PaymentRow> {
+function startLinkPayment(
+  ctx: AppContext,
+  owner: Account,
+  link: PaymentLinkRow,
+  customer: { id: string; providerCustomerId: string },
+): Promise<PaymentRow> {
   return startPayment(ctx, owner, {
     purpose: 'link',
     purposeId: link.id,

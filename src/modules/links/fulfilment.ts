@@ -38,13 +38,25 @@ async function fulfilLink(ctx: AppContext, trx: Knex.Transaction, { payment }: P
   // Takes the link's row lock before anything else (MySQL; SQLite has one writer anyway): two payments
   // of one link settling at once then queue here, instead of both locking the link through the
   // fulfilment's foreign key and deadlocking on its primary key.
-  const locked = payment.purpose_id === null ? 0 : await paymentLinksRepository.update(trx, { id: payment.purpose_id, account_id: payment.account_id }, { updated_at: now });
-  const link = locked === 0 || payment.purpose_id === null ? undefined : await paymentLinksRepository.find(trx, payment.account_id, payment.purpose_id);
+  const locked =
+    payment.purpose_id === null
+      ? 0
+      : await paymentLinksRepository.update(trx, { id: payment.purpose_id, account_id: payment.account_id }, { updated_at: now });
+  const link =
+    locked === 0 || payment.purpose_id === null
+      ? undefined
+      : await paymentLinksRepository.find(trx, payment.account_id, payment.purpose_id);
   if (!link) {
     ctx.logger.error('a link payment was paid but its link is not found', { payment: payment.id, link: payment.purpose_id });
     return;
   }
-  const fulfilment: LinkFulfilmentRow = { link_id: link.id, account_id: link.account_id, payment_id: payment.id, subscription_id: null, created_at: now };
+  const fulfilment: LinkFulfilmentRow = {
+    link_id: link.id,
+    account_id: link.account_id,
+    payment_id: payment.id,
+    subscription_id: null,
+    created_at: now,
+  };
   try {
     await linkFulfilmentsRepository.insert(trx, fulfilment);
   } catch (error) {
@@ -78,7 +90,10 @@ async function subscribe(ctx: AppContext, trx: Knex.Transaction, link: PaymentLi
   const rules = linkRulesOf(link);
   const [firstRule] = rules;
   if (!mandate || !firstRule) {
-    ctx.logger.error('a subscription link was paid without a mandate to charge; no subscription was made', { link: link.id, payment: payment.id });
+    ctx.logger.error('a subscription link was paid without a mandate to charge; no subscription was made', {
+      link: link.id,
+      payment: payment.id,
+    });
     return null;
   }
   const settings = await accountsRepository.providerSettings(trx, link.account_id);
@@ -94,11 +109,21 @@ async function subscribe(ctx: AppContext, trx: Knex.Transaction, link: PaymentLi
   };
   const trial = trialOf(link);
   if (!trial) {
-    const made = subscriptionPaidFirst({ id: link.account_id }, input, mandate, { payment, amount: Number(payment.amount), paidDate }, ctx.clock.now());
+    const made = subscriptionPaidFirst(
+      { id: link.account_id },
+      input,
+      mandate,
+      { payment, amount: Number(payment.amount), paidDate },
+      ctx.clock.now(),
+    );
     await insertPaidFirst(ctx, trx, made, payment);
     return made.row.id;
   }
-  const { row, rules: ruleRows, invoiceRules } = newSubscription({ id: link.account_id }, { ...input, start_date: dateAfterTrial(paidDate, trial) }, mandate, ctx.clock.now());
+  const {
+    row,
+    rules: ruleRows,
+    invoiceRules,
+  } = newSubscription({ id: link.account_id }, { ...input, start_date: dateAfterTrial(paidDate, trial) }, mandate, ctx.clock.now());
   await subscriptionsRepository.insertWithRules(trx, row, ruleRows, invoiceRules);
   return row.id;
 }

@@ -11,13 +11,23 @@ import type { PaymentLinkResponse } from './schemas';
 type Settings = Pick<Config, 'APP_TIMEZONE' | 'publicUrl'>;
 
 /** Payment links with their customer and subscription, for a whole page in three queries. */
-export async function presentPaymentLinks(db: Knex, config: Settings, accountId: string, rows: PaymentLinkRow[]): Promise<PaymentLinkResponse[]> {
+export async function presentPaymentLinks(
+  db: Knex,
+  config: Settings,
+  accountId: string,
+  rows: PaymentLinkRow[],
+): Promise<PaymentLinkResponse[]> {
   const customers = await customersRepository.findMany(
     db,
     accountId,
     rows.flatMap((row) => (row.customer_id === null ? [] : [row.customer_id])),
   );
-  const subscriptions = await nestedSubscriptionsById(db, config, accountId, rows.map((row) => row.subscription_id));
+  const subscriptions = await nestedSubscriptionsById(
+    db,
+    config,
+    accountId,
+    rows.map((row) => row.subscription_id),
+  );
   return rows.map((row) => {
     const customer = row.customer_id === null ? undefined : customers.get(row.customer_id);
     return {

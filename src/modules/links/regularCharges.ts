@@ -14,13 +14,20 @@ export function trialOf(link: Pick<PaymentLinkRow, 'trial_interval'>): TrialInte
  * With a trial the charges begin after it (charge 1). Without one the payment paid the first period
  * and is charge 1 itself (see subscriptions/paidFirstPeriod.ts): the next one is charge 2.
  */
-export function firstRegularChargeDate(link: Pick<PaymentLinkRow, 'trial_interval'>, rules: readonly LinkRule[], paidDate: string): string | null {
+export function firstRegularChargeDate(
+  link: Pick<PaymentLinkRow, 'trial_interval'>,
+  rules: readonly LinkRule[],
+  paidDate: string,
+): string | null {
   const [first] = rules;
   if (!first) return null;
   const trial = trialOf(link);
   const startDate = trial
     ? dateAfterTrial(paidDate, trial)
-    : startOfPaidFirstPeriod({ interval: first.interval, interval_amount: first.interval_amount, day: effectiveRuleDay(first.interval, first.day, paidDate) }, paidDate);
+    : startOfPaidFirstPeriod(
+        { interval: first.interval, interval_amount: first.interval_amount, day: effectiveRuleDay(first.interval, first.day, paidDate) },
+        paidDate,
+      );
   const plan: SchedulePlan = {
     startDate,
     rules: rules.map((rule) => ({

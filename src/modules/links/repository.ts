@@ -52,7 +52,11 @@ export const paymentLinksRepository = {
 
   /** Cancels the link only while it is open: a payment settling at this moment keeps its `paid`. */
   cancelIfOpen: (db: Knex, link: { id: string; account_id: string }, now: string) =>
-    shared.table(db).where({ id: link.id, account_id: link.account_id }).where('status', 'open').update({ status: 'cancelled', updated_at: now }),
+    shared
+      .table(db)
+      .where({ id: link.id, account_id: link.account_id })
+      .where('status', 'open')
+      .update({ status: 'cancelled', updated_at: now }),
 
   /** Open links whose last day is before `today` become expired and inactive, in one statement; answers how many. */
   expireEndedBefore: (db: Knex, today: string, now: string) =>

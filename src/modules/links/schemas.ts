@@ -43,9 +43,15 @@ export const createPaymentLinkBody = z
     rules: subscriptionRules().nullable().optional().describe('subscription: the rules, as for POST /api/v2/subscriptions'),
     product_id: optionalText(40).describe('subscription: a subscription product whose amount, interval and times are used'),
     trial_interval: optionalText(32)
-      .refine((text) => !given(text) || parseTrialInterval(text as string) !== null, 'The :attribute field must be a number and a unit, such as 14 days.')
+      .refine(
+        (text) => !given(text) || parseTrialInterval(text as string) !== null,
+        'The :attribute field must be a number and a unit, such as 14 days.',
+      )
       .describe('subscription: `<number> <unit>` that delays the first regular charge, e.g. `14 days`'),
-    reminder_at: zonedDateTime().nullable().optional().describe('Y-m-d H:i:s in APP_TIMEZONE, in the future: when to e-mail the customer a reminder'),
+    reminder_at: zonedDateTime()
+      .nullable()
+      .optional()
+      .describe('Y-m-d H:i:s in APP_TIMEZONE, in the future: when to e-mail the customer a reminder'),
     redirect_url_paid: httpUrl().nullable().optional(),
     redirect_url_failed: httpUrl().nullable().optional(),
     expires_at: calendarDate().nullable().optional().describe('Y-m-d, today or later; the link can be paid through that day'),
@@ -79,7 +85,8 @@ export const createPaymentLinkBody = z
       }
       if (!given(body.description) && !given(body.product_id)) fail('description', 'The :attribute field is required.');
       // The reminder is e-mailed to the link's customer: without one there is nobody to write to.
-      if (given(body.reminder_at) && !given(body.customer_id)) fail('customer_id', 'The :attribute field is required when reminder at is given.');
+      if (given(body.reminder_at) && !given(body.customer_id))
+        fail('customer_id', 'The :attribute field is required when reminder at is given.');
     },
     { when: () => true },
   );

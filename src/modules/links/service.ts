@@ -57,13 +57,23 @@ async function resolveAgainstAccount(ctx: AppContext, account: Account, input: C
     else if (product.type !== 'subscription' || product.interval === null || product.interval_value === null) {
       fields.product_id = ['The product id field must name a subscription product.'];
     } else {
-      resolved.rules = [{ amount: product.amount, interval: product.interval, interval_amount: product.interval_value, day: null, times: product.times }];
+      resolved.rules = [
+        { amount: product.amount, interval: product.interval, interval_amount: product.interval_value, day: null, times: product.times },
+      ];
       resolved.description ??= product.name;
       resolved.productId = product.id;
     }
   }
   if (input.type === 'subscription' && input.interval && input.amount) {
-    resolved.rules = [{ amount: input.amount, interval: input.interval, interval_amount: input.interval_amount ?? 1, day: null, times: input.times ?? null }];
+    resolved.rules = [
+      {
+        amount: input.amount,
+        interval: input.interval,
+        interval_amount: input.interval_amount ?? 1,
+        day: null,
+        times: input.times ?? null,
+      },
+    ];
   }
   if (Object.keys(fields).length) throw new ValidationError(CREATE_FAILED, fields);
   return resolved;

@@ -51,8 +51,17 @@ export async function refreshMandate(ctx: AppContext, mandate: MandateRow): Prom
     throw error;
   }
   if (!remote || remote.status === 'invalid') {
-    await mandatesRepository.update(ctx.db, mandate, { status: 'invalid', revoked_at: mandate.revoked_at ?? now, checked_at: now, updated_at: now });
-    ctx.logger.warn('mandate no longer valid at the provider; nothing is charged on it any more', { accountId: mandate.account_id, mandateId: mandate.id, gone: remote === null });
+    await mandatesRepository.update(ctx.db, mandate, {
+      status: 'invalid',
+      revoked_at: mandate.revoked_at ?? now,
+      checked_at: now,
+      updated_at: now,
+    });
+    ctx.logger.warn('mandate no longer valid at the provider; nothing is charged on it any more', {
+      accountId: mandate.account_id,
+      mandateId: mandate.id,
+      gone: remote === null,
+    });
     return { status: 'invalid', ended: true, activated: 0 };
   }
   await mandatesRepository.update(ctx.db, mandate, { ...providerFieldsOf(remote), checked_at: now, updated_at: now });

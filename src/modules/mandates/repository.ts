@@ -71,5 +71,6 @@ export const mandatesRepository = {
       .limit(limit),
 
   /** What the provider says of a mandate now, and when we asked. */
-  update: (db: Knex, row: Pick<MandateRow, 'id' | 'account_id'>, changes: Partial<MandateRow>) => table(db).where({ id: row.id, account_id: row.account_id }).update(changes),
+  update: (db: Knex, row: Pick<MandateRow, 'id' | 'account_id'>, changes: Partial<MandateRow>) =>
+    table(db).where({ id: row.id, account_id: row.account_id }).update(changes),
 };

@@ -8,9 +8,7 @@ export const MANDATE_REFERENCE_MAX = 35;
 
 export const createMandateBody = z.object({
   consumer_name: requiredText(191),
-  consumer_account: requiredText(64)
-    .transform(normalizeIban)
-    .refine(isValidIban, 'The :attribute field must be a valid IBAN.'),
+  consumer_account: requiredText(64).transform(normalizeIban).refine(isValidIban, 'The :attribute field must be a valid IBAN.'),
   custom_mandate_reference: optionalText(MANDATE_REFERENCE_MAX).refine(
     (reference) => reference === null || reference === undefined || SEPA_REFERENCE.test(reference),
     "The :attribute field may only contain letters, digits, spaces and + ? / - : ( ) . , '",

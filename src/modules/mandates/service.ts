@@ -34,9 +34,20 @@ interface MandateRecordContext {
 }
 
 /** What the provider tells of a mandate, as our row keeps it: its status and details are the truth. */
-export function providerFieldsOf(mandate: ProviderMandate): Pick<
+export function providerFieldsOf(
+  mandate: ProviderMandate,
+): Pick<
   MandateRow,
-  'method' | 'status' | 'consumer_name' | 'consumer_account' | 'consumer_bic' | 'card_holder' | 'card_number' | 'card_expiry_date' | 'card_label' | 'card_fingerprint'
+  | 'method'
+  | 'status'
+  | 'consumer_name'
+  | 'consumer_account'
+  | 'consumer_bic'
+  | 'card_holder'
+  | 'card_number'
+  | 'card_expiry_date'
+  | 'card_label'
+  | 'card_fingerprint'
 > {
   const { details } = mandate;
   return {
@@ -89,7 +100,13 @@ export async function recordProviderMandate(
  * The same customer racing with the same reference shares one idempotency key, hence one mandate:
  * that one is the winner's and stays.
  */
-async function revokeLostMandate(ctx: AppContext, provider: PaymentProvider, providerCustomerId: string, row: MandateRow, reference: string): Promise<void> {
+async function revokeLostMandate(
+  ctx: AppContext,
+  provider: PaymentProvider,
+  providerCustomerId: string,
+  row: MandateRow,
+  reference: string,
+): Promise<void> {
   const holder = await mandatesRepository.findByReference(ctx.db, row.account_id, reference);
   if (holder?.id === row.id) return;
   try {
@@ -113,10 +130,18 @@ async function revokeLostMandate(ctx: AppContext, provider: PaymentProvider, pro
  * The mandate a dead attempt of this request may have made: ours if it was recorded, else the
  * provider's with the reference the attempt used (its answer was lost), else none.
  */
-async function mandateOfEarlierAttempt(ctx: AppContext, provider: PaymentProvider, customer: CustomerRow, providerCustomerId: string, reference: string) {
+async function mandateOfEarlierAttempt(
+  ctx: AppContext,
+  provider: PaymentProvider,
+  customer: CustomerRow,
+  providerCustomerId: string,
+  reference: string,
+) {
   const recorded = await mandatesRepository.findByReference(ctx.db, customer.account_id, reference);
   if (recorded) return { recorded };
-  const made = (await provider.listMandates(providerCustomerId)).find((mandate) => mandate.mandateReference?.toLowerCase() === reference.toLowerCase());
+  const made = (await provider.listMandates(providerCustomerId)).find(
+    (mandate) => mandate.mandateReference?.toLowerCase() === reference.toLowerCase(),
+  );
   return { made };
 }
 

@@ -41,7 +41,11 @@ function presentOrder(row: OrderRow, lines: OrderLineResponse[], zone: Zone): Or
 /** Lines with their products for a whole page of orders, in two queries. */
 async function linesByOrder(db: Knex, accountId: string, orderIds: string[]): Promise<Map<string, OrderLineResponse[]>> {
   const lines: OrderLineRow[] = await ordersRepository.linesOf(db, accountId, orderIds);
-  const products = await productsRepository.findMany(db, accountId, lines.map((line) => line.product_id));
+  const products = await productsRepository.findMany(
+    db,
+    accountId,
+    lines.map((line) => line.product_id),
+  );
   const byOrder = new Map<string, OrderLineResponse[]>();
   for (const line of lines) {
     const product = products.get(line.product_id);
@@ -55,7 +59,11 @@ async function linesByOrder(db: Knex, accountId: string, orderIds: string[]): Pr
 
 /** Orders with their lines and products, for a whole page in two queries. */
 export async function presentOrders(db: Knex, zone: Zone, accountId: string, rows: OrderRow[]): Promise<OrderResponse[]> {
-  const lines = await linesByOrder(db, accountId, rows.map((row) => row.id));
+  const lines = await linesByOrder(
+    db,
+    accountId,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => presentOrder(row, lines.get(row.id) ?? [], zone));
 }
 
@@ -66,7 +74,15 @@ export async function nestedOrdersById(
   accountId: string,
   ids: Array<string | null>,
 ): Promise<Map<string, OrderResponse>> {
-  const rows = [...(await ordersRepository.findMany(db, accountId, ids.filter((id): id is string => id !== null))).values()];
+  const rows = [
+    ...(
+      await ordersRepository.findMany(
+        db,
+        accountId,
+        ids.filter((id): id is string => id !== null),
+      )
+    ).values(),
+  ];
   const orders = await presentOrders(db, zone, accountId, rows);
   return new Map(orders.map((order) => [order.id, order]));
 }

@@ -53,13 +53,16 @@ const shared = tenantTable<OrderRow>('orders');
 export const ordersRepository = {
   ...shared,
 
-  findByShopOrderId: (db: Knex, accountId: string, shopOrderId: number) => shared.table(db).where({ account_id: accountId, shop_order_id: shopOrderId }).first(),
+  findByShopOrderId: (db: Knex, accountId: string, shopOrderId: number) =>
+    shared.table(db).where({ account_id: accountId, shop_order_id: shopOrderId }).first(),
 
-  findByOriginKey: (db: Knex, accountId: string, originKey: string) => shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),
+  findByOriginKey: (db: Knex, accountId: string, originKey: string) =>
+    shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),
 
   insert: (db: Knex, row: OrderRow) => shared.table(db).insert(row),
 
-  update: (db: Knex, accountId: string, id: string, changes: Partial<OrderRow>) => shared.table(db).where({ account_id: accountId, id }).update(changes),
+  update: (db: Knex, accountId: string, id: string, changes: Partial<OrderRow>) =>
+    shared.table(db).where({ account_id: accountId, id }).update(changes),
 
   /** An order deleted in the store can no longer be paid or shipped: ours is cancelled, not removed. */
   cancelByShopOrderId: (db: Knex, accountId: string, shopOrderId: number, now: string) =>
@@ -80,7 +83,13 @@ export const ordersRepository = {
   },
 
   /** The order's lines that became a subscription when the order was paid. */
-  attachLinesToSubscription: (db: Knex, accountId: string, orderId: string, lineIds: string[], subscription: { id: string; nextOrder: string | null }) =>
+  attachLinesToSubscription: (
+    db: Knex,
+    accountId: string,
+    orderId: string,
+    lineIds: string[],
+    subscription: { id: string; nextOrder: string | null },
+  ) =>
     db<OrderLineRow>('order_lines')
       .where({ account_id: accountId, order_id: orderId })
       .whereIn('id', lineIds)

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { productResponse } from '../products/schemas';
 import { ORDER_STATUSES } from './repository';
 
-
 export const orderLineResponse = z.object({
   quantity: z.number().int(),
   product: productResponse,

@@ -30,31 +30,58 @@ function fieldsOf(order: StoreOrder, existing: OrderRow | undefined): Partial<Or
 }
 
 const sameFields = (existing: OrderRow, fields: Partial<OrderRow>) =>
-  (Object.keys(fields) as Array<keyof OrderRow>).every((key) => (existing[key] ?? null) === (fields[key] ?? null) || String(existing[key]) === String(fields[key]));
+  (Object.keys(fields) as Array<keyof OrderRow>).every(
+    (key) => (existing[key] ?? null) === (fields[key] ?? null) || String(existing[key]) === String(fields[key]),
+  );
 
-const lineKey = (lines: Array<{ product_id: string; quantity: number }>) => lines.map((line) => `${line.product_id}x${Number(line.quantity)}`).join(',');
+const lineKey = (lines: Array<{ product_id: string; quantity: number }>) =>
+  lines.map((line) => `${line.product_id}x${Number(line.quantity)}`).join(',');
 
 /**
  * Writes a page of store orders as Orders, by their unique store id, with their lines on the
  * account's Products (by store product id). A line whose product is not synced yet is left out and
  * reported; the next sync after the product's adds it. A repeated sync changes nothing.
  */
-export function upsertStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: RecordError[] }> {
+export function upsertStoreOrders(
+  db: Knex,
+  accountId: string,
+  orders: StoreOrder[],
+  now: string,
+): Promise<UpsertCounts & { errors: RecordError[] }> {
   return againAfterInsertRace(() => writeStoreOrders(db, accountId, orders, now));
 }
 
-async function writeStoreOrders(db: Knex, accountId: string, orders: StoreOrder[], now: string): Promise<UpsertCounts & { errors: RecordError[] }> {
+async function writeStoreOrders(
+  db: Knex,
+  accountId: string,
+  orders: StoreOrder[],
+  now: string,
+): Promise<UpsertCounts & { errors: RecordError[] }> {
   const counts = { created: 0, updated: 0, unchanged: 0, errors: [] as RecordError[] };
   if (!orders.length) return counts;
   await db.transaction(async (trx) => {
     const existing = new Map(
-      (await trx<OrderRow>('orders').where('account_id', accountId).whereIn('shop_order_id', orders.map((order) => order.shopOrderId))).map((row) => [Number(row.shop_order_id), row]),
+      (
+        await trx<OrderRow>('orders')
+          .where('account_id', accountId)
+          .whereIn(
+            'shop_order_id',
+            orders.map((order) => order.shopOrderId),
+          )
+      ).map((row) => [Number(row.shop_order_id), row]),
     );
     // Orders the service made in the store (renewals) whose store id it has not recorded yet: the
     // store answered, but the answer was lost. They are ours: linked, not made twice.
-    const unlinked = orders.filter((order) => !existing.has(order.shopOrderId) && order.serviceOrderId).map((order) => order.serviceOrderId as string);
+    const unlinked = orders
+      .filter((order) => !existing.has(order.shopOrderId) && order.serviceOrderId)
+      .map((order) => order.serviceOrderId as string);
     if (unlinked.length) {
-      const made = new Map((await trx<OrderRow>('orders').where('account_id', accountId).whereNull('shop_order_id').whereIn('id', unlinked)).map((row) => [row.id, row]));
+      const made = new Map(
+        (await trx<OrderRow>('orders').where('account_id', accountId).whereNull('shop_order_id').whereIn('id', unlinked)).map((row) => [
+          row.id,
+          row,
+        ]),
+      );
       for (const order of orders) {
         const row = order.serviceOrderId ? made.get(order.serviceOrderId) : undefined;
         if (row) existing.set(order.shopOrderId, { ...row, shop_order_id: null });
@@ -64,13 +91,19 @@ async function writeStoreOrders(db: Knex, accountId: string, orders: StoreOrder[
     const products = await productsRepository.idsOfShopProducts(trx, accountId, productIds);
     const existingLines = await trx<OrderLineRow>('order_lines')
       .where('account_id', accountId)
-      .whereIn('order_id', [...existing.values()].map((row) => row.id))
+      .whereIn(
+        'order_id',
+        [...existing.values()].map((row) => row.id),
+      )
       .orderBy([{ column: 'order_id' }, { column: 'position' }]);
     for (const order of orders) {
       const lines = order.lines.flatMap((line) => {
         const productId = products.get(line.shopProductId);
         if (!productId) {
-          counts.errors.push({ record: `order ${order.shopOrderId}`, error: `product ${line.shopProductId} is not synced yet: its line is left out until it is` });
+          counts.errors.push({
+            record: `order ${order.shopOrderId}`,
+            error: `product ${line.shopProductId} is not synced yet: its line is left out until it is`,
+          });
           return [];
         }
         return [{ product_id: productId, quantity: line.quantity }];
@@ -92,7 +125,10 @@ async function writeStoreOrders(db: Knex, accountId: string, orders: StoreOrder[
           updated_at: now,
           ...fields,
         });
-        if (lines.length) await trx('order_lines').insert(lines.map((line, position) => ({ id: newId('orl'), account_id: accountId, order_id: id, position, next_order: null, ...line })));
+        if (lines.length)
+          await trx('order_lines').insert(
+            lines.map((line, position) => ({ id: newId('orl'), account_id: accountId, order_id: id, position, next_order: null, ...line })),
+          );
         counts.created += 1;
         continue;
       }
@@ -102,10 +138,22 @@ async function writeStoreOrders(db: Knex, accountId: string, orders: StoreOrder[
         counts.unchanged += 1;
         continue;
       }
-      await trx('orders').where({ id: found.id, account_id: accountId }).update({ ...fields, updated_at: now });
+      await trx('orders')
+        .where({ id: found.id, account_id: accountId })
+        .update({ ...fields, updated_at: now });
       if (!linesSame) {
         await trx('order_lines').where({ account_id: accountId, order_id: found.id }).delete();
-        if (lines.length) await trx('order_lines').insert(lines.map((line, position) => ({ id: newId('orl'), account_id: accountId, order_id: found.id, position, next_order: null, ...line })));
+        if (lines.length)
+          await trx('order_lines').insert(
+            lines.map((line, position) => ({
+              id: newId('orl'),
+              account_id: accountId,
+              order_id: found.id,
+              position,
+              next_order: null,
+              ...line,
+            })),
+          );
       }
       counts.updated += 1;
     }

@@ -33,7 +33,10 @@ import { applyProviderPayment, rejectPayment, type StatusChangeOptions } from '.
 /** A payment of the same link or order is under way (409): its outcome comes first. */
 export class PaymentInProgressError extends ConflictError {
   constructor(readonly payment: PaymentRow) {
-    super(`Payment ${payment.id} for the same ${payment.purpose} is ${payment.status}; wait for its outcome before making another`, 'payment_in_progress');
+    super(
+      `Payment ${payment.id} for the same ${payment.purpose} is ${payment.status}; wait for its outcome before making another`,
+      'payment_in_progress',
+    );
   }
 }
 
@@ -136,7 +139,8 @@ interface SendOptions extends StatusChangeOptions {
 /** Refusals are kept with the provider's reason; the client sees the refusal itself. */
 function refusalOf(error: unknown): { code: string; message: string } {
   if (error instanceof ProviderRejectedError) return { code: error.code, message: error.detail };
-  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : 'provider_error';
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : 'provider_error';
   return { code, message: error instanceof Error ? error.message : String(error) };
 }
 
@@ -148,7 +152,11 @@ async function keepForLater(ctx: AppContext, row: PaymentRow, cause: unknown): P
   const now = ctx.clock.now();
   const attempts = Number(row.create_attempts) + 1;
   const nextAttemptAt = nextResumeAt(now, attempts, cause);
-  await paymentsRepository.keepCreating(ctx.db, row.account_id, row.id, { attempts, nextAttemptAt: toDbDateTime(nextAttemptAt), now: toDbDateTime(now) });
+  await paymentsRepository.keepCreating(ctx.db, row.account_id, row.id, {
+    attempts,
+    nextAttemptAt: toDbDateTime(nextAttemptAt),
+    now: toDbDateTime(now),
+  });
   ctx.logger.warn('payment not settled at the provider; kept to be resumed', {
     accountId: row.account_id,
     paymentId: row.id,
@@ -170,7 +178,13 @@ async function lookUp(ctx: AppContext, provider: PaymentProvider, row: PaymentRo
   }
 }
 
-async function sendToProvider(ctx: AppContext, account: Account, provider: PaymentProvider, row: PaymentRow, options: SendOptions): Promise<PaymentRow> {
+async function sendToProvider(
+  ctx: AppContext,
+  account: Account,
+  provider: PaymentProvider,
+  row: PaymentRow,
+  options: SendOptions,
+): Promise<PaymentRow> {
   const age = ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime();
   return createOrRecover<ProviderPayment, PaymentRow>({
     resumed: options.resumed,
@@ -181,7 +195,12 @@ async function sendToProvider(ctx: AppContext, account: Account, provider: Payme
     afterFruitlessLookUp: async () => {
       if (age <= ABANDON_AFTER_MS) return undefined;
       ctx.logger.warn('payment given up: not created at the provider within a day', { accountId: row.account_id, paymentId: row.id });
-      const givenUp = await rejectPayment(ctx, row, { code: 'not_created', message: 'The payment could not be created at the provider within a day' }, options);
+      const givenUp = await rejectPayment(
+        ctx,
+        row,
+        { code: 'not_created', message: 'The payment could not be created at the provider within a day' },
+        options,
+      );
       await scheduleRecheck(ctx, row);
       return givenUp;
     },

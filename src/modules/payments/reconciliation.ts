@@ -51,7 +51,10 @@ async function expiryAtProviderOf(ctx: AppContext, accountId: string): Promise<P
   try {
     return adapterOfAccount(await accountsRepository.providerSettings(ctx.db, accountId), ctx.config)?.paymentExpiry ?? null;
   } catch (error) {
-    ctx.logger.warn('reconciliation passes over an account whose provider is not known', { accountId, error: error instanceof Error ? error.message : String(error) });
+    ctx.logger.warn('reconciliation passes over an account whose provider is not known', {
+      accountId,
+      error: error instanceof Error ? error.message : String(error),
+    });
     return null;
   }
 }
@@ -92,7 +95,9 @@ export async function paymentsDueForReconciliation(ctx: AppContext, limit: numbe
  */
 export async function reconcilePayment(ctx: AppContext, payment: PaymentDueForReconciliation): Promise<PaymentRow | null> {
   const touch = () =>
-    paymentsRepository.updateStatusIfUnchanged(ctx.db, payment.account_id, payment.id, payment.status, { updated_at: toDbDateTime(ctx.clock.now()) });
+    paymentsRepository.updateStatusIfUnchanged(ctx.db, payment.account_id, payment.id, payment.status, {
+      updated_at: toDbDateTime(ctx.clock.now()),
+    });
   let synced: PaymentRow | null;
   try {
     synced = await syncPaymentFromProvider(ctx, payment.account_id, payment.provider_payment_id);

@@ -32,7 +32,8 @@ export function rejectedToRecheck(ctx: AppContext, limit: number): Promise<Payme
 export async function recheckRejected(ctx: AppContext, row: PaymentRow): Promise<PaymentRow> {
   const provider = await ctx.providers.forAccount({ id: row.account_id });
   const createdAfter = new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS);
-  const at = (next: string | null) => paymentsRepository.updateStatusIfUnchanged(ctx.db, row.account_id, row.id, 'rejected', { next_attempt_at: next });
+  const at = (next: string | null) =>
+    paymentsRepository.updateStatusIfUnchanged(ctx.db, row.account_id, row.id, 'rejected', { next_attempt_at: next });
   let found;
   try {
     found = await provider.findPaymentByReference({ reference: row.id, customerId: row.provider_customer_id, createdAfter });
@@ -42,6 +43,10 @@ export async function recheckRejected(ctx: AppContext, row: PaymentRow): Promise
   }
   await at(null);
   if (!found) return row;
-  ctx.logger.warn('a payment given up as rejected exists at the provider after all; attached', { accountId: row.account_id, paymentId: row.id, providerPaymentId: found.id });
+  ctx.logger.warn('a payment given up as rejected exists at the provider after all; attached', {
+    accountId: row.account_id,
+    paymentId: row.id,
+    providerPaymentId: found.id,
+  });
   return applyProviderPayment(ctx, row, found, { answeredInRequest: false });
 }

@@ -56,7 +56,8 @@ export const paymentsRepository = {
 
   insert: (db: Knex, row: PaymentRow) => table(db).insert(row),
 
-  findByOriginKey: (db: Knex, accountId: string, originKey: string) => table(db).where({ account_id: accountId, origin_key: originKey }).first(),
+  findByOriginKey: (db: Knex, accountId: string, originKey: string) =>
+    table(db).where({ account_id: accountId, origin_key: originKey }).first(),
 
   /**
    * Whether the account has a payment a provider payment unknown here could belong to: one still
@@ -68,11 +69,16 @@ export const paymentsRepository = {
 
   /** The newest payment made for one purpose (a link, an order). */
   latestOfPurpose: async (db: Knex, accountId: string, purpose: PaymentPurpose, purposeId: string): Promise<PaymentRow | undefined> => {
-    const [latest] = await table(db).where({ account_id: accountId, purpose, purpose_id: purposeId }).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1);
+    const [latest] = await table(db)
+      .where({ account_id: accountId, purpose, purpose_id: purposeId })
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1);
     return latest;
   },
 
-  findInProgress: (db: Knex, accountId: string, inProgressKey: string) => table(db).where({ account_id: accountId, in_progress_key: inProgressKey }).first(),
+  findInProgress: (db: Knex, accountId: string, inProgressKey: string) =>
+    table(db).where({ account_id: accountId, in_progress_key: inProgressKey }).first(),
 
   /** The payments of a store order (purpose `order`) in these statuses, newest first. */
   ofOrderInStatuses: (db: Knex, accountId: string, orderId: string, statuses: readonly PaymentRowStatus[]) =>
@@ -127,7 +133,9 @@ export const paymentsRepository = {
         .whereIn('follow_ups.status', ['solved', 'failed'])
         .where('follow_ups.resolved_at', '>=', since)
         .select('payments.*');
-    const links = leftover('link', 'follow_ups.link_id').join('payment_links', 'payment_links.id', 'follow_ups.link_id').where('payment_links.active', false);
+    const links = leftover('link', 'follow_ups.link_id')
+      .join('payment_links', 'payment_links.id', 'follow_ups.link_id')
+      .where('payment_links.active', false);
     return [...(await leftover('follow-up', 'follow_ups.id')), ...(await links)];
   },
 
@@ -142,11 +150,23 @@ export const paymentsRepository = {
    * Pairs of paid payments for one link or order, one of them paid (updated) at or after `since`, of
    * which neither has a double-payment follow-up yet. Each pair comes twice, once from either side.
    */
-  paidTwiceWithoutFollowUp: (db: Knex, since: string): Promise<Array<{ recent: string; other: string; recent_seq: number; other_seq: number; account_id: string }>> => {
+  paidTwiceWithoutFollowUp: (
+    db: Knex,
+    since: string,
+  ): Promise<Array<{ recent: string; other: string; recent_seq: number; other_seq: number; account_id: string }>> => {
     const noFollowUp = (alias: string) => (query: Knex.QueryBuilder) =>
-      query.select(1).from('follow_ups').where('follow_ups.kind', 'double_payment').whereRaw('follow_ups.account_id = ??.account_id and follow_ups.payment_id = ??.id', [alias, alias]);
+      query
+        .select(1)
+        .from('follow_ups')
+        .where('follow_ups.kind', 'double_payment')
+        .whereRaw('follow_ups.account_id = ??.account_id and follow_ups.payment_id = ??.id', [alias, alias]);
     return db('payments as recent')
-      .join('payments as other', (on) => on.on('other.account_id', 'recent.account_id').andOn('other.purpose', 'recent.purpose').andOn('other.purpose_id', 'recent.purpose_id'))
+      .join('payments as other', (on) =>
+        on
+          .on('other.account_id', 'recent.account_id')
+          .andOn('other.purpose', 'recent.purpose')
+          .andOn('other.purpose_id', 'recent.purpose_id'),
+      )
       .where('recent.status', 'paid')
       .where('recent.updated_at', '>=', since)
       .whereIn('recent.purpose', ['link', 'order'])
@@ -168,7 +188,10 @@ export const paymentsRepository = {
     options: {
       statuses: readonly string[];
       untouchedSince: string;
-      pastCutOff: { byMethods: Array<{ methods: string[]; createdBefore: string }>; otherMethods: { known: string[]; createdBefore: string } };
+      pastCutOff: {
+        byMethods: Array<{ methods: string[]; createdBefore: string }>;
+        otherMethods: { known: string[]; createdBefore: string };
+      };
       limit: number;
     },
   ) =>
@@ -200,7 +223,8 @@ export const paymentsRepository = {
       ),
 
   /** Payments given up as rejected whose later look-up is due, across accounts, longest waiting first. */
-  rejectedDueForRecheck: (db: Knex, now: string, limit: number) => table(db).where('status', 'rejected').andWhere('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit),
+  rejectedDueForRecheck: (db: Knex, now: string, limit: number) =>
+    table(db).where('status', 'rejected').andWhere('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit),
 
   recordStatus: (db: Knex, row: PaymentStatusChangeRow) => db('payment_status_changes').insert(row),
 

@@ -7,7 +7,8 @@ import { ProviderCredentialsError, ProviderOutageError, outcomeIsUnknown } from 
  */
 
 /** Whether a row of this age is past the provider's idempotency-key window: a resume then looks the object up first. */
-export const pastKeyWindow = (provider: Pick<PaymentProvider, 'name'>, ageMs: number): boolean => ageMs > adapterNamed(provider.name).idempotencyKeyWindowMs;
+export const pastKeyWindow = (provider: Pick<PaymentProvider, 'name'>, ageMs: number): boolean =>
+  ageMs > adapterNamed(provider.name).idempotencyKeyWindowMs;
 /** The provider's creation time and ours differ by the request's duration and clock skew. */
 export const LOOKUP_MARGIN_MS = 10 * 60 * 1000;
 /** A row nobody resumed (a crash, a client that never retried) is taken up by the finishing job after this. */

@@ -31,7 +31,6 @@ export const paymentResponse = z.object({
   provider_checkout_url: z.string(),
 });
 
-
 /** The read-one extension: the whole state of a payment. */
 export const paymentDetailResponse = z.object({
   id: z.string(),
@@ -67,6 +66,8 @@ export type PaymentDetailResponse = z.infer<typeof paymentDetailResponse>;
 
 /** `GET /api/v2/methods` (extension): what a checkout may offer. */
 export const methodsResponse = z.object({
-  data: z.array(z.object({ id: z.enum(PAYMENT_METHODS) })).describe("the spec's methods the account's provider offers, in the spec's order"),
+  data: z
+    .array(z.object({ id: z.enum(PAYMENT_METHODS) }))
+    .describe("the spec's methods the account's provider offers, in the spec's order"),
 });
 export type MethodsResponse = z.input<typeof methodsResponse>;

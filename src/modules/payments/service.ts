@@ -17,7 +17,12 @@ const CREATE_FAILED = 'Could not create payment. Some fields contain invalid dat
  * The account's configured provider profile wins over the one in the request: a client cannot move
  * a payment to another profile of the organization.
  */
-export async function createPayment(ctx: AppContext, account: Account, input: CreatePaymentInput, idempotency: IdempotencyScope): Promise<PaymentRow> {
+export async function createPayment(
+  ctx: AppContext,
+  account: Account,
+  input: CreatePaymentInput,
+  idempotency: IdempotencyScope,
+): Promise<PaymentRow> {
   const customer = await customersRepository.findByProviderCustomerId(ctx.db, account.id, input.provider_customer_id);
   if (!customer) {
     throw ValidationError.field(CREATE_FAILED, 'provider_customer_id', 'The selected provider customer id is invalid.');
@@ -26,7 +31,13 @@ export async function createPayment(ctx: AppContext, account: Account, input: Cr
   const checkout =
     input.shop_order_id === undefined || idempotency.resumedResourceId
       ? null
-      : await ctx.orderCheckouts.resolve(account, { shopOrderId: input.shop_order_id, amount: input.amount, currency: input.currency, customerId: customer.id, method: input.method ?? null });
+      : await ctx.orderCheckouts.resolve(account, {
+          shopOrderId: input.shop_order_id,
+          amount: input.amount,
+          currency: input.currency,
+          customerId: customer.id,
+          method: input.method ?? null,
+        });
   // One payment at a time per order: the open one this request asks for again is the answer (201, like every create).
   if (checkout?.inProgress) return checkout.inProgress;
   const settings = await accountsRepository.providerSettings(ctx.db, account.id);
@@ -89,10 +100,19 @@ export async function syncPaymentFromProvider(ctx: AppContext, accountId: string
   if (!ours) return null;
   if (ours.provider_payment_id !== null && ours.provider_payment_id !== remote.id) {
     // Never expected: our key and look-ups make one provider payment per row. Money is involved, so say it loudly.
-    ctx.logger.error('the provider holds a second payment for one of ours; refund one of them', { accountId, paymentId: ours.id, providerPaymentId: remote.id });
+    ctx.logger.error('the provider holds a second payment for one of ours; refund one of them', {
+      accountId,
+      paymentId: ours.id,
+      providerPaymentId: remote.id,
+    });
     return null;
   }
-  ctx.logger.info('provider payment attached to our payment by its reference', { accountId, paymentId: ours.id, providerPaymentId: remote.id, status: ours.status });
+  ctx.logger.info('provider payment attached to our payment by its reference', {
+    accountId,
+    paymentId: ours.id,
+    providerPaymentId: remote.id,
+    status: ours.status,
+  });
   return applyProviderPayment(ctx, ours, remote, { answeredInRequest: false });
 }
 

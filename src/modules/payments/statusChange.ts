@@ -32,13 +32,22 @@ interface Transition {
  * history entry, the client's event and the settle hook commit together or not at all. False when a
  * concurrent change came first (the caller re-reads and decides again).
  */
-async function commitTransition(ctx: AppContext, { row, to, changes, mandate }: Transition, options: StatusChangeOptions): Promise<boolean> {
+async function commitTransition(
+  ctx: AppContext,
+  { row, to, changes, mandate }: Transition,
+  options: StatusChangeOptions,
+): Promise<boolean> {
   const now = toDbDateTime(ctx.clock.now());
   // A settled payment is no longer under way: its link or order may have another one.
   const settles = SETTLED_STATUSES.has(to) ? { in_progress_key: null } : {};
   const after: PaymentRow = { ...row, ...changes, ...settles, status: to, updated_at: now };
   const eventIds = await ctx.db.transaction(async (trx) => {
-    const moved = await paymentsRepository.updateStatusIfUnchanged(trx, row.account_id, row.id, row.status, { ...changes, ...settles, status: to, updated_at: now });
+    const moved = await paymentsRepository.updateStatusIfUnchanged(trx, row.account_id, row.id, row.status, {
+      ...changes,
+      ...settles,
+      status: to,
+      updated_at: now,
+    });
     if (!moved) return false;
     await paymentsRepository.recordStatus(trx, { account_id: row.account_id, payment_id: row.id, status: to, changed_at: now });
     if (mandate && row.customer_id) {
@@ -94,7 +103,12 @@ function changesFrom(row: PaymentRow, remote: ProviderPayment): Partial<PaymentR
  * open → paid there), the payment is read again and the provider's status applied on top of the
  * winner's, so no status is ever dropped.
  */
-export async function applyProviderPayment(ctx: AppContext, row: PaymentRow, remote: ProviderPayment, options: StatusChangeOptions): Promise<PaymentRow> {
+export async function applyProviderPayment(
+  ctx: AppContext,
+  row: PaymentRow,
+  remote: ProviderPayment,
+  options: StatusChangeOptions,
+): Promise<PaymentRow> {
   let current = row;
   let mandate: ProviderMandate | undefined;
   let mandateAsked = false;
@@ -108,7 +122,10 @@ export async function applyProviderPayment(ctx: AppContext, row: PaymentRow, rem
     if (await commitTransition(ctx, transition, options)) return reread(ctx, current);
     current = await reread(ctx, current);
   }
-  ctx.logger.warn('payment status kept changing under us; the next report or reconciliation applies it', { accountId: row.account_id, paymentId: row.id });
+  ctx.logger.warn('payment status kept changing under us; the next report or reconciliation applies it', {
+    accountId: row.account_id,
+    paymentId: row.id,
+  });
   return current;
 }
 

@@ -41,9 +41,20 @@ export function canMoveTo(current: PaymentRowStatus, next: PaymentRowStatus): bo
  * after all — found by our id in its metadata, by a webhook or reconciliation. The money decides: it
  * takes the provider's status, whatever that is.
  */
-export function isLateAttachment(current: { id: string; status: PaymentRowStatus; provider_payment_id: string | null }, remote: { reference: string | null }): boolean {
+export function isLateAttachment(
+  current: { id: string; status: PaymentRowStatus; provider_payment_id: string | null },
+  remote: { reference: string | null },
+): boolean {
   return current.status === 'rejected' && current.provider_payment_id === null && remote.reference === current.id;
 }
 
 /** Statuses in which a payment has settled: features (links, billing, follow-ups, the store) react to these. */
-export const SETTLED_STATUSES: ReadonlySet<PaymentRowStatus> = new Set(['paid', 'failed', 'expired', 'canceled', 'rejected', 'refunded', 'charged_back']);
+export const SETTLED_STATUSES: ReadonlySet<PaymentRowStatus> = new Set([
+  'paid',
+  'failed',
+  'expired',
+  'canceled',
+  'rejected',
+  'refunded',
+  'charged_back',
+]);

@@ -48,7 +48,12 @@ export async function processWebhookCall(ctx: AppContext, seq: number): Promise<
   const attempts = call.attempts + 1;
   try {
     await syncPaymentFromProvider(ctx, call.account_id, call.resource_id);
-    await webhookCallsRepository.update(ctx.db, seq, { processed_at: toDbDateTime(ctx.clock.now()), attempts, next_attempt_at: null, last_error: null });
+    await webhookCallsRepository.update(ctx.db, seq, {
+      processed_at: toDbDateTime(ctx.clock.now()),
+      attempts,
+      next_attempt_at: null,
+      last_error: null,
+    });
     return 'processed';
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -56,9 +61,17 @@ export async function processWebhookCall(ctx: AppContext, seq: number): Promise<
     const next = nextAttemptAfterFailure(fromDbDateTime(call.received_at), now, attempts);
     const log = { accountId: call.account_id, resourceId: call.resource_id, attempts };
     if (next === null) {
-      await webhookCallsRepository.update(ctx.db, seq, { attempts, last_error: message, next_attempt_at: null, gave_up_at: toDbDateTime(now) });
+      await webhookCallsRepository.update(ctx.db, seq, {
+        attempts,
+        last_error: message,
+        next_attempt_at: null,
+        gave_up_at: toDbDateTime(now),
+      });
       // Reconciliation takes it over: it fetches the payment on its next run, whatever its status here.
-      ctx.logger.error('provider webhook call given up: unprocessed for 26 hours; left to reconciliation', { ...log, receivedAt: call.received_at });
+      ctx.logger.error('provider webhook call given up: unprocessed for 26 hours; left to reconciliation', {
+        ...log,
+        receivedAt: call.received_at,
+      });
       return 'given up';
     }
     await webhookCallsRepository.update(ctx.db, seq, { attempts, last_error: message, next_attempt_at: toDbDateTime(next) });

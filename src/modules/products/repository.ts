@@ -33,11 +33,19 @@ export const productsRepository = {
   /** Our product ids of the store's products synced here, by store product id. */
   idsOfShopProducts: async (db: Knex, accountId: string, shopProductIds: number[]): Promise<Map<number, string>> => {
     if (!shopProductIds.length) return new Map();
-    const rows = await shared.table(db).where('account_id', accountId).whereIn('shop_product_id', shopProductIds).select('id', 'shop_product_id');
+    const rows = await shared
+      .table(db)
+      .where('account_id', accountId)
+      .whereIn('shop_product_id', shopProductIds)
+      .select('id', 'shop_product_id');
     return new Map(rows.map((row) => [Number(row.shop_product_id), row.id]));
   },
 
   /** A product deleted in the store: kept (orders and links refer to it), marked with the day it was first seen deleted. */
   markDeletedInStore: (db: Knex, accountId: string, shopProductId: number, now: string) =>
-    shared.table(db).where({ account_id: accountId, shop_product_id: shopProductId }).whereNull('deleted_at').update({ deleted_at: now, updated_at: now }),
+    shared
+      .table(db)
+      .where({ account_id: accountId, shop_product_id: shopProductId })
+      .whereNull('deleted_at')
+      .update({ deleted_at: now, updated_at: now }),
 };

@@ -37,7 +37,6 @@ export const createProductBody = z
 
 export type CreateProductInput = z.output<typeof createProductBody>;
 
-
 /** Spec 2.6: no vat and no interval_value in responses. */
 export const productResponse = z.object({
   id: z.string(),

@@ -37,10 +37,14 @@ async function writeStoreProducts(db: Knex, accountId: string, products: StorePr
   if (!products.length) return counts;
   await db.transaction(async (trx) => {
     const existing = new Map(
-      (await trx<ProductRow>('products').where('account_id', accountId).whereIn('shop_product_id', products.map((product) => product.shopProductId))).map((row) => [
-        Number(row.shop_product_id),
-        row,
-      ]),
+      (
+        await trx<ProductRow>('products')
+          .where('account_id', accountId)
+          .whereIn(
+            'shop_product_id',
+            products.map((product) => product.shopProductId),
+          )
+      ).map((row) => [Number(row.shop_product_id), row]),
     );
     for (const product of products) {
       const found = existing.get(product.shopProductId);
@@ -62,7 +66,9 @@ async function writeStoreProducts(db: Knex, accountId: string, products: StorePr
       } else if (same(found, fields)) {
         counts.unchanged += 1;
       } else {
-        await trx('products').where({ id: found.id, account_id: accountId }).update({ ...fields, updated_at: now });
+        await trx('products')
+          .where({ id: found.id, account_id: accountId })
+          .update({ ...fields, updated_at: now });
         counts.updated += 1;
       }
     }

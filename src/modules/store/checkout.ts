@@ -53,7 +53,10 @@ async function freshStoreOrder(ctx: AppContext, store: StoreClient, accountId: s
 
 /** A 409 naming the order's payment that must end before another one can be made. */
 const paymentInProgress = (payment: PaymentRow, shopOrderId: number, why: string) =>
-  new ConflictError(`Payment ${payment.id} of order ${shopOrderId} is ${payment.status} and ${why}; wait for its outcome before making another`, 'payment_in_progress');
+  new ConflictError(
+    `Payment ${payment.id} of order ${shopOrderId} is ${payment.status} and ${why}; wait for its outcome before making another`,
+    'payment_in_progress',
+  );
 
 const paidAlready = (shopOrderId: number) => ValidationError.field(CREATE_FAILED, 'shop_order_id', `Order ${shopOrderId} is paid already.`);
 
@@ -86,7 +89,11 @@ async function cancelForAnother(ctx: AppContext, account: Account, payment: Paym
   }
   const recorded = await applyProviderPayment(ctx, payment, answered, { answeredInRequest: false });
   if (recorded.status !== 'canceled') throw paymentInProgress(recorded, shopOrderId, 'could not be canceled');
-  ctx.logger.info('open payment of a store order canceled for another method', { accountId: account.id, paymentId: payment.id, method: payment.method });
+  ctx.logger.info('open payment of a store order canceled for another method', {
+    accountId: account.id,
+    paymentId: payment.id,
+    method: payment.method,
+  });
 }
 
 /**
@@ -94,7 +101,13 @@ async function cancelForAnother(ctx: AppContext, account: Account, payment: Paym
  * one of another method (or payer, or amount) is cancelled at the provider first; a pending or
  * authorized one cannot be switched any more, so the request is refused (409 naming it).
  */
-async function oneAtATime(ctx: AppContext, account: Account, order: OrderRow, shopOrderId: number, wanted: CheckoutRequest & { amount: number; sequenceType: string }): Promise<PaymentRow | null> {
+async function oneAtATime(
+  ctx: AppContext,
+  account: Account,
+  order: OrderRow,
+  shopOrderId: number,
+  wanted: CheckoutRequest & { amount: number; sequenceType: string },
+): Promise<PaymentRow | null> {
   const underWay = await paymentsUnderWay(ctx, account, order, shopOrderId);
   const settling = underWay.find((payment) => payment.status !== 'open');
   if (settling) throw paymentInProgress(settling, shopOrderId, 'can no longer be replaced');
@@ -115,7 +128,14 @@ async function oneAtATime(ctx: AppContext, account: Account, order: OrderRow, sh
  * store is connected and has the order, it is not paid already, and the payment asks its total.
  * With a payment of the order still under way, see oneAtATime.
  */
-export async function checkoutOrder(ctx: AppContext, account: Account, shopOrderId: number, amount: number, currency: string, request: CheckoutRequest): Promise<CheckoutOrder> {
+export async function checkoutOrder(
+  ctx: AppContext,
+  account: Account,
+  shopOrderId: number,
+  amount: number,
+  currency: string,
+  request: CheckoutRequest,
+): Promise<CheckoutOrder> {
   const shop = await requireConnectedStore(ctx, account.id, CREATE_FAILED, 'shop_order_id');
   try {
     await freshStoreOrder(ctx, storeClient(ctx, shop, CHECKOUT_RETRIES), account.id, shopOrderId);
@@ -123,20 +143,35 @@ export async function checkoutOrder(ctx: AppContext, account: Account, shopOrder
     if (error instanceof AppError) throw error;
     // The store's own answer is worth telling the client; anything else (our database) is for the log only.
     const cause = error instanceof ShopApiError ? `: ${error.message}` : '';
-    if (!cause) ctx.logger.error('store order could not be read for a checkout', { accountId: account.id, shopOrderId, error: error instanceof Error ? error.message : String(error) });
+    if (!cause)
+      ctx.logger.error('store order could not be read for a checkout', {
+        accountId: account.id,
+        shopOrderId,
+        error: error instanceof Error ? error.message : String(error),
+      });
     throw new StoreUnavailableError(`The store's order ${shopOrderId} could not be read${cause}`);
   }
   const order = await ordersRepository.findByShopOrderId(ctx.db, account.id, shopOrderId);
   if (!order) throw new Error(`store order ${shopOrderId} was written but is not found`);
   const paid = await paymentsRepository.ofOrderInStatuses(ctx.db, account.id, order.id, ['paid']);
   if (paid.length || order.status === 'paid' || order.status === 'completed') throw paidAlready(shopOrderId);
-  if (order.status === 'cancelled') throw ValidationError.field(CREATE_FAILED, 'shop_order_id', `Order ${shopOrderId} is cancelled in the store.`);
-  if (order.currency !== currency) throw ValidationError.field(CREATE_FAILED, 'currency', `The currency must be the order's, ${order.currency}.`);
+  if (order.status === 'cancelled')
+    throw ValidationError.field(CREATE_FAILED, 'shop_order_id', `Order ${shopOrderId} is cancelled in the store.`);
+  if (order.currency !== currency)
+    throw ValidationError.field(CREATE_FAILED, 'currency', `The currency must be the order's, ${order.currency}.`);
   if (Number(order.total_amount) !== amount) {
-    throw ValidationError.field(CREATE_FAILED, 'amount', `The amount must be the order's total, ${formatCents(Number(order.total_amount))}.`);
+    throw ValidationError.field(
+      CREATE_FAILED,
+      'amount',
+      `The amount must be the order's total, ${formatCents(Number(order.total_amount))}.`,
+    );
   }
   const subscription = await holdsSubscriptionProducts(ctx.db, order);
-  const inProgress = await oneAtATime(ctx, account, order, shopOrderId, { ...request, amount, sequenceType: subscription ? 'first' : 'oneoff' });
+  const inProgress = await oneAtATime(ctx, account, order, shopOrderId, {
+    ...request,
+    amount,
+    sequenceType: subscription ? 'first' : 'oneoff',
+  });
   return { order, subscription, inProgress };
 }
 

@@ -14,7 +14,11 @@ const table = (db: Knex) => db<DeliveryRow>('shop_webhook_deliveries');
 
 export const webhookDeliveriesRepository = {
   /** Records a delivery; false when its id was recorded before (a store's redelivery): it is not applied again. */
-  recordFirst: async (db: Knex, delivery: { accountId: string; deliveryId: string; topic: string; resourceId: string | null }, now: string): Promise<boolean> => {
+  recordFirst: async (
+    db: Knex,
+    delivery: { accountId: string; deliveryId: string; topic: string; resourceId: string | null },
+    now: string,
+  ): Promise<boolean> => {
     try {
       await table(db).insert({
         account_id: delivery.accountId,

@@ -11,8 +11,19 @@ import { attemptAfterCommit } from './storeTasks';
 /** A payment that ended without money: the store order stays payable. */
 const UNPAID: ReadonlySet<string> = new Set(['failed', 'expired', 'canceled']);
 
-async function queue(ctx: AppContext, trx: Knex.Transaction, accountId: string, orderId: string, kind: ShopTaskKind, paymentId: string): Promise<void> {
-  const taskId = await shopTasksRepository.enqueue(trx, { account_id: accountId, order_id: orderId, kind, payment_id: paymentId, origin_key: `${kind}-${paymentId}` }, toDbDateTime(ctx.clock.now()));
+async function queue(
+  ctx: AppContext,
+  trx: Knex.Transaction,
+  accountId: string,
+  orderId: string,
+  kind: ShopTaskKind,
+  paymentId: string,
+): Promise<void> {
+  const taskId = await shopTasksRepository.enqueue(
+    trx,
+    { account_id: accountId, order_id: orderId, kind, payment_id: paymentId, origin_key: `${kind}-${paymentId}` },
+    toDbDateTime(ctx.clock.now()),
+  );
   if (taskId) attemptAfterCommit(ctx, trx, accountId, taskId);
 }
 
@@ -22,7 +33,8 @@ async function onOrderPaymentSettled(ctx: AppContext, trx: Knex.Transaction, { p
   if (!order) return;
   const now = toDbDateTime(ctx.clock.now());
   if (to === 'paid') {
-    if (order.status === 'unpaid' || order.status === 'pending') await ordersRepository.update(trx, order.account_id, order.id, { status: 'paid', updated_at: now });
+    if (order.status === 'unpaid' || order.status === 'pending')
+      await ordersRepository.update(trx, order.account_id, order.id, { status: 'paid', updated_at: now });
     await subscribeStoreOrder(ctx, trx, order, payment);
     await queue(ctx, trx, order.account_id, order.id, 'paid', payment.id);
   } else if (UNPAID.has(to)) {

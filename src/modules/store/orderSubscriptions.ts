@@ -40,7 +40,11 @@ function groupsOf(lines: OrderLineRow[], products: Map<string, ProductRow>): Sub
 /** Whether an order holds products billed by interval: its payment must then leave a mandate (`first`). */
 export async function holdsSubscriptionProducts(db: Knex, order: OrderRow): Promise<boolean> {
   const lines = await ordersRepository.linesOf(db, order.account_id, [order.id]);
-  const products = await productsRepository.findMany(db, order.account_id, lines.map((line) => line.product_id));
+  const products = await productsRepository.findMany(
+    db,
+    order.account_id,
+    lines.map((line) => line.product_id),
+  );
   return groupsOf(lines, products).length > 0;
 }
 
@@ -53,13 +57,23 @@ export async function holdsSubscriptionProducts(db: Knex, order: OrderRow): Prom
  */
 export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction, order: OrderRow, payment: PaymentRow): Promise<string[]> {
   const lines = await ordersRepository.linesOf(trx, order.account_id, [order.id]);
-  const products = await productsRepository.findMany(trx, order.account_id, lines.map((line) => line.product_id));
+  const products = await productsRepository.findMany(
+    trx,
+    order.account_id,
+    lines.map((line) => line.product_id),
+  );
   const groups = groupsOf(lines, products);
   if (!groups.length) return [];
   const mandate =
-    payment.customer_id && payment.provider_mandate_id ? await mandatesRepository.findForCustomer(trx, order.account_id, payment.customer_id, payment.provider_mandate_id) : undefined;
+    payment.customer_id && payment.provider_mandate_id
+      ? await mandatesRepository.findForCustomer(trx, order.account_id, payment.customer_id, payment.provider_mandate_id)
+      : undefined;
   if (!mandate) {
-    ctx.logger.error('a store order with subscription products was paid without a mandate; no subscription was made', { accountId: order.account_id, orderId: order.id, paymentId: payment.id });
+    ctx.logger.error('a store order with subscription products was paid without a mandate; no subscription was made', {
+      accountId: order.account_id,
+      orderId: order.id,
+      paymentId: payment.id,
+    });
     return [];
   }
   const settings = await accountsRepository.providerSettings(trx, order.account_id);
@@ -76,7 +90,14 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
         customer_id: mandate.customer_id,
         provider_profile_id: settings?.provider_profile_id ?? OWN_PROFILE,
         provider_mandate_id: mandate.id,
-        rules: [{ amount: group.amount, interval, interval_amount: Number(group.product.interval_value), times: group.product.times === null ? null : Number(group.product.times) }],
+        rules: [
+          {
+            amount: group.amount,
+            interval,
+            interval_amount: Number(group.product.interval_value),
+            times: group.product.times === null ? null : Number(group.product.times),
+          },
+        ],
         workflow_id: null,
         docstyle_id: null,
       },
@@ -91,10 +112,20 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
       if (isUniqueViolation(error)) continue; // made a moment ago by the order's other payment
       throw error;
     }
-    await ordersRepository.attachLinesToSubscription(trx, order.account_id, order.id, group.lines.map((line) => line.id), { id: row.id, nextOrder: row.next_payment_at });
+    await ordersRepository.attachLinesToSubscription(
+      trx,
+      order.account_id,
+      order.id,
+      group.lines.map((line) => line.id),
+      { id: row.id, nextOrder: row.next_payment_at },
+    );
     made.push(row.id);
     if (!order.subscription_id && made.length === 1) {
-      await ordersRepository.update(trx, order.account_id, order.id, { subscription_id: row.id, subscription_status: row.status, updated_at: toDbDateTime(ctx.clock.now()) });
+      await ordersRepository.update(trx, order.account_id, order.id, {
+        subscription_id: row.id,
+        subscription_status: row.status,
+        updated_at: toDbDateTime(ctx.clock.now()),
+      });
     }
   }
   return made;

@@ -50,6 +50,12 @@ export async function shopOrderView(db: Knex, accountId: string, shopOrderId: nu
       status: row.status,
       next_payment_at: formatNullableDate(row.next_payment_at),
     })),
-    follow_ups: followUps.map((row) => ({ id: row.id, subscription_id: row.subscription_id, type: row.type, status: row.status, retries_done: Number(row.retries_done) })),
+    follow_ups: followUps.map((row) => ({
+      id: row.id,
+      subscription_id: row.subscription_id,
+      type: row.type,
+      status: row.status,
+      retries_done: Number(row.retries_done),
+    })),
   };
 }

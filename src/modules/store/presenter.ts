@@ -13,7 +13,11 @@ export function presentShop(config: Config, account: Pick<Account, 'public_ref'>
     url: row.url,
     status: row.status,
     consumer_key: `ck_…${row.consumer_key.slice(-4)}`,
-    webhooks: { state: row.webhooks_state, delivery_url: shopWebhookUrl(config.publicUrl, row.platform, account), error: row.webhooks_error },
+    webhooks: {
+      state: row.webhooks_state,
+      delivery_url: shopWebhookUrl(config.publicUrl, row.platform, account),
+      error: row.webhooks_error,
+    },
     connected_at: formatNullableDateTime(row.connected_at, config.APP_TIMEZONE),
   };
 }

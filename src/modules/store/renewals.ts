@@ -13,7 +13,12 @@ import { subscriptionsRepository } from '../subscriptions/repository';
  * subscription's next charge) keyed by the charge, so it is made once whatever settles how often.
  * Returns it, or undefined for a subscription made by the API or a link.
  */
-export async function renewalOrderOf(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow, paid: boolean): Promise<OrderRow | undefined> {
+export async function renewalOrderOf(
+  ctx: AppContext,
+  trx: Knex.Transaction,
+  payment: PaymentRow,
+  paid: boolean,
+): Promise<OrderRow | undefined> {
   if (!payment.subscription_id || !payment.purpose_id) return undefined;
   const subscription = await subscriptionsRepository.find(trx, payment.account_id, payment.subscription_id);
   if (!subscription?.origin_order_id) return undefined;
@@ -50,21 +55,21 @@ export async function renewalOrderOf(ctx: AppContext, trx: Knex.Transaction, pay
     updated_at: now,
   };
   await ordersRepository.insert(trx, order);
-  const parentLines = (await ordersRepository.linesOf(trx, payment.account_id, [parent.id])).filter((line) => line.subscription_id === subscription.id);
+  const parentLines = (await ordersRepository.linesOf(trx, payment.account_id, [parent.id])).filter(
+    (line) => line.subscription_id === subscription.id,
+  );
   await ordersRepository.insertLines(
     trx,
-    parentLines.map(
-      (line, position): OrderLineRow => ({
-        id: newId('orl'),
-        account_id: payment.account_id,
-        order_id: order.id,
-        product_id: line.product_id,
-        position,
-        quantity: line.quantity,
-        next_order: subscription.next_payment_at,
-        subscription_id: subscription.id,
-      }),
-    ),
+    parentLines.map((line, position): OrderLineRow => ({
+      id: newId('orl'),
+      account_id: payment.account_id,
+      order_id: order.id,
+      product_id: line.product_id,
+      position,
+      quantity: line.quantity,
+      next_order: subscription.next_payment_at,
+      subscription_id: subscription.id,
+    })),
   );
   return order;
 }

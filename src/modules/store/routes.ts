@@ -57,7 +57,8 @@ export const shopRoutes = [
     methods: ['get'],
     path: `${path}/orders/:shopOrderId`,
     operationId: 'getShopOrder',
-    summary: "A store order as the service sees it (the plugin's order box): its payments, the subscriptions it started and their follow-ups",
+    summary:
+      "A store order as the service sees it (the plugin's order box): its payments, the subscriptions it started and their follow-ups",
     tag,
     status: 200,
     extension: true,

@@ -16,7 +16,9 @@ export const shopResponse = z.object({
   status: z.enum(['connected', 'disconnected']),
   consumer_key: z.string().describe('masked: ck_… and the last four characters'),
   webhooks: z.object({
-    state: z.enum(['registered', 'not_reachable', 'failed']).describe('not_reachable: PUBLIC_URL cannot be reached from the store; the periodic sync keeps data current'),
+    state: z
+      .enum(['registered', 'not_reachable', 'failed'])
+      .describe('not_reachable: PUBLIC_URL cannot be reached from the store; the periodic sync keeps data current'),
     delivery_url: z.string(),
     error: z.string().nullable(),
   }),
@@ -47,7 +49,15 @@ export const shopOrderViewResponse = z.object({
     }),
   ),
   subscriptions: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), next_payment_at: z.string().nullable() })),
-  follow_ups: z.array(z.object({ id: z.string(), subscription_id: z.string().nullable(), type: z.string(), status: z.string(), retries_done: z.number().int() })),
+  follow_ups: z.array(
+    z.object({
+      id: z.string(),
+      subscription_id: z.string().nullable(),
+      type: z.string(),
+      status: z.string(),
+      retries_done: z.number().int(),
+    }),
+  ),
 });
 export type ShopOrderView = z.input<typeof shopOrderViewResponse>;
 

@@ -40,7 +40,8 @@ export function storeCanReach(publicUrl: string, storeUrl: string): boolean {
 }
 
 /** Where the store delivers its webhooks for this account: its platform, and its opaque public ref, never its id. */
-export const shopWebhookUrl = (publicUrl: string, platform: string, account: Pick<Account, 'public_ref'>) => `${publicUrl}/webhooks/${platform}/${account.public_ref}`;
+export const shopWebhookUrl = (publicUrl: string, platform: string, account: Pick<Account, 'public_ref'>) =>
+  `${publicUrl}/webhooks/${platform}/${account.public_ref}`;
 
 function refusal(error: unknown): never {
   if (error instanceof StoreConnectionRefused) throw new ValidationError(CONNECT_FAILED, { [error.field]: [error.message] });
@@ -51,7 +52,9 @@ function normalisedUrl(ctx: AppContext, url: string): string {
   const parsed = new URL(url);
   // A merchant's token must not make the service probe its own private network (SSRF), in production.
   if (!ctx.config.outboundAllowPrivate && isLocalHost(parsed.hostname)) {
-    throw new ValidationError(CONNECT_FAILED, { url: ['The store address must be a public address (OUTBOUND_ALLOW_PRIVATE=on allows private ones).'] });
+    throw new ValidationError(CONNECT_FAILED, {
+      url: ['The store address must be a public address (OUTBOUND_ALLOW_PRIVATE=on allows private ones).'],
+    });
   }
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 }
@@ -66,7 +69,10 @@ function normalisedUrl(ctx: AppContext, url: string): string {
 export async function connectShop(ctx: AppContext, account: Account, input: ShopCredentialsInput): Promise<ShopRow> {
   const url = normalisedUrl(ctx, input.url);
   const platform = ctx.platforms.get(DEFAULT_SHOP_PLATFORM);
-  const connection = platform.client({ url, consumerKey: input.consumer_key, consumerSecret: input.consumer_secret }, { allowPrivate: ctx.config.outboundAllowPrivate, retries: CONNECT_RETRIES });
+  const connection = platform.client(
+    { url, consumerKey: input.consumer_key, consumerSecret: input.consumer_secret },
+    { allowPrivate: ctx.config.outboundAllowPrivate, retries: CONNECT_RETRIES },
+  );
   await connection.verify().catch(refusal);
   const earlier = await shopsRepository.ofAccount(ctx.db, account.id);
   if (earlier?.status === 'connected' && earlier.webhook_ids) await removeOldWebhooks(ctx, earlier);
@@ -100,7 +106,10 @@ export async function connectShop(ctx: AppContext, account: Account, input: Shop
     } catch (error) {
       row.webhooks_state = 'failed';
       row.webhooks_error = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      ctx.logger.warn('store webhooks could not be registered; the periodic sync keeps the data current', { accountId: account.id, error: row.webhooks_error });
+      ctx.logger.warn('store webhooks could not be registered; the periodic sync keeps the data current', {
+        accountId: account.id,
+        error: row.webhooks_error,
+      });
     }
   }
   await shopsRepository.save(ctx.db, row);
@@ -114,7 +123,10 @@ async function removeOldWebhooks(ctx: AppContext, shop: ShopRow): Promise<void> 
     await storeClient(ctx, shop, CONNECT_RETRIES).removeWebhooks(ids);
   } catch (error) {
     // The old store (or its keys) may be gone; its webhooks then fail against a secret we no longer accept.
-    ctx.logger.warn('webhooks of the earlier store connection could not be removed', { accountId: shop.account_id, error: error instanceof Error ? error.message : String(error) });
+    ctx.logger.warn('webhooks of the earlier store connection could not be removed', {
+      accountId: shop.account_id,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 
@@ -124,7 +136,13 @@ export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id
   if (!shop || shop.status !== 'connected') throw new NotFoundError('Shop');
   await removeOldWebhooks(ctx, shop);
   const now = toDbDateTime(ctx.clock.now());
-  const changes = { status: 'disconnected' as const, webhook_ids: null, webhooks_state: 'not_reachable' as const, consumer_secret_encrypted: '', updated_at: now };
+  const changes = {
+    status: 'disconnected' as const,
+    webhook_ids: null,
+    webhooks_state: 'not_reachable' as const,
+    consumer_secret_encrypted: '',
+    updated_at: now,
+  };
   await shopsRepository.update(ctx.db, account.id, changes);
   return { ...shop, ...changes };
 }

@@ -11,7 +11,10 @@ import { shopsRepository, type ShopRow } from './repository';
 export function storeClient(ctx: AppContext, shop: ShopRow, retries?: number): StoreClient {
   return ctx.platforms
     .get(shop.platform)
-    .client({ url: shop.url, consumerKey: shop.consumer_key, consumerSecret: decryptSecret(ctx.config.appKey, shop.consumer_secret_encrypted) }, { allowPrivate: ctx.config.outboundAllowPrivate, retries });
+    .client(
+      { url: shop.url, consumerKey: shop.consumer_key, consumerSecret: decryptSecret(ctx.config.appKey, shop.consumer_secret_encrypted) },
+      { allowPrivate: ctx.config.outboundAllowPrivate, retries },
+    );
 }
 
 /** The account's store when it is connected; undefined otherwise. */
@@ -23,6 +26,7 @@ export async function connectedStore(ctx: AppContext, accountId: string): Promis
 /** The account's connected store, or a 422 saying what to do first. */
 export async function requireConnectedStore(ctx: AppContext, accountId: string, failure: string, field = 'shop'): Promise<ShopRow> {
   const shop = await connectedStore(ctx, accountId);
-  if (!shop) throw ValidationError.field(failure, field, 'No store is connected to this account: connect one with POST /api/v2/shop first.');
+  if (!shop)
+    throw ValidationError.field(failure, field, 'No store is connected to this account: connect one with POST /api/v2/shop first.');
   return shop;
 }

@@ -26,13 +26,25 @@ export async function syncStore(ctx: AppContext, run: SyncRunRow, shop: ShopRow,
     const counts = await upsert(page.records, now);
     const failed = errors.length;
     errors.push(...(counts.errors ?? []));
-    await syncRunsRepository.recordPage(ctx.db, run.id, { created: counts.created, updated: counts.updated, unchanged: counts.unchanged, failed, errors, pagesTotal: page.totalPages, now });
+    await syncRunsRepository.recordPage(ctx.db, run.id, {
+      created: counts.created,
+      updated: counts.updated,
+      unchanged: counts.unchanged,
+      failed,
+      errors,
+      pagesTotal: page.totalPages,
+      now,
+    });
   };
   const since = run.full ? null : cursor;
   if (run.kind === 'products') {
-    await store.listChanged('products', since, (page) => recordPage(page, (records, now) => upsertStoreProducts(ctx.db, run.account_id, records, now)));
+    await store.listChanged('products', since, (page) =>
+      recordPage(page, (records, now) => upsertStoreProducts(ctx.db, run.account_id, records, now)),
+    );
   } else {
-    await store.listChanged('orders', since, (page) => recordPage(page, (records, now) => upsertStoreOrders(ctx.db, run.account_id, records, now)));
+    await store.listChanged('orders', since, (page) =>
+      recordPage(page, (records, now) => upsertStoreOrders(ctx.db, run.account_id, records, now)),
+    );
   }
   if (newest !== cursor) await shopsRepository.update(ctx.db, run.account_id, { [cursorColumn]: newest });
 }

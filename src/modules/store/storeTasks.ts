@@ -28,7 +28,14 @@ async function recordFailure(ctx: AppContext, task: ShopTaskRow, attempts: numbe
   const reason = error instanceof Error ? error.message : String(error);
   const hopeless = error instanceof HopelessTask || (error instanceof ShopApiError && error.status === 404);
   const next = hopeless ? null : nextAttemptAfterFailure(fromDbDateTime(task.created_at), ctx.clock.now(), attempts);
-  const log = { accountId: task.account_id, orderId: task.order_id, taskId: task.id, task: task.kind, attempts, reason: loggedReason(error) };
+  const log = {
+    accountId: task.account_id,
+    orderId: task.order_id,
+    taskId: task.id,
+    task: task.kind,
+    attempts,
+    reason: loggedReason(error),
+  };
   if (next === null) {
     await shopTasksRepository.dead(ctx.db, task, reason);
     ctx.logger.error('store update given up: the task is dead', log);
@@ -70,7 +77,12 @@ export async function runDueShopTasks(ctx: AppContext, signal?: AbortSignal): Pr
         outcome = await attemptShopTask(ctx, task);
       } catch (error) {
         thrown.add(task.id);
-        ctx.logger.error('store update attempt failed; tried again on a later run', { accountId: task.account_id, taskId: task.id, task: task.kind, reason: loggedReason(error) });
+        ctx.logger.error('store update attempt failed; tried again on a later run', {
+          accountId: task.account_id,
+          taskId: task.id,
+          task: task.kind,
+          reason: loggedReason(error),
+        });
         outcome = 'retry';
       }
       if (outcome === 'taken') continue;

@@ -31,7 +31,9 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
   const account = await accountsRepository.findByPublicRef(ctx.db, delivery.publicRef);
   const shop = account && (await shopsRepository.ofAccount(ctx.db, account.id));
   if (!account || !shop || shop.status !== 'connected' || shop.platform !== delivery.platform) return 'unknown';
-  const read = ctx.platforms.get(shop.platform).parseDelivery(delivery.rawBody, delivery.headers, decryptSecret(ctx.config.appKey, shop.webhook_secret_encrypted));
+  const read = ctx.platforms
+    .get(shop.platform)
+    .parseDelivery(delivery.rawBody, delivery.headers, decryptSecret(ctx.config.appKey, shop.webhook_secret_encrypted));
   if (read.kind === 'ping') return 'ping';
   if (read.kind === 'unauthorized') {
     ctx.logger.warn('store webhook with a missing or wrong signature refused', { accountId: account.id, topic: read.topic });
@@ -39,7 +41,14 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
   }
   if (read.kind === 'unreadable') return 'ignored';
   const now = toDbDateTime(ctx.clock.now());
-  if (read.deliveryId && !(await webhookDeliveriesRepository.recordFirst(ctx.db, { accountId: account.id, deliveryId: read.deliveryId, topic: read.topic, resourceId: read.resourceId }, now))) {
+  if (
+    read.deliveryId &&
+    !(await webhookDeliveriesRepository.recordFirst(
+      ctx.db,
+      { accountId: account.id, deliveryId: read.deliveryId, topic: read.topic, resourceId: read.resourceId },
+      now,
+    ))
+  ) {
     return 'duplicate';
   }
   const { change } = read;
@@ -60,12 +69,22 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
 }
 
 /** Applies a delivered record as the sync would; one the store sent in a shape we cannot use is left to the periodic sync. */
-async function applyRecord(ctx: AppContext, accountId: string, resourceId: string | null, label: string, apply: () => Promise<unknown>): Promise<DeliveryOutcome> {
+async function applyRecord(
+  ctx: AppContext,
+  accountId: string,
+  resourceId: string | null,
+  label: string,
+  apply: () => Promise<unknown>,
+): Promise<DeliveryOutcome> {
   try {
     await apply();
     return 'applied';
   } catch (error) {
-    ctx.logger.warn(`store webhook ${label} could not be applied; the periodic sync retries it`, { accountId, resourceId, error: error instanceof Error ? error.message.slice(0, 300) : String(error) });
+    ctx.logger.warn(`store webhook ${label} could not be applied; the periodic sync retries it`, {
+      accountId,
+      resourceId,
+      error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+    });
     return 'ignored';
   }
 }

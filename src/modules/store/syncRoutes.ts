@@ -36,7 +36,18 @@ export const syncRoutes = [
       return presentSyncRun(ctx.config, await startSync(ctx, account, 'orders', body.full === true));
     },
   }),
-  listRoute({ ...names, operationId: 'listSyncRuns', summary: 'List store sync runs, oldest first', list: listSyncRuns, present: presentSyncRuns }),
-  readOneRoute({ ...names, operationId: 'getSyncRun', summary: 'One sync run: status, progress and errors', get: getSyncRun, present: presentSyncRuns }),
+  listRoute({
+    ...names,
+    operationId: 'listSyncRuns',
+    summary: 'List store sync runs, oldest first',
+    list: listSyncRuns,
+    present: presentSyncRuns,
+  }),
+  readOneRoute({
+    ...names,
+    operationId: 'getSyncRun',
+    summary: 'One sync run: status, progress and errors',
+    get: getSyncRun,
+    present: presentSyncRuns,
+  }),
 ];
-

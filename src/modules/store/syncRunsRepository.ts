@@ -45,7 +45,11 @@ export const syncRunsRepository = {
    * counts are added in the statement, and the error list is read under a row lock (MySQL; SQLite
    * has one writer at a time), so no page's numbers are lost.
    */
-  recordPage: async (db: Knex, id: string, page: { created: number; updated: number; unchanged: number; failed: number; errors: SyncError[]; pagesTotal: number; now: string }): Promise<void> => {
+  recordPage: async (
+    db: Knex,
+    id: string,
+    page: { created: number; updated: number; unchanged: number; failed: number; errors: SyncError[]; pagesTotal: number; now: string },
+  ): Promise<void> => {
     await db.transaction(async (trx) => {
       const changes: Record<string, unknown> = {
         pages_total: page.pagesTotal,
@@ -69,6 +73,9 @@ export const syncRunsRepository = {
       const run = await shared.table(trx).where({ id }).first();
       if (!run) return;
       const errors = error ? [...(JSON.parse(run.errors) as SyncError[]), error].slice(0, KEPT_ERRORS + 1) : JSON.parse(run.errors);
-      await shared.table(trx).where({ id }).update({ status, running_key: null, finished_at: now, heartbeat_at: now, errors: JSON.stringify(errors) });
+      await shared
+        .table(trx)
+        .where({ id })
+        .update({ status, running_key: null, finished_at: now, heartbeat_at: now, errors: JSON.stringify(errors) });
     }),
 };

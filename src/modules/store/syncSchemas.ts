@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const startSyncBody = z.object({ full: z.boolean().optional().describe('true: read every record, not only those changed since the last sync') }).strict();
+export const startSyncBody = z
+  .object({ full: z.boolean().optional().describe('true: read every record, not only those changed since the last sync') })
+  .strict();
 
 export const syncRunResponse = z.object({
   id: z.string(),

@@ -46,7 +46,10 @@ async function claimRun(ctx: AppContext, accountId: string, kind: SyncKind, full
       if (ctx.clock.now().getTime() - fromDbDateTime(running.heartbeat_at).getTime() < ABANDONED_AFTER_MS) {
         throw new ConflictError(`A ${kind} sync of this store is running already: ${running.id}`, 'sync_running');
       }
-      await syncRunsRepository.finish(ctx.db, running.id, 'failed', now, { record: 'run', error: 'abandoned: its instance stopped (no heartbeat for 5 minutes)' });
+      await syncRunsRepository.finish(ctx.db, running.id, 'failed', now, {
+        record: 'run',
+        error: 'abandoned: its instance stopped (no heartbeat for 5 minutes)',
+      });
     }
   }
   throw new ConflictError(`A ${kind} sync of this store is running already`, 'sync_running');
@@ -61,7 +64,10 @@ export async function performSync(ctx: AppContext, run: SyncRunRow, shop: ShopRo
     ctx.logger.info('store sync finished', { accountId: run.account_id, syncRunId: run.id, kind: run.kind });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await syncRunsRepository.finish(ctx.db, run.id, 'failed', toDbDateTime(ctx.clock.now()), { record: 'run', error: message.slice(0, 500) });
+    await syncRunsRepository.finish(ctx.db, run.id, 'failed', toDbDateTime(ctx.clock.now()), {
+      record: 'run',
+      error: message.slice(0, 500),
+    });
     ctx.metrics.syncRuns.inc({ kind: run.kind, status: 'failed' });
     ctx.logger.warn('store sync failed', { accountId: run.account_id, syncRunId: run.id, kind: run.kind, error: message });
   }

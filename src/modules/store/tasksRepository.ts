@@ -27,11 +27,24 @@ export const shopTasksRepository = {
    * Queues a write to the store, once per origin key: a settlement seen twice queues nothing new.
    * Returns the task's id, or null when it was queued before.
    */
-  enqueue: async (trx: Knex, task: Pick<ShopTaskRow, 'account_id' | 'order_id' | 'kind' | 'payment_id' | 'origin_key'>, now: string): Promise<string | null> => {
+  enqueue: async (
+    trx: Knex,
+    task: Pick<ShopTaskRow, 'account_id' | 'order_id' | 'kind' | 'payment_id' | 'origin_key'>,
+    now: string,
+  ): Promise<string | null> => {
     if (await table(trx).where({ account_id: task.account_id, origin_key: task.origin_key }).first('id')) return null;
     const id = newId('stk');
     try {
-      await table(trx).insert({ ...task, id, status: 'pending', attempts: 0, next_attempt_at: now, last_error: null, done_at: null, created_at: now });
+      await table(trx).insert({
+        ...task,
+        id,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        last_error: null,
+        done_at: null,
+        created_at: now,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) return null;
       throw error;
@@ -59,16 +72,22 @@ export const shopTasksRepository = {
    * one sees (a renewal order then looks for the order it may have made).
    */
   take: async (db: Knex, task: ShopTaskRow, holdUntil: string): Promise<boolean> =>
-    (await table(db).where({ account_id: task.account_id, id: task.id, status: 'pending', attempts: task.attempts }).update({ attempts: task.attempts + 1, next_attempt_at: holdUntil })) === 1,
+    (await table(db)
+      .where({ account_id: task.account_id, id: task.id, status: 'pending', attempts: task.attempts })
+      .update({ attempts: task.attempts + 1, next_attempt_at: holdUntil })) === 1,
 
   done: (db: Knex, task: Pick<ShopTaskRow, 'account_id' | 'id'>, now: string) =>
     table(db).where({ account_id: task.account_id, id: task.id }).update({ status: 'done', done_at: now, last_error: null }),
 
   retryLater: (db: Knex, task: Pick<ShopTaskRow, 'account_id' | 'id'>, nextAttemptAt: string, error: string) =>
-    table(db).where({ account_id: task.account_id, id: task.id }).update({ next_attempt_at: nextAttemptAt, last_error: error.slice(0, 500) }),
+    table(db)
+      .where({ account_id: task.account_id, id: task.id })
+      .update({ next_attempt_at: nextAttemptAt, last_error: error.slice(0, 500) }),
 
   dead: (db: Knex, task: Pick<ShopTaskRow, 'account_id' | 'id'>, error: string) =>
-    table(db).where({ account_id: task.account_id, id: task.id }).update({ status: 'dead', last_error: error.slice(0, 500) }),
+    table(db)
+      .where({ account_id: task.account_id, id: task.id })
+      .update({ status: 'dead', last_error: error.slice(0, 500) }),
 
   ofOrder: (db: Knex, accountId: string, orderId: string) => table(db).where({ account_id: accountId, order_id: orderId }).orderBy('seq'),
 };

@@ -25,7 +25,11 @@ async function trackStore(ctx: AppContext, shop: ShopRow, signal?: AbortSignal):
     for (const order of orders) {
       const tracking = found.get(Number(order.shop_order_id));
       if (!tracking || (tracking.tracktrace === order.tracktrace && tracking.carrier === order.carrier)) continue;
-      await ordersRepository.update(ctx.db, shop.account_id, order.id, { carrier: tracking.carrier, tracktrace: tracking.tracktrace, updated_at: toDbDateTime(ctx.clock.now()) });
+      await ordersRepository.update(ctx.db, shop.account_id, order.id, {
+        carrier: tracking.carrier,
+        tracktrace: tracking.tracktrace,
+        updated_at: toDbDateTime(ctx.clock.now()),
+      });
       result.processed += 1;
     }
   }
@@ -46,7 +50,10 @@ export async function trackShipments(ctx: AppContext, signal?: AbortSignal): Pro
       result.failed += one.failed;
     } catch (error) {
       result.failed += 1;
-      ctx.logger.warn('shipment tracking of a store failed', { accountId: shop.account_id, error: error instanceof Error ? error.message.slice(0, 300) : String(error) });
+      ctx.logger.warn('shipment tracking of a store failed', {
+        accountId: shop.account_id,
+        error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+      });
     }
   }
   return result;

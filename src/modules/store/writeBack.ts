@@ -45,14 +45,26 @@ function requireShopOrderId(order: OrderRow): number {
 }
 
 const recordStoreOrder = (ctx: AppContext, db: Knex, order: OrderRow, made: StoreOrderRef) =>
-  ordersRepository.update(db, order.account_id, order.id, { shop_order_id: made.shopOrderId, shop_order_number: made.shopOrderNumber, updated_at: toDbDateTime(ctx.clock.now()) });
+  ordersRepository.update(db, order.account_id, order.id, {
+    shop_order_id: made.shopOrderId,
+    shop_order_number: made.shopOrderNumber,
+    updated_at: toDbDateTime(ctx.clock.now()),
+  });
 
 /**
  * A subscription's charge as an order in the store, child of the order the subscription came from.
  * Made once: the order carries our order id, and an attempt after one whose answer was lost first
  * looks among the parent's children for it.
  */
-async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: ShopTaskRow, order: OrderRow, payment: PaymentRow, providerName: string): Promise<void> {
+async function writeRenewal(
+  ctx: AppContext,
+  db: Knex,
+  shop: ShopRow,
+  task: ShopTaskRow,
+  order: OrderRow,
+  payment: PaymentRow,
+  providerName: string,
+): Promise<void> {
   const store = storeClient(ctx, shop, TASK_CLIENT_RETRIES);
   const parent = order.parent_order_id ? await ordersRepository.find(db, order.account_id, order.parent_order_id) : undefined;
   if (!parent || parent.shop_order_id === null) throw new HopelessTask(`renewal order ${order.id} has no store order to renew`);
@@ -67,7 +79,11 @@ async function writeRenewal(ctx: AppContext, db: Knex, shop: ShopRow, task: Shop
   }
   if (shopOrderId === null) {
     const lines = await ordersRepository.linesOf(db, order.account_id, [order.id]);
-    const products = await productsRepository.findMany(db, order.account_id, lines.map((line) => line.product_id));
+    const products = await productsRepository.findMany(
+      db,
+      order.account_id,
+      lines.map((line) => line.product_id),
+    );
     // Made without retries of its own: the task's next attempt looks for it first instead.
     const made = await store.createRenewalOrder({
       serviceOrderId: order.id,

@@ -23,10 +23,21 @@ export async function activateDraft(ctx: AppContext, draft: SubscriptionRow): Pr
   const waitedFrom = scheduledCharge(planOf(draft, rules), draft.next_charge_number)?.date ?? null;
   const activated = await ctx.db.transaction(async (trx) => {
     // Conditional: a cancellation (or a second activation) that came first wins.
-    const moved = await subscriptionsRepository.updateIfUnchanged(trx, { ...draft, status: 'draft' }, { status: 'active', updated_at: stamp });
+    const moved = await subscriptionsRepository.updateIfUnchanged(
+      trx,
+      { ...draft, status: 'draft' },
+      { status: 'active', updated_at: stamp },
+    );
     if (!moved) return false;
     if (waitedFrom !== null && waitedFrom < today) {
-      await pausesRepository.insert(trx, { id: newId('pau'), account_id: draft.account_id, subscription_id: draft.id, from_date: waitedFrom, until_date: today, created_at: stamp });
+      await pausesRepository.insert(trx, {
+        id: newId('pau'),
+        account_id: draft.account_id,
+        subscription_id: draft.id,
+        from_date: waitedFrom,
+        until_date: today,
+        created_at: stamp,
+      });
     }
     return true;
   });

@@ -13,5 +13,10 @@ export function enqueueSubscriptionEvent(
   extra: Record<string, unknown> = {},
 ): Promise<string | null> {
   const status = event === 'charged' || event === 'resumed' ? 'active' : event;
-  return enqueueAccountEvent(trx, subscription.account_id, { name: `subscription.${event}`, resourceId: subscription.id, body: { status, ...extra } }, now);
+  return enqueueAccountEvent(
+    trx,
+    subscription.account_id,
+    { name: `subscription.${event}`, resourceId: subscription.id, body: { status, ...extra } },
+    now,
+  );
 }

@@ -13,13 +13,16 @@ import { fateOf, nextCharged, type PausePeriod } from './schedule';
 /** Statuses from which a subscription can still be charged (or become chargeable). */
 const LIVE: ReadonlySet<SubscriptionRow['status']> = new Set(['draft', 'active', 'paused']);
 
-
 /**
  * next_payment_at / next_amount as pauses and cancellation now leave them: the next charge actually
  * made. A charge row still due, dated `today` or later, comes before the unplanned ones (a resume
  * made today's skipped charge due again); due rows of earlier days are late retries, not "next".
  */
-async function upcomingCharge(trx: Knex, subscription: SubscriptionRow, today: string): Promise<Pick<SubscriptionRow, 'next_payment_at' | 'next_amount'>> {
+async function upcomingCharge(
+  trx: Knex,
+  subscription: SubscriptionRow,
+  today: string,
+): Promise<Pick<SubscriptionRow, 'next_payment_at' | 'next_amount'>> {
   const rules = await subscriptionsRepository.rulesOf(trx, subscription.account_id, [subscription.id]);
   const pauses = await pausesRepository.periodsOf(trx, subscription.account_id, subscription.id);
   const cancelAt = formatNullableDate(subscription.cancel_at);
@@ -46,7 +49,11 @@ function refuse(message: string, field: string, reason: string): never {
  * The subscription's row is taken first, as billing takes it before it plans or skips a charge, so
  * the two never interleave (a charge skipped by a run while a resume frees it).
  */
-async function change(ctx: AppContext, before: SubscriptionRow, apply: (trx: Knex.Transaction, now: string) => Promise<Partial<SubscriptionRow>>): Promise<SubscriptionRow> {
+async function change(
+  ctx: AppContext,
+  before: SubscriptionRow,
+  apply: (trx: Knex.Transaction, now: string) => Promise<Partial<SubscriptionRow>>,
+): Promise<SubscriptionRow> {
   const now = toDbDateTime(ctx.clock.now());
   await ctx.db.transaction(async (trx) => {
     const taken = await subscriptionsRepository.updateIfUnchanged(trx, before, { updated_at: now });
@@ -61,7 +68,12 @@ async function change(ctx: AppContext, before: SubscriptionRow, apply: (trx: Kne
 
 class ConcurrentChange extends Error {}
 
-async function withRetry(ctx: AppContext, account: Account, id: string, attempt: (row: SubscriptionRow) => Promise<SubscriptionRow>): Promise<SubscriptionRow> {
+async function withRetry(
+  ctx: AppContext,
+  account: Account,
+  id: string,
+  attempt: (row: SubscriptionRow) => Promise<SubscriptionRow>,
+): Promise<SubscriptionRow> {
   for (let tries = 0; ; tries += 1) {
     try {
       return await attempt(await requireSubscription(ctx, account, id));
@@ -98,9 +110,17 @@ export function pauseSubscription(ctx: AppContext, account: Account, id: string,
   return withRetry(ctx, account, id, async (row) => {
     if (row.status !== 'active') refuse('Could not pause subscription', 'status', `A subscription that is ${row.status} cannot be paused.`);
     const from = todayIn(ctx);
-    if (resumeAt !== undefined && resumeAt <= from) refuse('Could not pause subscription', 'resume_at', 'The resume at field must be a date after today.');
+    if (resumeAt !== undefined && resumeAt <= from)
+      refuse('Could not pause subscription', 'resume_at', 'The resume at field must be a date after today.');
     return change(ctx, row, async (trx, stamp) => {
-      await pausesRepository.insert(trx, { id: newId('pau'), account_id: row.account_id, subscription_id: row.id, from_date: from, until_date: resumeAt ?? null, created_at: stamp });
+      await pausesRepository.insert(trx, {
+        id: newId('pau'),
+        account_id: row.account_id,
+        subscription_id: row.id,
+        from_date: from,
+        until_date: resumeAt ?? null,
+        created_at: stamp,
+      });
       await enqueueSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: resumeAt ?? null });
       return { status: 'paused', resume_at: resumeAt ?? null };
     });
@@ -110,7 +130,8 @@ export function pauseSubscription(ctx: AppContext, account: Account, id: string,
 /** `POST /api/v2/subscriptions/{id}/resume` (extension): charges dated today or later are made again. */
 export function resumeSubscription(ctx: AppContext, account: Account, id: string): Promise<SubscriptionRow> {
   return withRetry(ctx, account, id, async (row) => {
-    if (row.status !== 'paused') refuse('Could not resume subscription', 'status', `A subscription that is ${row.status} cannot be resumed.`);
+    if (row.status !== 'paused')
+      refuse('Could not resume subscription', 'status', `A subscription that is ${row.status} cannot be resumed.`);
     return change(ctx, row, (trx, stamp) => resumeIn(trx, row, todayIn(ctx), stamp));
   });
 }
@@ -133,7 +154,12 @@ async function resumeIn(trx: Knex.Transaction, row: SubscriptionRow, on: string,
  * again, and the next run makes them. The row keeps its id, so its payment's origin key, and with it
  * the one payment a charge may have, stays the same. Gives the first one's date, or null.
  */
-async function reviveSkippedCharges(trx: Knex.Transaction, row: SubscriptionRow, pausedBefore: PausePeriod[], stamp: string): Promise<string | null> {
+async function reviveSkippedCharges(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  pausedBefore: PausePeriod[],
+  stamp: string,
+): Promise<string | null> {
   const pausesAfter = await pausesRepository.periodsOf(trx, row.account_id, row.id);
   const cancelAt = formatNullableDate(row.cancel_at);
   const skipped = await chargesRepository.skippedOf(trx, row);
@@ -156,17 +182,45 @@ async function reviveSkippedCharges(trx: Knex.Transaction, row: SubscriptionRow,
  * Pauses a subscription without end for the service itself (a follow-up that failed, with the
  * account's on-failure action `pause`), inside the caller's transaction.
  */
-export async function pauseIn(trx: Knex.Transaction, row: Pick<SubscriptionRow, 'id' | 'account_id'>, from: string, stamp: string): Promise<void> {
-  const moved = await subscriptionsRepository.updateIfInStatus(trx, row, 'active', { status: 'paused', resume_at: null, updated_at: stamp });
+export async function pauseIn(
+  trx: Knex.Transaction,
+  row: Pick<SubscriptionRow, 'id' | 'account_id'>,
+  from: string,
+  stamp: string,
+): Promise<void> {
+  const moved = await subscriptionsRepository.updateIfInStatus(trx, row, 'active', {
+    status: 'paused',
+    resume_at: null,
+    updated_at: stamp,
+  });
   if (!moved) return;
-  await pausesRepository.insert(trx, { id: newId('pau'), account_id: row.account_id, subscription_id: row.id, from_date: from, until_date: null, created_at: stamp });
+  await pausesRepository.insert(trx, {
+    id: newId('pau'),
+    account_id: row.account_id,
+    subscription_id: row.id,
+    from_date: from,
+    until_date: null,
+    created_at: stamp,
+  });
   await subscriptionsRepository.update(trx, row, { next_payment_at: null, next_amount: null });
   await enqueueSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: null });
 }
 
 /** Cancels a subscription today for the service itself (on-failure action `cancel`), inside the caller's transaction. */
-export async function cancelIn(trx: Knex.Transaction, row: Pick<SubscriptionRow, 'id' | 'account_id'>, on: string, stamp: string): Promise<void> {
-  const moved = await subscriptionsRepository.updateIfInStatuses(trx, row, [...LIVE], { status: 'cancelled', cancel_at: on, next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, on), next_payment_at: null, next_amount: null, updated_at: stamp });
+export async function cancelIn(
+  trx: Knex.Transaction,
+  row: Pick<SubscriptionRow, 'id' | 'account_id'>,
+  on: string,
+  stamp: string,
+): Promise<void> {
+  const moved = await subscriptionsRepository.updateIfInStatuses(trx, row, [...LIVE], {
+    status: 'cancelled',
+    cancel_at: on,
+    next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, on),
+    next_payment_at: null,
+    next_amount: null,
+    updated_at: stamp,
+  });
   if (moved) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on });
 }
 
@@ -182,7 +236,13 @@ export async function applyDueStateChanges(ctx: AppContext, date: string): Promi
   const cancelling = await subscriptionsRepository.dueToCancel(ctx.db, [...LIVE], date);
   for (const row of cancelling) {
     await ctx.db.transaction(async (trx) => {
-      const moved = await subscriptionsRepository.updateIfInStatus(trx, row, row.status, { status: 'cancelled', next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, formatDate(String(row.cancel_at))), next_payment_at: null, next_amount: null, updated_at: stamp });
+      const moved = await subscriptionsRepository.updateIfInStatus(trx, row, row.status, {
+        status: 'cancelled',
+        next_charge_date: subscriptionsRepository.nextChargeDateBefore(trx, formatDate(String(row.cancel_at))),
+        next_payment_at: null,
+        next_amount: null,
+        updated_at: stamp,
+      });
       if (moved) {
         cancelled += 1;
         await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: formatNullableDate(row.cancel_at) });
@@ -192,7 +252,11 @@ export async function applyDueStateChanges(ctx: AppContext, date: string): Promi
   const resuming = await subscriptionsRepository.dueToResume(ctx.db, date);
   for (const row of resuming) {
     await ctx.db.transaction(async (trx) => {
-      const moved = await subscriptionsRepository.updateIfInStatus(trx, row, 'paused', { status: 'active', resume_at: null, updated_at: stamp });
+      const moved = await subscriptionsRepository.updateIfInStatus(trx, row, 'paused', {
+        status: 'active',
+        resume_at: null,
+        updated_at: stamp,
+      });
       if (!moved) return;
       resumed += 1;
       await enqueueSubscriptionEvent(trx, row, 'resumed', stamp);

@@ -30,7 +30,7 @@ export const subscriptionLifecycleRoutes = [
     methods: ['post'],
     path: `${path}/pause`,
     operationId: 'pauseSubscription',
-    summary: "Pause a subscription: its charges are skipped (not made up later) until resume_at or until resumed",
+    summary: 'Pause a subscription: its charges are skipped (not made up later) until resume_at or until resumed',
     tag,
     status: 200,
     extension: true,

@@ -92,7 +92,13 @@ export function subscriptionPaidFirst(
  * rule's invoice lines describe, so it gets none.) `extra` are columns the caller keys the
  * subscription by (a store order's origin).
  */
-export async function insertPaidFirst(ctx: AppContext, trx: Knex.Transaction, made: PaidFirstPeriod, payment: PaymentRow, extra: Partial<SubscriptionRow> = {}): Promise<void> {
+export async function insertPaidFirst(
+  ctx: AppContext,
+  trx: Knex.Transaction,
+  made: PaidFirstPeriod,
+  payment: PaymentRow,
+  extra: Partial<SubscriptionRow> = {},
+): Promise<void> {
   const row = { ...made.row, ...extra };
   await subscriptionsRepository.insertWithRules(trx, row, made.rules, made.invoiceRules);
   await chargesRepository.insertNew(trx, [made.paidCharge]);

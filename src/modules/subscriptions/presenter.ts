@@ -52,9 +52,24 @@ function groupRules(rules: SubscriptionRuleRow[]): Map<string, SubscriptionRuleR
 }
 
 /** Subscriptions with rules and customer, for a whole page in three queries. */
-export async function presentSubscriptions(db: Knex, zone: Zone, accountId: string, rows: SubscriptionRow[]): Promise<SubscriptionResponse[]> {
-  const rules = groupRules(await subscriptionsRepository.rulesOf(db, accountId, rows.map((row) => row.id)));
-  const customers = await customersRepository.findMany(db, accountId, rows.map((row) => row.customer_id));
+export async function presentSubscriptions(
+  db: Knex,
+  zone: Zone,
+  accountId: string,
+  rows: SubscriptionRow[],
+): Promise<SubscriptionResponse[]> {
+  const rules = groupRules(
+    await subscriptionsRepository.rulesOf(
+      db,
+      accountId,
+      rows.map((row) => row.id),
+    ),
+  );
+  const customers = await customersRepository.findMany(
+    db,
+    accountId,
+    rows.map((row) => row.customer_id),
+  );
   return rows.map((row) => {
     const customer = customers.get(row.customer_id);
     if (!customer) throw new Error(`Subscription ${row.id} has no customer ${row.customer_id}`);
@@ -74,7 +89,13 @@ export async function nestedSubscriptionsById(
 ): Promise<Map<string, NestedSubscriptionResponse>> {
   const wanted = ids.filter((id): id is string => id !== null);
   const rows = [...(await subscriptionsRepository.findMany(db, accountId, wanted)).values()];
-  const rules = groupRules(await subscriptionsRepository.rulesOf(db, accountId, rows.map((row) => row.id)));
+  const rules = groupRules(
+    await subscriptionsRepository.rulesOf(
+      db,
+      accountId,
+      rows.map((row) => row.id),
+    ),
+  );
   return new Map(rows.map((row) => [row.id, presentNestedSubscription(row, rules.get(row.id) ?? [], zone)]));
 }
 

@@ -98,9 +98,11 @@ export const subscriptionsRepository = {
    * cancellation (due before it, not planned yet: billing still makes it), else none — so billing
    * never reads it again.
    */
-  nextChargeDateBefore: (db: Knex, cancelAt: string) => db.raw('CASE WHEN next_charge_date < ? THEN next_charge_date ELSE NULL END', [cancelAt]),
+  nextChargeDateBefore: (db: Knex, cancelAt: string) =>
+    db.raw('CASE WHEN next_charge_date < ? THEN next_charge_date ELSE NULL END', [cancelAt]),
 
-  findByOriginKey: (db: Knex, accountId: string, originKey: string) => shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),
+  findByOriginKey: (db: Knex, accountId: string, originKey: string) =>
+    shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),
 
   /** The subscriptions a store order started, oldest first. */
   startedByOrder: (db: Knex, accountId: string, orderId: string, limit: number) =>
@@ -112,7 +114,11 @@ export const subscriptionsRepository = {
    * Changes the subscription only if it is still as `before` (its status and next charge number): of
    * two changes made from the same reading, one wins. Its row stays locked until the transaction ends.
    */
-  updateIfUnchanged: (db: Knex, before: Pick<SubscriptionRow, 'id' | 'account_id' | 'status' | 'next_charge_number'>, changes: Partial<SubscriptionRow>) =>
+  updateIfUnchanged: (
+    db: Knex,
+    before: Pick<SubscriptionRow, 'id' | 'account_id' | 'status' | 'next_charge_number'>,
+    changes: Partial<SubscriptionRow>,
+  ) =>
     shared
       .table(db)
       .where({ id: before.id, account_id: before.account_id, status: before.status, next_charge_number: before.next_charge_number })
@@ -123,24 +129,33 @@ export const subscriptionsRepository = {
     shared.table(db).where({ id: row.id, account_id: row.account_id, status }).update(changes),
 
   /** Changes the subscription only while it has one of these statuses; 0 when it has another. */
-  updateIfInStatuses: (db: Knex, row: Pick<SubscriptionRow, 'id' | 'account_id'>, statuses: SubscriptionStatus[], changes: SubscriptionChanges) =>
-    shared.table(db).where({ id: row.id, account_id: row.account_id }).whereIn('status', statuses).update(changes),
+  updateIfInStatuses: (
+    db: Knex,
+    row: Pick<SubscriptionRow, 'id' | 'account_id'>,
+    statuses: SubscriptionStatus[],
+    changes: SubscriptionChanges,
+  ) => shared.table(db).where({ id: row.id, account_id: row.account_id }).whereIn('status', statuses).update(changes),
 
   /** Subscriptions in these statuses whose cancellation date has come, across accounts. */
   dueToCancel: (db: Knex, statuses: SubscriptionStatus[], date: string) =>
     shared.table(db).whereIn('status', statuses).whereNotNull('cancel_at').andWhere('cancel_at', '<=', date),
 
   /** Paused subscriptions whose resume date has come, across accounts. */
-  dueToResume: (db: Knex, date: string) => shared.table(db).where('status', 'paused').whereNotNull('resume_at').andWhere('resume_at', '<=', date),
+  dueToResume: (db: Knex, date: string) =>
+    shared.table(db).where('status', 'paused').whereNotNull('resume_at').andWhere('resume_at', '<=', date),
 
   /** The draft subscriptions that wait for this mandate. */
-  draftsOnMandate: (db: Knex, accountId: string, mandateId: string) => shared.table(db).where({ account_id: accountId, provider_mandate_id: mandateId, status: 'draft' }),
+  draftsOnMandate: (db: Knex, accountId: string, mandateId: string) =>
+    shared.table(db).where({ account_id: accountId, provider_mandate_id: mandateId, status: 'draft' }),
 
   /**
    * One page of the subscriptions in these statuses with a charge to plan on or before `date`,
    * across accounts, in `seq` order after `afterSeq`.
    */
-  dueForPlanning: async (db: Knex, options: { statuses: SubscriptionStatus[]; date: string; afterSeq: number; limit: number }): Promise<Array<SubscriptionRow & { seq: number }>> =>
+  dueForPlanning: async (
+    db: Knex,
+    options: { statuses: SubscriptionStatus[]; date: string; afterSeq: number; limit: number },
+  ): Promise<Array<SubscriptionRow & { seq: number }>> =>
     (await shared
       .table(db)
       .whereIn('status', options.statuses)
@@ -150,7 +165,8 @@ export const subscriptionsRepository = {
       .limit(options.limit)) as Array<SubscriptionRow & { seq: number }>,
 
   /** The rules of these subscriptions, whichever account's (any order). */
-  rulesOfSubscriptions: (db: Knex, subscriptionIds: string[]) => db<SubscriptionRuleRow>('subscription_rules').whereIn('subscription_id', subscriptionIds),
+  rulesOfSubscriptions: (db: Knex, subscriptionIds: string[]) =>
+    db<SubscriptionRuleRow>('subscription_rules').whereIn('subscription_id', subscriptionIds),
 
   /** How many times a rule has been charged (planned), as the schedule counts them. */
   setTimesDone: (db: Knex, rule: Pick<SubscriptionRuleRow, 'id' | 'account_id'>, times: number) =>

@@ -33,7 +33,8 @@ function checkRuleDay(rule: { interval: RuleInterval; day?: number | null }, ctx
   const day = rule.day ?? 0;
   const fail = (message: string) => ctx.addIssue({ code: 'custom', path: ['day'], message });
   if (rule.interval === 'day' && day !== 0) fail('The :attribute field must be 0 or absent when the interval is day.');
-  if (rule.interval === 'week' && (day < 0 || day > 7)) fail('The :attribute field must be between 1 and 7 (ISO weekday, Monday = 1) for a weekly rule.');
+  if (rule.interval === 'week' && (day < 0 || day > 7))
+    fail('The :attribute field must be between 1 and 7 (ISO weekday, Monday = 1) for a weekly rule.');
   if ((rule.interval === 'month' || rule.interval === 'year') && (day < 0 || day > 31)) {
     fail('The :attribute field must be between 1 and 31 for a monthly or yearly rule.');
   }
@@ -73,9 +74,10 @@ export const createSubscriptionBody = z.object({
 export type CreateSubscriptionInput = z.output<typeof createSubscriptionBody>;
 export type CreateSubscriptionRuleInput = CreateSubscriptionInput['rules'][number];
 
-
 /** `DELETE /api/v2/subscriptions/{id}` (extension); a body is optional. */
 export const cancelSubscriptionBody = z.object({ cancel_at: calendarDate().optional().describe('Y-m-d; absent or past: today') }).strict();
 
 /** `POST /api/v2/subscriptions/{id}/pause` (extension); a body is optional. */
-export const pauseSubscriptionBody = z.object({ resume_at: calendarDate().optional().describe('Y-m-d, after today; absent: until resumed') }).strict();
+export const pauseSubscriptionBody = z
+  .object({ resume_at: calendarDate().optional().describe('Y-m-d, after today; absent: until resumed') })
+  .strict();

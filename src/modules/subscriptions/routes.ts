@@ -9,7 +9,13 @@ const names = { path: '/api/v2/subscriptions', tag: 'Subscriptions', plural: 'su
 const present = presentSubscriptions;
 
 export const subscriptionRoutes = [
-  listRoute({ ...names, operationId: 'listSubscriptions', summary: 'List subscriptions with their rules and customer', list: listSubscriptions, present }),
+  listRoute({
+    ...names,
+    operationId: 'listSubscriptions',
+    summary: 'List subscriptions with their rules and customer',
+    list: listSubscriptions,
+    present,
+  }),
   defineRoute({
     methods: ['post'],
     path: names.path,
@@ -25,5 +31,11 @@ export const subscriptionRoutes = [
       return presented;
     },
   }),
-  readOneRoute({ ...names, operationId: 'getSubscription', summary: 'Get one subscription with its rules and customer', get: getSubscription, present }),
+  readOneRoute({
+    ...names,
+    operationId: 'getSubscription',
+    summary: 'Get one subscription with its rules and customer',
+    get: getSubscription,
+    present,
+  }),
 ];

@@ -200,7 +200,12 @@ export function fateOf(date: string, pauses: readonly PausePeriod[], cancelAt: s
 const LOOKAHEAD = 400;
 
 /** The next charge from number `from` on that will actually be made, or null (none left, cancelled, paused without end). */
-export function nextCharged(plan: SchedulePlan, from: number, pauses: readonly PausePeriod[], cancelAt: string | null): ScheduledCharge | null {
+export function nextCharged(
+  plan: SchedulePlan,
+  from: number,
+  pauses: readonly PausePeriod[],
+  cancelAt: string | null,
+): ScheduledCharge | null {
   for (let number = from; number < from + LOOKAHEAD; number += 1) {
     const charge = scheduledCharge(plan, number);
     if (!charge) return null;

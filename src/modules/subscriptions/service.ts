@@ -6,7 +6,13 @@ import { newId } from '../../ids';
 import { calendarDateIn, toDbDateTime } from '../../time';
 import { customersRepository } from '../customers/repository';
 import { mandatesRepository, type MandateRow } from '../mandates/repository';
-import { subscriptionsRepository, type InvoiceRuleRow, type SubscriptionRow, type SubscriptionRuleRow, type SubscriptionStatus } from './repository';
+import {
+  subscriptionsRepository,
+  type InvoiceRuleRow,
+  type SubscriptionRow,
+  type SubscriptionRuleRow,
+  type SubscriptionStatus,
+} from './repository';
 import type { CreateSubscriptionInput } from './requestSchemas';
 import { effectiveRuleDay, firstChargeDate } from './schedule';
 
@@ -89,7 +95,12 @@ export interface NewSubscription {
  * come from the first rule. Shared by the API and by payment links, so a subscription is the same
  * whoever makes it.
  */
-export function newSubscription(account: Pick<Account, 'id'>, input: CreateSubscriptionInput, mandate: MandateRow, now: Date): NewSubscription {
+export function newSubscription(
+  account: Pick<Account, 'id'>,
+  input: CreateSubscriptionInput,
+  mandate: MandateRow,
+  now: Date,
+): NewSubscription {
   const subscriptionId = newId('sub');
   const rules = ruleRowsFrom(account, subscriptionId, input);
   const [first] = rules;

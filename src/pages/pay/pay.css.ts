@@ -4,7 +4,8 @@
  */
 export const PAY_CSS = `*{box-sizing:border-box}
 html{font-size:100%}
-body{margin:0;padding:1rem;background:#f3f4f6;color:#1a1a1a;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
+body{margin:0;padding:1rem;background:#f3f4f6;color:#1a1a1a;line-height:1.5;
+font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .card{max-width:34rem;margin:0 auto;background:#fff;border-radius:.75rem;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 @media (min-width:48rem){body{padding:3rem 1rem}.card{padding:2.5rem}}
 h1{font-size:1.5rem;margin:0 0 .5rem}
@@ -21,7 +22,8 @@ label{display:block;font-weight:600;margin-bottom:.25rem}
 input{width:100%;font:inherit;padding:.7rem .8rem;border:1px solid #6b6b6b;border-radius:.4rem;background:#fff;color:#1a1a1a}
 input[aria-invalid=true]{border-color:#b00020;border-width:2px}
 .error{color:#b00020;margin:.25rem 0 0;font-weight:600}
-button{display:block;width:100%;margin-top:1.5rem;font:inherit;font-weight:700;font-size:1.1rem;padding:.9rem 1rem;border:0;border-radius:.5rem;background:#0b5cad;color:#fff;cursor:pointer}
+button{display:block;width:100%;margin-top:1.5rem;font:inherit;font-weight:700;font-size:1.1rem;padding:.9rem 1rem;
+border:0;border-radius:.5rem;background:#0b5cad;color:#fff;cursor:pointer}
 button:hover{background:#084a8c}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 `;

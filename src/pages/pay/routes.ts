@@ -3,7 +3,15 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { chooseLocale, type PageLocale } from '../../i18n/locales';
-import { findPublicLink, linkReturnOutcome, LinkNotPayableError, payLink, paymentInProgress, unpayableReason, type PublicLink } from '../../modules/links/checkout';
+import {
+  findPublicLink,
+  linkReturnOutcome,
+  LinkNotPayableError,
+  payLink,
+  paymentInProgress,
+  unpayableReason,
+  type PublicLink,
+} from '../../modules/links/checkout';
 import { providerAdapters } from '../../providers';
 import { calendarDateIn } from '../../time';
 import { pageSecurityHeaders } from '../securityHeaders';

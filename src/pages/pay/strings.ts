@@ -79,9 +79,21 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     thanks: { title: 'Thank you!', text: 'Your payment has been received.' },
     failed: { title: 'Payment not completed', text: 'Your payment did not go through. No money was taken.', again: 'Try again' },
     waiting: { title: 'Confirming your payment…', text: 'This takes a few seconds. This page refreshes by itself.' },
-    waitingOver: { title: 'We are still waiting', text: 'Your bank has not confirmed the payment yet. You can close this page; the merchant will be told once it is confirmed.' },
-    inProgress: { title: 'Payment in progress', text: 'A payment for this link has been started and is not completed yet, so no second one can be made. A bank transfer can take a few days. This page checks again by itself.', checkAgain: 'Check again' },
-    providerDown: { title: 'Payment not possible right now', text: 'We could not reach the payment provider. Please try again in a few minutes.' },
+    waitingOver: {
+      title: 'We are still waiting',
+      text: 'Your bank has not confirmed the payment yet. You can close this page; the merchant will be told once it is confirmed.',
+    },
+    inProgress: {
+      title: 'Payment in progress',
+      text:
+        'A payment for this link has been started and is not completed yet, so no second one can be made. A bank transfer can ' +
+        'take a few days. This page checks again by itself.',
+      checkAgain: 'Check again',
+    },
+    providerDown: {
+      title: 'Payment not possible right now',
+      text: 'We could not reach the payment provider. Please try again in a few minutes.',
+    },
   },
   nl: {
     payTo: (merchant) => `Betaling aan ${merchant}`,
@@ -92,7 +104,8 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     untilCancelled: 'tot u opzegt',
     firstRegularCharge: (date) => `Eerste vaste afschrijving op ${date}.`,
     trial: (trial) => `Inclusief een proefperiode van ${trial}.`,
-    mandateNote: 'Met deze kleine betaling geeft u toestemming voor toekomstige incasso’s van uw rekening. Verder wordt nu niets afgeschreven.',
+    mandateNote:
+      'Met deze kleine betaling geeft u toestemming voor toekomstige incasso’s van uw rekening. Verder wordt nu niets afgeschreven.',
     yourDetails: 'Uw gegevens',
     firstName: 'Voornaam',
     lastName: 'Achternaam',
@@ -112,9 +125,23 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     thanks: { title: 'Dank u wel!', text: 'Uw betaling is ontvangen.' },
     failed: { title: 'Betaling niet gelukt', text: 'Uw betaling is niet gelukt. Er is geen geld afgeschreven.', again: 'Opnieuw proberen' },
     waiting: { title: 'Uw betaling wordt bevestigd…', text: 'Dit duurt een paar seconden. Deze pagina ververst vanzelf.' },
-    waitingOver: { title: 'We wachten nog op uw bank', text: 'Uw bank heeft de betaling nog niet bevestigd. U kunt deze pagina sluiten; de verkoper hoort het zodra de betaling bevestigd is.' },
-    inProgress: { title: 'Betaling in behandeling', text: 'Er is al een betaling voor deze link gestart die nog niet is afgerond, dus er kan geen tweede worden gedaan. Een overboeking kan een paar dagen duren. Deze pagina controleert het vanzelf opnieuw.', checkAgain: 'Opnieuw controleren' },
-    providerDown: { title: 'Betalen is nu niet mogelijk', text: 'We konden de betaaldienst niet bereiken. Probeer het over een paar minuten opnieuw.' },
+    waitingOver: {
+      title: 'We wachten nog op uw bank',
+      text:
+        'Uw bank heeft de betaling nog niet bevestigd. U kunt deze pagina sluiten; de verkoper hoort het zodra de betaling ' +
+        'bevestigd is.',
+    },
+    inProgress: {
+      title: 'Betaling in behandeling',
+      text:
+        'Er is al een betaling voor deze link gestart die nog niet is afgerond, dus er kan geen tweede worden gedaan. Een ' +
+        'overboeking kan een paar dagen duren. Deze pagina controleert het vanzelf opnieuw.',
+      checkAgain: 'Opnieuw controleren',
+    },
+    providerDown: {
+      title: 'Betalen is nu niet mogelijk',
+      text: 'We konden de betaaldienst niet bereiken. Probeer het over een paar minuten opnieuw.',
+    },
   },
   de: {
     payTo: (merchant) => `Zahlung an ${merchant}`,
@@ -143,11 +170,29 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     },
     notFound: { title: 'Link nicht gefunden', text: 'Wir konnten diesen Zahlungslink nicht finden. Bitte prüfen Sie die Adresse.' },
     thanks: { title: 'Vielen Dank!', text: 'Ihre Zahlung ist eingegangen.' },
-    failed: { title: 'Zahlung nicht abgeschlossen', text: 'Ihre Zahlung ist nicht durchgegangen. Es wurde kein Geld abgebucht.', again: 'Erneut versuchen' },
+    failed: {
+      title: 'Zahlung nicht abgeschlossen',
+      text: 'Ihre Zahlung ist nicht durchgegangen. Es wurde kein Geld abgebucht.',
+      again: 'Erneut versuchen',
+    },
     waiting: { title: 'Ihre Zahlung wird bestätigt…', text: 'Das dauert einige Sekunden. Diese Seite aktualisiert sich von selbst.' },
-    waitingOver: { title: 'Wir warten noch', text: 'Ihre Bank hat die Zahlung noch nicht bestätigt. Sie können diese Seite schließen; der Händler wird informiert, sobald sie bestätigt ist.' },
-    inProgress: { title: 'Zahlung in Bearbeitung', text: 'Für diesen Link wurde bereits eine Zahlung begonnen, die noch nicht abgeschlossen ist; eine zweite ist daher nicht möglich. Eine Überweisung kann einige Tage dauern. Diese Seite prüft es von selbst erneut.', checkAgain: 'Erneut prüfen' },
-    providerDown: { title: 'Zahlung gerade nicht möglich', text: 'Der Zahlungsdienst ist nicht erreichbar. Bitte versuchen Sie es in einigen Minuten erneut.' },
+    waitingOver: {
+      title: 'Wir warten noch',
+      text:
+        'Ihre Bank hat die Zahlung noch nicht bestätigt. Sie können diese Seite schließen; der Händler wird informiert, sobald ' +
+        'sie bestätigt ist.',
+    },
+    inProgress: {
+      title: 'Zahlung in Bearbeitung',
+      text:
+        'Für diesen Link wurde bereits eine Zahlung begonnen, die noch nicht abgeschlossen ist; eine zweite ist daher nicht ' +
+        'möglich. Eine Überweisung kann einige Tage dauern. Diese Seite prüft es von selbst erneut.',
+      checkAgain: 'Erneut prüfen',
+    },
+    providerDown: {
+      title: 'Zahlung gerade nicht möglich',
+      text: 'Der Zahlungsdienst ist nicht erreichbar. Bitte versuchen Sie es in einigen Minuten erneut.',
+    },
   },
   fr: {
     payTo: (merchant) => `Paiement à ${merchant}`,
@@ -178,9 +223,23 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     thanks: { title: 'Merci !', text: 'Votre paiement a bien été reçu.' },
     failed: { title: 'Paiement non abouti', text: 'Votre paiement n’a pas abouti. Aucun montant n’a été débité.', again: 'Réessayer' },
     waiting: { title: 'Confirmation de votre paiement…', text: 'Cela prend quelques secondes. Cette page s’actualise toute seule.' },
-    waitingOver: { title: 'Nous attendons encore', text: 'Votre banque n’a pas encore confirmé le paiement. Vous pouvez fermer cette page ; le commerçant sera informé dès sa confirmation.' },
-    inProgress: { title: 'Paiement en cours', text: 'Un paiement a déjà été commencé pour ce lien et n’est pas encore terminé : un second n’est donc pas possible. Un virement peut prendre quelques jours. Cette page vérifie de nouveau toute seule.', checkAgain: 'Vérifier de nouveau' },
-    providerDown: { title: 'Paiement impossible pour le moment', text: 'Le service de paiement est injoignable. Réessayez dans quelques minutes.' },
+    waitingOver: {
+      title: 'Nous attendons encore',
+      text:
+        'Votre banque n’a pas encore confirmé le paiement. Vous pouvez fermer cette page ; le commerçant sera informé dès sa ' +
+        'confirmation.',
+    },
+    inProgress: {
+      title: 'Paiement en cours',
+      text:
+        'Un paiement a déjà été commencé pour ce lien et n’est pas encore terminé : un second n’est donc pas possible. Un ' +
+        'virement peut prendre quelques jours. Cette page vérifie de nouveau toute seule.',
+      checkAgain: 'Vérifier de nouveau',
+    },
+    providerDown: {
+      title: 'Paiement impossible pour le moment',
+      text: 'Le service de paiement est injoignable. Réessayez dans quelques minutes.',
+    },
   },
   es: {
     payTo: (merchant) => `Pago a ${merchant}`,
@@ -211,8 +270,20 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     thanks: { title: '¡Gracias!', text: 'Hemos recibido su pago.' },
     failed: { title: 'Pago no completado', text: 'Su pago no se ha completado. No se ha cobrado nada.', again: 'Intentar de nuevo' },
     waiting: { title: 'Confirmando su pago…', text: 'Tarda unos segundos. Esta página se actualiza sola.' },
-    waitingOver: { title: 'Seguimos esperando', text: 'Su banco aún no ha confirmado el pago. Puede cerrar esta página; el comercio será avisado en cuanto se confirme.' },
-    inProgress: { title: 'Pago en curso', text: 'Ya se ha iniciado un pago para este enlace que aún no se ha completado, por lo que no se puede hacer otro. Una transferencia puede tardar unos días. Esta página vuelve a comprobarlo sola.', checkAgain: 'Comprobar de nuevo' },
-    providerDown: { title: 'Pago no disponible ahora', text: 'No hemos podido contactar con el servicio de pago. Inténtelo de nuevo en unos minutos.' },
+    waitingOver: {
+      title: 'Seguimos esperando',
+      text: 'Su banco aún no ha confirmado el pago. Puede cerrar esta página; el comercio será avisado en cuanto se confirme.',
+    },
+    inProgress: {
+      title: 'Pago en curso',
+      text:
+        'Ya se ha iniciado un pago para este enlace que aún no se ha completado, por lo que no se puede hacer otro. Una ' +
+        'transferencia puede tardar unos días. Esta página vuelve a comprobarlo sola.',
+      checkAgain: 'Comprobar de nuevo',
+    },
+    providerDown: {
+      title: 'Pago no disponible ahora',
+      text: 'No hemos podido contactar con el servicio de pago. Inténtelo de nuevo en unos minutos.',
+    },
   },
 };

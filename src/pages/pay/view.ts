@@ -19,7 +19,9 @@ const EMPTY_FORM: BuyerForm = { values: { first_name: '', last_name: '', email: 
 const merchantOf = ({ account }: Pick<PublicLink, 'account'>) => account.display_name ?? account.name;
 
 const dateFor = (locale: PageLocale, ymd: string) =>
-  new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ymd.slice(0, 10)}T00:00:00Z`));
+  new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${ymd.slice(0, 10)}T00:00:00Z`),
+  );
 
 function regularCharges(locale: PageLocale, found: PublicLink, today: string): string {
   const { link } = found;
@@ -35,7 +37,8 @@ function regularCharges(locale: PageLocale, found: PublicLink, today: string): s
   if (!later.length) return '';
   const items = later.map(({ rule, times }) => {
     const how = times ? words.times(times) : words.untilCancelled;
-    return `<li>${escapeHtml(words.thenRegular(formatMoneyFor(locale, rule.amount, link.currency), words.every(rule.interval_amount, rule.interval)))}, ${escapeHtml(how)}</li>`;
+    const regular = words.thenRegular(formatMoneyFor(locale, rule.amount, link.currency), words.every(rule.interval_amount, rule.interval));
+    return `<li>${escapeHtml(regular)}, ${escapeHtml(how)}</li>`;
   });
   const firstCharge = firstRegularChargeDate(link, rules, today);
   const notes = firstCharge ? [words.firstRegularCharge(dateFor(locale, firstCharge))] : [];
@@ -46,9 +49,10 @@ function regularCharges(locale: PageLocale, found: PublicLink, today: string): s
 function field(name: keyof BuyerForm['values'], label: string, type: string, autocomplete: string, form: BuyerForm): string {
   const error = form.errors[name];
   const described = error ? ` aria-invalid="true" aria-describedby="${name}-error"` : '';
+  const valueAttribute = `value="${escapeHtml(form.values[name])}"`;
   return `<div class="field">
 <label for="${name}">${escapeHtml(label)}</label>
-<input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required maxlength="191" value="${escapeHtml(form.values[name])}"${described}>
+<input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required maxlength="191" ${valueAttribute}${described}>
 ${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ''}
 </div>`;
 }
@@ -78,7 +82,8 @@ export function linkPage(locale: PageLocale, found: PublicLink, today: string, f
   const parts = [
     `<h1>${escapeHtml(words.payTo(merchantOf(found)))}</h1>`,
     `<p class="description">${escapeHtml(link.description)}</p>`,
-    `<p class="label">${escapeHtml(words.payNow)}</p><p class="amount">${escapeHtml(formatMoneyFor(locale, amountDueNow(found.link), link.currency))}</p>`,
+    `<p class="label">${escapeHtml(words.payNow)}</p>` +
+      `<p class="amount">${escapeHtml(formatMoneyFor(locale, amountDueNow(found.link), link.currency))}</p>`,
   ];
   if (link.type === 'subscription') parts.push(regularCharges(locale, found, today));
   if (link.type === 'mandate') parts.push(`<p class="note">${escapeHtml(words.mandateNote)}</p>`);
@@ -88,7 +93,11 @@ export function linkPage(locale: PageLocale, found: PublicLink, today: string, f
 }
 
 /** A page with a title and one sentence: gone, not found, thanks, provider down, still waiting. */
-export function messagePage(locale: PageLocale, message: { title: string; text: string }, options: { refreshSeconds?: number; extra?: string } = {}): string {
+export function messagePage(
+  locale: PageLocale,
+  message: { title: string; text: string },
+  options: { refreshSeconds?: number; extra?: string } = {},
+): string {
   return renderPage({
     locale,
     title: message.title,

@@ -1,6 +1,12 @@
 import { MollieApiError } from '@mollie/api-client';
 import { AppError } from '../../errors';
-import { ProviderCredentialsError, ProviderFailedError, ProviderNotFoundError, ProviderOutageError, ProviderRejectedError } from '../errors';
+import {
+  ProviderCredentialsError,
+  ProviderFailedError,
+  ProviderNotFoundError,
+  ProviderOutageError,
+  ProviderRejectedError,
+} from '../errors';
 import type { FieldNames } from './transformers';
 
 /** What a client is told to wait before retrying after an outage (Mollie sends no Retry-After we could pass on). */
@@ -31,7 +37,8 @@ export function providerErrorFrom(error: unknown, fields: FieldNames, retryAfter
   if (status === 429) return new ProviderOutageError('rate limited, HTTP 429', retryAfterSeconds ?? RETRY_AFTER_SECONDS, false);
   // Another request with the same idempotency key is still running at Mollie: it may well succeed,
   // and the retry with that key gets its answer.
-  if (status === 409) return new ProviderOutageError('a request with the same idempotency key is in progress, HTTP 409', RETRY_AFTER_SECONDS, true);
+  if (status === 409)
+    return new ProviderOutageError('a request with the same idempotency key is in progress, HTTP 409', RETRY_AFTER_SECONDS, true);
   // The client already retried with the same key; Mollie may have done the work before failing.
   if (status >= 500) return new ProviderOutageError(`HTTP ${status}`, RETRY_AFTER_SECONDS, true);
   return new ProviderFailedError(`${error.message} (HTTP ${status})`);

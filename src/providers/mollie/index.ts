@@ -43,7 +43,8 @@ export const mollieAdapter: ProviderAdapter = {
       if (warnedLocalWebhook) return;
       warnedLocalWebhook = true;
       logger.warn(
-        'PUBLIC_URL points at this machine, where Mollie cannot deliver webhooks: payments are created without a webhookUrl and the reconciliation job brings their status up to date',
+        'PUBLIC_URL points at this machine, where Mollie cannot deliver webhooks: payments are created without a webhookUrl and the ' +
+          'reconciliation job brings their status up to date',
         { publicUrl: config.publicUrl },
       );
     };

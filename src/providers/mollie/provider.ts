@@ -33,7 +33,8 @@ import {
  * An API key (`test_…`/`live_…`) is bound to one website profile and one mode. An organization
  * access token (`access_…`) is not: it needs the profile and the mode on every request.
  */
-export type MollieCredentials = { kind: 'apiKey'; apiKey: string } | { kind: 'accessToken'; accessToken: string; profileId: string; testmode: boolean };
+export type MollieCredentials =
+  { kind: 'apiKey'; apiKey: string } | { kind: 'accessToken'; accessToken: string; profileId: string; testmode: boolean };
 
 export interface MollieProviderOptions {
   credentials: MollieCredentials;
@@ -81,7 +82,9 @@ export class MollieProvider implements PaymentProvider {
   }
 
   async createCustomer(input: ProviderCustomerInput, idempotencyKey: string): Promise<{ id: string }> {
-    const customer = await this.call('create customer', CUSTOMER_FIELDS, () => this.client.customers.create({ ...customerParams(input), idempotencyKey }));
+    const customer = await this.call('create customer', CUSTOMER_FIELDS, () =>
+      this.client.customers.create({ ...customerParams(input), idempotencyKey }),
+    );
     return { id: customer.id };
   }
 
@@ -100,7 +103,9 @@ export class MollieProvider implements PaymentProvider {
   }
 
   async createMandate(input: ProviderMandateInput, idempotencyKey: string): Promise<ProviderMandate> {
-    const mandate = await this.call('create mandate', MANDATE_FIELDS, () => this.client.customerMandates.create({ ...mandateParams(input), idempotencyKey }));
+    const mandate = await this.call('create mandate', MANDATE_FIELDS, () =>
+      this.client.customerMandates.create({ ...mandateParams(input), idempotencyKey }),
+    );
     return providerMandateFrom(mandate);
   }
 
@@ -120,7 +125,9 @@ export class MollieProvider implements PaymentProvider {
 
   async revokeMandate(customerId: string, mandateId: string): Promise<void> {
     // Revoking twice is harmless, but a DELETE still gets a key of ours rather than a random one.
-    await this.call('revoke mandate', {}, () => this.client.customerMandates.revoke(mandateId, { customerId, idempotencyKey: `revoke-${mandateId}` }));
+    await this.call('revoke mandate', {}, () =>
+      this.client.customerMandates.revoke(mandateId, { customerId, idempotencyKey: `revoke-${mandateId}` }),
+    );
   }
 
   async createPayment(input: ProviderPaymentInput, idempotencyKey: string): Promise<ProviderPayment> {
@@ -141,7 +148,8 @@ export class MollieProvider implements PaymentProvider {
     const { customerId } = lookup;
     const payment = await this.findNewestFirst(
       'find payment',
-      () => (customerId ? this.client.customerPayments.page({ customerId, limit: PAGE_SIZE }) : this.client.payments.page({ limit: PAGE_SIZE })),
+      () =>
+        customerId ? this.client.customerPayments.page({ customerId, limit: PAGE_SIZE }) : this.client.payments.page({ limit: PAGE_SIZE }),
       (candidate) => referenceIn(candidate.metadata, 'payment_id') === lookup.reference,
       lookup.createdAfter,
     );
@@ -150,7 +158,9 @@ export class MollieProvider implements PaymentProvider {
 
   async cancelPayment(paymentId: string): Promise<ProviderPayment> {
     // A key of ours rather than a random one: a retried cancel gets the first one's answer.
-    const payment = await this.call('cancel payment', {}, () => this.client.payments.cancel(paymentId, { idempotencyKey: `cancel-${paymentId}` }));
+    const payment = await this.call('cancel payment', {}, () =>
+      this.client.payments.cancel(paymentId, { idempotencyKey: `cancel-${paymentId}` }),
+    );
     return providerPaymentFrom(payment);
   }
 
@@ -192,7 +202,10 @@ export class MollieProvider implements PaymentProvider {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ProviderOutageError(`no answer within ${timeoutMs / 1000} s`, RETRY_AFTER_SECONDS, true)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new ProviderOutageError(`no answer within ${timeoutMs / 1000} s`, RETRY_AFTER_SECONDS, true)),
+        timeoutMs,
+      );
     });
     const answers: Answers = { retryAfterSeconds: null };
     try {

@@ -10,7 +10,27 @@ import tls, { type SecureContext } from 'node:tls';
  * so connections with only `ca` set get a cached one. Anything else that shapes a context (client
  * certificates, ciphers, protocol bounds) leaves the connection to Node as before.
  */
-const SHAPES_CONTEXT = ['cert', 'key', 'pfx', 'passphrase', 'ciphers', 'ecdhCurve', 'dhparam', 'crl', 'secureOptions', 'secureProtocol', 'minVersion', 'maxVersion', 'sigalgs', 'honorCipherOrder', 'privateKeyEngine', 'privateKeyIdentifier', 'clientCertEngine', 'sessionIdContext', 'ticketKeys'];
+const SHAPES_CONTEXT = [
+  'cert',
+  'key',
+  'pfx',
+  'passphrase',
+  'ciphers',
+  'ecdhCurve',
+  'dhparam',
+  'crl',
+  'secureOptions',
+  'secureProtocol',
+  'minVersion',
+  'maxVersion',
+  'sigalgs',
+  'honorCipherOrder',
+  'privateKeyEngine',
+  'privateKeyIdentifier',
+  'clientCertEngine',
+  'sessionIdContext',
+  'ticketKeys',
+];
 
 const contexts = new Map<string, SecureContext>();
 let installed = false;

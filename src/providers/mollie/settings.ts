@@ -41,7 +41,8 @@ export class UnreadableMollieKeyError extends AppError {
   constructor() {
     super(
       500,
-      "The account's Mollie key cannot be read: APP_KEY differs from the one it was stored with. Set it again with `cli accounts set-provider`",
+      "The account's Mollie key cannot be read: APP_KEY differs from the one it was stored with. Set it again with `cli accounts " +
+        'set-provider`',
       'provider_credentials_unreadable',
     );
   }
@@ -60,7 +61,8 @@ export class LiveKeyRefusedError extends AppError {
   constructor(nodeEnv: string) {
     super(
       502,
-      `This account's Mollie key is a live key and NODE_ENV is "${nodeEnv}", not "production": refused so that a copy outside production cannot charge real customers`,
+      `This account's Mollie key is a live key and NODE_ENV is ` +
+        `"${nodeEnv}", not "production": refused so that a copy outside production cannot charge real customers`,
       'provider_live_key_refused',
     );
   }
@@ -74,7 +76,12 @@ export function accountCredentials(stored: StoredMollieKey, profileId: string | 
   const live = mayUseLiveKeys(config, stored.allowLive);
   const kind = mollieKeyKind(stored.key);
   if (kind === 'access') {
-    if (!profileId) throw new AppError(500, "The account's Mollie organization token has no profile id; set one with `cli accounts set-provider`", 'provider_profile_missing');
+    if (!profileId)
+      throw new AppError(
+        500,
+        "The account's Mollie organization token has no profile id; set one with `cli accounts set-provider`",
+        'provider_profile_missing',
+      );
     return { kind: 'accessToken', accessToken: stored.key, profileId, testmode: !live };
   }
   if (kind === 'live' && !live) throw new LiveKeyRefusedError(config.NODE_ENV);

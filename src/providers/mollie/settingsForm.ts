@@ -24,7 +24,8 @@ function validApiUrl(given: string): string {
   } catch {
     throw new ProviderSettingsError(`"${given}" is not a URL; the Mollie API URL looks like https://api.mollie.com/v2/`);
   }
-  if (url.protocol !== 'https:') throw new ProviderSettingsError('The Mollie API URL must start with https:// (the Mollie client refuses anything else)');
+  if (url.protocol !== 'https:')
+    throw new ProviderSettingsError('The Mollie API URL must start with https:// (the Mollie client refuses anything else)');
   if (url.username || url.password) throw new ProviderSettingsError('The Mollie API URL must not carry a user name or password');
   return url.toString();
 }
@@ -48,14 +49,19 @@ export const mollieSettingsForm: AccountSettingsForm = {
   options: [
     {
       flags: '--mollie-api-key <key>',
-      description: 'test_… or live_… API key (or an access_… organization token, with --profile-id); - reads it from standard input, so it stays out of argv and shell history',
+      description:
+        'test_… or live_… API key (or an access_… organization token, with --profile-id); - reads it from standard input, so it stays ' +
+        'out of argv and shell history',
       fromStdin: {
         prompt: 'Mollie API key: ',
         missing: 'No Mollie API key on standard input: --mollie-api-key - reads the key from the first line of standard input',
       },
     },
     { flags: '--profile-id <id>', description: 'Mollie website profile, pfl_…' },
-    { flags: '--mollie-api-url <url>', description: 'Mollie API root, https only (default https://api.mollie.com/v2/; for tests and proxies)' },
+    {
+      flags: '--mollie-api-url <url>',
+      description: 'Mollie API root, https only (default https://api.mollie.com/v2/; for tests and proxies)',
+    },
     { flags: '--allow-live', description: 'accept a live_ key although NODE_ENV is not production' },
   ],
   noun: 'Mollie key',
@@ -66,18 +72,25 @@ export const mollieSettingsForm: AccountSettingsForm = {
     const key = (text(values.mollieApiKey) ?? '').trim();
     const allowLive = values.allowLive === true;
     if (!MOLLIE_KEY.test(key)) {
-      throw new ProviderSettingsError('A Mollie API key is test_ or live_ followed by at least 30 letters and digits (or access_ for an organization access token)');
+      throw new ProviderSettingsError(
+        'A Mollie API key is test_ or live_ followed by at least 30 letters and digits (or access_ for an organization access token)',
+      );
     }
     const kind = mollieKeyKind(key);
     if (kind === 'live' && !mayUseLiveKeys(config, allowLive)) {
       throw new ProviderSettingsError(
-        `Refused a live_ key: NODE_ENV is "${config.NODE_ENV}", not "production", and a copy outside production must not charge real customers. Pass --allow-live if you really mean it`,
+        `Refused a live_ key: NODE_ENV is ` +
+          (`"${config.NODE_ENV}", not "production", and a copy outside production must not charge real customers. Pass --allow-live ` +
+            `if you really mean it`),
       );
     }
     const profileId = text(values.profileId)?.trim() || null;
-    if (profileId !== null && !MOLLIE_PROFILE_ID.test(profileId)) throw new ProviderSettingsError('A Mollie profile id is pfl_ followed by letters and digits');
+    if (profileId !== null && !MOLLIE_PROFILE_ID.test(profileId))
+      throw new ProviderSettingsError('A Mollie profile id is pfl_ followed by letters and digits');
     if (kind === 'access' && profileId === null) {
-      throw new ProviderSettingsError('An organization access token (access_…) is not tied to one website profile: pass --profile-id pfl_…');
+      throw new ProviderSettingsError(
+        'An organization access token (access_…) is not tied to one website profile: pass --profile-id pfl_…',
+      );
     }
     const givenUrl = text(values.mollieApiUrl)?.trim();
     const apiUrl = givenUrl ? validApiUrl(givenUrl) : null;

@@ -5,14 +5,14 @@ import { escapeHtml } from '../../pages/html';
 import { CHECKOUT_OUTCOMES, completeCheckout, type CheckoutOutcome } from './checkoutCompletion';
 import type { SandboxPaymentRow } from './rows';
 
-
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}
 .amount{font-size:2rem;font-weight:600}.note{color:#666;font-size:.9rem}
-form{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1.5rem}button{padding:.6rem 1.1rem;font-size:1rem;border-radius:.4rem;border:1px solid #999;background:#f4f4f4;cursor:pointer}
+form{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:1.5rem}
+button{padding:.6rem 1.1rem;font-size:1rem;border-radius:.4rem;border:1px solid #999;background:#f4f4f4;cursor:pointer}
 button[value=paid]{background:#1a7f37;color:#fff;border-color:#1a7f37}</style></head>
 <body>${body}</body></html>`;
 }
@@ -59,11 +59,17 @@ export function sandboxCheckoutRouter(
       return;
     }
     if (!outcome || !CHECKOUT_OUTCOMES.includes(outcome)) {
-      res.status(422).type('html').send(page('Choose an outcome', `<h1>Choose one of: ${CHECKOUT_OUTCOMES.join(', ')}</h1>`));
+      res
+        .status(422)
+        .type('html')
+        .send(page('Choose an outcome', `<h1>Choose one of: ${CHECKOUT_OUTCOMES.join(', ')}</h1>`));
       return;
     }
     if (payment.status !== 'open') {
-      res.status(409).type('html').send(page('Already completed', `<h1>This payment is already ${escapeHtml(payment.status)}</h1>`));
+      res
+        .status(409)
+        .type('html')
+        .send(page('Already completed', `<h1>This payment is already ${escapeHtml(payment.status)}</h1>`));
       return;
     }
     // Of two racing clicks only one moves the payment (and makes a first payment's mandate).

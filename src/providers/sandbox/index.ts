@@ -19,5 +19,8 @@ export const sandboxAdapter: ProviderAdapter = {
   servesAccountsWithoutSettings: (config) => config.sandboxEnabled,
   fallbackText: 'the sandbox',
   accountSettings: null,
-  open: ({ db, clock, config }) => (accountId) => new SandboxProvider(db, clock, accountId, config.publicUrl),
+  open:
+    ({ db, clock, config }) =>
+    (accountId) =>
+      new SandboxProvider(db, clock, accountId, config.publicUrl),
 };

@@ -47,7 +47,11 @@ export class SandboxProvider implements PaymentProvider {
 
   async createCustomer(input: ProviderCustomerInput, idempotencyKey: string): Promise<{ id: string }> {
     // Asked once per customer created: a hot read (see db/hotReads).
-    const [existing] = await readRows<{ id: string }>(this.db, 'select `id` from `sandbox_customers` where `account_id` = ? and `idempotency_key` = ? limit 1', [this.accountId, idempotencyKey]);
+    const [existing] = await readRows<{ id: string }>(
+      this.db,
+      'select `id` from `sandbox_customers` where `account_id` = ? and `idempotency_key` = ? limit 1',
+      [this.accountId, idempotencyKey],
+    );
     if (existing) return { id: existing.id };
     const row: SandboxCustomerRow = {
       id: providerId('cst'),
@@ -67,7 +71,10 @@ export class SandboxProvider implements PaymentProvider {
     const found = await this.db('sandbox_customers')
       .where({ account_id: this.accountId, reference: lookup.reference })
       .andWhere('created_at', '>=', toDbDateTime(lookup.createdAfter))
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .first<{ id: string } | undefined>('id');
     return found ? { id: found.id } : null;
   }
@@ -120,7 +127,10 @@ export class SandboxProvider implements PaymentProvider {
     await this.requireCustomer(customerId);
     const rows = await this.db<SandboxMandateRow>('sandbox_mandates')
       .where({ account_id: this.accountId, customer_id: customerId })
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]);
     return rows.map(providerMandateOf);
   }
 
@@ -175,7 +185,10 @@ export class SandboxProvider implements PaymentProvider {
     const row = await this.db<SandboxPaymentRow>('sandbox_payments')
       .where({ account_id: this.accountId, reference: lookup.reference, ...(lookup.customerId ? { customer_id: lookup.customerId } : {}) })
       .andWhere('created_at', '>=', toDbDateTime(lookup.createdAfter))
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .first();
     return row ? this.current(row) : null;
   }

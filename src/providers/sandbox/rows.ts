@@ -69,7 +69,12 @@ const dateOnly = (value: string | null) => (value ? value.slice(0, 10) : null);
 export function providerMandateOf(row: SandboxMandateRow): ProviderMandate {
   const details: ProviderMandate['details'] =
     row.method === 'creditcard'
-      ? { cardHolder: row.card_holder, cardNumber: row.card_number, cardLabel: row.card_label, cardExpiryDate: dateOnly(row.card_expiry_date) }
+      ? {
+          cardHolder: row.card_holder,
+          cardNumber: row.card_number,
+          cardLabel: row.card_label,
+          cardExpiryDate: dateOnly(row.card_expiry_date),
+        }
       : { consumerName: row.consumer_name, consumerAccount: row.consumer_account, consumerBic: row.consumer_bic };
   return {
     id: row.id,
