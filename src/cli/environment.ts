@@ -4,7 +4,7 @@ export interface CliEnvironment {
   ctx: AppContext;
   /**
    * Migrations that already ran while the database was opened. Opening migrates, so `migrate`
-   * reports these as well as anything it runs itself.
+   * reports these too, beside what it runs itself.
    */
   migratedOnOpen?: string[];
 }

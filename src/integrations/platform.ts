@@ -69,7 +69,7 @@ export interface StoreClient {
   /** Notes on the renewal order what its payment came to. */
   noteRenewal(shopOrderId: number, parentShopOrderNumber: string, payment: PaymentForStore): Promise<void>;
 
-  /** Tracking of these orders (at most 100) where the store has any; a failed look-up is counted, the others go on. */
+  /** Tracking of these orders (at most 100) where the store has tracking; a failed look-up is counted, the others go on. */
   readTracking(shopOrderIds: readonly number[]): Promise<{ found: Map<number, Tracking>; failed: number }>;
 }
 
