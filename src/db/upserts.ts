@@ -26,3 +26,13 @@ export async function againAfterInsertRace<T>(upsert: () => Promise<T>): Promise
     return upsert();
   }
 }
+
+/**
+ * Whether a store record is older than the one a row was last written from: the store changed the
+ * row later than the record says (a late or replayed webhook delivery), so writing it would roll the
+ * row back. Without both times (a row from before they were kept, a store that does not say) it is
+ * not: the record is written, as it always was. Times are stored `YYYY-MM-DD HH:MM:SS` GMT strings.
+ */
+export function olderThanStored(stored: string | null | undefined, record: string | null | undefined): boolean {
+  return Boolean(stored && record && String(stored).slice(0, 19) > record.slice(0, 19));
+}

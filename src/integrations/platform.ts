@@ -86,7 +86,19 @@ export type StoreDelivery =
   | { kind: 'ping' }
   | { kind: 'unauthorized'; topic: string | undefined }
   | { kind: 'unreadable' }
-  | { kind: 'change'; deliveryId: string | null; topic: string; resourceId: string | null; change: StoreChange };
+  | {
+      kind: 'change';
+      /** The store's own delivery id: for diagnostics only, the store may give several deliveries the same one. */
+      deliveryId: string | null;
+      /**
+       * What identifies the delivery's content (at most 191 characters): the same for a delivery sent
+       * again, different for any other change. A delivery whose key was seen before is not applied again.
+       */
+      contentKey: string;
+      topic: string;
+      resourceId: string | null;
+      change: StoreChange;
+    };
 
 /** Request headers as Node gives them (lower-case names). */
 export type DeliveryHeaders = Readonly<Record<string, string | string[] | undefined>>;

@@ -31,6 +31,8 @@ export interface StoreOrder extends StoreBuyer {
   serviceOrderId: string | null;
   /** Store product ids and quantities, in the order's own order. */
   lines: Array<{ shopProductId: number; quantity: number }>;
+  /** When the store last changed it (`YYYY-MM-DD HH:MM:SS`, GMT); absent when the store does not say. */
+  modifiedAt?: string | null;
 }
 
 export interface StoreProduct {
@@ -42,6 +44,8 @@ export interface StoreProduct {
   intervalValue: number | null;
   times: number | null;
   deleted: boolean;
+  /** When the store last changed it (`YYYY-MM-DD HH:MM:SS`, GMT); absent when the store does not say. */
+  modifiedAt?: string | null;
 }
 
 export type StoreRecordKind = 'products' | 'orders';

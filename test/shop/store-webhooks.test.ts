@@ -42,16 +42,37 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
     expect(await t.ctx.db('shop_webhook_deliveries')).toHaveLength(0);
   });
 
-  it('When a product is delivered with a good signature, then it becomes a Product; a repeated delivery id is applied once', async () => {
+  it('When a product is delivered with a good signature, then it becomes a Product; a replayed delivery is applied once', async () => {
     const delivery = store.delivery('product.created', product(501), { deliveryId: 'd-1' });
     expect((await post(delivery)).body).toEqual({ status: 200, result: 'applied' });
     expect(await products()).toEqual([expect.objectContaining({ shop_product_id: 501, name: 'Coffee beans', amount: 750 })]);
-    // The same delivery again (WooCommerce duplicates them), now with a changed body under the same id.
-    const again = store.delivery('product.updated', product(501, 'Renamed'), { deliveryId: 'd-1' });
-    expect((await post(again)).body).toEqual({ status: 200, result: 'duplicate' });
-    expect((await products())[0].name).toBe('Coffee beans');
+    // The same delivery again (WooCommerce resends it, or a proxy repeats it): the same content, whatever its id.
+    expect((await post(delivery)).body).toEqual({ status: 200, result: 'duplicate' });
+    expect((await post(store.delivery('product.created', product(501), { deliveryId: 'd-9' }))).body.result).toBe('duplicate');
+    expect(await products()).toHaveLength(1);
     expect((await post(store.delivery('product.updated', product(501, 'Renamed'), { deliveryId: 'd-2' }))).body.result).toBe('applied');
     expect((await products())[0].name).toBe('Renamed');
+  });
+
+  it('When products changed in the same second arrive under one delivery id, then each is applied', async () => {
+    // WooCommerce's delivery id is wp_hash(webhook id . time()): one id for a webhook's deliveries within a second.
+    for (const id of [511, 512, 513]) {
+      const res = await post(
+        store.delivery('product.created', { ...product(id), date_modified_gmt: '2026-11-24T10:00:00' }, { deliveryId: 'same' }),
+      );
+      expect(res.body).toEqual({ status: 200, result: 'applied' });
+    }
+    expect((await products()).map((row) => Number(row.shop_product_id)).sort()).toEqual([511, 512, 513]);
+  });
+
+  it('When an older product delivery arrives after a newer one, then the product is not rolled back', async () => {
+    const at = (name: string, modified: string) => ({ ...product(521, name), date_modified_gmt: modified });
+    expect((await post(store.delivery('product.updated', at('New name', '2026-11-24T10:00:05')))).body.result).toBe('applied');
+    const late = await post(store.delivery('product.updated', at('Old name', '2026-11-24T10:00:01')));
+    expect(late.status).toBe(200);
+    expect((await products())[0].name).toBe('New name');
+    expect((await post(store.delivery('product.updated', at('Newest name', '2026-11-24T10:00:09')))).body.result).toBe('applied');
+    expect((await products())[0].name).toBe('Newest name');
   });
 
   it.each([
@@ -93,6 +114,38 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
     expect(row).toMatchObject({ status: 'paid', total_amount: 2495, shop_order_number: 'W-7001', email: 'bert@example.nl' });
     await post(store.delivery('order.deleted', { id: 7001 }));
     expect((await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: 7001 }).first()).status).toBe('cancelled');
+  });
+
+  const order = (id: number, status: string, modified: string) => ({
+    id,
+    number: `W-${id}`,
+    status,
+    currency: 'EUR',
+    total: '24.95',
+    date_modified_gmt: modified,
+    billing: { first_name: 'Bert', last_name: 'Jansen', email: 'bert@example.nl' },
+    line_items: [],
+    meta_data: [],
+  });
+  const orderRow = (id: number) => t.ctx.db('orders').where({ account_id: accountId, shop_order_id: id }).first();
+
+  it('When two orders updated in the same second arrive under one delivery id, then both apply; a replay is a duplicate', async () => {
+    const first = store.delivery('order.updated', order(7101, 'processing', '2026-11-24T10:00:00'), { deliveryId: 'same' });
+    const second = store.delivery('order.updated', order(7102, 'processing', '2026-11-24T10:00:00'), { deliveryId: 'same' });
+    expect((await post(first)).body).toEqual({ status: 200, result: 'applied' });
+    expect((await post(second)).body).toEqual({ status: 200, result: 'applied' });
+    expect(await orderRow(7101)).toMatchObject({ status: 'paid', shop_order_number: 'W-7101' });
+    expect(await orderRow(7102)).toMatchObject({ status: 'paid', shop_order_number: 'W-7102' });
+    expect((await post(second)).body).toEqual({ status: 200, result: 'duplicate' });
+  });
+
+  it('When an older order delivery arrives after a newer one, then the order is not rolled back', async () => {
+    expect((await post(store.delivery('order.updated', order(7201, 'completed', '2026-11-24T10:00:05')))).body.result).toBe('applied');
+    const late = await post(store.delivery('order.updated', order(7201, 'on-hold', '2026-11-24T10:00:01')));
+    expect(late.status).toBe(200);
+    expect((await orderRow(7201)).status).toBe('completed');
+    expect((await post(store.delivery('order.updated', order(7201, 'cancelled', '2026-11-24T10:00:09')))).body.result).toBe('applied');
+    expect((await orderRow(7201)).status).toBe('cancelled');
   });
 
   it(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DeliveryHeaders, StoreChange, StoreDelivery } from '../platform';
 import { mapOrder } from './orderMapping';
 import { mapProduct } from './productMapping';
@@ -23,6 +24,22 @@ function changeOf(topic: string, body: unknown, resourceId: string | null): Stor
 }
 
 /**
+ * What identifies a delivery's content: its topic, the resource's id and the store's modification time
+ * of it, and a hash of the raw body. Not the delivery id: WooCommerce makes it from the webhook id and
+ * the current second, so a batch of deliveries sent in one second share it. The body's hash tells apart
+ * two changes of one resource within the same second (`date_modified_gmt` counts whole seconds); a
+ * delivery sent again carries the same body.
+ */
+function contentKeyOf(topic: string, resourceId: string | null, body: unknown, raw: Buffer): string {
+  const modified =
+    typeof body === 'object' && body !== null && 'date_modified_gmt' in body
+      ? (body as { date_modified_gmt: unknown }).date_modified_gmt
+      : null;
+  const hash = createHash('sha256').update(raw).digest('hex');
+  return [topic.slice(0, 40), (resourceId ?? '').slice(0, 40), typeof modified === 'string' ? modified.slice(0, 19) : '', hash].join('|');
+}
+
+/**
  * A WooCommerce webhook delivery: signed with base64(HMAC-SHA256(raw body, secret)) in
  * `X-WC-Webhook-Signature`, its topic in `X-WC-Webhook-Topic` and its id in `X-WC-Webhook-Delivery-ID`.
  */
@@ -41,6 +58,7 @@ export function parseDelivery(raw: Buffer, headers: DeliveryHeaders, secret: str
   return {
     kind: 'change',
     deliveryId: header(headers, 'x-wc-webhook-delivery-id') ?? null,
+    contentKey: contentKeyOf(topic ?? '', resourceId, body, raw),
     topic: topic ?? '',
     resourceId,
     change: changeOf(topic ?? '', body, resourceId),

@@ -1,5 +1,6 @@
 import { centsFromDecimalString } from '../../money';
 import type { StoreOrder, StoreOrderStatus } from '../records';
+import { storeModifiedAt } from './modified';
 import type { WooOrder } from './schemas';
 
 /**
@@ -62,5 +63,6 @@ export function mapOrder(order: WooOrder): StoreOrder {
     lines: order.line_items
       .filter((line) => line.product_id > 0)
       .map((line) => ({ shopProductId: line.product_id, quantity: line.quantity })),
+    modifiedAt: storeModifiedAt(order.date_modified_gmt),
   };
 }

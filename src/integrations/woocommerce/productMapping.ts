@@ -1,6 +1,7 @@
 import { centsFromDecimalString } from '../../money';
 import type { IntervalUnit } from '../../time/calendar';
 import type { StoreProduct } from '../records';
+import { storeModifiedAt } from './modified';
 import type { WooProduct } from './schemas';
 
 const PERIODS: ReadonlySet<string> = new Set(['day', 'week', 'month', 'year']);
@@ -29,6 +30,7 @@ export function mapProduct(product: WooProduct): StoreProduct {
     name: product.name.trim().slice(0, 191) || `Product ${product.id}`,
     amount,
     deleted: product.status === 'trash',
+    modifiedAt: storeModifiedAt(product.date_modified_gmt),
   };
   if (['yes', '1', 'true'].includes(String(meta(product, SHIPPING_FLAG) ?? '').toLowerCase())) {
     return { ...base, type: 'shipping_costs', interval: null, intervalValue: null, times: null };

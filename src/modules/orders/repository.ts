@@ -32,6 +32,8 @@ export interface OrderRow {
   origin_key: string | null;
   /** The store order a renewal order renews. */
   parent_order_id: string | null;
+  /** For a store order: when the store last changed the record this row was written from (GMT); null when not known. */
+  shop_modified_at?: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { againAfterInsertRace, type RecordError, type UpsertCounts } from '../../db/upserts';
+import { againAfterInsertRace, olderThanStored, type RecordError, type UpsertCounts } from '../../db/upserts';
 import { newId } from '../../ids';
 import type { StoreOrder } from '../../integrations/records';
 import { productsRepository } from '../products/repository';
@@ -26,6 +26,8 @@ function fieldsOf(order: StoreOrder, existing: OrderRow | undefined): Partial<Or
     postal_code: order.postalCode,
     city: order.city,
     country: order.country,
+    // A record that does not say when it changed keeps the time known from an earlier one.
+    shop_modified_at: order.modifiedAt ?? existing?.shop_modified_at ?? null,
   };
 }
 
@@ -40,7 +42,9 @@ const lineKey = (lines: Array<{ product_id: string; quantity: number }>) =>
 /**
  * Writes a page of store orders as Orders, by their unique store id, with their lines on the
  * account's Products (by store product id). A line whose product is not synced yet is left out and
- * reported; the next sync after the product's adds it. A repeated sync changes nothing.
+ * reported; the next sync after the product's adds it. A repeated sync changes nothing. A record
+ * older than the one the Order was last written from (a late webhook delivery) is left out: it would
+ * roll the Order back.
  */
 export function upsertStoreOrders(
   db: Knex,
@@ -97,6 +101,10 @@ async function writeStoreOrders(
       )
       .orderBy([{ column: 'order_id' }, { column: 'position' }]);
     for (const order of orders) {
+      if (olderThanStored(existing.get(order.shopOrderId)?.shop_modified_at, order.modifiedAt)) {
+        counts.unchanged += 1;
+        continue;
+      }
       const lines = order.lines.flatMap((line) => {
         const productId = products.get(line.shopProductId);
         if (!productId) {

@@ -19,6 +19,8 @@ export interface ProductRow {
   shop_product_id: number | null;
   /** Deleted in the store: kept (orders and links refer to it), marked. */
   deleted_at: string | null;
+  /** When the store last changed the record this row was written from (GMT); null when not known. */
+  shop_modified_at?: string | null;
   created_at: string;
   updated_at: string;
 }

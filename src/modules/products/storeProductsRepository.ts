@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { againAfterInsertRace, type UpsertCounts } from '../../db/upserts';
+import { againAfterInsertRace, olderThanStored, type UpsertCounts } from '../../db/upserts';
 import { newId } from '../../ids';
 import type { StoreProduct } from '../../integrations/records';
 import type { ProductRow } from './repository';
@@ -14,6 +14,8 @@ function fieldsOf(product: StoreProduct, now: string, existing: ProductRow | und
     times: product.times,
     // A product deleted in the store keeps the day it was first seen deleted.
     deleted_at: product.deleted ? (existing?.deleted_at ?? now) : null,
+    // A record that does not say when it changed keeps the time known from an earlier one.
+    shop_modified_at: product.modifiedAt ?? existing?.shop_modified_at ?? null,
   };
 }
 
@@ -27,6 +29,8 @@ const same = (existing: ProductRow, fields: Partial<ProductRow>) =>
 /**
  * Writes a page of store products as Products of the account, by their unique store id: new ones
  * are created, changed ones updated, the rest left as they are — so a repeated sync changes nothing.
+ * A record older than the one the Product was last written from (a late webhook delivery) is left out:
+ * it would roll the Product back.
  */
 export function upsertStoreProducts(db: Knex, accountId: string, products: StoreProduct[], now: string): Promise<UpsertCounts> {
   return againAfterInsertRace(() => writeStoreProducts(db, accountId, products, now));
@@ -48,6 +52,10 @@ async function writeStoreProducts(db: Knex, accountId: string, products: StorePr
     );
     for (const product of products) {
       const found = existing.get(product.shopProductId);
+      if (found && olderThanStored(found.shop_modified_at, product.modifiedAt)) {
+        counts.unchanged += 1;
+        continue;
+      }
       const fields = fieldsOf(product, now, found);
       if (!found) {
         const row: ProductRow = {
@@ -59,7 +67,10 @@ async function writeStoreProducts(db: Knex, accountId: string, products: StorePr
           shop_product_id: product.shopProductId,
           created_at: now,
           updated_at: now,
-          ...(fields as Pick<ProductRow, 'type' | 'name' | 'amount' | 'interval' | 'interval_value' | 'times' | 'deleted_at'>),
+          ...(fields as Pick<
+            ProductRow,
+            'type' | 'name' | 'amount' | 'interval' | 'interval_value' | 'times' | 'deleted_at' | 'shop_modified_at'
+          >),
         };
         await trx('products').insert(row);
         counts.created += 1;

@@ -23,8 +23,9 @@ export type DeliveryOutcome = 'ping' | 'applied' | 'duplicate' | 'ignored' | 'un
 
 /**
  * A store's webhook delivery: its platform checks the signature on the raw bytes before anything is
- * read or stored; a delivery id seen before is not applied again; a product or an order is applied as
- * the sync would.
+ * read or stored; a delivery whose content was seen before is not applied again (the platform says
+ * what identifies it: never the store's delivery id alone); a product or an order is applied as the
+ * sync would, which never rolls it back to an older state of the store.
  * Webhooks are a hint: the periodic sync is the truth, so what cannot be applied is left to it.
  */
 export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliveryRequest): Promise<DeliveryOutcome> {
@@ -42,10 +43,9 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
   if (read.kind === 'unreadable') return 'ignored';
   const now = toDbDateTime(ctx.clock.now());
   if (
-    read.deliveryId &&
     !(await webhookDeliveriesRepository.recordFirst(
       ctx.db,
-      { accountId: account.id, deliveryId: read.deliveryId, topic: read.topic, resourceId: read.resourceId },
+      { accountId: account.id, contentKey: read.contentKey, deliveryId: read.deliveryId, topic: read.topic, resourceId: read.resourceId },
       now,
     ))
   ) {
