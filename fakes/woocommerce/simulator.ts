@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Request, type Response } from 'express';
@@ -12,6 +12,23 @@ interface Fault {
   retryAfter?: string;
   remaining: number;
 }
+
+/** A webhook as the store keeps it: its secret, its failures in a row, and whether its ping was answered. */
+type Hook = Json & {
+  id: number;
+  topic: string;
+  delivery_url: string;
+  status: string;
+  secret: string;
+  failure_count: number;
+  pending_delivery: boolean;
+};
+
+/** How the store sends a webhook request: answers the HTTP status, or 0 when nothing answered. */
+export type WebhookTransport = (url: string, headers: Record<string, string>, body: string) => Promise<number>;
+
+/** WooCommerce disables a webhook when a delivery fails with more than this many failures in a row before it. */
+const MAX_DELIVERY_FAILURES = 5;
 
 export interface SimulatorRequest {
   method: string;
@@ -31,7 +48,23 @@ const rfc3986 = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (
 export class WooSimulator {
   readonly products = new Map<number, Json>();
   readonly orders = new Map<number, Json>();
-  readonly webhooks = new Map<number, Json & { secret: string }>();
+  readonly webhooks = new Map<number, Hook>();
+  /** Deliveries waiting for the store's queue (Action Scheduler): the topic and the resource's id only. */
+  readonly queued: Array<{ topic: string; id: number }> = [];
+  /**
+   * How webhook requests (pings, deliveries) leave the store. By default over HTTP, with `route`
+   * standing for a service whose PUBLIC_URL is served elsewhere on this machine.
+   */
+  transport: WebhookTransport = (url, headers, body) => {
+    const target = this.route && url.startsWith(this.route.from) ? this.route.to + url.slice(this.route.from.length) : url;
+    return fetch(target, { method: 'POST', headers, body }).then(
+      (res) => res.status,
+      () => 0,
+    );
+  };
+  route: { from: string; to: string } | undefined;
+  /** The store's clock, whole seconds of which make its delivery ids. */
+  now: () => Date = () => new Date();
   readonly notes = new Map<number, Json[]>();
   /** Parcels per order at the Shipment Tracking extension's endpoint (only when `trackingExtension`). */
   readonly trackings = new Map<number, Json[]>();
@@ -105,27 +138,58 @@ export class WooSimulator {
       this.orders.set(id, order);
       res.status(201).json(order);
     });
-    api.get('/webhooks', (_req, res) => void res.json([...this.webhooks.values()].map(({ secret: _secret, ...hook }) => hook)));
-    api.post('/webhooks', (req, res) => {
+    api.get('/webhooks', (_req, res) => {
+      const query = res.locals.query as Record<string, string>;
+      let hooks = [...this.webhooks.values()];
+      if (query.include) {
+        const ids = new Set(query.include.split(',').map(Number));
+        hooks = hooks.filter((hook) => ids.has(hook.id));
+      }
+      if (query.status && query.status !== 'all') hooks = hooks.filter((hook) => hook.status === query.status);
+      res.json(hooks.map((hook) => this.shown(hook)));
+    });
+    // As WooCommerce 9.9 does: the webhook is made, then pinged (form POST webhook_id=N, unsigned) before
+    // the answer; the ping's outcome only decides whether it still waits for a first delivery.
+    api.post('/webhooks', async (req, res) => {
       const body = req.body as Json;
-      const hook = {
+      const hook: Hook = {
         id: this.nextId++,
         topic: String(body.topic),
         delivery_url: String(body.delivery_url),
         name: String(body.name ?? ''),
-        status: 'active',
+        status: body.status === 'paused' || body.status === 'disabled' ? body.status : 'active',
         secret: String(body.secret ?? ''),
+        failure_count: 0,
+        pending_delivery: true,
       };
       this.webhooks.set(hook.id, hook);
-      const { secret: _secret, ...shown } = hook;
-      res.status(201).json(shown);
+      const pinged = await this.transport(
+        hook.delivery_url,
+        { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'WooCommerce/9.9.5 Hookshot (WordPress/6.8.8)' },
+        `webhook_id=${hook.id}`,
+      );
+      if (pinged === 200) hook.pending_delivery = false;
+      res.status(201).json(this.shown(hook));
+    });
+    api.get('/webhooks/:id', (req, res) => {
+      const hook = this.webhooks.get(Number(req.params.id));
+      if (!hook) return void this.notFound(res);
+      res.json(this.shown(hook));
+    });
+    api.put('/webhooks/:id', (req, res) => {
+      const hook = this.webhooks.get(Number(req.params.id));
+      if (!hook)
+        return void res.status(400).json({ code: 'woocommerce_rest_webhook_invalid_id', message: 'ID is invalid.', data: { status: 400 } });
+      const body = req.body as Json;
+      if (body.status === 'active' || body.status === 'paused' || body.status === 'disabled') hook.status = body.status;
+      if (typeof body.delivery_url === 'string') hook.delivery_url = body.delivery_url;
+      res.json(this.shown(hook));
     });
     api.delete('/webhooks/:id', (req, res) => {
       const hook = this.webhooks.get(Number(req.params.id));
       if (!hook) return void this.notFound(res);
       this.webhooks.delete(Number(hook.id));
-      const { secret: _secret, ...shown } = hook;
-      res.json(shown);
+      res.json(this.shown(hook));
     });
     app.use('/wp-json/wc/v3', api);
     app.get('/wp-json/wc-shipment-tracking/v3/orders/:id/shipment-trackings', (req, res) => {
@@ -222,7 +286,11 @@ export class WooSimulator {
     });
   }
 
-  /** A webhook delivery of `topic` for `resource`, signed as WooCommerce signs: base64 HMAC-SHA256 of the raw body. */
+  /**
+   * A webhook delivery of `topic` for `resource`, signed as WooCommerce signs: base64 HMAC-SHA256 of
+   * the raw body. Its delivery id is the store's: made from the webhook's id and the current second,
+   * so every delivery of one webhook within a second carries the same one.
+   */
   delivery(
     topic: string,
     resource: Json,
@@ -241,7 +309,7 @@ export class WooSimulator {
         'X-WC-Webhook-Resource': kind ?? '',
         'X-WC-Webhook-Event': event ?? '',
         'X-WC-Webhook-ID': String(hook.id),
-        'X-WC-Webhook-Delivery-ID': options.deliveryId ?? String(this.nextId++),
+        'X-WC-Webhook-Delivery-ID': options.deliveryId ?? this.deliveryIdOf(hook),
         'X-WC-Webhook-Source': `${this.url}/`,
         'X-WC-Webhook-Signature': createHmac('sha256', options.secret ?? hook.secret)
           .update(body)
@@ -250,16 +318,59 @@ export class WooSimulator {
     };
   }
 
-  /** Delivers it over HTTP to the address the webhook was registered with. */
+  /**
+   * Delivers it once to the address the webhook was registered with, as WooCommerce does: only while
+   * the webhook is active, never again when it fails (anything but 200–302), and a webhook whose
+   * delivery fails after more than 5 failures in a row is disabled. Answers the status (0: nothing
+   * answered), or null when the webhook is not active and nothing was sent.
+   */
   async deliver(
     topic: string,
     resource: Json,
     options: { deliveryId?: string; secret?: string; via?: { from: string; to: string } } = {},
-  ): Promise<globalThis.Response> {
+  ): Promise<number | null> {
+    const hook = [...this.webhooks.values()].find((candidate) => candidate.topic === topic);
+    if (!hook) throw new Error(`no webhook registered for ${topic}`);
+    if (hook.status !== 'active') return null;
     const { url, headers, body } = this.delivery(topic, resource, options);
     // `via`: the service's PUBLIC_URL stands for a server listening elsewhere on this machine.
     const target = options.via && url.startsWith(options.via.from) ? options.via.to + url.slice(options.via.from.length) : url;
-    return fetch(target, { method: 'POST', headers, body });
+    const status = await this.transport(target, headers, body);
+    if (status >= 200 && status < 303) hook.failure_count = 0;
+    else if (hook.failure_count > MAX_DELIVERY_FAILURES) hook.status = 'disabled';
+    else hook.failure_count += 1;
+    return status;
+  }
+
+  /** A change of a product or an order: its delivery waits for the queue, which reads the resource when it runs. */
+  enqueue(topic: string, id: number): void {
+    this.queued.push({ topic, id });
+  }
+
+  /**
+   * Runs the queue (Action Scheduler): each delivery carries the resource as it is now, not as it was
+   * when it changed; a deleted one only `{"id": N}`. Answers each delivery's status.
+   */
+  async runQueue(): Promise<Array<number | null>> {
+    const due = this.queued.splice(0);
+    const outcomes: Array<number | null> = [];
+    for (const { topic, id } of due) {
+      const records = topic.startsWith('product.') ? this.products : this.orders;
+      const resource = topic.endsWith('.deleted') ? { id } : (records.get(id) ?? { id });
+      outcomes.push(await this.deliver(topic, resource));
+    }
+    return outcomes;
+  }
+
+  /** `wp_hash(webhook_id . strtotime('now'))`: the same for one webhook within one second. */
+  private deliveryIdOf(hook: Hook): string {
+    const second = Math.floor(this.now().getTime() / 1000);
+    return createHash('md5').update(`${hook.id}${second}`).digest('hex');
+  }
+
+  private shown(hook: Hook): Json {
+    const { secret: _secret, failure_count: _failures, pending_delivery: _pending, ...shown } = hook;
+    return shown;
   }
 
   private stamp(index: number): string {

@@ -33,6 +33,14 @@ export interface ChangedPage<Record> {
   newest: string | null;
 }
 
+/** One of our webhooks as the store reports it: `missing` when the store no longer has it. */
+export interface StoreWebhookStatus {
+  topic: string;
+  /** The store's id of the webhook; null when missing. */
+  id: number | null;
+  status: 'active' | 'paused' | 'disabled' | 'missing';
+}
+
 /**
  * One store, through its platform's API. Every call may throw a ShopApiError (integrations/errors)
  * saying what went wrong and whether a retry helps.
@@ -44,6 +52,13 @@ export interface StoreClient {
   registerWebhooks(deliveryUrl: string, secret: string): Promise<number[]>;
   /** Removes webhooks we registered; ids the store no longer has are ignored. */
   removeWebhooks(ids: readonly number[]): Promise<void>;
+  /** Our webhooks (these ids) as the store reports them now, one per topic we listen to; a topic without one is `missing`. */
+  checkWebhooks(ids: readonly number[]): Promise<StoreWebhookStatus[]>;
+  /**
+   * Makes every webhook of `seen` deliver again: one that is not active is set active, a missing one
+   * is registered anew. Answers them as they are afterwards.
+   */
+  repairWebhooks(seen: readonly StoreWebhookStatus[], deliveryUrl: string, secret: string): Promise<StoreWebhookStatus[]>;
 
   /** One order as the store has it now; a ShopApiError with status 404 when it has none. */
   fetchOrder(shopOrderId: number): Promise<StoreOrder>;

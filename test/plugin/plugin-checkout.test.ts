@@ -12,6 +12,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { TestClock } from '../support/clock';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { WooSimulator } from '../../fakes/woocommerce/simulator';
+import { inProcessWebhooks } from '../support/connectedStore';
 import { freePort } from '../../fakes/ports';
 
 /**
@@ -80,6 +81,7 @@ describeWithPhp.each(TEST_DATABASES)('the plugin against the service, on %s', (k
     const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
 
     store = new WooSimulator();
+    store.transport = inProcessWebhooks(() => t.app);
     await store.start();
     const connected = await t
       .as(token)

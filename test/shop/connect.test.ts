@@ -1,5 +1,6 @@
 import { decryptSecret } from '../../src/crypto/secrets';
-import { storeCanReach } from '../../src/modules/store/service';
+import { unreachableReason, wordPressRefusal } from '../../src/modules/store/reachability';
+import { inProcessWebhooks } from '../support/connectedStore';
 import { cli, cliWithStdin } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
@@ -19,6 +20,7 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
   });
   beforeEach(async () => {
     store = new WooSimulator();
+    store.transport = inProcessWebhooks(() => t.app);
     await store.start();
   });
   afterEach(() => store.stop());
@@ -38,7 +40,16 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
         url: store.url,
         status: 'connected',
         consumer_key: `ck_…${store.consumerKey.slice(-4)}`,
-        webhooks: { state: 'registered', delivery_url: deliveryUrl, error: null },
+        webhooks: {
+          state: 'registered',
+          delivery_url: deliveryUrl,
+          error: null,
+          reason: null,
+          // The store pinged each new webhook and the ping found the shop (saved before registering).
+          last_ping_at: expect.any(String),
+          in_store: expect.arrayContaining([{ topic: 'order.created', id: expect.any(Number), status: 'active' }]),
+          last_checked_at: expect.any(String),
+        },
         connected_at: expect.any(String),
         // Only in this answer: the plugin that connects the store verifies the service's events with it.
         event_signing_secret: expect.stringMatching(/^whsec_/),
@@ -53,6 +64,8 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
         'product.updated',
       ]);
       expect(hooks.every((hook) => hook.delivery_url === deliveryUrl)).toBe(true);
+      expect(hooks.every((hook) => hook.pending_delivery === false)).toBe(true);
+      expect(res.body.webhooks.in_store).toHaveLength(6);
       const row = await t.ctx.db('shops').where({ account_id: accountId }).first();
       expect(JSON.stringify(row)).not.toContain(store.consumerSecret);
       expect(decryptSecret(t.ctx.config.appKey, row.consumer_secret_encrypted)).toBe(store.consumerSecret);
@@ -63,6 +76,23 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
       expect((await t.as(token).get('/api/v2/shop')).body).toEqual(connection);
     },
   );
+
+  it("When the store's pings do not reach PUBLIC_URL, then not_reachable says why and no webhooks are left in the store", async () => {
+    store.transport = async () => 0;
+    const res = await connect();
+    expect(res.status).toBe(200);
+    expect(res.body.webhooks).toMatchObject({
+      state: 'not_reachable',
+      error: null,
+      reason: expect.stringContaining("the store's ping did not reach http://rps.test"),
+      last_ping_at: null,
+      in_store: [],
+    });
+    expect(store.webhooks.size).toBe(0);
+    // A ping answered with anything but 200 counts as not reached, as WooCommerce counts it.
+    store.transport = async () => 404;
+    expect((await connect()).body.webhooks.state).toBe('not_reachable');
+  });
 
   it('When connected again, then the earlier webhooks are removed and new ones registered', async () => {
     await connect();
@@ -150,14 +180,25 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
   });
 });
 
-describe('whether the store can reach PUBLIC_URL', () => {
+describe('why WordPress would not send webhooks to PUBLIC_URL', () => {
   it.each([
-    ['https://rps.example.com', 'https://shop.example', true],
-    ['http://localhost:3000', 'https://shop.example', false],
-    ['http://192.168.1.5:3000', 'https://shop.example', false],
-    ['http://localhost:3000', 'http://localhost:8080', true],
-    ['http://10.0.0.2:3000', 'http://10.0.0.3', true],
-  ])('PUBLIC_URL %s, store %s: %s', (publicUrl, storeUrl, reachable) => {
-    expect(storeCanReach(publicUrl, storeUrl)).toBe(reachable);
+    ['https://rps.example.com', 'https://shop.example', null],
+    ['http://rps.example.com:8080', 'https://shop.example', null],
+    ['http://rps.example.com:3000', 'https://shop.example', 'port 3000'],
+    ['http://localhost:3000', 'https://shop.example', 'loopback or private address'],
+    ['http://192.168.1.5', 'https://shop.example', 'loopback or private address'],
+    ['http://127.0.0.1:8087', 'http://127.0.0.1:8086', 'port 8087'],
+    ['http://127.0.0.1:8086', 'http://127.0.0.1:8086', null],
+    ['http://127.0.0.1', 'http://127.0.0.1:8086', null],
+  ])('PUBLIC_URL %s, store %s: %s', (publicUrl, storeUrl, refusal) => {
+    const said = wordPressRefusal(publicUrl, storeUrl);
+    if (refusal === null) expect(said).toBeNull();
+    else expect(said).toContain(refusal);
+  });
+
+  it('When WordPress would allow it, then the reason is that the ping did not arrive', () => {
+    expect(unreachableReason('https://rps.example.com/webhooks/woocommerce/x', 'https://shop.example')).toBe(
+      "the store's ping did not reach https://rps.example.com: is PUBLIC_URL reachable from the store's network?",
+    );
   });
 });

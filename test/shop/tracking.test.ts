@@ -89,7 +89,7 @@ describe.each(TEST_DATABASES)('shipment tracking on %s', (kind) => {
 
       await cli(t.ctx, 'jobs', 'run', 'track-shipments');
       expect(await ordersShown()).toEqual({ [paid]: ['ups', '1Z999AA10123456784'], [completed]: [null, null], [unpaid]: [null, null] });
-      const include = store.requests.find((request) => request.query.include)?.query.include;
+      const include = store.requests.find((request) => request.path.endsWith('/orders') && request.query.include)?.query.include;
       expect(include).toBe(String(paid));
     },
   );

@@ -45,6 +45,9 @@ export class MemoryStore {
       verify: async () => undefined,
       registerWebhooks: async () => [],
       removeWebhooks: async () => undefined,
+      // It registers none: there is nothing to check or repair.
+      checkWebhooks: async () => [],
+      repairWebhooks: async (seen) => [...seen],
       async fetchOrder(shopOrderId) {
         const order = store.orders.get(shopOrderId);
         if (!order) throw notFound(`order ${shopOrderId}`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChangedPage, StoreClient, StoreClientOptions, StoreCredentials } from '../platform';
+import type { ChangedPage, StoreClient, StoreClientOptions, StoreCredentials, StoreWebhookStatus } from '../platform';
 import type {
   PaymentForStore,
   RenewalOrder,
@@ -12,7 +12,7 @@ import type {
 } from '../records';
 import { listChanged } from './changes';
 import { WooClient } from './client';
-import { registerWebhooks, removeWebhooks, verifyStore } from './connection';
+import { checkWebhooks, registerWebhooks, removeWebhooks, repairWebhooks, verifyStore } from './connection';
 import { mapOrder } from './orderMapping';
 import { createRenewalOrder, findRenewalOrder, markPaid, noteRenewal, noteUnpaid } from './orderWrites';
 import { mapProduct } from './productMapping';
@@ -46,6 +46,14 @@ export class WooStoreClient implements StoreClient {
 
   removeWebhooks(ids: readonly number[]): Promise<void> {
     return removeWebhooks(this.client, ids);
+  }
+
+  checkWebhooks(ids: readonly number[]): Promise<StoreWebhookStatus[]> {
+    return checkWebhooks(this.client, ids);
+  }
+
+  repairWebhooks(seen: readonly StoreWebhookStatus[], deliveryUrl: string, secret: string): Promise<StoreWebhookStatus[]> {
+    return repairWebhooks(this.client, seen, deliveryUrl, secret);
   }
 
   async fetchOrder(shopOrderId: number): Promise<StoreOrder> {

@@ -10,8 +10,13 @@ export interface ShopRow {
   consumer_secret_encrypted: string;
   webhook_secret_encrypted: string;
   webhook_ids: string | null; // JSON number[]
-  webhooks_state: 'registered' | 'not_reachable' | 'failed';
+  /** pending: being connected (the store's pings are awaited); not_reachable: the pings did not reach us, webhooks_error says why. */
+  webhooks_state: 'pending' | 'registered' | 'not_reachable' | 'failed';
   webhooks_error: string | null;
+  /** When the store's ping last reached us. */
+  webhooks_pinged_at: string | null;
+  webhooks_status: string | null; // JSON StoreWebhookStatus[]: as the store reported them at webhooks_checked_at
+  webhooks_checked_at: string | null;
   status: 'connected' | 'disconnected';
   products_cursor: string | null;
   orders_cursor: string | null;

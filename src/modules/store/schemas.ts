@@ -17,10 +17,33 @@ export const shopResponse = z.object({
   consumer_key: z.string().describe('masked: ck_… and the last four characters'),
   webhooks: z.object({
     state: z
-      .enum(['registered', 'not_reachable', 'failed'])
-      .describe('not_reachable: PUBLIC_URL cannot be reached from the store; the periodic sync keeps data current'),
+      .enum(['pending', 'registered', 'not_reachable', 'failed'])
+      .describe(
+        "registered: the store's ping reached delivery_url; not_reachable: it did not (reason says why), no webhooks are kept " +
+          'in the store and the periodic sync keeps data current; failed: the store refused to register them (error); ' +
+          'pending: being connected',
+      ),
     delivery_url: z.string(),
-    error: z.string().nullable(),
+    error: z.string().nullable().describe('why registering failed (state failed)'),
+    reason: z
+      .string()
+      .nullable()
+      .describe(
+        'why the store cannot deliver to delivery_url (state not_reachable): a port WordPress refuses, a private address, or no ping',
+      ),
+    last_ping_at: z.string().nullable().describe("when the store's ping last reached the service; Y-m-d H:i:s in APP_TIMEZONE"),
+    in_store: z
+      .array(
+        z.object({
+          topic: z.string(),
+          id: z.number().int().nullable(),
+          status: z
+            .enum(['active', 'paused', 'disabled', 'missing'])
+            .describe('as the store reports it; the store disables a webhook after more than 5 failed deliveries in a row'),
+        }),
+      )
+      .describe('our webhooks as the store reported them at last_checked_at; the sync job sets disabled or missing ones active again'),
+    last_checked_at: z.string().nullable().describe('when the store was last asked; Y-m-d H:i:s in APP_TIMEZONE'),
   }),
   connected_at: z.string().nullable().describe('Y-m-d H:i:s in APP_TIMEZONE'),
   event_signing_secret: z

@@ -1,14 +1,15 @@
-import { isIP } from 'node:net';
 import type { Account, AppContext } from '../../context';
 import { encryptSecret } from '../../crypto/secrets';
 import { NotFoundError, ValidationError } from '../../errors';
 import { newId, randomBase62 } from '../../ids';
 import { DEFAULT_SHOP_PLATFORM } from '../../integrations';
 import { StoreConnectionRefused } from '../../integrations/errors';
+import type { StoreClient } from '../../integrations/platform';
 import { toDbDateTime } from '../../time';
-import { isPublicAddress } from '../../net/publicAddress';
 import { webhookSecretOf } from '../../outbox/secret';
 import { shopOrderView } from './orderView';
+import { isLocalHost, unreachableReason } from './reachability';
+import { checkShopWebhooks, checkedWebhooks, shopWebhookUrl } from './webhookHealth';
 import { shopsRepository, type ShopRow } from './repository';
 import type { ShopOrderView } from './schemas';
 import { storeClient } from './storeClient';
@@ -23,25 +24,6 @@ export interface ShopCredentialsInput {
 
 /** Connecting asks the store once more after a failure a retry may cure; the merchant is waiting. */
 const CONNECT_RETRIES = 1;
-
-/** Hosts that only this machine or its private network can reach. */
-function isLocalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isIP(host)) return !isPublicAddress(host);
-  return host === 'localhost' || /\.(localhost|local|internal|lan|home\.arpa)$/.test(host) || !host.includes('.');
-}
-
-/**
- * Whether the store can call PUBLIC_URL: yes when it is a public address; when it is local, only a
- * store on the same machine or network can (then it is local too).
- */
-export function storeCanReach(publicUrl: string, storeUrl: string): boolean {
-  return !isLocalHost(new URL(publicUrl).hostname) || isLocalHost(new URL(storeUrl).hostname);
-}
-
-/** Where the store delivers its webhooks for this account: its platform, and its opaque public ref, never its id. */
-export const shopWebhookUrl = (publicUrl: string, platform: string, account: Pick<Account, 'public_ref'>) =>
-  `${publicUrl}/webhooks/${platform}/${account.public_ref}`;
 
 function refusal(error: unknown): never {
   if (error instanceof StoreConnectionRefused) throw new ValidationError(CONNECT_FAILED, { [error.field]: [error.message] });
@@ -62,9 +44,11 @@ function normalisedUrl(ctx: AppContext, url: string): string {
 /**
  * Connects the account's store: one REST call proves address and keys (a clear 422 naming what is
  * wrong otherwise), the credentials are kept with the secret encrypted, and our webhooks are
- * registered with a secret of ours — unless the store cannot reach PUBLIC_URL, which the state says:
- * the periodic sync then keeps everything current on its own. Connecting again replaces the
- * connection and the webhooks registered before.
+ * registered with a secret of ours. The shop is saved before: the store pings each new webhook and
+ * the ping must find it (answered 200). Whether a ping arrived is what says the store can deliver
+ * to PUBLIC_URL; when none did, the webhooks are removed again (they would only fail and be
+ * disabled), the state says `not_reachable` and why, and the periodic sync keeps everything current
+ * on its own. Connecting again replaces the connection and the webhooks registered before.
  */
 export async function connectShop(ctx: AppContext, account: Account, input: ShopCredentialsInput): Promise<ShopRow> {
   const url = normalisedUrl(ctx, input.url);
@@ -88,8 +72,11 @@ export async function connectShop(ctx: AppContext, account: Account, input: Shop
     consumer_secret_encrypted: encryptSecret(ctx.config.appKey, input.consumer_secret),
     webhook_secret_encrypted: encryptSecret(ctx.config.appKey, secret),
     webhook_ids: null,
-    webhooks_state: 'not_reachable',
+    webhooks_state: 'pending',
     webhooks_error: null,
+    webhooks_pinged_at: null,
+    webhooks_status: null,
+    webhooks_checked_at: null,
     status: 'connected',
     // Another store (or the same again) starts from scratch: the first sync reads everything.
     products_cursor: earlier?.url === url ? earlier.products_cursor : null,
@@ -98,33 +85,68 @@ export async function connectShop(ctx: AppContext, account: Account, input: Shop
     created_at: earlier?.created_at ?? now,
     updated_at: now,
   };
-  if (storeCanReach(ctx.config.publicUrl, url)) {
-    try {
-      const ids = await connection.registerWebhooks(shopWebhookUrl(ctx.config.publicUrl, platform.name, account), secret);
-      row.webhook_ids = JSON.stringify(ids);
-      row.webhooks_state = 'registered';
-    } catch (error) {
-      row.webhooks_state = 'failed';
-      row.webhooks_error = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      ctx.logger.warn('store webhooks could not be registered; the periodic sync keeps the data current', {
-        accountId: account.id,
-        error: row.webhooks_error,
-      });
-    }
-  }
   await shopsRepository.save(ctx.db, row);
+  const outcome = await registerWebhooks(ctx, account, connection, url, secret);
+  Object.assign(row, outcome);
+  await shopsRepository.update(ctx.db, account.id, outcome);
   ctx.logger.info('store connected', { accountId: account.id, platform: row.platform, webhooks: row.webhooks_state });
   return row;
 }
 
-async function removeOldWebhooks(ctx: AppContext, shop: ShopRow): Promise<void> {
-  const ids = JSON.parse(shop.webhook_ids ?? '[]') as number[];
+type WebhookOutcome = Pick<
+  ShopRow,
+  'webhook_ids' | 'webhooks_state' | 'webhooks_error' | 'webhooks_pinged_at' | 'webhooks_status' | 'webhooks_checked_at'
+>;
+
+/** Registers our webhooks and judges by the store's pings whether they can arrive. */
+async function registerWebhooks(
+  ctx: AppContext,
+  account: Account,
+  connection: StoreClient,
+  storeUrl: string,
+  secret: string,
+): Promise<WebhookOutcome> {
+  const deliveryUrl = shopWebhookUrl(ctx.config.publicUrl, DEFAULT_SHOP_PLATFORM, account);
+  const none = { webhook_ids: null, webhooks_pinged_at: null, webhooks_status: null, webhooks_checked_at: null };
+  let ids: number[];
   try {
-    await storeClient(ctx, shop, CONNECT_RETRIES).removeWebhooks(ids);
+    ids = await connection.registerWebhooks(deliveryUrl, secret);
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    ctx.logger.warn('store webhooks could not be registered; the periodic sync keeps the data current', {
+      accountId: account.id,
+      error: message,
+    });
+    return { ...none, webhooks_state: 'failed', webhooks_error: message };
+  }
+  // The store pinged each webhook before it answered: a ping that reached us is recorded on the shop by now.
+  const pingedAt = (await shopsRepository.ofAccount(ctx.db, account.id))?.webhooks_pinged_at ?? null;
+  if (ids.length > 0 && !pingedAt) {
+    await removeWebhooks(ctx, account.id, connection, ids);
+    const reason = unreachableReason(deliveryUrl, storeUrl);
+    ctx.logger.warn('the store cannot deliver webhooks to PUBLIC_URL; the periodic sync keeps the data current', {
+      accountId: account.id,
+      reason,
+    });
+    return { ...none, webhooks_state: 'not_reachable', webhooks_error: reason.slice(0, 500) };
+  }
+  // What the store says of them now (all active, or a webhook was refused after all); a failed look is left to the next check.
+  const seen = await connection.checkWebhooks(ids).catch(() => null);
+  const checked = seen ? checkedWebhooks(seen, toDbDateTime(ctx.clock.now())) : { ...none, webhook_ids: JSON.stringify(ids) };
+  return { ...checked, webhooks_state: 'registered', webhooks_error: null, webhooks_pinged_at: pingedAt };
+}
+
+function removeOldWebhooks(ctx: AppContext, shop: ShopRow): Promise<void> {
+  return removeWebhooks(ctx, shop.account_id, storeClient(ctx, shop, CONNECT_RETRIES), JSON.parse(shop.webhook_ids ?? '[]') as number[]);
+}
+
+async function removeWebhooks(ctx: AppContext, accountId: string, store: StoreClient, ids: number[]): Promise<void> {
+  try {
+    await store.removeWebhooks(ids);
   } catch (error) {
     // The old store (or its keys) may be gone; its webhooks then fail against a secret we no longer accept.
-    ctx.logger.warn('webhooks of the earlier store connection could not be removed', {
-      accountId: shop.account_id,
+    ctx.logger.warn('store webhooks could not be removed', {
+      accountId,
       error: error instanceof Error ? error.message : String(error),
     });
   }
@@ -140,6 +162,8 @@ export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id
     status: 'disconnected' as const,
     webhook_ids: null,
     webhooks_state: 'not_reachable' as const,
+    webhooks_status: null,
+    webhooks_checked_at: null,
     consumer_secret_encrypted: '',
     updated_at: now,
   };
@@ -147,10 +171,22 @@ export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id
   return { ...shop, ...changes };
 }
 
+/**
+ * The account's store connection, its webhooks' status read from the store now (once, not repaired:
+ * the sync job repairs); when the store does not answer, the status of the last check.
+ */
 export async function getShop(ctx: AppContext, account: Pick<Account, 'id'>): Promise<ShopRow> {
   const shop = await shopsRepository.ofAccount(ctx.db, account.id);
   if (!shop) throw new NotFoundError('Shop');
-  return shop;
+  try {
+    return await checkShopWebhooks(ctx, shop, { repair: false });
+  } catch (error) {
+    ctx.logger.warn('store webhooks could not be checked; the last check is shown', {
+      accountId: account.id,
+      error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+    });
+    return shop;
+  }
 }
 
 /** The secret that signs the account's events; the plugin that connects the store verifies its callbacks with it. */

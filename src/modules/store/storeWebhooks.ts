@@ -35,7 +35,11 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
   const read = ctx.platforms
     .get(shop.platform)
     .parseDelivery(delivery.rawBody, delivery.headers, decryptSecret(ctx.config.appKey, shop.webhook_secret_encrypted));
-  if (read.kind === 'ping') return 'ping';
+  if (read.kind === 'ping') {
+    // The evidence that the store can deliver to us: connecting a store waits for it.
+    await shopsRepository.update(ctx.db, account.id, { webhooks_pinged_at: toDbDateTime(ctx.clock.now()) });
+    return 'ping';
+  }
   if (read.kind === 'unauthorized') {
     ctx.logger.warn('store webhook with a missing or wrong signature refused', { accountId: account.id, topic: read.topic });
     return 'unauthorized';

@@ -8,6 +8,7 @@ import { shopsRepository, type ShopRow } from './repository';
 import { requireConnectedStore, storeClient } from './storeClient';
 import { syncStore } from './storeSync';
 import { syncRunsRepository, type SyncKind, type SyncRunRow } from './syncRunsRepository';
+import { checkShopWebhooks } from './webhookHealth';
 
 /** A run whose heartbeat is older than this died with its instance: a new start takes over. */
 export const ABANDONED_AFTER_MS = 5 * 60 * 1000;
@@ -96,14 +97,33 @@ export function listSyncRuns(ctx: AppContext, account: Account, request: PageReq
 }
 
 /**
+ * Our webhooks in the store, checked and repaired before the store's sync: what a disabled or
+ * missing webhook did not deliver, the incremental sync right after catches up. A store that does
+ * not answer is synced (or fails) as before.
+ */
+async function repairWebhooksOf(ctx: AppContext, shop: ShopRow): Promise<void> {
+  try {
+    await checkShopWebhooks(ctx, shop, { repair: true });
+  } catch (error) {
+    ctx.logger.warn('store webhooks could not be checked', {
+      accountId: shop.account_id,
+      error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+    });
+  }
+}
+
+/**
  * The periodic incremental sync of every connected store (the job, every 15 minutes): the source of
- * truth when a webhook was missed or disabled. A store whose sync is running already is skipped.
+ * truth when a webhook was missed or disabled. Disabled or missing webhooks are made to deliver
+ * again first. A store whose sync is running already is skipped.
  */
 export async function syncAllStores(ctx: AppContext, signal?: AbortSignal): Promise<{ synced: number; skipped: number; failed: number }> {
   const result = { synced: 0, skipped: 0, failed: 0 };
   const shops = await shopsRepository.connected(ctx.db);
   // Products first: order lines refer to them.
   for (const shop of shops) {
+    if (signal?.aborted) return result;
+    await repairWebhooksOf(ctx, shop);
     for (const kind of ['products', 'orders'] as const) {
       if (signal?.aborted) return result;
       let run: SyncRunRow;
