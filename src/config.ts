@@ -76,6 +76,11 @@ export interface Config extends Omit<Environment, 'APP_KEY' | 'PUBLIC_URL' | 'SA
   /** Where the outside world reaches us, without a trailing slash. */
   publicUrl: string;
   /**
+   * Whether PUBLIC_URL was set, not the development default: a command that hands the address to
+   * the outside (`cli shops connect` registers webhooks at it) refuses the default.
+   */
+  publicUrlSet: boolean;
+  /**
    * Whether the in-process sandbox provider and its /sandbox pages exist. Never by default in
    * production: there a buyer could press "paid" on a real shop's payment.
    */
@@ -172,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
       ...rest,
       appKey: Buffer.from(keyText.slice('base64:'.length), 'base64'),
       publicUrl,
+      publicUrlSet: PUBLIC_URL !== undefined,
       sandboxEnabled: SANDBOX ? SANDBOX === 'on' : !production,
       outboundAllowPrivate: OUTBOUND_ALLOW_PRIVATE ? OUTBOUND_ALLOW_PRIVATE === 'on' : !production,
     },

@@ -21,13 +21,30 @@ function printShop(io: CliIo, shown: ReturnType<typeof presentShop>): void {
   line('store', shown.url);
   line('status', shown.status);
   line('consumer key', shown.consumer_key);
-  line('webhooks', shown.webhooks.state + (shown.webhooks.error ? ` (${shown.webhooks.error})` : ''));
-  line('delivery url', shown.webhooks.delivery_url);
-  if (shown.webhooks.state === 'not_reachable') {
-    io.out(
-      'The store cannot reach PUBLIC_URL, so no webhooks were registered; the sync every 15 minutes keeps products and orders current.',
-    );
+  const { webhooks } = shown;
+  line('webhooks', webhooks.state + (webhooks.error ? ` (${webhooks.error})` : ''));
+  line('delivery url', webhooks.delivery_url);
+  if (webhooks.last_ping_at) line('last ping', webhooks.last_ping_at);
+  if (webhooks.state === 'not_reachable') {
+    line('not reachable', webhooks.reason ?? '');
+    io.out('No webhooks are kept in the store; the sync every 15 minutes keeps products and orders current.');
   }
+  if (webhooks.in_store.length > 0) {
+    line('in the store', webhooks.in_store.map((hook) => `${hook.topic} ${hook.status}`).join(', '));
+    line('checked at', webhooks.last_checked_at ?? '');
+  }
+}
+
+/**
+ * The CLI hands PUBLIC_URL to the store as the webhooks' address, so it must be the server's own:
+ * the development default (http://localhost:PORT) is where the CLI runs, not where the server is.
+ */
+function requireExplicitPublicUrl(ctx: AppContext): void {
+  if (ctx.config.publicUrlSet) return;
+  throw new CliUsageError(
+    `PUBLIC_URL is not set: the store's webhooks would go to ${ctx.config.publicUrl}. Run this command with the environment ` +
+      'the server runs with (at least its PUBLIC_URL, e.g. PUBLIC_URL=https://pay.example.com npm run cli -- shops connect …)',
+  );
 }
 
 export function registerShopCommands(program: Command, ctx: AppContext, io: CliIo): void {
@@ -41,6 +58,7 @@ export function registerShopCommands(program: Command, ctx: AppContext, io: CliI
     .requiredOption('--key <ck_…>', 'WooCommerce REST consumer key (read/write)')
     .option('--secret <cs_…>', 'consumer secret; - or absent reads it from standard input, out of argv and shell history')
     .action(async (options: { account: string; url: string; key: string; secret?: string }) => {
+      requireExplicitPublicUrl(ctx);
       const account = await requireAccount(ctx.db, options.account);
       const secret =
         options.secret && options.secret !== '-'
@@ -49,7 +67,11 @@ export function registerShopCommands(program: Command, ctx: AppContext, io: CliI
       const body = connectShopBody.safeParse({ url: options.url, consumer_key: options.key, consumer_secret: secret });
       if (!body.success) throw new CliUsageError(body.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
       const row = await connectShop(ctx, account, body.data).catch(asUsageError);
-      printShop(io, presentShop(ctx.config, account, row));
+      const shown = presentShop(ctx.config, account, row);
+      printShop(io, shown);
+      if (shown.webhooks.state === 'registered') {
+        io.out(`Webhooks registered at ${shown.webhooks.delivery_url} (PUBLIC_URL); the store's ping reached it.`);
+      }
     });
 
   shops

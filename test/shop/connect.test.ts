@@ -139,6 +139,52 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
     },
   );
 
+  it('When the CLI runs without PUBLIC_URL set, then it refuses to connect instead of registering its own localhost', async () => {
+    const withoutPublicUrl = { ...t.ctx, config: { ...t.ctx.config, publicUrl: 'http://localhost:3000', publicUrlSet: false } };
+    const res = await cli(
+      withoutPublicUrl,
+      'shops',
+      'connect',
+      '--account',
+      accountName,
+      '--url',
+      store.url,
+      '--key',
+      store.consumerKey,
+      '--secret',
+      store.consumerSecret,
+    );
+    expect(res.code).toBe(1);
+    expect(res.err).toEqual([
+      expect.stringContaining("error: PUBLIC_URL is not set: the store's webhooks would go to http://localhost:3000."),
+    ]);
+    expect(store.webhooks.size).toBe(0);
+  });
+
+  it("When the CLI connects and the store's pings do not reach PUBLIC_URL, then it prints why", async () => {
+    store.transport = async () => 0;
+    const res = await cli(
+      t.ctx,
+      'shops',
+      'connect',
+      '--account',
+      accountName,
+      '--url',
+      store.url,
+      '--key',
+      store.consumerKey,
+      '--secret',
+      store.consumerSecret,
+    );
+    expect(res.code).toBe(0);
+    expect(res.out).toEqual(
+      expect.arrayContaining([
+        'webhooks:         not_reachable',
+        expect.stringMatching(/^not reachable: {4}the store's ping did not reach http:\/\/rps\.test/),
+      ]),
+    );
+  });
+
   it('When the CLI connects with the secret on standard input, then it is connected; a wrong key prints one line', async () => {
     const ok = await cliWithStdin(
       t.ctx,
@@ -154,7 +200,12 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
     );
     expect(ok.code).toBe(0);
     expect(ok.out).toEqual(
-      expect.arrayContaining([`store:            ${store.url}`, 'status:           connected', 'webhooks:         registered']),
+      expect.arrayContaining([
+        `store:            ${store.url}`,
+        'status:           connected',
+        'webhooks:         registered',
+        `Webhooks registered at ${TEST_PUBLIC_URL}/webhooks/woocommerce/${publicRef} (PUBLIC_URL); the store's ping reached it.`,
+      ]),
     );
     const wrong = await cli(
       t.ctx,

@@ -139,8 +139,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir, APP_KEY, PUBLIC_URL: publicUrl }).config.publicUrl).toBe(expected);
   });
 
-  it('When PUBLIC_URL is absent, then publicUrl is localhost on PORT', () => {
-    expect(loadConfig({ DATA_DIR: dataDir, APP_KEY, PORT: '4000' }).config.publicUrl).toBe('http://localhost:4000');
+  it('When PUBLIC_URL is absent, then publicUrl is localhost on PORT, and said not to be set', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, APP_KEY, PORT: '4000' }).config).toMatchObject({
+      publicUrl: 'http://localhost:4000',
+      publicUrlSet: false,
+    });
+    expect(loadConfig({ DATA_DIR: dataDir, APP_KEY, PUBLIC_URL: 'https://pay.example.nl' }).config.publicUrlSet).toBe(true);
   });
 
   it('When the config is loaded, then the clear APP_KEY text is not kept on it', () => {
