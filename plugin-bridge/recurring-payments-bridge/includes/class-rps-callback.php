@@ -81,6 +81,20 @@ final class RPS_Callback {
 		return array( 200, 'status ' . $status );
 	}
 
+	/**
+	 * The order as stored now, not as this request's object cache keeps it: the callback and the
+	 * buyer's return run in separate requests and change it under each other.
+	 */
+	public static function fresh_order( int $order_id ): WC_Order|false {
+		if ( function_exists( 'wc_get_container' ) && class_exists( \Automattic\WooCommerce\Caches\OrderCache::class ) ) {
+			wc_get_container()->get( \Automattic\WooCommerce\Caches\OrderCache::class )->remove( $order_id );
+		}
+		if ( function_exists( 'clean_post_cache' ) ) {
+			clean_post_cache( $order_id ); // Orders kept as posts (HPOS off).
+		}
+		return wc_get_order( $order_id );
+	}
+
 	/** @return list<string> */
 	public static function payment_ids( WC_Order $order ): array {
 		$ids = $order->get_meta( self::PAYMENT_IDS_META );
@@ -106,7 +120,7 @@ final class RPS_Callback {
 			update_option( $claim, time(), false );
 		}
 		// Read again under the claim: the other request may have completed it since this one loaded it.
-		$fresh = wc_get_order( $order->get_id() );
+		$fresh = self::fresh_order( $order->get_id() );
 		if ( $fresh instanceof WC_Order && $fresh->is_paid() ) {
 			delete_option( $claim );
 			return 'already paid';

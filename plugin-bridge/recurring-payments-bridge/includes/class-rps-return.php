@@ -25,7 +25,7 @@ final class RPS_Return {
 
 	public static function register(): void {
 		add_action( 'template_redirect', array( self::class, 'on_order_received' ), 5 );
-		add_filter( 'woocommerce_order_has_status', array( self::class, 'has_status' ), 10, 3 );
+		add_filter( 'woocommerce_order_get_status', array( self::class, 'shown_status' ), 10, 2 );
 		add_action( 'woocommerce_before_thankyou', array( self::class, 'notice' ) );
 	}
 
@@ -70,9 +70,11 @@ final class RPS_Return {
 				return 'unknown'; // The page shows the order as it is; the callback settles it.
 			}
 			$status = (string) ( $payment['status'] ?? '' );
-			if ( 'paid' === $status ) {
-				RPS_Callback::complete( $order, $payment );
+			if ( 'paid' === $status && $this->completed( $order, $payment, self::READS - $read ) ) {
 				return 'paid';
+			}
+			if ( 'paid' === $status ) {
+				break; // The callback is still completing it: the page says "being processed".
 			}
 			if ( ! in_array( $status, self::UNDER_WAY, true ) ) {
 				return 'not paid'; // failed, expired, canceled: WooCommerce's own page says so and offers to pay again.
@@ -86,16 +88,36 @@ final class RPS_Return {
 	}
 
 	/**
-	 * `woocommerce_order_has_status`: while this request found the order's current payment under way,
-	 * the order is not "failed" to the page (that status is an earlier attempt's); nothing is written.
+	 * Completes the order, or waits (briefly) for the callback that is completing it at this moment;
+	 * either way the page then reads the order as stored, not as this request cached it.
 	 *
-	 * @param string|list<string> $status
+	 * @param array<string, mixed> $payment
 	 */
-	public static function has_status( bool $has, mixed $order, string|array $status ): bool {
-		if ( ! $has || ! $order instanceof WC_Order || ! isset( self::$processing[ $order->get_id() ] ) ) {
-			return $has;
+	private function completed( WC_Order $order, array $payment, int $waits ): bool {
+		$result = RPS_Callback::complete( $order, $payment );
+		if ( 'completed' === $result ) {
+			RPS_Callback::log( 'info', sprintf( 'Order %d completed on the buyer\'s return: payment %s is paid.', $order->get_id(), (string) ( $payment['id'] ?? '' ) ) );
 		}
-		return ! in_array( 'failed', (array) $status, true ) || $order->get_status() !== 'failed';
+		for ( $wait = 0; 'being completed' === $result && $wait < $waits; $wait++ ) {
+			( $this->sleep )( self::WAIT_SECONDS );
+			$fresh  = RPS_Callback::fresh_order( $order->get_id() );
+			$result = $fresh instanceof WC_Order && $fresh->is_paid() ? 'already paid' : $result;
+		}
+		RPS_Callback::fresh_order( $order->get_id() );
+		return 'being completed' !== $result;
+	}
+
+	/**
+	 * `woocommerce_order_get_status` (the "view" status pages show, which `has_status()` reads too;
+	 * saving uses the stored one): while this request found the order's current payment under way, a
+	 * `failed` left by an earlier attempt is shown as `pending` — the classic thank-you template and
+	 * the Order Confirmation block then say "received", not "Order failed". Nothing is written.
+	 */
+	public static function shown_status( mixed $status, mixed $order ): mixed {
+		if ( 'failed' !== $status || ! $order instanceof WC_Order || ! isset( self::$processing[ $order->get_id() ] ) ) {
+			return $status;
+		}
+		return 'pending';
 	}
 
 	/** `woocommerce_before_thankyou`: says the payment is being processed while it is. */

@@ -52,7 +52,7 @@ final class ReturnTest extends StubTestCase {
 		$sig   = 't=' . $t . ',v1=' . hash_hmac( 'sha256', $t . '.' . $event, self::SECRET );
 		$this->assertSame( array( 200, 'already paid' ), ( new RPS_Callback( RPS_Api_Client::from_settings(), self::SECRET ) )->process( $event, $sig, 42, 'wc_order_abc123' ) );
 		$this->assertSame( 1, self::stored()['payment_complete_calls'], 'paid once' );
-		$this->assertTrue( RPS_Return::has_status( true, wc_get_order( 42 ), 'processing' ), 'a paid order is shown as it is' );
+		$this->assertSame( 'processing', RPS_Return::shown_status( 'processing', wc_get_order( 42 ) ), 'a paid order is shown as it is' );
 	}
 
 	public function test_an_order_the_callback_completed_meanwhile_is_not_completed_again(): void {
@@ -64,6 +64,31 @@ final class ReturnTest extends StubTestCase {
 		$this->assertArrayNotHasKey( 'rps_completing_42', RPS_Stub_State::$options );
 	}
 
+	public function test_a_callback_completing_the_order_at_this_moment_is_waited_for_briefly_and_never_doubled(): void {
+		add_option( 'rps_completing_42', time() ); // The callback holds the claim.
+		self::answer( 200, self::SECOND );
+		$order = wc_get_order( 42 );
+		$this->assertSame( 'processing', $this->returned()->settle( $order ) );
+		$this->assertSame( array( 1, 1 ), $this->waits );
+		$this->assertSame( 0, self::stored()['payment_complete_calls'] );
+		$this->assertSame( 'pending', RPS_Return::shown_status( 'failed', $order ), 'not "Order failed" while it is being completed' );
+
+		RPS_Return::reset();
+		$this->waits = array();
+		self::answer( 200, self::SECOND );
+		$sleeps = 0;
+		$return = new RPS_Return(
+			RPS_Api_Client::from_settings()->quick(),
+			static function () use ( &$sleeps ): void {
+				++$sleeps;
+				wc_get_order( 42 )->payment_complete( 'tr_2' ); // The callback finishes meanwhile.
+			}
+		);
+		$this->assertSame( 'paid', $return->settle( wc_get_order( 42 ) ) );
+		$this->assertSame( 1, $sleeps );
+		$this->assertSame( 1, self::stored()['payment_complete_calls'] );
+	}
+
 	public function test_a_payment_still_under_way_is_asked_again_briefly_then_the_page_says_processing_not_failed(): void {
 		self::answer( 200, array( 'status' => 'open' ) + self::SECOND );
 		self::answer( 200, array( 'status' => 'pending' ) + self::SECOND );
@@ -73,9 +98,8 @@ final class ReturnTest extends StubTestCase {
 		$this->assertCount( 3, RPS_Stub_State::$requests );
 		$this->assertSame( array( 1, 1 ), $this->waits );
 		$this->assertSame( 'failed', self::stored()['status'], 'nothing is written: the callback settles it' );
-		$this->assertFalse( RPS_Return::has_status( true, $order, 'failed' ), 'the page does not show "Order failed"' );
-		$this->assertFalse( RPS_Return::has_status( true, $order, array( 'failed', 'cancelled' ) ) );
-		$this->assertFalse( RPS_Return::has_status( false, $order, 'pending' ) );
+		$this->assertSame( 'pending', RPS_Return::shown_status( 'failed', $order ), 'the page does not show "Order failed"' );
+		$this->assertSame( 'failed', RPS_Return::shown_status( 'failed', self::order( array( 'id' => 43, 'status' => 'failed' ) ) ), 'only this order' );
 		ob_start();
 		RPS_Return::notice( 42 );
 		$this->assertStringContainsString( 'Your payment is being processed', (string) ob_get_clean() );
@@ -96,7 +120,7 @@ final class ReturnTest extends StubTestCase {
 		self::answer( 200, array( 'status' => 'failed' ) + self::SECOND );
 		$order = wc_get_order( 42 );
 		$this->assertSame( 'not paid', $this->returned()->settle( $order ) );
-		$this->assertTrue( RPS_Return::has_status( true, $order, 'failed' ) );
+		$this->assertSame( 'failed', RPS_Return::shown_status( 'failed', $order ) );
 		$this->assertSame( 0, self::stored()['payment_complete_calls'] );
 	}
 
