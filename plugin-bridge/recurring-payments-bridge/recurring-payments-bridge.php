@@ -49,6 +49,7 @@ add_action(
 			return; // WooCommerce is not active: nothing to add to.
 		}
 		require_once __DIR__ . '/includes/class-rps-gateway.php';
+		require_once __DIR__ . '/includes/class-rps-return.php';
 		add_filter(
 			'woocommerce_payment_gateways',
 			static function ( array $gateways ): array {
@@ -58,6 +59,8 @@ add_action(
 		);
 		// The service reports a payment's outcome here: /wc-api/rps_payment.
 		add_action( 'woocommerce_api_' . RPS_Callback::ENDPOINT, array( RPS_Callback::class, 'handle_request' ) );
+		// The buyer's return: the order is settled (or shown as being processed) before the page renders.
+		RPS_Return::register();
 		RPS_Admin_Page::register();
 		RPS_Order_Box::register();
 	}

@@ -1,17 +1,24 @@
 <?php
 /**
- * Removes what the plugin stored in WordPress: its options and its cached method list. The
- * WooCommerce REST key it created for the service is revoked too, so no key is left behind.
- * Orders keep their notes and meta: they are the shop's records.
+ * Deleting the plugin: a store the plugin connected is disconnected at the service first
+ * (`DELETE /api/v2/shop`, which removes the service's webhooks from the store), then the WooCommerce
+ * REST key it created for the service is revoked, and what it stored in WordPress (its options and
+ * cached answers) removed. Orders keep their notes and meta: they are the shop's records.
  */
 
 defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 
 require_once __DIR__ . '/includes/class-rps-settings.php';
+require_once __DIR__ . '/includes/class-rps-api-error.php';
+require_once __DIR__ . '/includes/class-rps-api-client.php';
 require_once __DIR__ . '/includes/class-rps-store-connector.php';
 
+delete_transient( RPS_Api_Client::UNREACHABLE_TRANSIENT ); // Asked once more whatever a page found a minute ago; 3 s at most.
+RPS_Store_Connector::disconnect_on_uninstall( RPS_Api_Client::from_settings()->quick() );
 RPS_Store_Connector::revoke_key( (int) RPS_Settings::get( 'rest_key_id' ) );
 foreach ( RPS_Settings::OPTIONS as $option ) {
 	delete_option( $option );
 }
-delete_transient( RPS_Settings::METHODS_TRANSIENT );
+foreach ( RPS_Settings::TRANSIENTS as $transient ) {
+	delete_transient( $transient );
+}

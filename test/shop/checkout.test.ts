@@ -225,8 +225,8 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
       redirect_url: 'https://shop.example/',
       shop_order_id: shopOrderId,
     });
-    expect(refused.status).toBe(422);
-    expect(refused.body.fields.shop_order_id).toEqual(['No store is connected to this account: connect one with POST /api/v2/shop first.']);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('shop_not_connected');
     // Another account sees nothing of this store's orders.
     expect((await t.as(other.token).get('/api/v2/orders')).body.data).toEqual([]);
   });

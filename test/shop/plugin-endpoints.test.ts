@@ -174,5 +174,47 @@ describe.each(TEST_DATABASES)('the endpoints the plugin uses, on %s', (kind) => 
         expect((await t.as(token).get('/api/v2/shop/orders/abc')).status).toBe(404);
       },
     );
+
+    it(
+      'When the store is disconnected (as `cli shops disconnect` does), then a payment for a store order answers 409 ' +
+        'shop_not_connected, a plain payment is still made, the connection reads disconnected, and disconnecting again is 404',
+      async () => {
+        const { accountId, token } = await t.newAccount();
+        store = await connectedSimulatorStore(t, token);
+        const [shopOrderId] = store.addOrders(1, () => ({ status: 'pending', total: '12.00' }));
+        const customer = (
+          await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'Bakker', email: 'anna@example.nl' })
+        ).body;
+        const payment = {
+          amount: 12,
+          currency: 'EUR',
+          provider_customer_id: customer.provider_customer_id,
+          description: `Order ${shopOrderId}`,
+          redirect_url: 'https://shop.example/checkout/order-received',
+        };
+
+        const disconnected = await t.as(token).delete('/api/v2/shop');
+        expect(disconnected.status).toBe(200);
+        expect(disconnected.body.status).toBe('disconnected');
+
+        const refused = await t.as(token).post('/api/v2/payments', { ...payment, shop_order_id: shopOrderId });
+        expect(refused.status).toBe(409);
+        expect(refused.body).toMatchObject({
+          status: 409,
+          code: 'shop_not_connected',
+          error: expect.stringContaining('POST /api/v2/shop'),
+        });
+        expect(await t.ctx.db('payments').where({ account_id: accountId })).toHaveLength(0);
+
+        const plain = await t.as(token).post('/api/v2/payments', payment);
+        expect(plain.status).toBe(201);
+        expect(plain.body.status).toBe('open');
+        expect((await t.as(token).get(`/api/v2/payments/${plain.body.id}`)).body.status).toBe('open');
+
+        expect((await t.as(token).get('/api/v2/shop')).body.status).toBe('disconnected');
+        expect((await t.as(token).post('/api/v2/sync/orders', {})).body.code).toBe('shop_not_connected');
+        expect((await t.as(token).delete('/api/v2/shop')).status).toBe(404);
+      },
+    );
   });
 });

@@ -172,8 +172,8 @@ describe.each(TEST_DATABASES)('syncing store products on %s', (kind) => {
     expect((await t.as(other.token).get(`/api/v2/sync/runs/${run.id}`)).status).toBe(404);
     expect((await t.as(other.token).get('/api/v2/sync/runs')).body.data).toEqual([]);
     const refused = await t.as(other.token).post('/api/v2/sync/products', {});
-    expect(refused.status).toBe(422);
-    expect(refused.body.fields.shop[0]).toContain('No store is connected');
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'shop_not_connected', error: expect.stringContaining('no store is connected') });
   });
 });
 

@@ -15,6 +15,7 @@ final class RPS_Admin_Page {
 
 	public static function register(): void {
 		add_action( 'admin_menu', array( self::class, 'add_menu' ) );
+		add_action( 'admin_notices', array( self::class, 'admin_notices' ) );
 		add_action( 'admin_post_rps_save_settings', array( self::class, 'save_settings' ) );
 		add_action( 'wp_ajax_rps_test_connection', array( self::class, 'ajax_test_connection' ) );
 		add_action( 'wp_ajax_rps_connect_store', array( self::class, 'ajax_connect_store' ) );
@@ -86,7 +87,7 @@ final class RPS_Admin_Page {
 			<p>
 				<button type="button" class="button" data-rps-action="rps_test_connection"><?php esc_html_e( 'Test connection', 'recurring-payments-bridge' ); ?></button>
 				<button type="button" class="button button-primary" data-rps-action="rps_connect_store"><?php esc_html_e( 'Connect this store', 'recurring-payments-bridge' ); ?></button>
-				<span id="rps-connection-result" role="status"><?php echo 'yes' === $settings['store_connected'] ? esc_html__( 'This store is connected.', 'recurring-payments-bridge' ) : ''; ?></span>
+				<span id="rps-connection-result" role="status"><?php echo esc_html( RPS_Settings::is_configured() ? self::connection_state( RPS_Api_Client::from_settings()->quick() ) : '' ); ?></span>
 			</p>
 
 			<h2><?php esc_html_e( 'Sync', 'recurring-payments-bridge' ); ?></h2>
@@ -107,6 +108,47 @@ final class RPS_Admin_Page {
 			</table>
 		</div>
 		<?php
+	}
+
+	/**
+	 * The store connection as the service has it (`GET /api/v2/shop`, asked when the page opens, 3 s at
+	 * most): a store disconnected there (`cli shops disconnect`) is shown, and forgotten here, so
+	 * checkout sends plain payments.
+	 */
+	public static function connection_state( RPS_Api_Client $api ): string {
+		try {
+			$shop = $api->get( '/api/v2/shop' );
+		} catch ( RPS_Api_Error $error ) {
+			if ( 404 !== $error->status ) {
+				return __( 'The service could not be reached, so the store connection is not known just now.', 'recurring-payments-bridge' );
+			}
+			$shop = array( 'status' => 'none' );
+		}
+		if ( 'connected' === ( $shop['status'] ?? '' ) ) {
+			return __( 'This store is connected.', 'recurring-payments-bridge' );
+		}
+		RPS_Settings::connection_lost();
+		return __( 'This store is not connected to the service: checkout takes plain payments, without the check against the store\'s order and without the sync. Connect it with "Connect this store".', 'recurring-payments-bridge' );
+	}
+
+	/** On every admin screen, for shop managers: what keeps the gateway from working as set up. */
+	public static function admin_notices(): void {
+		if ( ! current_user_can( 'manage_woocommerce' ) ) {
+			return;
+		}
+		echo self::notices_html(); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- notices_html() escapes.
+	}
+
+	public static function notices_html(): string {
+		$html = '';
+		$link = sprintf( ' <a href="%s">%s</a>', esc_url( admin_url( 'admin.php?page=' . self::SLUG ) ), esc_html__( 'Recurring payments', 'recurring-payments-bridge' ) );
+		if ( 'yes' === RPS_Settings::get( 'connection_lost' ) ) {
+			$html .= '<div class="notice notice-warning"><p>' . esc_html__( 'The recurring payments service says this store is no longer connected. Checkout still takes payments, without the check against the store\'s order; connect the store again under', 'recurring-payments-bridge' ) . $link . '.</p></div>';
+		}
+		if ( false !== get_transient( RPS_Api_Client::UNREACHABLE_TRANSIENT ) ) {
+			$html .= '<div class="notice notice-error"><p>' . esc_html__( 'The recurring payments service did not answer in time. Its payment method is hidden at checkout until it answers again (asked again after a minute); the other payment methods are not affected.', 'recurring-payments-bridge' ) . $link . '</p></div>';
+		}
+		return $html;
 	}
 
 	/** admin-post: the settings form. */

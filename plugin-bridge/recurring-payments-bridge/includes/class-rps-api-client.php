@@ -9,16 +9,41 @@ defined( 'ABSPATH' ) || exit;
 final class RPS_Api_Client {
 
 	private const TIMEOUT_SECONDS = 20;
+	/** Calls made while a page renders (checkout, order screen, admin page): the page never waits longer. */
+	public const QUICK_TIMEOUT_SECONDS = 3;
+	/** After no answer to a quick call, quick calls are not made for this long: the next pages render at once. */
+	public const UNREACHABLE_SECONDS = 60;
+	public const UNREACHABLE_TRANSIENT = 'rps_unreachable';
+	/** The service's code for "this account has no connected store" (409). */
+	public const NOT_CONNECTED = 'shop_not_connected';
 
-	public function __construct( private readonly string $service_url, private readonly string $token ) {}
+	public function __construct(
+		private readonly string $service_url,
+		private readonly string $token,
+		private readonly bool $quick = false
+	) {}
 
 	public static function from_settings(): self {
 		return new self( (string) RPS_Settings::get( 'service_url' ), (string) RPS_Settings::get( 'api_token' ) );
 	}
 
+	/**
+	 * The same client for calls made while a page renders: a short timeout, and after no answer (or
+	 * the service's own outage) no call at all for a minute, so a slow or stopped service never holds
+	 * up the checkout or the order screen.
+	 */
+	public function quick(): self {
+		return new self( $this->service_url, $this->token, true );
+	}
+
 	/** @return array<string, mixed> */
 	public function get( string $path ): array {
 		return $this->request( 'GET', $path, null, null );
+	}
+
+	/** @return array<string, mixed> */
+	public function delete( string $path ): array {
+		return $this->request( 'DELETE', $path, null, null );
 	}
 
 	/**
@@ -59,13 +84,16 @@ final class RPS_Api_Client {
 		if ( '' === $this->service_url || '' === $this->token ) {
 			throw new RPS_Api_Error( 'The service address or API token is not set', 0, 'not_configured' );
 		}
+		if ( $this->quick && false !== get_transient( self::UNREACHABLE_TRANSIENT ) ) {
+			throw new RPS_Api_Error( 'The service did not answer a moment ago; it is asked again in a minute', 0, 'unreachable' );
+		}
 		$headers = array(
 			'Authorization' => 'Bearer ' . $this->token,
 			'Accept'        => 'application/json',
 		);
 		$args = array(
 			'method'      => $method,
-			'timeout'     => self::TIMEOUT_SECONDS,
+			'timeout'     => $this->quick ? self::QUICK_TIMEOUT_SECONDS : self::TIMEOUT_SECONDS,
 			'redirection' => 0,
 			'headers'     => $headers,
 		);
@@ -79,7 +107,7 @@ final class RPS_Api_Client {
 
 		$response = wp_remote_request( $this->service_url . $path, $args );
 		if ( is_wp_error( $response ) ) {
-			throw new RPS_Api_Error( 'No answer from the service: ' . $response->get_error_message(), 0, 'unreachable' );
+			throw $this->noted( new RPS_Api_Error( 'No answer from the service: ' . $response->get_error_message(), 0, 'unreachable' ) );
 		}
 		$status  = (int) wp_remote_retrieve_response_code( $response );
 		$decoded = json_decode( (string) wp_remote_retrieve_body( $response ), true );
@@ -87,11 +115,28 @@ final class RPS_Api_Client {
 			return $decoded;
 		}
 		$decoded = is_array( $decoded ) ? $decoded : array();
-		throw new RPS_Api_Error(
-			is_string( $decoded['error'] ?? null ) ? $decoded['error'] : 'Unexpected answer from the service',
-			$status > 0 ? $status : 502,
-			is_string( $decoded['code'] ?? null ) ? $decoded['code'] : '',
-			is_array( $decoded['fields'] ?? null ) ? $decoded['fields'] : array()
+		throw $this->noted(
+			new RPS_Api_Error(
+				is_string( $decoded['error'] ?? null ) ? $decoded['error'] : 'Unexpected answer from the service',
+				$status > 0 ? $status : 502,
+				is_string( $decoded['code'] ?? null ) ? $decoded['code'] : '',
+				is_array( $decoded['fields'] ?? null ) ? $decoded['fields'] : array()
+			)
 		);
+	}
+
+	/**
+	 * What a failure tells the plugin beyond this call: "not connected" from any call forgets the
+	 * store connection (checkout then takes plain payments, and the admin sees a notice); no answer
+	 * to a quick call keeps quick calls away for a minute.
+	 */
+	private function noted( RPS_Api_Error $error ): RPS_Api_Error {
+		if ( self::NOT_CONNECTED === $error->error_code ) {
+			RPS_Settings::connection_lost();
+		}
+		if ( $this->quick && ( 0 === $error->status || $error->status >= 500 ) ) {
+			set_transient( self::UNREACHABLE_TRANSIENT, time(), self::UNREACHABLE_SECONDS );
+		}
+		return $error;
 	}
 }

@@ -16,7 +16,9 @@ final class RPS_Blocks_Support extends AbstractPaymentMethodType {
 	}
 
 	public function is_active(): bool {
-		return 'yes' === ( $this->settings['enabled'] ?? 'no' ) && RPS_Settings::is_configured();
+		// As the classic gateway: hidden while the service cannot say which methods it offers (asked quickly, failures kept a minute).
+		return 'yes' === ( $this->settings['enabled'] ?? 'no' ) && RPS_Settings::is_configured()
+			&& array() !== RPS_Gateway::offered_methods( RPS_Api_Client::from_settings() );
 	}
 
 	/** @return list<string> */

@@ -12,6 +12,8 @@ final class RPS_Callback {
 	public const ENDPOINT = 'rps_payment';
 	/** Order meta: every payment made for the order (a buyer may pay a second time after a failure). */
 	public const PAYMENT_IDS_META = '_rps_payment_ids';
+	/** Order meta: the payment of the buyer's current attempt (the gateway sets it). */
+	public const CURRENT_PAYMENT_META = '_rps_payment_id';
 	/** A claim older than this was left by a request that died; another may take it over. */
 	private const CLAIM_SECONDS = 60;
 
@@ -71,12 +73,26 @@ final class RPS_Callback {
 		}
 		$status = (string) ( $payment['status'] ?? '' );
 		if ( 'paid' === $status ) {
-			return array( 200, $this->complete( $order, $payment ) );
+			return array( 200, self::complete( $order, $payment ) );
 		}
 		if ( in_array( $status, array( 'failed', 'expired', 'canceled' ), true ) ) {
 			return array( 200, $this->not_paid( $order, $payment_id, $status ) );
 		}
 		return array( 200, 'status ' . $status );
+	}
+
+	/**
+	 * The order as stored now, not as this request's object cache keeps it: the callback and the
+	 * buyer's return run in separate requests and change it under each other.
+	 */
+	public static function fresh_order( int $order_id ): WC_Order|false {
+		if ( function_exists( 'wc_get_container' ) && class_exists( \Automattic\WooCommerce\Caches\OrderCache::class ) ) {
+			wc_get_container()->get( \Automattic\WooCommerce\Caches\OrderCache::class )->remove( $order_id );
+		}
+		if ( function_exists( 'clean_post_cache' ) ) {
+			clean_post_cache( $order_id ); // Orders kept as posts (HPOS off).
+		}
+		return wc_get_order( $order_id );
 	}
 
 	/** @return list<string> */
@@ -85,12 +101,17 @@ final class RPS_Callback {
 		return is_array( $ids ) ? array_values( array_filter( $ids, 'is_string' ) ) : array();
 	}
 
-	/** @param array<string, mixed> $payment */
-	private function complete( WC_Order $order, array $payment ): string {
+	/**
+	 * Completes the order of a payment the service says is paid, once: the callback and the buyer's
+	 * return (RPS_Return) both come here, possibly at the same moment.
+	 *
+	 * @param array<string, mixed> $payment as the service answered it
+	 */
+	public static function complete( WC_Order $order, array $payment ): string {
 		if ( $order->is_paid() ) {
 			return 'already paid';
 		}
-		// A row with a unique name, not a lock: of two callbacks at the same moment, one completes.
+		// A row with a unique name, not a lock: of two requests at the same moment, one completes.
 		$claim = 'rps_completing_' . $order->get_id();
 		if ( ! add_option( $claim, time(), '', false ) ) {
 			if ( time() - (int) get_option( $claim, 0 ) < self::CLAIM_SECONDS ) {
@@ -98,6 +119,13 @@ final class RPS_Callback {
 			}
 			update_option( $claim, time(), false );
 		}
+		// Read again under the claim: the other request may have completed it since this one loaded it.
+		$fresh = self::fresh_order( $order->get_id() );
+		if ( $fresh instanceof WC_Order && $fresh->is_paid() ) {
+			delete_option( $claim );
+			return 'already paid';
+		}
+		$order       = $fresh instanceof WC_Order ? $fresh : $order;
 		$provider_id = (string) ( $payment['provider_payment_id'] ?? '' );
 		$order->payment_complete( $provider_id );
 		/* translators: 1: the service's payment id, 2: the provider's payment id */
@@ -111,8 +139,11 @@ final class RPS_Callback {
 			return 'already paid'; // A late failure (another payment, a stale event) never undoes paid.
 		}
 		/* translators: 1: the service's payment id, 2: failed, expired or canceled */
-		$note = sprintf( __( 'Payment %1$s is %2$s; the order can still be paid.', 'recurring-payments-bridge' ), $payment_id, $status );
-		if ( 'failed' === $status && $order->has_status( array( 'pending', 'on-hold' ) ) ) {
+		$note    = sprintf( __( 'Payment %1$s is %2$s; the order can still be paid.', 'recurring-payments-bridge' ), $payment_id, $status );
+		$current = (string) $order->get_meta( self::CURRENT_PAYMENT_META );
+		// A late failure of an earlier attempt only makes a note: the buyer's current payment may still succeed.
+		$is_current = '' === $current || $current === $payment_id;
+		if ( 'failed' === $status && $is_current && $order->has_status( array( 'pending', 'on-hold' ) ) ) {
 			$order->update_status( 'failed', $note );
 		} else {
 			$order->add_order_note( $note );

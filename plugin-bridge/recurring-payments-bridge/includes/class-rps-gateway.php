@@ -13,7 +13,7 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	/** Order meta: the attempt whose payment is being made (the key's last part). */
 	private const ATTEMPT_META = '_rps_attempt';
 	/** Order meta: the payment of the current attempt and its checkout address. */
-	private const PAYMENT_META  = '_rps_payment_id';
+	private const PAYMENT_META  = RPS_Callback::CURRENT_PAYMENT_META;
 	private const CHECKOUT_META = '_rps_checkout_url';
 	/** Payment statuses after which the buyer may try again with a new payment. */
 	private const RETRYABLE = array( 'failed', 'expired', 'canceled' );
@@ -78,7 +78,9 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
-	 * The spec's methods the account's provider offers (`GET /api/v2/methods`), kept an hour.
+	 * The spec's methods the account's provider offers (`GET /api/v2/methods`), kept an hour. Asked
+	 * while the checkout renders, so with the quick client (3 s at most); a failure is kept a minute,
+	 * and meanwhile the list is empty: the gateway hides itself and the other methods stay usable.
 	 *
 	 * @return list<string>
 	 */
@@ -87,12 +89,16 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		if ( is_array( $cached ) ) {
 			return $cached;
 		}
+		if ( false !== get_transient( RPS_Settings::METHODS_FAILED_TRANSIENT ) ) {
+			return array();
+		}
 		try {
-			$answer  = $api->get( '/api/v2/methods' );
+			$answer  = $api->quick()->get( '/api/v2/methods' );
 			$methods = array_values( array_filter( array_map( static fn ( $method ) => is_array( $method ) ? ( $method['id'] ?? null ) : null, $answer['data'] ?? array() ), 'is_string' ) );
 		} catch ( RPS_Api_Error $error ) {
 			RPS_Callback::log( 'error', 'The payment methods could not be read: ' . $error->detail() );
-			return array(); // Not cached: the next page view asks again.
+			set_transient( RPS_Settings::METHODS_FAILED_TRANSIENT, time(), RPS_Api_Client::UNREACHABLE_SECONDS );
+			return array();
 		}
 		set_transient( RPS_Settings::METHODS_TRANSIENT, $methods, HOUR_IN_SECONDS );
 		return $methods;
@@ -201,13 +207,27 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		if ( '' !== $method ) {
 			$body['method'] = $method;
 		}
-		if ( 'yes' === RPS_Settings::get( 'store_connected' ) ) {
-			$body['shop_order_id'] = $order->get_id(); // The service checks the payment against the store's order.
-		}
 		// The method is part of the request, so part of the key: a retry that picks another method is
 		// another request, not a reuse of the key with a different body (which the service refuses).
 		$key = sprintf( 'wc-%s-order-%d-%d-%s', self::site_key(), $order->get_id(), (int) $order->get_meta( self::ATTEMPT_META ), '' === $method ? 'any' : $method );
-		return $this->api()->post( '/api/v2/payments', $body, $key );
+		if ( 'yes' === RPS_Settings::get( 'store_connected' ) ) {
+			try {
+				// The service checks the payment against the store's order.
+				return $this->api()->post( '/api/v2/payments', $body + array( 'shop_order_id' => $order->get_id() ), $key );
+			} catch ( RPS_Api_Error $error ) {
+				if ( RPS_Api_Client::NOT_CONNECTED !== $error->error_code ) {
+					throw $error;
+				}
+				// Disconnected at the service (the client has noted it): the buyer still pays, a plain payment.
+				self::log_lost_connection( $order );
+			}
+		}
+		// Without shop_order_id the body differs, so the key does too (the same key with another body is refused).
+		return $this->api()->post( '/api/v2/payments', $body, $key . '-plain' );
+	}
+
+	private static function log_lost_connection( WC_Order $order ): void {
+		RPS_Callback::log( 'warning', sprintf( 'The service says this store is not connected; order %d is paid with a plain payment. Connect the store again under WooCommerce → Recurring payments.', $order->get_id() ) );
 	}
 
 	/** The method the buyer picked, when the account offers it; '' lets the provider's checkout ask. */

@@ -26,7 +26,8 @@ final class RPS_Order_Box {
 		if ( ! $order instanceof WC_Order || ! RPS_Settings::is_configured() ) {
 			return;
 		}
-		echo self::html( $order, RPS_Api_Client::from_settings() ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- html() escapes every value.
+		// The order screen waits 3 s at most, and not at all for a minute after the service did not answer.
+		echo self::html( $order, RPS_Api_Client::from_settings()->quick() ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- html() escapes every value.
 	}
 
 	public static function html( WC_Order $order, RPS_Api_Client $api ): string {

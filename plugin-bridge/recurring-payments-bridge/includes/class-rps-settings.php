@@ -10,8 +10,12 @@ final class RPS_Settings {
 	public const OPTION            = 'rps_connection';
 	public const RUNS_OPTION       = 'rps_sync_runs';
 	public const METHODS_TRANSIENT = 'rps_methods';
+	/** Set for a minute after the methods could not be read: the checkout does not ask again meanwhile. */
+	public const METHODS_FAILED_TRANSIENT = 'rps_methods_failed';
 	/** Everything the plugin stores; uninstall removes all of it. */
 	public const OPTIONS = array( self::OPTION, self::RUNS_OPTION, 'woocommerce_rps_settings' );
+	/** Cached answers; uninstall removes them too. */
+	public const TRANSIENTS = array( self::METHODS_TRANSIENT, self::METHODS_FAILED_TRANSIENT, 'rps_unreachable', 'rps_settings_notice' );
 
 	private const DEFAULTS = array(
 		'service_url'          => '',
@@ -19,6 +23,8 @@ final class RPS_Settings {
 		'event_signing_secret' => '',
 		'store_connected'      => 'no',
 		'rest_key_id'          => 0,
+		// 'yes' once the service said the store is not connected (after `cli shops disconnect`): an admin notice until connected again.
+		'connection_lost'      => 'no',
 	);
 
 	/** @return array<string, mixed> */
@@ -34,6 +40,18 @@ final class RPS_Settings {
 	/** @param array<string, mixed> $changes */
 	public static function update( array $changes ): void {
 		update_option( self::OPTION, array_merge( self::all(), array_intersect_key( $changes, self::DEFAULTS ) ), false );
+	}
+
+	/** The service says this account has no connected store: checkout sends plain payments from now on. */
+	public static function connection_lost(): void {
+		if ( 'yes' === self::get( 'store_connected' ) ) {
+			self::update(
+				array(
+					'store_connected' => 'no',
+					'connection_lost' => 'yes',
+				)
+			);
+		}
 	}
 
 	public static function is_configured(): bool {
@@ -80,6 +98,7 @@ final class RPS_Settings {
 
 		if ( $clean['service_url'] !== $current['service_url'] || $clean['api_token'] !== $current['api_token'] ) {
 			$clean['store_connected']      = 'no';
+			$clean['connection_lost']      = 'no';
 			$clean['event_signing_secret'] = '';
 		}
 		return array( $clean, $errors );

@@ -48,6 +48,7 @@ final class RPS_Store_Connector {
 		RPS_Settings::update(
 			array(
 				'store_connected'      => 'yes',
+				'connection_lost'      => 'no',
 				'rest_key_id'          => $key_id,
 				'event_signing_secret' => (string) ( $shop['event_signing_secret'] ?? '' ),
 			)
@@ -57,6 +58,26 @@ final class RPS_Store_Connector {
 		}
 		unset( $shop['event_signing_secret'] );
 		return $shop;
+	}
+
+	/**
+	 * Uninstall: disconnects the store at the service when this plugin connected it (its REST key is
+	 * about to be revoked, so the connection could not work any more); the service then removes its
+	 * webhooks from the store. A store that is no longer connected (404) is fine; a service that does
+	 * not answer does not stop the uninstall: `cli shops disconnect` does the same later.
+	 *
+	 * @return string what happened: disconnected, not connected, failed or skipped
+	 */
+	public static function disconnect_on_uninstall( RPS_Api_Client $api ): string {
+		if ( ! RPS_Settings::is_configured() || ( 'yes' !== RPS_Settings::get( 'store_connected' ) && (int) RPS_Settings::get( 'rest_key_id' ) <= 0 ) ) {
+			return 'skipped';
+		}
+		try {
+			$api->delete( '/api/v2/shop' );
+			return 'disconnected';
+		} catch ( RPS_Api_Error $error ) {
+			return 404 === $error->status || RPS_Api_Client::NOT_CONNECTED === $error->error_code ? 'not connected' : 'failed';
+		}
 	}
 
 	public static function revoke_key( int $key_id ): void {

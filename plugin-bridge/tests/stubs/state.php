@@ -20,6 +20,11 @@ final class RPS_Stub_State {
 	public static array $requests = array();
 	/** @var list<array<string, mixed>|WP_Error> answers for wp_remote_request, in order; empty: real HTTP */
 	public static array $responses = array();
+	/** @var array<string, int> transient name => the expiration it was set with, in seconds */
+	public static array $transient_expirations = array();
+	/** @var array<string, mixed> WordPress query variables of the page being rendered */
+	public static array $query_vars = array();
+	public static bool $order_received_page = false;
 	public static string $home_url = 'https://shop.example';
 	public static int $user_id = 1;
 
@@ -31,6 +36,9 @@ final class RPS_Stub_State {
 		self::$logs       = array();
 		self::$requests   = array();
 		self::$responses  = array();
+		self::$transient_expirations = array();
+		self::$query_vars            = array();
+		self::$order_received_page   = false;
 	}
 
 	public static function load( string $file ): void {

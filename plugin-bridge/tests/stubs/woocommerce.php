@@ -14,7 +14,12 @@ class WC_Order {
 			'payment_complete_calls' => 0,
 			'paid_by_callback'       => 0,
 			'currency'               => 'EUR',
+			'payment_method'         => 'rps',
 		);
+	}
+
+	public function get_payment_method(): string {
+		return (string) $this->data['payment_method'];
 	}
 
 	public function get_id(): int {
@@ -169,4 +174,14 @@ function wc_get_logger(): RPS_Stub_Logger {
 
 function wc_format_decimal( mixed $number, int|bool $dp = false ): string {
 	return false === $dp ? (string) $number : number_format( (float) $number, (int) $dp, '.', '' );
+}
+
+function is_order_received_page(): bool {
+	return RPS_Stub_State::$order_received_page;
+}
+function wc_rand_hash(): string {
+	return bin2hex( random_bytes( 20 ) );
+}
+function wc_api_hash( string $data ): string {
+	return hash_hmac( 'sha256', $data, 'wc-api' );
 }

@@ -96,7 +96,8 @@ function get_transient( string $name ): mixed {
 	return RPS_Stub_State::$transients[ $name ] ?? false;
 }
 function set_transient( string $name, mixed $value, int $expiration = 0 ): bool {
-	RPS_Stub_State::$transients[ $name ] = $value;
+	RPS_Stub_State::$transients[ $name ]           = $value;
+	RPS_Stub_State::$transient_expirations[ $name ] = $expiration;
 	return true;
 }
 function delete_transient( string $name ): bool {
@@ -157,4 +158,31 @@ function wp_remote_retrieve_body( array|WP_Error $response ): string {
 }
 function wp_send_json( mixed $response, ?int $status = null ): never {
 	throw new RPS_Stub_Exit( $status ?? 200, is_array( $response ) ? $response : null );
+}
+function get_query_var( string $name, mixed $default = '' ): mixed {
+	return RPS_Stub_State::$query_vars[ $name ] ?? $default;
+}
+function current_user_can( string $capability ): bool {
+	return true;
+}
+function admin_url( string $path = '' ): string {
+	return RPS_Stub_State::$home_url . '/wp-admin/' . $path;
+}
+
+/** $wpdb as far as the store connector uses it: inserts get ids, deletes are recorded. */
+final class RPS_Stub_Wpdb {
+	public string $prefix = 'wp_';
+	public int $insert_id = 0;
+	/** @var list<array{0: string, 1: array<string, mixed>}> */
+	public array $deleted = array();
+	/** @param array<string, mixed> $data */
+	public function insert( string $table, array $data, array $format = array() ): int {
+		++$this->insert_id;
+		return 1;
+	}
+	/** @param array<string, mixed> $where */
+	public function delete( string $table, array $where, array $format = array() ): int {
+		$this->deleted[] = array( $table, $where );
+		return 1;
+	}
 }

@@ -10,6 +10,7 @@ final class SettingsTest extends StubTestCase {
 		'event_signing_secret' => 'whsec_x',
 		'store_connected'      => 'yes',
 		'rest_key_id'          => 7,
+		'connection_lost'      => 'no',
 	);
 
 	public function test_the_address_is_trimmed_and_loses_its_trailing_slash(): void {

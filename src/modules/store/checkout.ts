@@ -136,7 +136,7 @@ export async function checkoutOrder(
   currency: string,
   request: CheckoutRequest,
 ): Promise<CheckoutOrder> {
-  const shop = await requireConnectedStore(ctx, account.id, CREATE_FAILED, 'shop_order_id');
+  const shop = await requireConnectedStore(ctx, account.id, 'Could not create payment');
   try {
     await freshStoreOrder(ctx, storeClient(ctx, shop, CHECKOUT_RETRIES), account.id, shopOrderId);
   } catch (error) {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import { decryptSecret } from '../../crypto/secrets';
-import { ValidationError } from '../../errors';
+import { ConflictError } from '../../errors';
 import type { StoreClient } from '../../integrations/platform';
 import { shopsRepository, type ShopRow } from './repository';
 
@@ -23,10 +23,20 @@ export async function connectedStore(ctx: AppContext, accountId: string): Promis
   return shop && shop.status === 'connected' ? shop : undefined;
 }
 
-/** The account's connected store, or a 422 saying what to do first. */
-export async function requireConnectedStore(ctx: AppContext, accountId: string, failure: string, field = 'shop'): Promise<ShopRow> {
+/**
+ * A call that needs the account's store while none is connected (never connected, or disconnected
+ * with `cli shops disconnect` or `DELETE /api/v2/shop`): a 409 with its own code, so a client such
+ * as the plugin can tell "not connected" from a refused field or an outage, and act on it.
+ */
+export class ShopNotConnectedError extends ConflictError {
+  constructor(failure: string) {
+    super(`${failure}: no store is connected to this account; connect one with POST /api/v2/shop first`, 'shop_not_connected');
+  }
+}
+
+/** The account's connected store, or a 409 `shop_not_connected` saying what to do first. */
+export async function requireConnectedStore(ctx: AppContext, accountId: string, failure: string): Promise<ShopRow> {
   const shop = await connectedStore(ctx, accountId);
-  if (!shop)
-    throw ValidationError.field(failure, field, 'No store is connected to this account: connect one with POST /api/v2/shop first.');
+  if (!shop) throw new ShopNotConnectedError(failure);
   return shop;
 }
