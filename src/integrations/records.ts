@@ -86,6 +86,8 @@ export interface StoreRecords {
 export interface StoreOrderRef {
   shopOrderId: number;
   shopOrderNumber: string;
+  /** When the store made it (`YYYY-MM-DD HH:MM:SS`, GMT): the order's creation time here too. */
+  createdAt?: string | null;
 }
 
 /** A parcel's tracking, as the store's shipping extension has it. */

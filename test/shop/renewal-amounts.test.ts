@@ -153,6 +153,40 @@ describe.each(TEST_DATABASES)('store renewal amounts on %s', (kind) => {
     expect(renewalsInStore(shopOrderId)[0]).toMatchObject({ status: 'processing', total: '12.10' });
   });
 
+  it("When orders are written here, then they keep the store's creation time as created_at, renewal orders too", async () => {
+    const { shopOrderId } = await subscribed('12.10', (productId) => [vatLine(productId)]);
+    const first = await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: shopOrderId }).first();
+    expect(String(first.created_at).slice(0, 19)).toBe('2026-11-01 00:00:00');
+    await chargeAndSettle('2026-12-21');
+    const [inStore] = renewalsInStore(shopOrderId);
+    const renewal = await t.ctx.db('orders').where({ account_id: accountId }).whereNotNull('parent_order_id').first();
+    expect(String(renewal.created_at).slice(0, 19)).toBe(String(inStore?.date_created_gmt).replace('T', ' '));
+  });
+
+  it('When an order synced before its prices were kept is synced again, then its lines gain them and stay its subscription', async () => {
+    const { shopOrderId } = await subscribed('12.10', (productId) => [vatLine(productId)]);
+    const first = await t.ctx.db('orders').where({ account_id: accountId, shop_order_id: shopOrderId }).first();
+    await t.ctx.db('order_lines').where({ account_id: accountId, order_id: first.id }).update({ amount: null, shop_subtotal: null });
+    await t.as(token).post('/api/v2/sync/orders', { full: true });
+    await t.ctx.background.idle();
+    const [line] = await t.ctx.db('order_lines').where({ account_id: accountId, order_id: first.id });
+    expect(line).toMatchObject({ subscription_id: (await subscriptions())[0].id, shop_subtotal: '10.00' });
+    expect(Number(line.amount)).toBe(1210);
+  });
+
+  it('When the answer to settling the renewal order is lost, then the next attempt settles that order and makes none again', async () => {
+    const { shopOrderId } = await subscribed('12.10', (productId) => [vatLine(productId)]);
+    // Lost on the attempt's quick retries too: the task's next attempt finishes it.
+    store.loseAnswers('PUT', /\/orders\/\d+$/, 3);
+    await chargeAndSettle('2026-12-21');
+    const [task] = await t.ctx.db('shop_tasks').where({ account_id: accountId, kind: 'renewal' });
+    expect(task).toMatchObject({ status: 'pending', attempts: 1 });
+    t.clock.advance(2 * 60 * 1000);
+    expect((await cli(t.ctx, 'jobs', 'run', 'write-back-to-stores')).out[0]).toMatch(/^write-back-to-stores: 1 processed, 0 failed/);
+    expect(renewalsInStore(shopOrderId)).toHaveLength(1);
+    expect(renewalsInStore(shopOrderId)[0]).toMatchObject({ status: 'processing', total: '12.10' });
+  });
+
   it('When a line is a variation, then the variation is what renews, at the line price', async () => {
     const variationId = store.addSubscriptionProduct({ name: 'Coffee club - 500 g', price: '8.00', period: 'month' });
     const parentId = 4242;

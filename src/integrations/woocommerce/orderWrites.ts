@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PaymentForStore, RenewalOrder, StoreOrderRef } from '../records';
 import type { WooClient } from './client';
 import { latePaymentNote, paidNote, renewalNote, subscriptionRefusedNote, unpaidNote } from './notes';
+import { storeModifiedAt } from './modified';
 import { SERVICE_ORDER_ID_META } from './orderMapping';
 import { wooOrder, type WooOrder } from './schemas';
 
@@ -13,7 +14,11 @@ const PAYABLE = new Set(['pending', 'failed', 'on-hold', 'checkout-draft']);
 const anyBody = z.unknown();
 const orderList = z.array(wooOrder);
 
-const refOf = (order: WooOrder): StoreOrderRef => ({ shopOrderId: order.id, shopOrderNumber: order.number.slice(0, 64) });
+const refOf = (order: WooOrder): StoreOrderRef => ({
+  shopOrderId: order.id,
+  shopOrderNumber: order.number.slice(0, 64),
+  createdAt: storeModifiedAt(order.date_created_gmt),
+});
 
 const addNote = (client: WooClient, shopOrderId: number, note: string) => client.post(`orders/${shopOrderId}/notes`, { note }, anyBody);
 

@@ -43,8 +43,8 @@ const sameFields = (existing: OrderRow, fields: Partial<OrderRow>) =>
 
 type LineFields = Pick<OrderLineRow, 'product_id' | 'quantity' | 'amount' | 'shop_subtotal'>;
 
-const lineKey = (lines: LineFields[]) =>
-  lines.map((line) => `${line.product_id}x${Number(line.quantity)}@${line.amount ?? '-'}/${line.shop_subtotal ?? '-'}`).join(',');
+const lineKey = (lines: LineFields[]) => lines.map((line) => `${line.product_id}x${Number(line.quantity)}`).join(',');
+const priceKey = (lines: LineFields[]) => lines.map((line) => `${line.amount ?? '-'}/${line.shop_subtotal ?? '-'}`).join(',');
 
 /**
  * Writes a page of store orders as Orders, by their unique store id, with their lines on the
@@ -149,13 +149,24 @@ async function writeStoreOrders(
       }
       const linesBefore = existingLines.filter((line) => line.order_id === found.id);
       const linesSame = lineKey(linesBefore) === lineKey(lines);
-      if (sameFields(found, fields) && linesSame) {
+      const pricesSame = priceKey(linesBefore) === priceKey(lines);
+      if (sameFields(found, fields) && linesSame && pricesSame) {
         counts.unchanged += 1;
         continue;
       }
       await trx('orders')
         .where({ id: found.id, account_id: accountId })
         .update({ ...fields, updated_at: now });
+      if (linesSame && !pricesSame) {
+        // The same lines with their prices now known (or changed): kept, with the subscriptions they became.
+        for (const [index, line] of linesBefore.entries()) {
+          const current = lines[index];
+          if (current)
+            await trx('order_lines')
+              .where({ account_id: accountId, id: line.id })
+              .update({ amount: current.amount, shop_subtotal: current.shop_subtotal });
+        }
+      }
       if (!linesSame) {
         await trx('order_lines').where({ account_id: accountId, order_id: found.id }).delete();
         if (lines.length)

@@ -49,6 +49,7 @@ const recordStoreOrder = (ctx: AppContext, db: Knex, order: OrderRow, made: Stor
   ordersRepository.update(db, order.account_id, order.id, {
     shop_order_id: made.shopOrderId,
     shop_order_number: made.shopOrderNumber,
+    ...(made.createdAt ? { created_at: made.createdAt } : {}),
     updated_at: toDbDateTime(ctx.clock.now()),
   });
 
