@@ -69,6 +69,16 @@ export const ordersRepository = {
   findByShopOrderId: (db: Knex, accountId: string, shopOrderId: number) =>
     shared.table(db).where({ account_id: accountId, shop_order_id: shopOrderId }).first(),
 
+  /** Of these store orders, the first orders (not renewals) that are cancelled here, in one query. */
+  cancelledFirstOrders: (db: Knex, accountId: string, shopOrderIds: readonly number[]): Promise<OrderRow[]> =>
+    shopOrderIds.length
+      ? shared
+          .table(db)
+          .where({ account_id: accountId, status: 'cancelled' })
+          .whereNull('parent_order_id')
+          .whereIn('shop_order_id', [...shopOrderIds])
+      : Promise.resolve([]),
+
   findByOriginKey: (db: Knex, accountId: string, originKey: string) =>
     shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),
 
