@@ -335,6 +335,11 @@ export class WooSimulator {
     const after = query.modified_after ?? null;
     if (after) items = items.filter((item) => String(item.date_modified_gmt) > after);
     if (query.parent) items = items.filter((item) => String(item.parent_id) === query.parent);
+    // Orders as WooCommerce lists them: trashed ones only when asked for by status.
+    if (store === this.orders) {
+      const statuses = query.status ? query.status.split(',') : null;
+      items = items.filter((item) => (statuses ? statuses.includes(String(item.status)) : item.status !== 'trash'));
+    }
     if (query.include) {
       const ids = new Set(query.include.split(',').map(Number));
       items = items.filter((item) => ids.has(Number(item.id)));

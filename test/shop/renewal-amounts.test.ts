@@ -269,6 +269,14 @@ describe.each(TEST_DATABASES)('store renewal amounts on %s', (kind) => {
       },
     ],
     [
+      'trashed (the sync)',
+      async (id) => {
+        Object.assign(store.orders.get(id) as Json, { status: 'trash', date_modified_gmt: '2026-11-22T09:00:00' });
+        await t.as(token).post('/api/v2/sync/orders', { full: true });
+        await t.ctx.background.idle();
+      },
+    ],
+    [
       'refunded (the sync)',
       async (id) => {
         Object.assign(store.orders.get(id) as Json, { status: 'refunded', date_modified_gmt: '2026-11-22T09:00:00' });

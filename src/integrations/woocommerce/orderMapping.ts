@@ -20,6 +20,12 @@ const STATUS: Record<string, StoreOrderStatus> = {
   trash: 'cancelled',
 };
 
+/**
+ * The statuses the order sync asks for: WooCommerce's order list leaves trashed orders out unless
+ * asked for by status, and a trashed first order ends its subscriptions.
+ */
+export const SYNCED_ORDER_STATUSES = Object.keys(STATUS).join(',');
+
 const text = (value: string | undefined, max = 191): string | null => {
   const trimmed = (value ?? '').trim();
   return trimmed ? trimmed.slice(0, max) : null;
