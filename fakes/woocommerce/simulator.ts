@@ -78,6 +78,8 @@ export class WooSimulator {
   /** A WordPress without WooCommerce: wc/v3 routes answer rest_no_route. */
   wooCommerceActive = true;
   latencyMs = 0;
+  /** The store's tax rate in percent for its buyers (21 for the Netherlands), added to the orders it makes through the API. */
+  taxRate = 0;
   private faults: Fault[] = [];
   private lostAnswers: Fault[] = [];
   private nextId = 1000;
@@ -99,7 +101,7 @@ export class WooSimulator {
       const body = req.body as Json;
       if (body.status) order.status = body.status;
       if (typeof body.transaction_id === 'string') order.transaction_id = body.transaction_id;
-      if (body.set_paid === true) order.date_paid_gmt = new Date().toISOString().slice(0, 19);
+      if (body.set_paid === true) this.payComplete(order);
       if (Array.isArray(body.meta_data)) order.meta_data = [...((order.meta_data as Json[]) ?? []), ...(body.meta_data as Json[])];
       order.date_modified_gmt = new Date().toISOString().slice(0, 19);
       res.json(order);
@@ -113,28 +115,53 @@ export class WooSimulator {
     });
     api.post('/orders', (req, res) => {
       const id = this.nextId++;
-      const { set_paid: setPaid, line_items: lineItems, ...fields } = req.body as Json;
+      const { set_paid: setPaid, line_items: lineItems, shipping_lines: shippingItems, ...fields } = req.body as Json;
       const lines = Array.isArray(lineItems) ? (lineItems as Json[]) : [];
-      // The store prices the lines itself, from its products, as WooCommerce does.
+      const shipping = Array.isArray(shippingItems) ? (shippingItems as Json[]) : [];
+      // As WooCommerce does: a line's subtotal and total are given without tax, or taken from the
+      // product's price; the store then adds its tax to lines and shipping (calculate_totals).
       const priced = lines.map((line, index) => {
         const product = this.products.get(Number(line.product_id));
-        const total = (Number(product?.price ?? 0) * Number(line.quantity ?? 1)).toFixed(2);
-        return { id: index + 1, product_id: Number(line.product_id), quantity: Number(line.quantity ?? 1), total };
+        const parentId = Number(product?.parent_id ?? 0);
+        const subtotal = line.subtotal === undefined ? Number(product?.price ?? 0) * Number(line.quantity ?? 1) : Number(line.subtotal);
+        const total = line.total === undefined ? subtotal : Number(line.total);
+        return {
+          id: index + 1,
+          product_id: parentId > 0 ? parentId : Number(line.product_id),
+          variation_id: parentId > 0 ? Number(line.product_id) : Number(line.variation_id ?? 0),
+          quantity: Number(line.quantity ?? 1),
+          subtotal: subtotal.toFixed(2),
+          subtotal_tax: this.tax(subtotal).toFixed(2),
+          total: total.toFixed(2),
+          total_tax: this.tax(total).toFixed(2),
+        };
       });
-      const total = priced.reduce((sum, line) => sum + Number(line.total), 0).toFixed(2);
+      const shippingLines = shipping.map((line, index) => ({
+        id: lines.length + index + 1,
+        method_id: String(line.method_id ?? ''),
+        method_title: String(line.method_title ?? ''),
+        total: Number(line.total ?? 0).toFixed(2),
+        total_tax: this.tax(Number(line.total ?? 0)).toFixed(2),
+      }));
+      const total = [...priced, ...shippingLines].reduce((sum, line) => sum + Number(line.total) + Number(line.total_tax), 0).toFixed(2);
+      const now = new Date().toISOString().slice(0, 19);
       const order: Json = {
         id,
         number: String(id),
         parent_id: 0,
         status: 'pending',
         currency: 'EUR',
-        total,
+        payment_method: '',
+        payment_method_title: '',
         meta_data: [],
         ...fields,
+        total,
         line_items: priced,
+        shipping_lines: shippingLines,
+        date_created_gmt: now,
       };
-      if (setPaid === true) order.date_paid_gmt = new Date().toISOString().slice(0, 19);
-      order.date_modified_gmt = new Date().toISOString().slice(0, 19);
+      if (setPaid === true) this.payComplete(order);
+      order.date_modified_gmt = now;
       this.orders.set(id, order);
       res.status(201).json(order);
     });
@@ -278,10 +305,23 @@ export class WooSimulator {
           country: 'NL',
         },
         line_items: [],
+        shipping_lines: [],
+        payment_method: 'mollie_wc_gateway_ideal',
+        payment_method_title: 'iDEAL',
         meta_data: [],
+        date_created_gmt: this.stamp(index),
         date_modified_gmt: this.stamp(index),
         ...make(index),
       });
+      const order = this.orders.get(id) as Json;
+      // Lines as WooCommerce answers them: a line given with only its total cost that, without tax or coupon.
+      order.line_items = ((order.line_items as Json[]) ?? []).map((line) => ({
+        variation_id: 0,
+        subtotal: line.total,
+        subtotal_tax: '0.00',
+        total_tax: '0.00',
+        ...line,
+      }));
       return id;
     });
   }
@@ -373,6 +413,17 @@ export class WooSimulator {
     return shown;
   }
 
+  /** Tax on an amount at the store's rate, rounded to cents as WooCommerce rounds a line's tax. */
+  private tax(amount: number): number {
+    return Math.round(amount * this.taxRate) / 100;
+  }
+
+  /** WooCommerce's payment_complete: paid now, and a payable order moves to processing. */
+  private payComplete(order: Json): void {
+    order.date_paid_gmt = new Date().toISOString().slice(0, 19);
+    if (['pending', 'failed', 'on-hold'].includes(String(order.status))) order.status = 'processing';
+  }
+
   private stamp(index: number): string {
     return new Date(Date.UTC(2026, 10, 1, 0, 0, index)).toISOString().slice(0, 19);
   }
@@ -395,6 +446,11 @@ export class WooSimulator {
     const after = query.modified_after ?? null;
     if (after) items = items.filter((item) => String(item.date_modified_gmt) > after);
     if (query.parent) items = items.filter((item) => String(item.parent_id) === query.parent);
+    // Orders as WooCommerce lists them: trashed ones only when asked for by status.
+    if (store === this.orders) {
+      const statuses = query.status ? query.status.split(',') : null;
+      items = items.filter((item) => (statuses ? statuses.includes(String(item.status)) : item.status !== 'trash'));
+    }
     if (query.include) {
       const ids = new Set(query.include.split(',').map(Number));
       items = items.filter((item) => ids.has(Number(item.id)));

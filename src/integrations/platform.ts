@@ -81,8 +81,10 @@ export interface StoreClient {
   findRenewalOrder(parentShopOrderId: number, serviceOrderId: string): Promise<StoreOrderRef | null>;
   /** Makes the renewal order; never retried by itself (a retry after a lost answer would make a second one). */
   createRenewalOrder(renewal: RenewalOrder): Promise<StoreOrderRef>;
-  /** Notes on the renewal order what its payment came to. */
-  noteRenewal(shopOrderId: number, parentShopOrderNumber: string, payment: PaymentForStore): Promise<void>;
+  /** Settles the renewal order as its payment came to (paid, or failed while pending), and notes it. */
+  settleRenewal(shopOrderId: number, parentShopOrderNumber: string, payment: PaymentForStore): Promise<void>;
+  /** Notes on a paid order why it started no subscription. */
+  noteSubscriptionRefused(shopOrderId: number, reason: string): Promise<void>;
 
   /** Tracking of these orders (at most 100) where the store has tracking; a failed look-up is counted, the others go on. */
   readTracking(shopOrderIds: readonly number[]): Promise<{ found: Map<number, Tracking>; failed: number }>;

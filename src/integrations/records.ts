@@ -29,10 +29,38 @@ export interface StoreOrder extends StoreBuyer {
   currency: string;
   /** Our order id, on a store order the service made itself (a renewal order). */
   serviceOrderId: string | null;
-  /** Store product ids and quantities, in the order's own order. */
-  lines: Array<{ shopProductId: number; quantity: number }>;
+  /**
+   * Store product ids (the variation bought, when the line has one) and quantities, in the order's
+   * own order, with what the buyer paid for each line before one-time coupons.
+   */
+  lines: StoreOrderLine[];
+  /** The gateway the buyer paid with, as the store names it (id and title); null when it does not say. */
+  paymentMethod: string | null;
+  paymentMethodTitle: string | null;
+  /** The order's shipping, which recurs on renewals of what is shipped. */
+  shippingLines: StoreShippingLine[];
+  /** When the store made it (`YYYY-MM-DD HH:MM:SS`, GMT); absent when the store does not say. */
+  createdAt?: string | null;
   /** When the store last changed it (`YYYY-MM-DD HH:MM:SS`, GMT); absent when the store does not say. */
   modifiedAt?: string | null;
+}
+
+export interface StoreOrderLine {
+  shopProductId: number;
+  quantity: number;
+  /** The line's price with tax before one-time coupons, in cents (the store's subtotal + subtotal tax); null when it does not say. */
+  amount: number | null;
+  /** The store's subtotal without tax (its own decimal text), given back on a renewal order; null when it does not say. */
+  subtotal: string | null;
+}
+
+export interface StoreShippingLine {
+  methodId: string;
+  methodTitle: string;
+  /** The store's total without tax, as its decimal text. */
+  total: string;
+  /** With tax, in cents. */
+  amount: number;
 }
 
 export interface StoreProduct {
@@ -58,6 +86,8 @@ export interface StoreRecords {
 export interface StoreOrderRef {
   shopOrderId: number;
   shopOrderNumber: string;
+  /** When the store made it (`YYYY-MM-DD HH:MM:SS`, GMT): the order's creation time here too. */
+  createdAt?: string | null;
 }
 
 /** A parcel's tracking, as the store's shipping extension has it. */
@@ -85,6 +115,10 @@ export interface RenewalOrder {
   parentShopOrderId: number;
   currency: string;
   buyer: StoreBuyer;
-  lines: Array<{ shopProductId: number; quantity: number }>;
+  paymentMethod: string | null;
+  paymentMethodTitle: string | null;
+  /** The first order's lines: the store adds its tax to their subtotals, as it did on the first order. */
+  lines: Array<{ shopProductId: number; quantity: number; subtotal: string | null }>;
+  shippingLines: StoreShippingLine[];
   payment: PaymentForStore;
 }

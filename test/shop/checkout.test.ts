@@ -35,7 +35,13 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
     store.addOrders(1, () => ({
       status: 'pending',
       total,
-      line_items: lines.map(([productId, quantity], index) => ({ id: index + 1, product_id: productId, quantity, total: '0.00' })),
+      // Each line costs its product's price, as the store's checkout priced it.
+      line_items: lines.map(([productId, quantity], index) => ({
+        id: index + 1,
+        product_id: productId,
+        quantity,
+        total: (Number(store.products.get(productId)?.price) * quantity).toFixed(2),
+      })),
     }))[0] as number;
 
   const pay = (shopOrderId: number, amount: number, extra: Record<string, unknown> = {}) =>

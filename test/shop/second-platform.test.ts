@@ -56,7 +56,10 @@ describe.each(TEST_DATABASES)('a store platform of the tests’ own on %s', (kin
       city: null,
       country: 'NL',
       serviceOrderId: null,
-      lines: [{ shopProductId: productId, quantity: 2 }],
+      lines: [{ shopProductId: productId, quantity: 2, amount: 1500, subtotal: '15.00' }],
+      paymentMethod: null,
+      paymentMethodTitle: null,
+      shippingLines: [],
     });
 
   it('When an order of its store is paid at checkout, then the order is read through the platform and marked paid through it', async () => {

@@ -78,7 +78,8 @@ export class MemoryStore {
         store.told.push(`renewal ${shopOrderId} of ${renewal.parentShopOrderId} ${renewal.payment.id}`);
         return { shopOrderId, shopOrderNumber: `M-${shopOrderId}` };
       },
-      noteRenewal: async () => undefined,
+      settleRenewal: async () => undefined,
+      noteSubscriptionRefused: async () => undefined,
       readTracking: async () => ({ found: new Map<number, Tracking>(), failed: 0 }),
     };
   }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ChangedPage } from '../platform';
 import type { StoreOrder, StoreProduct, StoreRecordKind, StoreRecords } from '../records';
 import type { WooClient } from './client';
-import { mapOrder } from './orderMapping';
+import { mapOrder, SYNCED_ORDER_STATUSES } from './orderMapping';
 import { mapProduct } from './productMapping';
 import { wooOrder, wooProduct, type WooOrder, type WooProduct } from './schemas';
 
@@ -37,7 +37,7 @@ const PRODUCTS: Listing<WooProduct, StoreProduct> = {
 const ORDERS: Listing<WooOrder, StoreOrder> = {
   endpoint: 'orders',
   schema: wooOrder,
-  params: {},
+  params: { status: SYNCED_ORDER_STATUSES },
   idOf: (record) => record.id,
   modifiedOf: (record) => record.date_modified_gmt,
   map: mapOrder,

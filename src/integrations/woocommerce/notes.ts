@@ -24,3 +24,8 @@ export const unpaidNote = (payment: PaymentForStore) =>
 export const renewalNote = (parentShopOrderNumber: string, payment: PaymentForStore) =>
   `Renewal of order #${parentShopOrderNumber}. ` +
   (payment.status === 'paid' ? paidNote(payment) : `Renewal not paid: ${providerPayment(payment)} ${outcome(payment)}.`);
+
+/** A paid order whose subscription products started nothing: what the merchant must fix (the store's order lacked it). */
+export const subscriptionRefusedNote = (reason: string) =>
+  `No subscription was started for this order: ${reason} The buyer is not charged again; start the subscription by hand once the ` +
+  `amount is known.`;

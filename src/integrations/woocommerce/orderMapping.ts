@@ -1,6 +1,7 @@
 import { centsFromDecimalString } from '../../money';
 import type { StoreOrder, StoreOrderStatus } from '../records';
 import { storeModifiedAt } from './modified';
+import { centsOfSum } from './storeAmounts';
 import type { WooOrder } from './schemas';
 
 /**
@@ -18,6 +19,12 @@ const STATUS: Record<string, StoreOrderStatus> = {
   refunded: 'cancelled',
   trash: 'cancelled',
 };
+
+/**
+ * The statuses the order sync asks for: WooCommerce's order list leaves trashed orders out unless
+ * asked for by status, and a trashed first order ends its subscriptions.
+ */
+export const SYNCED_ORDER_STATUSES = Object.keys(STATUS).join(',');
 
 const text = (value: string | undefined, max = 191): string | null => {
   const trimmed = (value ?? '').trim();
@@ -60,9 +67,23 @@ export function mapOrder(order: WooOrder): StoreOrder {
     city: text(billing.city),
     country: country && country.length === 2 ? country.toUpperCase() : null,
     serviceOrderId: serviceOrderIdOf(order),
+    // The bought product is the variation when the line has one (variations are products of their own here).
     lines: order.line_items
       .filter((line) => line.product_id > 0)
-      .map((line) => ({ shopProductId: line.product_id, quantity: line.quantity })),
+      .map((line) => ({
+        shopProductId: line.variation_id > 0 ? line.variation_id : line.product_id,
+        quantity: line.quantity,
+        amount: line.subtotal === undefined || line.subtotal_tax === undefined ? null : centsOfSum(line.subtotal, line.subtotal_tax),
+        subtotal: line.subtotal !== undefined && centsOfSum(line.subtotal) !== null ? line.subtotal.trim() : null,
+      })),
+    paymentMethod: text(order.payment_method),
+    paymentMethodTitle: text(order.payment_method_title),
+    shippingLines: order.shipping_lines.flatMap((line) => {
+      const amount = centsOfSum(line.total, line.total_tax);
+      if (amount === null) throw new Error(`shipping total "${line.total}" is not an amount`);
+      return [{ methodId: line.method_id.slice(0, 191), methodTitle: line.method_title.slice(0, 191), total: line.total.trim(), amount }];
+    }),
+    createdAt: storeModifiedAt(order.date_created_gmt),
     modifiedAt: storeModifiedAt(order.date_modified_gmt),
   };
 }

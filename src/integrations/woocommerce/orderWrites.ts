@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { PaymentForStore, RenewalOrder, StoreOrderRef } from '../records';
 import type { WooClient } from './client';
-import { latePaymentNote, paidNote, renewalNote, unpaidNote } from './notes';
+import { latePaymentNote, paidNote, renewalNote, subscriptionRefusedNote, unpaidNote } from './notes';
+import { storeModifiedAt } from './modified';
 import { SERVICE_ORDER_ID_META } from './orderMapping';
 import { wooOrder, type WooOrder } from './schemas';
 
@@ -13,7 +14,11 @@ const PAYABLE = new Set(['pending', 'failed', 'on-hold', 'checkout-draft']);
 const anyBody = z.unknown();
 const orderList = z.array(wooOrder);
 
-const refOf = (order: WooOrder): StoreOrderRef => ({ shopOrderId: order.id, shopOrderNumber: order.number.slice(0, 64) });
+const refOf = (order: WooOrder): StoreOrderRef => ({
+  shopOrderId: order.id,
+  shopOrderNumber: order.number.slice(0, 64),
+  createdAt: storeModifiedAt(order.date_created_gmt),
+});
 
 const addNote = (client: WooClient, shopOrderId: number, note: string) => client.post(`orders/${shopOrderId}/notes`, { note }, anyBody);
 
@@ -48,18 +53,23 @@ export async function findRenewalOrder(
   return mine ? refOf(mine) : null;
 }
 
-/** `client` must not retry by itself: a retry after a lost answer would make a second order. */
+/**
+ * `client` must not retry by itself: a retry after a lost answer would make a second order. Made
+ * pending, as a checkout makes an order: WooCommerce adds its tax to the line and shipping subtotals
+ * given without tax (it recalculates a new order's totals), so the order costs what the first one
+ * did, and settling it afterwards (settleRenewal) moves it through the store's own status
+ * transitions, which send its e-mails.
+ */
 export async function createRenewalOrder(client: WooClient, renewal: RenewalOrder): Promise<StoreOrderRef> {
   const { buyer, payment } = renewal;
-  const paid = payment.status === 'paid';
   const { body: made } = await client.post(
     'orders',
     {
       parent_id: renewal.parentShopOrderId,
-      status: paid ? 'processing' : 'failed',
-      set_paid: paid,
+      status: 'pending',
       currency: renewal.currency,
-      transaction_id: payment.providerPaymentId ?? '',
+      ...(renewal.paymentMethod ? { payment_method: renewal.paymentMethod } : {}),
+      ...(renewal.paymentMethodTitle ? { payment_method_title: renewal.paymentMethodTitle } : {}),
       billing: {
         first_name: buyer.firstName ?? '',
         last_name: buyer.lastName ?? '',
@@ -71,7 +81,18 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
         city: buyer.city ?? '',
         country: buyer.country ?? '',
       },
-      line_items: renewal.lines.map((line) => ({ product_id: line.shopProductId, quantity: line.quantity })),
+      // A variation is named as the product: WooCommerce finds its parent itself. Subtotal and total
+      // alike: the first order's one-time coupons do not recur.
+      line_items: renewal.lines.map((line) => ({
+        product_id: line.shopProductId,
+        quantity: line.quantity,
+        ...(line.subtotal === null ? {} : { subtotal: line.subtotal, total: line.subtotal }),
+      })),
+      shipping_lines: renewal.shippingLines.map((line) => ({
+        method_id: line.methodId,
+        method_title: line.methodTitle,
+        total: line.total,
+      })),
       meta_data: [
         { key: SERVICE_ORDER_ID_META, value: renewal.serviceOrderId },
         { key: META_PAYMENT_ID, value: payment.id },
@@ -82,11 +103,35 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
   return refOf(made);
 }
 
-export async function noteRenewal(
+/**
+ * What the renewal's payment came to, on its order: paid moves a payable order to processing
+ * (`pending → processing`, or `failed → processing` when a follow-up recovered it), unpaid moves a
+ * pending one to failed; either is noted. An order the merchant moved on keeps its status.
+ */
+export async function settleRenewal(
   client: WooClient,
   shopOrderId: number,
   parentShopOrderNumber: string,
   payment: PaymentForStore,
 ): Promise<void> {
+  const { body: current } = await client.get(`orders/${shopOrderId}`, wooOrder);
+  if (payment.status === 'paid' && PAYABLE.has(current.status)) {
+    await client.put(
+      `orders/${shopOrderId}`,
+      {
+        transaction_id: payment.providerPaymentId ?? '',
+        meta_data: [{ key: META_PAYMENT_ID, value: payment.id }],
+        set_paid: true,
+        status: 'processing',
+      },
+      wooOrder,
+    );
+  } else if (payment.status !== 'paid' && current.status === 'pending') {
+    await client.put(`orders/${shopOrderId}`, { status: 'failed' }, wooOrder);
+  }
   await addNote(client, shopOrderId, renewalNote(parentShopOrderNumber, payment));
+}
+
+export async function noteSubscriptionRefused(client: WooClient, shopOrderId: number, reason: string): Promise<void> {
+  await addNote(client, shopOrderId, subscriptionRefusedNote(reason));
 }

@@ -42,14 +42,31 @@ export const wooOrder = z.object({
   currency: z.string().length(3),
   total: z.string(),
   date_modified_gmt: z.string().nullable().optional(),
+  date_created_gmt: z.string().nullable().optional(),
+  payment_method: z.string().default(''),
+  payment_method_title: z.string().default(''),
   billing: address.partial().default({}),
   line_items: z
     .array(
       z.object({
         id: z.number().int(),
         product_id: z.number().int(),
+        variation_id: z.number().int().default(0),
         quantity: z.number().int(),
         total: z.string(),
+        // Absent on a store that leaves them out: the amount of a renewal cannot be derived then.
+        subtotal: z.string().optional(),
+        subtotal_tax: z.string().optional(),
+      }),
+    )
+    .default([]),
+  shipping_lines: z
+    .array(
+      z.object({
+        method_id: z.string().default(''),
+        method_title: z.string().default(''),
+        total: z.string(),
+        total_tax: z.string().default('0'),
       }),
     )
     .default([]),

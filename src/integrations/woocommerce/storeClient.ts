@@ -14,7 +14,7 @@ import { listChanged } from './changes';
 import { WooClient } from './client';
 import { checkWebhooks, registerWebhooks, removeWebhooks, repairWebhooks, verifyStore } from './connection';
 import { mapOrder } from './orderMapping';
-import { createRenewalOrder, findRenewalOrder, markPaid, noteRenewal, noteUnpaid } from './orderWrites';
+import { createRenewalOrder, findRenewalOrder, markPaid, noteSubscriptionRefused, noteUnpaid, settleRenewal } from './orderWrites';
 import { mapProduct } from './productMapping';
 import { wooOrder, wooProduct } from './schemas';
 import { TRACKING_NAMESPACE, TrackingReader } from './tracking';
@@ -89,8 +89,12 @@ export class WooStoreClient implements StoreClient {
     return createRenewalOrder(this.variant(0), renewal);
   }
 
-  noteRenewal(shopOrderId: number, parentShopOrderNumber: string, payment: PaymentForStore): Promise<void> {
-    return noteRenewal(this.client, shopOrderId, parentShopOrderNumber, payment);
+  settleRenewal(shopOrderId: number, parentShopOrderNumber: string, payment: PaymentForStore): Promise<void> {
+    return settleRenewal(this.client, shopOrderId, parentShopOrderNumber, payment);
+  }
+
+  noteSubscriptionRefused(shopOrderId: number, reason: string): Promise<void> {
+    return noteSubscriptionRefused(this.client, shopOrderId, reason);
   }
 
   readTracking(shopOrderIds: readonly number[]): Promise<{ found: Map<number, Tracking>; failed: number }> {

@@ -87,6 +87,9 @@ export const followUpsRepository = {
   pendingOfLink: (db: Knex, accountId: string, linkId: string) =>
     table(db).where({ account_id: accountId, link_id: linkId, status: 'pending' }),
 
+  /** The follow-ups that sent this payment link, whatever their status. */
+  ofLink: (db: Knex, accountId: string, linkId: string) => table(db).where({ account_id: accountId, link_id: linkId }),
+
   /** Pending follow-ups whose retry or link is due on or before `date`, across accounts, longest due first. */
   dueSteps: (db: Knex, date: string, limit: number) =>
     table(db)

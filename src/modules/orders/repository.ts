@@ -34,6 +34,13 @@ export interface OrderRow {
   parent_order_id: string | null;
   /** For a store order: when the store last changed the record this row was written from (GMT); null when not known. */
   shop_modified_at?: string | null;
+  /** The gateway of a store order, as the store names it; a renewal order carries its first order's. */
+  payment_method?: string | null;
+  payment_method_title?: string | null;
+  /** JSON of the store order's shipping lines (StoreShippingLine[]); they recur on renewals of what is shipped. */
+  shipping_lines?: string | null;
+  /** Why a paid store order started no subscription (its amount could not be derived); the store is told on the order. */
+  subscription_refusal?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -48,6 +55,10 @@ export interface OrderLineRow {
   next_order: string | null; // Y-m-d
   /** The subscription this line became when its order was paid. */
   subscription_id: string | null;
+  /** A store line's price with tax before one-time coupons, in cents, for the whole line; null when the store did not say. */
+  amount?: number | null;
+  /** A store line's subtotal without tax, as the store's decimal text. */
+  shop_subtotal?: string | null;
 }
 
 const shared = tenantTable<OrderRow>('orders');
@@ -57,6 +68,16 @@ export const ordersRepository = {
 
   findByShopOrderId: (db: Knex, accountId: string, shopOrderId: number) =>
     shared.table(db).where({ account_id: accountId, shop_order_id: shopOrderId }).first(),
+
+  /** Of these store orders, the first orders (not renewals) that are cancelled here, in one query. */
+  cancelledFirstOrders: (db: Knex, accountId: string, shopOrderIds: readonly number[]): Promise<OrderRow[]> =>
+    shopOrderIds.length
+      ? shared
+          .table(db)
+          .where({ account_id: accountId, status: 'cancelled' })
+          .whereNull('parent_order_id')
+          .whereIn('shop_order_id', [...shopOrderIds])
+      : Promise.resolve([]),
 
   findByOriginKey: (db: Knex, accountId: string, originKey: string) =>
     shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),

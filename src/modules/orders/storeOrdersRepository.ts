@@ -26,6 +26,11 @@ function fieldsOf(order: StoreOrder, existing: OrderRow | undefined): Partial<Or
     postal_code: order.postalCode,
     city: order.city,
     country: order.country,
+    payment_method: order.paymentMethod,
+    payment_method_title: order.paymentMethodTitle,
+    shipping_lines: order.shippingLines.length ? JSON.stringify(order.shippingLines) : null,
+    // The order was made when the store made it (a record that does not say keeps what is known).
+    ...(order.createdAt ? { created_at: order.createdAt } : {}),
     // A record that does not say when it changed keeps the time known from an earlier one.
     shop_modified_at: order.modifiedAt ?? existing?.shop_modified_at ?? null,
   };
@@ -36,8 +41,10 @@ const sameFields = (existing: OrderRow, fields: Partial<OrderRow>) =>
     (key) => (existing[key] ?? null) === (fields[key] ?? null) || String(existing[key]) === String(fields[key]),
   );
 
-const lineKey = (lines: Array<{ product_id: string; quantity: number }>) =>
-  lines.map((line) => `${line.product_id}x${Number(line.quantity)}`).join(',');
+type LineFields = Pick<OrderLineRow, 'product_id' | 'quantity' | 'amount' | 'shop_subtotal'>;
+
+const lineKey = (lines: LineFields[]) => lines.map((line) => `${line.product_id}x${Number(line.quantity)}`).join(',');
+const priceKey = (lines: LineFields[]) => lines.map((line) => `${line.amount ?? '-'}/${line.shop_subtotal ?? '-'}`).join(',');
 
 /**
  * Writes a page of store orders as Orders, by their unique store id, with their lines on the
@@ -105,7 +112,7 @@ async function writeStoreOrders(
         counts.unchanged += 1;
         continue;
       }
-      const lines = order.lines.flatMap((line) => {
+      const lines = order.lines.flatMap((line): LineFields[] => {
         const productId = products.get(line.shopProductId);
         if (!productId) {
           counts.errors.push({
@@ -114,7 +121,7 @@ async function writeStoreOrders(
           });
           return [];
         }
-        return [{ product_id: productId, quantity: line.quantity }];
+        return [{ product_id: productId, quantity: line.quantity, amount: line.amount, shop_subtotal: line.subtotal }];
       });
       const found = existing.get(order.shopOrderId);
       const fields = { ...fieldsOf(order, found), shop_order_id: order.shopOrderId };
@@ -142,13 +149,24 @@ async function writeStoreOrders(
       }
       const linesBefore = existingLines.filter((line) => line.order_id === found.id);
       const linesSame = lineKey(linesBefore) === lineKey(lines);
-      if (sameFields(found, fields) && linesSame) {
+      const pricesSame = priceKey(linesBefore) === priceKey(lines);
+      if (sameFields(found, fields) && linesSame && pricesSame) {
         counts.unchanged += 1;
         continue;
       }
       await trx('orders')
         .where({ id: found.id, account_id: accountId })
         .update({ ...fields, updated_at: now });
+      if (linesSame && !pricesSame) {
+        // The same lines with their prices now known (or changed): kept, with the subscriptions they became.
+        for (const [index, line] of linesBefore.entries()) {
+          const current = lines[index];
+          if (current)
+            await trx('order_lines')
+              .where({ account_id: accountId, id: line.id })
+              .update({ amount: current.amount, shop_subtotal: current.shop_subtotal });
+        }
+      }
       if (!linesSame) {
         await trx('order_lines').where({ account_id: accountId, order_id: found.id }).delete();
         if (lines.length)

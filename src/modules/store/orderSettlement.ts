@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
+import { followUpsRepository } from '../follow-ups/repository';
 import { ordersRepository } from '../orders/repository';
+import { paymentsRepository } from '../payments/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { subscribeStoreOrder } from './orderSubscriptions';
 import { renewalOrderOf } from './renewals';
@@ -51,8 +53,29 @@ async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment
   if (renewal) await queue(ctx, trx, renewal.account_id, renewal.id, 'renewal', payment.id);
 }
 
+/**
+ * A follow-up of a failed charge ended paid (its retry, or the payment link it sent): the renewal
+ * order of that charge is paid after all, here and in the store (its failed order there moves to
+ * processing), as a paid charge would have left it.
+ */
+async function onFollowUpPaid(ctx: AppContext, trx: Knex.Transaction, { payment, to }: PaymentSettlement): Promise<void> {
+  if (to !== 'paid' || !payment.purpose_id) return;
+  const followUps =
+    payment.purpose === 'follow-up'
+      ? [await followUpsRepository.find(trx, payment.account_id, payment.purpose_id)]
+      : await followUpsRepository.ofLink(trx, payment.account_id, payment.purpose_id);
+  for (const followUp of followUps) {
+    if (!followUp || followUp.kind !== 'failure' || !followUp.payment_id) continue;
+    const failed = await paymentsRepository.find(trx, payment.account_id, followUp.payment_id);
+    if (failed?.purpose !== 'charge') continue;
+    const renewal = await renewalOrderOf(ctx, trx, failed, true);
+    if (renewal) await queue(ctx, trx, renewal.account_id, renewal.id, 'renewal', payment.id);
+  }
+}
+
 /** The store listens to the payments made for its orders and to the charges of subscriptions its orders started. */
 export function registerStoreOrderSettlement(ctx: AppContext): void {
   ctx.settlements.on(['order'], (trx, settlement) => onOrderPaymentSettled(ctx, trx, settlement));
   ctx.settlements.on(['charge'], (trx, settlement) => onChargeSettled(ctx, trx, settlement));
+  ctx.settlements.on(['follow-up', 'link'], (trx, settlement) => onFollowUpPaid(ctx, trx, settlement));
 }

@@ -9,6 +9,7 @@ import type { PaymentRow } from '../payments/repository';
 import { productsRepository, type ProductRow } from '../products/repository';
 import { subscriptionsRepository } from '../subscriptions/repository';
 import { insertPaidFirst, subscriptionPaidFirst } from '../subscriptions/paidFirstPeriod';
+import { renewalAmount } from './renewalAmounts';
 
 /** The profile a subscription is charged on when the account has none of its own set (as for links). */
 const OWN_PROFILE = 'default';
@@ -16,8 +17,7 @@ const OWN_PROFILE = 'default';
 interface SubscriptionGroup {
   key: string;
   product: ProductRow;
-  lines: OrderLineRow[];
-  amount: number; // cents per period
+  lines: Array<OrderLineRow & { name: string }>;
   names: string[];
 }
 
@@ -28,9 +28,8 @@ function groupsOf(lines: OrderLineRow[], products: Map<string, ProductRow>): Sub
     const product = products.get(line.product_id);
     if (!product || product.type !== 'subscription' || !product.interval || !product.interval_value) continue;
     const key = `${product.interval_value}${product.interval}-${product.times ?? 'open'}`;
-    const group = groups.get(key) ?? { key, product, lines: [], amount: 0, names: [] };
-    group.lines.push(line);
-    group.amount += Number(product.amount) * line.quantity;
+    const group = groups.get(key) ?? { key, product, lines: [], names: [] };
+    group.lines.push({ ...line, name: product.name });
     group.names.push(line.quantity > 1 ? `${line.quantity} × ${product.name}` : product.name);
     groups.set(key, group);
   }
@@ -53,7 +52,9 @@ export async function holdsSubscriptionProducts(db: Knex, order: OrderRow): Prom
  * payment left. Runs in the payment's settlement transaction. Each is keyed by the order and its
  * interval (unique per account), so a second paid payment of the order makes none again. The
  * checkout paid the first period of each: it is their charge 1, counted in the product's `times`
- * (the number of payments in all), and their next charge is one interval after it.
+ * (the number of payments in all), and their next charge is one interval after it. Each charges
+ * what the buyer bought (renewalAmounts.ts); when that cannot be derived, none is started and the
+ * order says why.
  */
 export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction, order: OrderRow, payment: PaymentRow): Promise<string[]> {
   const lines = await ordersRepository.linesOf(trx, order.account_id, [order.id]);
@@ -64,6 +65,21 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
   );
   const groups = groupsOf(lines, products);
   if (!groups.length) return [];
+  // The first group holds the order's first subscription line: it carries the order's shipping.
+  const amounts = groups.map((group, index) => renewalAmount(order, group.lines, index === 0));
+  const refused = amounts.find((derived) => 'refusal' in derived);
+  if (refused && 'refusal' in refused) {
+    // Never guessed: the merchant is told on the order (with the paid write-back) and starts it by hand.
+    await ordersRepository.update(trx, order.account_id, order.id, {
+      subscription_refusal: refused.refusal.slice(0, 500),
+      updated_at: toDbDateTime(ctx.clock.now()),
+    });
+    ctx.logger.warn('a paid store order started no subscription: its amount could not be derived', {
+      accountId: order.account_id,
+      orderId: order.id,
+    });
+    return [];
+  }
   const mandate =
     payment.customer_id && payment.provider_mandate_id
       ? await mandatesRepository.findForCustomer(trx, order.account_id, payment.customer_id, payment.provider_mandate_id)
@@ -79,7 +95,10 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
   const settings = await accountsRepository.providerSettings(trx, order.account_id);
   const paidDate = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
   const made: string[] = [];
-  for (const group of groups) {
+  for (const [index, group] of groups.entries()) {
+    const derived = amounts[index];
+    if (!derived || !('amount' in derived)) continue;
+    const { amount } = derived;
     const originKey = `order-${order.id}-${group.key}`;
     if (await subscriptionsRepository.findByOriginKey(trx, order.account_id, originKey)) continue;
     const interval = group.product.interval as NonNullable<ProductRow['interval']>;
@@ -92,7 +111,7 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
         provider_mandate_id: mandate.id,
         rules: [
           {
-            amount: group.amount,
+            amount,
             interval,
             interval_amount: Number(group.product.interval_value),
             times: group.product.times === null ? null : Number(group.product.times),
@@ -102,7 +121,7 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
         docstyle_id: null,
       },
       mandate,
-      { payment, amount: group.amount, paidDate },
+      { payment, amount, paidDate },
       ctx.clock.now(),
     );
     const { row } = started;

@@ -6,6 +6,7 @@ import { chargesRepository } from '../billing/chargesRepository';
 import { ordersRepository, type OrderLineRow, type OrderRow } from '../orders/repository';
 import type { PaymentRow } from '../payments/repository';
 import { subscriptionsRepository } from '../subscriptions/repository';
+import { carriesShipping } from './renewalAmounts';
 
 /**
  * The renewal order of a subscription charge that settled, when the subscription came from a store
@@ -54,10 +55,12 @@ export async function renewalOrderOf(
     created_at: now,
     updated_at: now,
   };
+  const allParentLines = await ordersRepository.linesOf(trx, payment.account_id, [parent.id]);
+  const parentLines = allParentLines.filter((line) => line.subscription_id === subscription.id);
+  // The gateway, and the shipping when this subscription carries it, recur as the charge did.
+  order.shipping_lines = carriesShipping(allParentLines, subscription.id) ? parent.shipping_lines : null;
+  order.subscription_refusal = null;
   await ordersRepository.insert(trx, order);
-  const parentLines = (await ordersRepository.linesOf(trx, payment.account_id, [parent.id])).filter(
-    (line) => line.subscription_id === subscription.id,
-  );
   await ordersRepository.insertLines(
     trx,
     parentLines.map((line, position): OrderLineRow => ({
@@ -69,6 +72,8 @@ export async function renewalOrderOf(
       quantity: line.quantity,
       next_order: subscription.next_payment_at,
       subscription_id: subscription.id,
+      amount: line.amount ?? null,
+      shop_subtotal: line.shop_subtotal ?? null,
     })),
   );
   return order;

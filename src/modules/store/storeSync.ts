@@ -4,6 +4,7 @@ import { toDbDateTime } from '../../time';
 import type { UpsertCounts } from '../../db/upserts';
 import { upsertStoreOrders } from '../orders/storeOrdersRepository';
 import { upsertStoreProducts } from '../products/storeProductsRepository';
+import { cancelSubscriptionsOfEndedOrders } from './endedOrders';
 import { shopsRepository, type ShopRow } from './repository';
 import { syncRunsRepository, type SyncError, type SyncRunRow } from './syncRunsRepository';
 
@@ -43,7 +44,13 @@ export async function syncStore(ctx: AppContext, run: SyncRunRow, shop: ShopRow,
     );
   } else {
     await store.listChanged('orders', since, (page) =>
-      recordPage(page, (records, now) => upsertStoreOrders(ctx.db, run.account_id, records, now)),
+      recordPage(page, async (records, now) => {
+        const counts = await upsertStoreOrders(ctx.db, run.account_id, records, now);
+        // First orders cancelled, refunded or trashed in the store end the subscriptions they started.
+        const ended = records.filter((order) => order.status === 'cancelled').map((order) => order.shopOrderId);
+        await cancelSubscriptionsOfEndedOrders(ctx, run.account_id, ended);
+        return counts;
+      }),
     );
   }
   if (newest !== cursor) await shopsRepository.update(ctx.db, run.account_id, { [cursorColumn]: newest });

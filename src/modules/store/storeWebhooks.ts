@@ -8,6 +8,7 @@ import { upsertStoreOrders } from '../orders/storeOrdersRepository';
 import { productsRepository } from '../products/repository';
 import { upsertStoreProducts } from '../products/storeProductsRepository';
 import { webhookDeliveriesRepository } from './deliveriesRepository';
+import { cancelSubscriptionsOfEndedOrders } from './endedOrders';
 import { shopsRepository } from './repository';
 
 export interface StoreDeliveryRequest {
@@ -63,9 +64,14 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
       await productsRepository.markDeletedInStore(ctx.db, account.id, change.shopProductId, now);
       return 'applied';
     case 'order.saved':
-      return applyRecord(ctx, account.id, read.resourceId, 'order', () => upsertStoreOrders(ctx.db, account.id, [change.read()], now));
+      return applyRecord(ctx, account.id, read.resourceId, 'order', async () => {
+        const order = change.read();
+        await upsertStoreOrders(ctx.db, account.id, [order], now);
+        if (order.status === 'cancelled') await cancelSubscriptionsOfEndedOrders(ctx, account.id, [order.shopOrderId]);
+      });
     case 'order.deleted':
       await ordersRepository.cancelByShopOrderId(ctx.db, account.id, change.shopOrderId, now);
+      await cancelSubscriptionsOfEndedOrders(ctx, account.id, [change.shopOrderId]);
       return 'applied';
     case 'other':
       return 'ignored';

@@ -6,6 +6,7 @@ import { ordersRepository, type OrderRow } from '../orders/repository';
 import { providerDisplayName } from '../payments/providerLabel';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { productsRepository } from '../products/repository';
+import { shippingLinesOf } from './renewalAmounts';
 import type { ShopRow } from './repository';
 import { connectedStore, storeClient } from './storeClient';
 import type { ShopTaskRow } from './tasksRepository';
@@ -48,6 +49,7 @@ const recordStoreOrder = (ctx: AppContext, db: Knex, order: OrderRow, made: Stor
   ordersRepository.update(db, order.account_id, order.id, {
     shop_order_id: made.shopOrderId,
     shop_order_number: made.shopOrderNumber,
+    ...(made.createdAt ? { created_at: made.createdAt } : {}),
     updated_at: toDbDateTime(ctx.clock.now()),
   });
 
@@ -90,16 +92,21 @@ async function writeRenewal(
       parentShopOrderId: parentShopId,
       currency: order.currency,
       buyer: buyerOf(order),
+      paymentMethod: order.payment_method ?? null,
+      paymentMethodTitle: order.payment_method_title ?? null,
       lines: lines.flatMap((line) => {
         const shopProductId = products.get(line.product_id)?.shop_product_id;
-        return shopProductId ? [{ shopProductId: Number(shopProductId), quantity: line.quantity }] : [];
+        return shopProductId
+          ? [{ shopProductId: Number(shopProductId), quantity: line.quantity, subtotal: line.shop_subtotal ?? null }]
+          : [];
       }),
+      shippingLines: shippingLinesOf(order),
       payment: forStore(payment, providerName),
     });
     shopOrderId = made.shopOrderId;
     await recordStoreOrder(ctx, db, order, made);
   }
-  await store.noteRenewal(shopOrderId, parent.shop_order_number ?? String(parentShopId), forStore(payment, providerName));
+  await store.settleRenewal(shopOrderId, parent.shop_order_number ?? String(parentShopId), forStore(payment, providerName));
 }
 
 /** Tells the store what a task says: its order paid, a payment of it that failed, or a renewal order to make. */
@@ -112,6 +119,8 @@ export async function performShopTask(ctx: AppContext, task: ShopTaskRow): Promi
   const providerName = await providerDisplayName(ctx, task.account_id);
   if (task.kind === 'renewal') return writeRenewal(ctx, ctx.db, shop, task, order, payment, providerName);
   const store = storeClient(ctx, shop, TASK_CLIENT_RETRIES);
-  if (task.kind === 'paid') await store.markPaid(requireShopOrderId(order), forStore(payment, providerName));
-  else await store.noteUnpaid(requireShopOrderId(order), forStore(payment, providerName));
+  if (task.kind === 'paid') {
+    await store.markPaid(requireShopOrderId(order), forStore(payment, providerName));
+    if (order.subscription_refusal) await store.noteSubscriptionRefused(requireShopOrderId(order), order.subscription_refusal);
+  } else await store.noteUnpaid(requireShopOrderId(order), forStore(payment, providerName));
 }

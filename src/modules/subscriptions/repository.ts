@@ -104,6 +104,18 @@ export const subscriptionsRepository = {
   findByOriginKey: (db: Knex, accountId: string, originKey: string) =>
     shared.table(db).where({ account_id: accountId, origin_key: originKey }).first(),
 
+  /** The subscriptions these store orders started that can still be charged and have no cancel date yet. */
+  liveStartedByOrders: (db: Knex, accountId: string, orderIds: readonly string[]): Promise<SubscriptionRow[]> =>
+    orderIds.length
+      ? shared
+          .table(db)
+          .where({ account_id: accountId })
+          .whereIn('origin_order_id', [...orderIds])
+          .whereIn('status', ['draft', 'active', 'paused'])
+          .whereNull('cancel_at')
+          .orderBy('created_at', 'asc')
+      : Promise.resolve([]),
+
   /** The subscriptions a store order started, oldest first. */
   startedByOrder: (db: Knex, accountId: string, orderId: string, limit: number) =>
     shared.table(db).where({ account_id: accountId, origin_order_id: orderId }).orderBy('created_at', 'asc').limit(limit),
