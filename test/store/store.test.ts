@@ -220,17 +220,26 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
     },
   );
 
-  it(
-    'When the store disabled one of our webhooks, ' + 'then the store-sync job makes it active again and its deliveries arrive again',
-    async () => {
-      const product = await wcOk<WcProduct>('POST', 'products', { name: 'Tea sampler', regular_price: '7.50', virtual: true });
+  describe('a webhook the store disabled', () => {
+    let product: WcProduct;
+    let hook: WcWebhook;
+
+    beforeAll(async () => {
+      product = await wcOk<WcProduct>('POST', 'products', { name: 'Tea sampler', regular_price: '7.50', virtual: true });
       await untilDelivered(async () => expect((await productsByShopId()).get(product.id)).toMatchObject({ amount: '7.50' }));
-      const hook = (await ourWebhooks()).find((candidate) => candidate.topic === 'product.updated') as WcWebhook;
+      hook = (await ourWebhooks()).find((candidate) => candidate.topic === 'product.updated') as WcWebhook;
       // What WooCommerce does after more than five failed deliveries in a row.
       await wcOk('PUT', `webhooks/${hook.id}`, { status: 'disabled' });
-      const shop = await api<{ webhooks: unknown }>('GET', '/api/v2/shop');
-      expect(JSON.stringify(shop.body.webhooks)).toContain('disabled');
+    });
 
+    it("When the store disabled one of our webhooks, then the service's store connection shows it disabled", async () => {
+      const shop = await api<{ webhooks: unknown }>('GET', '/api/v2/shop');
+      expect(shop.status).toBe(200);
+      expect(JSON.stringify(shop.body.webhooks)).toContain('disabled');
+    });
+
+    it('When the store-sync job runs, then the webhook is active again and its deliveries arrive again', async () => {
+      expect(await wcOk<WcWebhook>('GET', `webhooks/${hook.id}`)).toMatchObject({ status: 'disabled' });
       cli('jobs', 'run', 'sync-stores');
       expect(await wcOk<WcWebhook>('GET', `webhooks/${hook.id}`)).toMatchObject({ status: 'active', delivery_url: hook.delivery_url });
       expect((await ourWebhooks()).every((candidate) => candidate.status === 'active')).toBe(true);
@@ -241,8 +250,8 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
 
       await wcOk('PUT', `products/${product.id}`, { regular_price: '8.25' });
       await untilDelivered(async () => expect((await productsByShopId()).get(product.id)).toMatchObject({ amount: '8.25' }));
-    },
-  );
+    });
+  });
 
   it(
     'When a buyer pays at the classic checkout in Chromium, ' +
