@@ -1,15 +1,15 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { PLUGIN_ZIP, REALSTORE, RS_ROOT, STORE_URL, SERVICE_URL, SUITE_FILE, hasRealStore, type SuiteState } from './config';
+import { CHROMIUM, PLUGIN_ZIP, REALSTORE, RS_ROOT, STORE_URL, SERVICE_URL, SUITE_FILE, hasRealStore, type SuiteState } from './config';
 import { purgeStore, setUpStore, useCheckout } from './realStore';
 import { cli, startService } from './service';
 
 /**
  * Once for the suite: a fresh store (the previous run's purged) with the plugin zip, and the built
- * service with one account and its API token. Without ../shared/realstore nothing is set up and the
- * tests are skipped (store.test.ts says so).
+ * service with one account and its API token. Without ../shared/realstore (or Chromium) nothing is set
+ * up and the tests are skipped (store.test.ts says so).
  */
 export default async function globalSetup(): Promise<void> {
-  if (!hasRealStore()) return;
+  if (!hasRealStore() || !existsSync(CHROMIUM)) return;
   if (!existsSync(PLUGIN_ZIP)) throw new Error(`${PLUGIN_ZIP} is missing: npm run test:store builds it first`);
   const started = Date.now();
   purgeStore();
