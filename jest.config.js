@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The real-store suite has its own command and set-up (npm run test:store, jest.store.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '/test/store/'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   setupFiles: ['<rootDir>/test/support/closeNetwork.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/restoreNetwork.ts'],

@@ -1,0 +1,510 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, DOCROOT, REALSTORE, SERVICE_URL, STORE_URL, hasRealStore } from './harness/config';
+import {
+  adminPage,
+  buyerWithCart,
+  finishOnSandbox,
+  launchChromium,
+  openBlockCheckout,
+  orderIdOf,
+  placeBlockOrder,
+  placeClassicOrder,
+} from './harness/browser';
+import { runQueue, storeQuery, untilDelivered, useCheckout, wcOk } from './harness/realStore';
+import { api, cli, providerCallsForPendingCharges, suiteState } from './harness/service';
+
+/**
+ * The service and the plugin against the real WordPress 6.8.8 + WooCommerce 9.9.5 store of
+ * ../shared/realstore, in the order a shop lives them: connected from the plugin's admin page, products
+ * and orders arriving by the store's own webhooks (sent with run-queue.php, as WP-Cron would), buyers
+ * paying in Chromium on the sandbox checkout, renewals billed through the CLI, then disconnected and
+ * uninstalled. One store and one built service for all (harness/globalSetup.ts); later scenarios use
+ * the connection the first makes. Without the store (a machine outside CI) or Chromium it is skipped.
+ */
+const runnable = hasRealStore() && existsSync(CHROMIUM);
+if (!hasRealStore()) console.warn(`store suite skipped: no real store at ${REALSTORE} (CI has ../shared/realstore)`);
+else if (!existsSync(CHROMIUM)) console.warn(`store suite skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+const describeWithStore = runnable ? describe : describe.skip;
+
+interface WcProduct {
+  id: number;
+  name: string;
+  date_modified_gmt: string;
+  variations: number[];
+}
+interface WcOrder {
+  id: number;
+  status: string;
+  total: string;
+  total_tax: string;
+  parent_id: number;
+  transaction_id: string;
+  payment_method: string;
+  date_paid_gmt: string | null;
+  line_items: Array<{
+    product_id: number;
+    variation_id: number;
+    quantity: number;
+    subtotal: string;
+    subtotal_tax: string;
+    total: string;
+    total_tax: string;
+    taxes: unknown[];
+  }>;
+  tax_lines: Array<{ rate_code: string; label: string; rate_percent: number; tax_total: string }>;
+  meta_data: Array<{ key: string; value: unknown }>;
+}
+interface WcWebhook {
+  id: number;
+  topic: string;
+  status: string;
+  delivery_url: string;
+}
+interface Listed<T> {
+  data: T[];
+}
+interface ServiceProduct {
+  id: string;
+  name: string;
+  type: string;
+  amount: string;
+  interval: string | null;
+  shop_product_id: number | null;
+}
+interface ServiceOrder {
+  id: string;
+  status: string;
+  total_amount: string;
+  shop_order_id: number | null;
+  subscription: string | null;
+}
+
+/** Every item of a list of the service, page after page. */
+async function listAll<T>(route: string): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; ; page += 1) {
+    const res = await api<Listed<T> & { meta: { last_page: number } }>(
+      'GET',
+      `${route}${route.includes('?') ? '&' : '?'}per_page=100&page=${page}`,
+    );
+    expect(res.status).toBe(200);
+    items.push(...res.body.data);
+    if (page >= res.body.meta.last_page) return items;
+  }
+}
+
+const productsByShopId = async (): Promise<Map<number, ServiceProduct>> =>
+  new Map((await listAll<ServiceProduct>('/api/v2/products')).map((product) => [Number(product.shop_product_id), product]));
+const serviceOrderOf = async (shopOrderId: number): Promise<ServiceOrder | undefined> =>
+  (await listAll<ServiceOrder>('/api/v2/orders')).find((order) => order.shop_order_id === shopOrderId);
+const ourWebhooks = async (): Promise<WcWebhook[]> =>
+  (await wcOk<WcWebhook[]>('GET', 'webhooks?per_page=100')).filter((hook) => hook.delivery_url.startsWith(SERVICE_URL));
+
+/** Clicks a button of the plugin's admin page and returns what its status line says once it changed. */
+async function statusAfterClick(page: Page, button: string): Promise<string> {
+  const status = page.locator('#rps-connection-result');
+  const before = (await status.textContent()) ?? '';
+  await page.getByRole('button', { name: button, exact: true }).click();
+  // Evaluated in the page (a string: this file is not compiled with the DOM's types).
+  const changed =
+    "(() => { const text = document.querySelector('#rps-connection-result').textContent; " +
+    `return text !== '' && text !== ${JSON.stringify(before)}; })()`;
+  await page.waitForFunction(changed, undefined, { timeout: 30_000 });
+  return (await status.textContent()) ?? '';
+}
+
+/** The REST keys the plugin made for the service (its description), as the store's database has them. */
+const pluginKeys = () => storeQuery("SELECT key_id FROM wp_woocommerce_api_keys WHERE description = 'Recurring payments service'");
+
+/** The store order is paid (by the service's write-back or the plugin's callback) and the service has it paid, for this total. */
+async function expectPaid(shopOrderId: number, total: string): Promise<ServiceOrder> {
+  const inStore = await untilDelivered(async () => {
+    const order = await wcOk<WcOrder>('GET', `orders/${shopOrderId}`);
+    expect(order.status).toBe('processing');
+    return order;
+  });
+  expect(inStore).toMatchObject({
+    total,
+    payment_method: 'rps',
+    transaction_id: expect.stringMatching(/^tr_/),
+    date_paid_gmt: expect.any(String),
+  });
+  const here = await untilDelivered(async () => {
+    const order = await serviceOrderOf(shopOrderId);
+    expect(order).toMatchObject({ status: 'paid', total_amount: total });
+    return order as ServiceOrder;
+  });
+  return here;
+}
+
+/** The order-confirmation block's heading and text (the store's block theme shows it on the order-received page). */
+async function orderStatusShown(page: Page): Promise<{ heading: string; text: string }> {
+  const status = page.locator('.wc-block-order-confirmation-status');
+  return { heading: (await status.locator('h1').textContent()) ?? '', text: (await status.locator('p').first().textContent()) ?? '' };
+}
+const THANK_YOU = { heading: 'Order received', text: 'Thank you. Your order has been received.' };
+
+let unique = 0;
+const email = (who: string) => `${who}.${Date.now()}.${(unique += 1)}@example.nl`;
+
+describeWithStore('the service and the plugin with the real WooCommerce store', () => {
+  let browser: Browser;
+  let admin: Page;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    admin = await adminPage(browser);
+    // wp-admin's confirmations (disconnecting, deleting the plugin): the shop owner says OK.
+    admin.on('dialog', (dialog) => void dialog.accept());
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("When the shop owner connects the store from the plugin's admin page, then the service has it with six active webhooks", async () => {
+    await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-recurring-payments`);
+    await admin.fill('#rps-service-url', SERVICE_URL);
+    const { token } = suiteState();
+    await admin.fill('#rps-api-token', token);
+    await Promise.all([admin.waitForURL(/page=rps-recurring-payments/), admin.getByRole('button', { name: 'Save' }).click()]);
+    await expect(admin.locator('.notice p').first().textContent()).resolves.toBe('Settings saved.');
+    await expect(statusAfterClick(admin, 'Test connection')).resolves.toBe('The service answered: address and token are right.');
+    await expect(statusAfterClick(admin, 'Connect this store')).resolves.toBe(
+      'Store connected; the service hears of every change at once.',
+    );
+
+    const shop = await api('GET', '/api/v2/shop');
+    expect(shop).toMatchObject({
+      status: 200,
+      body: { platform: 'woocommerce', url: STORE_URL, status: 'connected', webhooks: { state: 'registered', error: null } },
+    });
+    const hooks = await ourWebhooks();
+    expect(hooks.map((hook) => hook.topic).sort()).toEqual([
+      'order.created',
+      'order.deleted',
+      'order.updated',
+      'product.created',
+      'product.deleted',
+      'product.updated',
+    ]);
+    expect(hooks.every((hook) => hook.status === 'active')).toBe(true);
+
+    // The payment method, switched on as WooCommerce → Settings → Payments does.
+    await wcOk('PUT', 'payment_gateways/rps', { enabled: true });
+  });
+  it(
+    'When three products are created in the store within one second, ' + 'then the service has all three from the webhooks, without a sync',
+    async () => {
+      // From the start of a second, so that the three are made (and their deliveries sent) within it.
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+      const created = await Promise.all(
+        ['Espresso beans', 'Filter beans', 'Decaf beans'].map((name, i) =>
+          wcOk<WcProduct & { date_created_gmt: string }>('POST', 'products', { name, regular_price: `1${i}.50`, virtual: true }),
+        ),
+      );
+      expect(new Set(created.map((product) => product.date_created_gmt)).size).toBe(1);
+
+      const here = await untilDelivered(async () => {
+        const products = await productsByShopId();
+        for (const product of created) expect(products.get(product.id)).toBeDefined();
+        return products;
+      });
+      expect(created.map((product) => here.get(product.id))).toEqual([
+        expect.objectContaining({ name: 'Espresso beans', type: 'once', amount: '10.50', shop_product_id: created[0]?.id }),
+        expect.objectContaining({ name: 'Filter beans', type: 'once', amount: '11.50', shop_product_id: created[1]?.id }),
+        expect.objectContaining({ name: 'Decaf beans', type: 'once', amount: '12.50', shop_product_id: created[2]?.id }),
+      ]);
+      expect((await api<Listed<unknown>>('GET', '/api/v2/sync/runs')).body.data).toEqual([]);
+    },
+  );
+
+  describe('a webhook the store disabled', () => {
+    let product: WcProduct;
+    let hook: WcWebhook;
+
+    beforeAll(async () => {
+      product = await wcOk<WcProduct>('POST', 'products', { name: 'Tea sampler', regular_price: '7.50', virtual: true });
+      await untilDelivered(async () => expect((await productsByShopId()).get(product.id)).toMatchObject({ amount: '7.50' }));
+      hook = (await ourWebhooks()).find((candidate) => candidate.topic === 'product.updated') as WcWebhook;
+      // What WooCommerce does after more than five failed deliveries in a row.
+      await wcOk('PUT', `webhooks/${hook.id}`, { status: 'disabled' });
+    });
+
+    it("When the store disabled one of our webhooks, then the service's store connection shows it disabled", async () => {
+      const shop = await api<{ webhooks: unknown }>('GET', '/api/v2/shop');
+      expect(shop.status).toBe(200);
+      expect(JSON.stringify(shop.body.webhooks)).toContain('disabled');
+    });
+
+    it('When the store-sync job runs, then the webhook is active again and its deliveries arrive again', async () => {
+      expect(await wcOk<WcWebhook>('GET', `webhooks/${hook.id}`)).toMatchObject({ status: 'disabled' });
+      cli('jobs', 'run', 'sync-stores');
+      expect(await wcOk<WcWebhook>('GET', `webhooks/${hook.id}`)).toMatchObject({ status: 'active', delivery_url: hook.delivery_url });
+      expect((await ourWebhooks()).every((candidate) => candidate.status === 'active')).toBe(true);
+      expect((await api('GET', '/api/v2/shop')).body).toMatchObject({
+        status: 'connected',
+        webhooks: { state: 'registered', error: null },
+      });
+
+      await wcOk('PUT', `products/${product.id}`, { regular_price: '8.25' });
+      await untilDelivered(async () => expect((await productsByShopId()).get(product.id)).toMatchObject({ amount: '8.25' }));
+    });
+  });
+
+  it(
+    'When a buyer pays at the classic checkout in Chromium, ' +
+      'then the thank-you page shows, and the order is paid in the store and here',
+    async () => {
+      const product = await wcOk<WcProduct>('POST', 'products', { name: 'Coffee grinder', regular_price: '49.95' });
+      const buyer = await buyerWithCart(browser, product.id);
+      await placeClassicOrder(buyer, email('classic'));
+      await finishOnSandbox(buyer, 'paid');
+      const orderId = orderIdOf(buyer.url());
+      expect(buyer.url()).toMatch(new RegExp(`^${STORE_URL}/checkout/order-received/${orderId}/\\?key=wc_order_`));
+      await expect(orderStatusShown(buyer)).resolves.toEqual(THANK_YOU);
+      await expectPaid(orderId, '54.90');
+      await buyer.context().close();
+    },
+  );
+
+  it(
+    "When a buyer's first payment fails and the second is paid, " + 'then the buyer lands on the thank-you page, not "order failed"',
+    async () => {
+      const product = await wcOk<WcProduct>('POST', 'products', { name: 'Milk frother', regular_price: '24.95', virtual: true });
+      const buyer = await buyerWithCart(browser, product.id);
+      await placeClassicOrder(buyer, email('retry'));
+      await finishOnSandbox(buyer, 'failed');
+      const orderId = orderIdOf(buyer.url());
+      // The plugin's callback (the service's event, sent by its deliver-webhook-events job) marks the order failed.
+      await untilDelivered(async () => {
+        cli('jobs', 'run', 'deliver-webhook-events');
+        expect((await wcOk<WcOrder>('GET', `orders/${orderId}`)).status).toBe('failed');
+      });
+      await buyer.reload();
+      await expect(orderStatusShown(buyer)).resolves.toEqual({
+        heading: 'Order failed',
+        text:
+          'Your order cannot be processed as the originating bank/merchant has declined your transaction. ' +
+          'Please attempt your purchase again.',
+      });
+
+      // "Try again": the order-pay page, our method again, then paid.
+      await Promise.all([buyer.waitForURL(/\/order-pay\//), buyer.getByRole('link', { name: 'Try again' }).click()]);
+      await buyer.check('#payment_method_rps');
+      await buyer.locator('#rps-methods input[value=ideal]').check();
+      await Promise.all([buyer.waitForURL(/\/sandbox\/checkout\/tr_/, { timeout: 60_000 }), buyer.click('#place_order')]);
+      await finishOnSandbox(buyer, 'paid');
+      expect(buyer.url()).toMatch(new RegExp(`^${STORE_URL}/checkout/order-received/${orderId}/`));
+      // What the buyer sees at once, on landing: not "Order failed" from the attempt before.
+      await expect(orderStatusShown(buyer)).resolves.toEqual(THANK_YOU);
+      await expectPaid(orderId, '24.95');
+      await buyer.context().close();
+    },
+  );
+
+  it('When the store has a variable product, then each variation is a product here and a buyer pays for one in Chromium', async () => {
+    const parent = await wcOk<WcProduct>('POST', 'products', {
+      name: 'Coffee mug',
+      type: 'variable',
+      attributes: [{ name: 'Size', options: ['Small', 'Large'], variation: true, visible: true }],
+    });
+    const small = await wcOk<WcProduct>('POST', `products/${parent.id}/variations`, {
+      regular_price: '8.50',
+      virtual: true,
+      attributes: [{ name: 'Size', option: 'Small' }],
+    });
+    const large = await wcOk<WcProduct>('POST', `products/${parent.id}/variations`, {
+      regular_price: '12.50',
+      virtual: true,
+      attributes: [{ name: 'Size', option: 'Large' }],
+    });
+    const here = await untilDelivered(async () => {
+      const products = await productsByShopId();
+      expect(products.get(small.id)).toBeDefined();
+      expect(products.get(large.id)).toBeDefined();
+      return products;
+    });
+    expect(here.get(small.id)).toMatchObject({ name: 'Coffee mug - Small', type: 'once', amount: '8.50', shop_product_id: small.id });
+    expect(here.get(large.id)).toMatchObject({ name: 'Coffee mug - Large', type: 'once', amount: '12.50', shop_product_id: large.id });
+
+    const buyer = await (await browser.newContext()).newPage();
+    await buyer.goto(`${STORE_URL}/?add-to-cart=${parent.id}&variation_id=${large.id}&attribute_size=Large`);
+    await placeClassicOrder(buyer, email('variation'));
+    await finishOnSandbox(buyer, 'paid');
+    const orderId = orderIdOf(buyer.url());
+    expect((await wcOk<WcOrder>('GET', `orders/${orderId}`)).line_items).toEqual([
+      expect.objectContaining({ product_id: parent.id, variation_id: large.id, quantity: 1, total: '12.50' }),
+    ]);
+    const order = await expectPaid(orderId, '12.50');
+    const detail = await api<{ products: Array<{ quantity: number; product: ServiceProduct }> }>('GET', `/api/v2/orders/${order.id}`);
+    expect(detail.body.products).toEqual([
+      expect.objectContaining({ quantity: 1, product: expect.objectContaining({ id: here.get(large.id)?.id, shop_product_id: large.id }) }),
+    ]);
+    await buyer.context().close();
+  });
+
+  describe('with the Checkout block', () => {
+    beforeAll(() => useCheckout('block'));
+    afterAll(() => useCheckout('classic'));
+
+    it(
+      'When a buyer opens the Checkout block, ' + 'then its checkout-draft order is not listed here, also after a full order sync',
+      async () => {
+        const product = await wcOk<WcProduct>('POST', 'products', { name: 'Cold brew kit', regular_price: '19.95', virtual: true });
+        const buyer = await buyerWithCart(browser, product.id);
+        await openBlockCheckout(buyer);
+        const drafts = await wcOk<WcOrder[]>('GET', 'orders?status=checkout-draft&per_page=100');
+        const draft = drafts.find((order) => order.line_items.some((line) => line.product_id === product.id)) as WcOrder;
+        expect(draft).toMatchObject({ status: 'checkout-draft', total: '19.95' });
+        runQueue();
+        runQueue();
+        expect(await serviceOrderOf(draft.id)).toBeUndefined();
+
+        const run = await api<{ id: string }>('POST', '/api/v2/sync/orders', { full: true });
+        expect(run.status).toBe(202);
+        await untilDelivered(async () =>
+          expect((await api<{ status: string }>('GET', `/api/v2/sync/runs/${run.body.id}`)).body.status).toBe('succeeded'),
+        );
+        expect(await serviceOrderOf(draft.id)).toBeUndefined();
+        await buyer.context().close();
+      },
+    );
+
+    it(
+      'When a buyer pays at the Checkout block in Chromium, ' +
+        'then the thank-you page shows, and the order is paid in the store and here',
+      async () => {
+        const product = await wcOk<WcProduct>('POST', 'products', { name: 'Pour-over kettle', regular_price: '39.95' });
+        const buyer = await buyerWithCart(browser, product.id);
+        await openBlockCheckout(buyer);
+        await placeBlockOrder(buyer, email('block'));
+        await finishOnSandbox(buyer, 'paid');
+        const orderId = orderIdOf(buyer.url());
+        expect(buyer.url()).toMatch(new RegExp(`^${STORE_URL}/checkout/order-received/${orderId}/\\?key=wc_order_`));
+        await expect(orderStatusShown(buyer)).resolves.toEqual(THANK_YOU);
+        await expectPaid(orderId, '44.90');
+        await buyer.context().close();
+      },
+    );
+  });
+
+  describe('with taxes on (NL 21 %, prices entered without tax) and a monthly subscription product', () => {
+    let product: WcProduct;
+    let firstOrderId: number;
+    let subscriptionId: string;
+    let renewal: WcOrder;
+
+    beforeAll(async () => {
+      await wcOk('PUT', 'settings/general/woocommerce_calc_taxes', { value: 'yes' });
+      await wcOk('PUT', 'settings/tax/woocommerce_prices_include_tax', { value: 'no' });
+      await wcOk('POST', 'taxes', { country: 'NL', rate: '21.0000', name: 'BTW', class: 'standard' });
+      product = await wcOk<WcProduct>('POST', 'products', {
+        name: 'Coffee club',
+        regular_price: '10.00',
+        virtual: true,
+        meta_data: [
+          { key: '_subscription_price', value: '10.00' },
+          { key: '_subscription_period', value: 'month' },
+          { key: '_subscription_period_interval', value: '1' },
+          { key: '_subscription_length', value: '0' },
+        ],
+      });
+      await untilDelivered(async () => expect((await productsByShopId()).get(product.id)).toMatchObject({ type: 'subscription' }));
+    });
+
+    /** A buyer subscribes at the classic checkout and pays: the store order and the Subscription it started. */
+    async function subscribe(who: string): Promise<{ orderId: number; subscription: string }> {
+      const buyer = await buyerWithCart(browser, product.id);
+      await placeClassicOrder(buyer, email(who));
+      await finishOnSandbox(buyer, 'paid');
+      const orderId = orderIdOf(buyer.url());
+      await buyer.context().close();
+      const order = await expectPaid(orderId, '12.10');
+      expect(order.subscription).toEqual(expect.any(String));
+      return { orderId, subscription: order.subscription as string };
+    }
+
+    it("When a subscription's renewal is charged, then it is charged with VAT, as the buyer paid at the checkout", async () => {
+      ({ orderId: firstOrderId, subscription: subscriptionId } = await subscribe('vat'));
+      const first = await wcOk<WcOrder>('GET', `orders/${firstOrderId}`);
+      expect(first).toMatchObject({ total: '12.10', total_tax: '2.10' });
+
+      const subscription = await api<{ status: string; next_payment_at: string }>('GET', `/api/v2/subscriptions/${subscriptionId}`);
+      expect(subscription.body.status).toBe('active');
+      // The billing run of the renewal's day (ahead of today: --force), then the provider's webhook for the charge.
+      expect(cli('billing', 'run', '--date', subscription.body.next_payment_at.slice(0, 10), '--force')).toContain('1 charged');
+      const charged = await providerCallsForPendingCharges();
+      expect(charged).toHaveLength(1);
+      cli('jobs', 'run', 'process-provider-webhooks');
+      cli('jobs', 'run', 'write-back-to-stores');
+      // What the provider was asked to charge: the price with its 21 % VAT, as at the checkout.
+      expect(charged).toEqual([expect.objectContaining({ amount: 1210, currency: 'EUR' })]);
+    });
+
+    it('When a renewal is paid, then the store gets a renewal order with its line, the VAT and our payment method', async () => {
+      const children = await untilDelivered(async () => {
+        const found = await wcOk<WcOrder[]>('GET', `orders?parent=${firstOrderId}`);
+        expect(found).toHaveLength(1);
+        return found;
+      });
+      renewal = children[0] as WcOrder;
+      expect(renewal).toMatchObject({
+        parent_id: firstOrderId,
+        status: 'processing',
+        total: '12.10',
+        total_tax: '2.10',
+        payment_method: 'rps',
+        transaction_id: expect.stringMatching(/^tr_/),
+        date_paid_gmt: expect.any(String),
+      });
+      expect(renewal.line_items).toEqual([
+        expect.objectContaining({ product_id: product.id, quantity: 1, subtotal: '10.00', total: '10.00', total_tax: '2.10' }),
+      ]);
+      expect(renewal.tax_lines).toEqual([expect.objectContaining({ label: 'BTW', rate_percent: 21, tax_total: '2.10' })]);
+      const here = await serviceOrderOf(renewal.id);
+      expect(here).toMatchObject({ status: 'paid', total_amount: '12.10', subscription: subscriptionId });
+    });
+
+    it("When the shop owner cancels a subscription's first order, then the subscription is cancelled here", async () => {
+      const { orderId, subscription } = await subscribe('cancel');
+      expect((await api('GET', `/api/v2/subscriptions/${subscription}`)).body).toMatchObject({ status: 'active' });
+      await wcOk('PUT', `orders/${orderId}`, { status: 'cancelled' });
+      await untilDelivered(async () => expect((await serviceOrderOf(orderId))?.status).toBe('cancelled'));
+      expect((await api('GET', `/api/v2/subscriptions/${subscription}`)).body).toMatchObject({ status: 'cancelled' });
+    });
+  });
+
+  it("When the shop owner disconnects the store on the plugin's page, then our webhooks and the plugin's REST key are gone", async () => {
+    await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-recurring-payments`);
+    await expect(admin.locator('#rps-connection-result').textContent()).resolves.toBe('This store is connected.');
+    const said = await statusAfterClick(admin, 'Disconnect this store');
+    expect(said).toMatch(/disconnected/i);
+    expect((await api('GET', '/api/v2/shop')).body).toMatchObject({ status: 'disconnected' });
+    expect(await ourWebhooks()).toEqual([]);
+    expect(pluginKeys()).toEqual([]);
+  });
+
+  it('When the shop owner deletes the plugin, then it disconnects the store and leaves no options, keys or webhooks behind', async () => {
+    await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-recurring-payments`);
+    await expect(statusAfterClick(admin, 'Connect this store')).resolves.toBe(
+      'Store connected; the service hears of every change at once.',
+    );
+    expect(pluginKeys()).toHaveLength(1);
+
+    await admin.goto(`${STORE_URL}/wp-admin/plugins.php`);
+    const row = admin.locator('tr[data-slug="recurring-payments-bridge"]');
+    await Promise.all([admin.waitForURL(/plugins\.php\?deactivate=true/), row.locator('.deactivate a').click()]);
+    await row.locator('.delete a').click();
+    await admin.locator('tr.plugin-deleted-tr').waitFor({ timeout: 30_000 });
+
+    expect(existsSync(path.join(DOCROOT, 'wp-content/plugins/recurring-payments-bridge'))).toBe(false);
+    expect(
+      storeQuery("SELECT option_name FROM wp_options WHERE option_name IN ('rps_connection', 'rps_sync_runs', 'woocommerce_rps_settings')"),
+    ).toEqual([]);
+    expect(pluginKeys()).toEqual([]);
+    expect((await api('GET', '/api/v2/shop')).body).toMatchObject({ status: 'disconnected' });
+    expect(await ourWebhooks()).toEqual([]);
+  });
+});
