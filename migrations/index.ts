@@ -30,6 +30,7 @@ import * as billingRuns from './20261130_028_billing_runs';
 import * as onePaymentInProgress from './20261130_029_one_payment_in_progress';
 import * as accountProviderSettings from './20261201_030_account_provider_settings';
 import * as storeDeliveryContent from './20261202_031_store_delivery_content';
+import * as productVariations from './20261203_033_product_variations';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -68,6 +69,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261130_029_one_payment_in_progress': onePaymentInProgress,
   '20261201_030_account_provider_settings': accountProviderSettings,
   '20261202_031_store_delivery_content': storeDeliveryContent,
+  '20261203_033_product_variations': productVariations,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -5,8 +5,20 @@ import type { IntervalUnit } from '../time/calendar';
  * compares. Money in cents; store ids are the platform's own (integers).
  */
 
-/** Our order statuses a store order can have (an order is charged back only here). */
-export type StoreOrderStatus = 'unpaid' | 'pending' | 'paid' | 'completed' | 'cancelled';
+/**
+ * Our order statuses a store order can have (an order is charged back only here), and `draft`: a
+ * checkout the buyer has not placed yet (WooCommerce's Checkout block keeps its cart as one). A draft
+ * is not an order: it is not written here until the store makes it a real one.
+ */
+export type StoreOrderStatus = 'draft' | 'unpaid' | 'pending' | 'paid' | 'completed' | 'cancelled';
+
+/** A line of a store order: the product bought, a variation's own id when one was chosen. */
+export interface StoreOrderLine {
+  shopProductId: number;
+  quantity: number;
+  /** A variation's line: the store id of the product it is a variation of. */
+  parentShopProductId?: number | null;
+}
 
 /** A buyer's details on an order, as the store has them. */
 export interface StoreBuyer {
@@ -29,8 +41,8 @@ export interface StoreOrder extends StoreBuyer {
   currency: string;
   /** Our order id, on a store order the service made itself (a renewal order). */
   serviceOrderId: string | null;
-  /** Store product ids and quantities, in the order's own order. */
-  lines: Array<{ shopProductId: number; quantity: number }>;
+  /** Store product ids (a variation's own id) and quantities, in the order's own order. */
+  lines: StoreOrderLine[];
   /** When the store last changed it (`YYYY-MM-DD HH:MM:SS`, GMT); absent when the store does not say. */
   modifiedAt?: string | null;
 }
@@ -46,6 +58,14 @@ export interface StoreProduct {
   deleted: boolean;
   /** When the store last changed it (`YYYY-MM-DD HH:MM:SS`, GMT); absent when the store does not say. */
   modifiedAt?: string | null;
+  /** A variation: the store id of the product it is a variation of (its variable product). */
+  parentShopProductId?: number | null;
+  /**
+   * Set on a variable product: it is sold as its variations (products of their own, with
+   * parentShopProductId) and is no product here itself. The ids of the variations it has now: one
+   * stored here and no longer among them was deleted in the store.
+   */
+  variationIds?: number[];
 }
 
 export type StoreRecordKind = 'products' | 'orders';
@@ -85,6 +105,6 @@ export interface RenewalOrder {
   parentShopOrderId: number;
   currency: string;
   buyer: StoreBuyer;
-  lines: Array<{ shopProductId: number; quantity: number }>;
+  lines: StoreOrderLine[];
   payment: PaymentForStore;
 }

@@ -6,11 +6,13 @@ import type { WooOrder } from './schemas';
 /**
  * WooCommerce order statuses as ours. `pending` and `failed` orders can still be paid (unpaid);
  * `on-hold` waits for a payment to clear (pending); `processing` is paid; refunds and trash end it.
+ * `checkout-draft` is the Checkout block's cart, not an order yet: it becomes `pending` when the buyer
+ * places it (before any payment is asked), and many are abandoned.
  */
 const STATUS: Record<string, StoreOrderStatus> = {
+  'checkout-draft': 'draft',
   pending: 'unpaid',
   failed: 'unpaid',
-  'checkout-draft': 'unpaid',
   'on-hold': 'pending',
   processing: 'paid',
   completed: 'completed',
@@ -60,9 +62,14 @@ export function mapOrder(order: WooOrder): StoreOrder {
     city: text(billing.city),
     country: country && country.length === 2 ? country.toUpperCase() : null,
     serviceOrderId: serviceOrderIdOf(order),
-    lines: order.line_items
-      .filter((line) => line.product_id > 0)
-      .map((line) => ({ shopProductId: line.product_id, quantity: line.quantity })),
+    // A variation's line is the variation's product (its own price); a product deleted in the store leaves id 0.
+    lines: order.line_items.flatMap((line) => {
+      if (line.variation_id > 0)
+        return [
+          { shopProductId: line.variation_id, quantity: line.quantity, parentShopProductId: line.product_id > 0 ? line.product_id : null },
+        ];
+      return line.product_id > 0 ? [{ shopProductId: line.product_id, quantity: line.quantity }] : [];
+    }),
     modifiedAt: storeModifiedAt(order.date_modified_gmt),
   };
 }

@@ -71,7 +71,12 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
         city: buyer.city ?? '',
         country: buyer.country ?? '',
       },
-      line_items: renewal.lines.map((line) => ({ product_id: line.shopProductId, quantity: line.quantity })),
+      // A variation is named with its product, as WooCommerce's own order lines name it.
+      line_items: renewal.lines.map((line) =>
+        line.parentShopProductId
+          ? { product_id: line.parentShopProductId, variation_id: line.shopProductId, quantity: line.quantity }
+          : { product_id: line.shopProductId, quantity: line.quantity },
+      ),
       meta_data: [
         { key: SERVICE_ORDER_ID_META, value: renewal.serviceOrderId },
         { key: META_PAYMENT_ID, value: payment.id },

@@ -91,8 +91,10 @@ async function writeRenewal(
       currency: order.currency,
       buyer: buyerOf(order),
       lines: lines.flatMap((line) => {
-        const shopProductId = products.get(line.product_id)?.shop_product_id;
-        return shopProductId ? [{ shopProductId: Number(shopProductId), quantity: line.quantity }] : [];
+        const product = products.get(line.product_id);
+        if (!product?.shop_product_id) return [];
+        const parent = product.shop_parent_product_id ? Number(product.shop_parent_product_id) : null;
+        return [{ shopProductId: Number(product.shop_product_id), quantity: line.quantity, parentShopProductId: parent }];
       }),
       payment: forStore(payment, providerName),
     });
