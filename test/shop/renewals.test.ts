@@ -113,7 +113,7 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
     },
   );
 
-  it('When the subscription is a variable subscription\'s variation, then its renewal order names the product and the variation', async () => {
+  it('When the subscription is a variation, then its renewal order names the variable product and the variation', async () => {
     const meta = (price: string) => [
       { key: '_subscription_price', value: price },
       { key: '_subscription_period', value: 'month' },
