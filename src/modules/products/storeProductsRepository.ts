@@ -21,9 +21,10 @@ function fieldsOf(product: StoreProduct, now: string, existing: ProductRow | und
 }
 
 /**
- * A variable product is no product here (its variations are): a row an earlier sync made of it is
- * marked deleted, so it is not offered at its lowest price; its variations are marked deleted with
- * it, and so is a variation of it stored here that the store no longer has.
+ * A variable product is no product here (its variations are): none is made of it, and a row an
+ * earlier version made of it (at its lowest price) is marked deleted, as a product deleted in the
+ * store is. Its variations are marked deleted with it, and so is a variation of it stored here that
+ * the store no longer has.
  */
 async function writeVariableProduct(
   trx: Knex.Transaction,
