@@ -47,6 +47,8 @@ const rfc3986 = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (
  */
 export class WooSimulator {
   readonly products = new Map<number, Json>();
+  /** Variations of variable products (`parent_id`): not in the product list, at `/products/{id}/variations`. */
+  readonly variations = new Map<number, Json>();
   readonly orders = new Map<number, Json>();
   readonly webhooks = new Map<number, Hook>();
   /** Deliveries waiting for the store's queue (Action Scheduler): the topic and the resource's id only. */
@@ -93,6 +95,12 @@ export class WooSimulator {
     const api = express.Router();
     api.get('/', (_req, res) => void res.json({ namespace: 'wc/v3', routes: { '/wc/v3/products': {}, '/wc/v3/orders': {} } }));
     api.get('/products', (req, res) => this.list(req, res, this.products));
+    api.get('/products/:id/variations', (req, res) => {
+      const parent = this.products.get(Number(req.params.id));
+      if (!parent) return void this.notFound(res);
+      const own = [...this.variations.values()].filter((variation) => Number(variation.parent_id) === Number(parent.id));
+      this.list(req, res, new Map(own.map((variation) => [Number(variation.id), variation])));
+    });
     api.get('/orders', (req, res) => this.list(req, res, this.orders));
     api.get('/orders/:id', (req, res) => this.one(res, this.orders, Number(req.params.id)));
     api.put('/orders/:id', (req, res) => {
@@ -119,16 +127,18 @@ export class WooSimulator {
       const lines = Array.isArray(lineItems) ? (lineItems as Json[]) : [];
       const shipping = Array.isArray(shippingItems) ? (shippingItems as Json[]) : [];
       // As WooCommerce does: a line's subtotal and total are given without tax, or taken from the
-      // product's price; the store then adds its tax to lines and shipping (calculate_totals).
+      // product's price; the store then adds its tax to lines and shipping (calculate_totals). A
+      // variation may be named by variation_id or as the product_id; the line names both, as WooCommerce's does.
       const priced = lines.map((line, index) => {
-        const product = this.products.get(Number(line.product_id));
+        const variation = this.variations.get(Number(line.variation_id ?? 0)) ?? this.variations.get(Number(line.product_id));
+        const product = variation ?? this.products.get(Number(line.product_id));
         const parentId = Number(product?.parent_id ?? 0);
         const subtotal = line.subtotal === undefined ? Number(product?.price ?? 0) * Number(line.quantity ?? 1) : Number(line.subtotal);
         const total = line.total === undefined ? subtotal : Number(line.total);
         return {
           id: index + 1,
           product_id: parentId > 0 ? parentId : Number(line.product_id),
-          variation_id: parentId > 0 ? Number(line.product_id) : Number(line.variation_id ?? 0),
+          variation_id: parentId > 0 ? Number(product?.id ?? line.product_id) : 0,
           quantity: Number(line.quantity ?? 1),
           subtotal: subtotal.toFixed(2),
           subtotal_tax: this.tax(subtotal).toFixed(2),
@@ -281,6 +291,79 @@ export class WooSimulator {
       ...(length === undefined ? [] : [{ key: '_subscription_length', value: length }]),
     ];
     return this.addProducts(1, () => ({ name, type: 'subscription', price, regular_price: price, meta_data: meta }))[0] as number;
+  }
+
+  /**
+   * A variable product and its variations, as WooCommerce answers them: the product's `price` is its
+   * cheapest variation's, its `variations` their ids; each variation's `name` is its attribute values
+   * ("Blue, S") and its `attributes` name one option each.
+   */
+  addVariableProduct(options: {
+    name: string;
+    type?: string;
+    variations: Array<{ options: Record<string, string>; price: string; meta_data?: Json[] }>;
+  }): { productId: number; variationIds: number[] } {
+    const productId = this.nextId++;
+    const modified = new Date().toISOString().slice(0, 19);
+    const variationIds = options.variations.map((variation) => {
+      const id = this.nextId++;
+      this.variations.set(id, {
+        id,
+        type: 'variation',
+        parent_id: productId,
+        name: Object.values(variation.options).join(', '),
+        status: 'publish',
+        sku: '',
+        price: variation.price,
+        regular_price: variation.price,
+        virtual: false,
+        attributes: Object.entries(variation.options).map(([name, option]) => ({ id: 0, name, option })),
+        meta_data: variation.meta_data ?? [],
+        date_modified_gmt: modified,
+      });
+      return id;
+    });
+    const cheapest = Math.min(...options.variations.map((variation) => Number(variation.price)));
+    this.products.set(productId, {
+      id: productId,
+      name: options.name,
+      type: options.type ?? 'variable',
+      status: 'publish',
+      sku: '',
+      price: cheapest.toFixed(2),
+      regular_price: '',
+      virtual: false,
+      variations: variationIds,
+      parent_id: 0,
+      meta_data: [],
+      date_modified_gmt: modified,
+    });
+    return { productId, variationIds };
+  }
+
+  /**
+   * A variation saved (`fields` changed), as WooCommerce saves it: its product is saved with it, so
+   * both have a new date_modified_gmt. `deleted`: deleted for good (variations are not trashed), gone from its product.
+   */
+  saveVariation(id: number, fields: Json, options: { deleted?: boolean; at?: string } = {}): void {
+    const variation = this.variations.get(id);
+    if (!variation) throw new Error(`no variation ${id}`);
+    const parent = this.products.get(Number(variation.parent_id));
+    const at = options.at ?? new Date().toISOString().slice(0, 19);
+    if (options.deleted) this.variations.delete(id);
+    else Object.assign(variation, fields, { date_modified_gmt: at });
+    if (parent) {
+      parent.variations = [...this.variations.values()].filter((one) => one.parent_id === parent.id).map((one) => one.id);
+      parent.date_modified_gmt = at;
+    }
+  }
+
+  /** A variation as the product webhook sends it (`/products/{variation id}`): the product's name and its values. */
+  variationAsProduct(id: number): Json {
+    const variation = this.variations.get(id);
+    const parent = variation && this.products.get(Number(variation.parent_id));
+    if (!variation || !parent) throw new Error(`no variation ${id}`);
+    return { ...variation, name: `${String(parent.name)} - ${String(variation.name)}` };
   }
 
   addOrders(count: number, make: (index: number) => Json = () => ({})): number[] {

@@ -62,6 +62,10 @@ export interface StoreClient {
 
   /** One order as the store has it now; a ShopApiError with status 404 when it has none. */
   fetchOrder(shopOrderId: number): Promise<StoreOrder>;
+  /**
+   * These products as the store has them now (deleted ones included). A product sold as its variations
+   * comes with them: asked for a variation, ask for its parent (parentShopProductId of the order line).
+   */
   fetchProducts(shopProductIds: readonly number[]): Promise<StoreProduct[]>;
   /**
    * Every record of a kind changed since the cursor (all of them when `since` is null), page by page
@@ -94,6 +98,8 @@ export interface StoreClient {
 export type StoreChange =
   | { type: 'product.saved'; read(): StoreProduct }
   | { type: 'product.deleted'; shopProductId: number }
+  /** A product sold as its variations, or one of them, changed: the product is read from the store with them (fetchProducts). */
+  | { type: 'product.variations'; shopProductId: number }
   | { type: 'order.saved'; read(): StoreOrder }
   | { type: 'order.deleted'; shopOrderId: number }
   | { type: 'other' };

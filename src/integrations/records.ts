@@ -5,8 +5,12 @@ import type { IntervalUnit } from '../time/calendar';
  * compares. Money in cents; store ids are the platform's own (integers).
  */
 
-/** Our order statuses a store order can have (an order is charged back only here). */
-export type StoreOrderStatus = 'unpaid' | 'pending' | 'paid' | 'completed' | 'cancelled';
+/**
+ * Our order statuses a store order can have (an order is charged back only here), and `draft`: a
+ * checkout the buyer has not placed yet (WooCommerce's Checkout block keeps its cart as one). A draft
+ * is not an order: it is not written here until the store makes it a real one.
+ */
+export type StoreOrderStatus = 'draft' | 'unpaid' | 'pending' | 'paid' | 'completed' | 'cancelled';
 
 /** A buyer's details on an order, as the store has them. */
 export interface StoreBuyer {
@@ -45,9 +49,12 @@ export interface StoreOrder extends StoreBuyer {
   modifiedAt?: string | null;
 }
 
+/** A line of a store order: the product bought, a variation's own id when one was chosen. */
 export interface StoreOrderLine {
   shopProductId: number;
   quantity: number;
+  /** A variation's line: the store id of the product it is a variation of. */
+  parentShopProductId?: number | null;
   /** The line's price with tax before one-time coupons, in cents (the store's subtotal + subtotal tax); null when it does not say. */
   amount: number | null;
   /** The store's subtotal without tax (its own decimal text), given back on a renewal order; null when it does not say. */
@@ -74,6 +81,14 @@ export interface StoreProduct {
   deleted: boolean;
   /** When the store last changed it (`YYYY-MM-DD HH:MM:SS`, GMT); absent when the store does not say. */
   modifiedAt?: string | null;
+  /** A variation: the store id of the product it is a variation of (its variable product). */
+  parentShopProductId?: number | null;
+  /**
+   * Set on a variable product: it is sold as its variations (products of their own, with
+   * parentShopProductId) and is no product here itself. The ids of the variations it has now: one
+   * stored here and no longer among them was deleted in the store.
+   */
+  variationIds?: number[];
 }
 
 export type StoreRecordKind = 'products' | 'orders';
@@ -118,7 +133,7 @@ export interface RenewalOrder {
   paymentMethod: string | null;
   paymentMethodTitle: string | null;
   /** The first order's lines: the store adds its tax to their subtotals, as it did on the first order. */
-  lines: Array<{ shopProductId: number; quantity: number; subtotal: string | null }>;
+  lines: Array<Pick<StoreOrderLine, 'shopProductId' | 'quantity' | 'parentShopProductId' | 'subtotal'>>;
   shippingLines: StoreShippingLine[];
   payment: PaymentForStore;
 }

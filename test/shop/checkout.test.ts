@@ -213,6 +213,37 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
     expect(await t.ctx.db('payments').where({ account_id: accountId })).toHaveLength(0);
   });
 
+  it(
+    "When a store order's line is a variation not synced yet, then it is read with its product and the line is the variation at " +
+      'its price; a checkout draft is refused until placed',
+    async () => {
+      const { productId, variationIds } = store.addVariableProduct({
+        name: 'Shirt',
+        variations: [
+          { options: { Colour: 'Blue' }, price: '12.50' },
+          { options: { Colour: 'Red' }, price: '15.00' },
+        ],
+      });
+      const [shopOrderId] = store.addOrders(1, () => ({
+        status: 'checkout-draft',
+        total: '15.00',
+        line_items: [{ id: 1, product_id: productId, variation_id: variationIds[1], quantity: 1, total: '15.00' }],
+      })) as [number];
+      const draft = await pay(shopOrderId, 15);
+      expect(draft.status).toBe(422);
+      expect(JSON.stringify(draft.body)).toContain('not placed yet');
+      expect(await ourOrder(shopOrderId)).toBeUndefined();
+
+      Object.assign(store.orders.get(shopOrderId) as object, { status: 'pending' });
+      expect((await pay(shopOrderId, 15)).status).toBe(201);
+      const order = await ourOrder(shopOrderId);
+      const lines = await t.ctx.db('order_lines').where({ account_id: accountId, order_id: order.id });
+      const [product] = await t.ctx.db('products').where({ account_id: accountId, id: lines[0].product_id });
+      expect(product).toMatchObject({ name: 'Shirt — Red', amount: 1500 });
+      expect(Number(product.shop_product_id)).toBe(variationIds[1]);
+    },
+  );
+
   it('When the store cannot be reached, then 502 says so and no payment is made; without a connected store 422', async () => {
     const shopOrderId = storeOrder('7.50', [[coffee(), 1]]);
     store.fail('GET', new RegExp(`/orders/${shopOrderId}$`), 503, 5);

@@ -63,6 +63,47 @@ describe.each(TEST_DATABASES)('syncing store orders on %s', (kind) => {
     },
   );
 
+  it("When an order line names a variation, then the line is the variation's Product, at the variation's price", async () => {
+    const { productId, variationIds } = store.addVariableProduct({
+      name: 'Shirt',
+      variations: [
+        { options: { Colour: 'Blue' }, price: '12.50' },
+        { options: { Colour: 'Red' }, price: '15.00' },
+      ],
+    });
+    await sync('products');
+    const [orderId] = store.addOrders(1, () => ({
+      total: '30.00',
+      line_items: [{ id: 1, product_id: productId, variation_id: variationIds[1], quantity: 2, total: '30.00' }],
+    }));
+    expect((await sync('orders')).progress).toMatchObject({ created: 1, failed: 0 });
+    const list = await t.as(token).get('/api/v2/orders');
+    const order = list.body.data.find((one: { shop_order_id: number }) => one.shop_order_id === orderId);
+    expect(order.products).toEqual([
+      expect.objectContaining({
+        quantity: 2,
+        product: expect.objectContaining({ name: 'Shirt — Red', amount: '15.00', shop_product_id: variationIds[1] }),
+      }),
+    ]);
+  });
+
+  it('When an order is a checkout draft, then it is not listed nor counted; once placed (pending) it is listed as unpaid', async () => {
+    const [draftId] = store.addOrders(1, () => ({
+      status: 'checkout-draft',
+      line_items: [{ id: 1, product_id: productIds[0], quantity: 1, total: '9.95' }],
+    }));
+    store.addOrders(1);
+    expect((await sync('orders')).progress).toMatchObject({ created: 1, failed: 0 });
+    let list = await t.as(token).get('/api/v2/orders');
+    expect(list.body.meta.total).toBe(1);
+    expect(list.body.data.map((one: { shop_order_id: number }) => one.shop_order_id)).not.toContain(draftId);
+    Object.assign(store.orders.get(draftId as number) as object, { status: 'pending', date_modified_gmt: '2026-11-30T10:00:00' });
+    expect((await sync('orders')).progress).toMatchObject({ created: 1, failed: 0 });
+    list = await t.as(token).get('/api/v2/orders');
+    expect(list.body.meta.total).toBe(2);
+    expect(list.body.data.find((one: { shop_order_id: number }) => one.shop_order_id === draftId)).toMatchObject({ status: 'unpaid' });
+  });
+
   it('When the sync is repeated, then nothing changes; an incremental one reads only what changed', async () => {
     const ids = store.addOrders(30);
     await sync('orders');

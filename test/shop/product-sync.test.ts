@@ -127,6 +127,70 @@ describe.each(TEST_DATABASES)('syncing store products on %s', (kind) => {
     },
   );
 
+  it(
+    'When a variable product is synced, then each of its variations becomes a Product at its own price, and the variable one ' +
+      'is none; a variation changed or deleted later is synced incrementally',
+    async () => {
+      store.addProducts(1);
+      const { productId, variationIds } = store.addVariableProduct({
+        name: 'Shirt',
+        variations: [
+          { options: { Colour: 'Blue', Size: 'S' }, price: '12.50' },
+          { options: { Colour: 'Red', Size: 'L' }, price: '15.00' },
+        ],
+      });
+      const run = await sync();
+      expect(run).toMatchObject({ status: 'succeeded', progress: { failed: 0 }, errors: [] });
+      expect(store.requests.filter((request) => request.path.endsWith(`/products/${productId}/variations`))).toHaveLength(1);
+      const list = await t.as(token).get('/api/v2/products?per_page=10');
+      expect(list.body.meta.total).toBe(3);
+      const byStoreId = new Map(list.body.data.map((product: { shop_product_id: number }) => [product.shop_product_id, product]));
+      expect(byStoreId.has(productId)).toBe(false);
+      expect(byStoreId.get(variationIds[0])).toMatchObject({ name: 'Shirt — Blue, S', amount: '12.50', type: 'once' });
+      expect(byStoreId.get(variationIds[1])).toMatchObject({ name: 'Shirt — Red, L', amount: '15.00', type: 'once' });
+      expect((await productRows()).filter((row) => Number(row.shop_parent_product_id) === productId)).toHaveLength(2);
+
+      // Saving a variation saves its product too (a new date_modified_gmt): the incremental sync reads both.
+      store.saveVariation(variationIds[1] as number, { price: '16.00', regular_price: '16.00' }, { at: '2026-11-30T10:00:00' });
+      expect((await sync()).progress).toMatchObject({ updated: 1, failed: 0 });
+      const red = (await t.as(token).get('/api/v2/products?per_page=10')).body.data.find(
+        (product: { shop_product_id: number }) => product.shop_product_id === variationIds[1],
+      );
+      expect(red).toMatchObject({ amount: '16.00' });
+
+      store.saveVariation(variationIds[0] as number, {}, { deleted: true, at: '2026-11-30T11:00:00' });
+      await sync();
+      const rows = await productRows();
+      expect(rows.find((row) => Number(row.shop_product_id) === variationIds[0])?.deleted_at).not.toBeNull();
+      expect(rows.find((row) => Number(row.shop_product_id) === variationIds[1])?.deleted_at).toBeNull();
+    },
+  );
+
+  it('When a variable product was synced as one product before, then it is marked deleted and its variations come in', async () => {
+    const { productId } = store.addVariableProduct({ name: 'Mug', variations: [{ options: { Size: 'L' }, price: '8.00' }] });
+    const now = '2026-11-20 00:00:00';
+    await t.ctx.db('products').insert({
+      id: 'prd_oldvariable',
+      account_id: accountId,
+      type: 'once',
+      name: 'Mug',
+      amount: 800,
+      currency: 'EUR',
+      vat_basis_points: 0,
+      interval: null,
+      interval_value: null,
+      times: null,
+      shop_product_id: productId,
+      deleted_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await sync({ full: true });
+    const rows = await productRows();
+    expect(rows.find((row) => row.id === 'prd_oldvariable')?.deleted_at).not.toBeNull();
+    expect(rows.filter((row) => row.deleted_at === null)).toEqual([expect.objectContaining({ name: 'Mug — L', amount: 800 })]);
+  });
+
   it('When one product is malformed, then it fails alone, named, and the others are synced', async () => {
     const [, bad, unmappable] = store.addProducts(5);
     store.products.set(bad as number, { id: bad, name: null, type: 'simple' });

@@ -113,6 +113,46 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
     },
   );
 
+  it('When the subscription is a variation, then its renewal order names the variable product and the variation', async () => {
+    const meta = (price: string) => [
+      { key: '_subscription_price', value: price },
+      { key: '_subscription_period', value: 'month' },
+      { key: '_subscription_period_interval', value: '1' },
+    ];
+    const { productId, variationIds } = store.addVariableProduct({
+      name: 'Coffee club',
+      type: 'variable-subscription',
+      variations: [
+        { options: { Size: '250 g' }, price: '7.95', meta_data: meta('7.95') },
+        { options: { Size: '1 kg' }, price: '19.95', meta_data: meta('19.95') },
+      ],
+    });
+    const [shopOrderId] = store.addOrders(1, () => ({
+      status: 'pending',
+      total: '19.95',
+      line_items: [{ id: 1, product_id: productId, variation_id: variationIds[1], quantity: 1, total: '19.95' }],
+    })) as [number];
+    const customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' }))
+      .body;
+    const payment = await t.as(token).post('/api/v2/payments', {
+      amount: 19.95,
+      currency: 'EUR',
+      provider_customer_id: customer.provider_customer_id,
+      description: 'Coffee club',
+      redirect_url: 'https://shop.example/checkout/order-received',
+      shop_order_id: shopOrderId,
+    });
+    expect(payment.status).toBe(201);
+    await request(t.app).post(`/sandbox/checkout/${payment.body.provider_payment_id}`).type('form').send({ status: 'paid' });
+    await t.ctx.background.idle();
+    await chargeAndSettle('2026-12-21');
+    const [inStore] = renewalsInStore(shopOrderId);
+    expect(inStore).toMatchObject({
+      total: '19.95',
+      line_items: [expect.objectContaining({ product_id: productId, variation_id: variationIds[1], quantity: 1, total: '19.95' })],
+    });
+  });
+
   it('When the charge fails, then the renewal order is made failed in the store with a note, and unpaid here', async () => {
     const { shopOrderId } = await subscribedThroughCheckout('9.13');
     await chargeAndSettle('2026-12-21');

@@ -8,10 +8,12 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
   const t = useTestApp(kind, { perTest: true });
   let store: WooSimulator;
   let accountId: string;
+  let token: string;
 
   beforeEach(async () => {
     const account = await t.newAccount();
     accountId = account.accountId;
+    token = account.token;
     store = await connectedSimulatorStore(t, account.token);
   });
   afterEach(async () => {
@@ -96,6 +98,62 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
     await post(store.delivery('product.deleted', { id: 503 }));
     const [row] = await products();
     expect(row.deleted_at).not.toBeNull();
+  });
+
+  it(
+    "When a variation's save is delivered, then its product's variations are read from the store and the changed one " +
+      'has its new price; a deleted variable product takes its variations with it',
+    async () => {
+      const { productId, variationIds } = store.addVariableProduct({
+        name: 'Shirt',
+        variations: [
+          { options: { Colour: 'Blue' }, price: '12.50' },
+          { options: { Colour: 'Red' }, price: '15.00' },
+        ],
+      });
+      expect((await post(store.delivery('product.created', store.products.get(productId) as Record<string, unknown>))).body.result).toBe(
+        'applied',
+      );
+      const priced = async () =>
+        (await products()).map((row) => [Number(row.shop_product_id), row.name, Number(row.amount), row.deleted_at === null]);
+      expect(await priced()).toEqual(
+        expect.arrayContaining([
+          [variationIds[0], 'Shirt — Blue', 1250, true],
+          [variationIds[1], 'Shirt — Red', 1500, true],
+        ]),
+      );
+      expect(await products()).toHaveLength(2);
+
+      store.saveVariation(variationIds[0] as number, { price: '13.00', regular_price: '13.00' });
+      const res = await post(store.delivery('product.updated', store.variationAsProduct(variationIds[0] as number)));
+      expect(res.body.result).toBe('applied');
+      expect(store.requests.filter((request) => request.path.endsWith(`/products/${productId}/variations`))).toHaveLength(2);
+      expect(await priced()).toEqual(expect.arrayContaining([[variationIds[0], 'Shirt — Blue', 1300, true]]));
+
+      await post(store.delivery('product.deleted', { id: productId }));
+      expect((await priced()).map(([, , , live]) => live)).toEqual([false, false]);
+    },
+  );
+
+  it('When a checkout draft order is delivered, then it is not listed; delivered again once placed, it is an unpaid Order', async () => {
+    const draft = {
+      id: 7005,
+      number: '7005',
+      status: 'checkout-draft',
+      currency: 'EUR',
+      total: '24.95',
+      date_modified_gmt: '2026-11-20T10:00:00',
+      billing: {},
+      line_items: [],
+      meta_data: [],
+    };
+    await post(store.delivery('order.created', draft));
+    expect((await t.as(token).get('/api/v2/orders')).body.meta.total).toBe(0);
+    expect(await t.ctx.db('orders').where({ account_id: accountId })).toHaveLength(0);
+    await post(store.delivery('order.updated', { ...draft, status: 'pending', date_modified_gmt: '2026-11-20T10:01:00' }));
+    const list = await t.as(token).get('/api/v2/orders');
+    expect(list.body.meta.total).toBe(1);
+    expect(list.body.data[0]).toMatchObject({ shop_order_id: 7005, status: 'unpaid' });
   });
 
   it('When an order is delivered, then it becomes an Order as the sync would make it; deleted in the store, it is cancelled', async () => {

@@ -53,7 +53,11 @@ export class MemoryStore {
         if (!order) throw notFound(`order ${shopOrderId}`);
         return order;
       },
-      fetchProducts: async (ids) => ids.flatMap((id) => store.products.get(id) ?? []),
+      // A product sold as its variations comes with them, as the contract says.
+      fetchProducts: async (ids) =>
+        [...store.products.values()].filter(
+          (product) => ids.includes(product.shopProductId) || ids.includes(product.parentShopProductId ?? -1),
+        ),
       async listChanged<K extends StoreRecordKind>(
         kind: K,
         _since: string | null,

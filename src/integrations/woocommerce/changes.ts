@@ -3,8 +3,8 @@ import type { ChangedPage } from '../platform';
 import type { StoreOrder, StoreProduct, StoreRecordKind, StoreRecords } from '../records';
 import type { WooClient } from './client';
 import { mapOrder, SYNCED_ORDER_STATUSES } from './orderMapping';
-import { mapProduct } from './productMapping';
 import { wooOrder, wooProduct, type WooOrder, type WooProduct } from './schemas';
+import { productsOfAll } from './variations';
 
 /** Changes a store makes around a sync's cursor can be committed late: read again this far back. */
 export const CURSOR_OVERLAP_MS = 5 * 60 * 1000;
@@ -20,27 +20,37 @@ interface Listing<Record, Mapped> {
   schema: z.ZodType<Record>;
   /** Products in every status: one trashed in the store is marked deleted here. */
   params: { [key: string]: string };
-  idOf(record: Record): number;
   modifiedOf(record: Record): string | null | undefined;
-  map(record: Record): Mapped;
+  /** A page's records as ours; one that cannot be used is rejected with its id. */
+  map(client: WooClient, records: Record[]): Promise<{ records: Mapped[]; rejected: ChangedPage<Mapped>['rejected'] }>;
 }
 
 const PRODUCTS: Listing<WooProduct, StoreProduct> = {
   endpoint: 'products',
   schema: wooProduct,
   params: { status: 'any' },
-  idOf: (record) => record.id,
   modifiedOf: (record) => record.date_modified_gmt,
-  map: mapProduct,
+  // A variable product's variations are read with it: saving a variation changes its product's date_modified_gmt.
+  map: productsOfAll,
 };
 
 const ORDERS: Listing<WooOrder, StoreOrder> = {
   endpoint: 'orders',
   schema: wooOrder,
   params: { status: SYNCED_ORDER_STATUSES },
-  idOf: (record) => record.id,
   modifiedOf: (record) => record.date_modified_gmt,
-  map: mapOrder,
+  map: async (_client, records) => {
+    const mapped: StoreOrder[] = [];
+    const rejected: ChangedPage<StoreOrder>['rejected'] = [];
+    for (const record of records) {
+      try {
+        mapped.push(mapOrder(record));
+      } catch (error) {
+        rejected.push({ id: record.id, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return { records: mapped, rejected };
+  },
 };
 
 async function listWith<Record, Mapped>(
@@ -52,19 +62,14 @@ async function listWith<Record, Mapped>(
   const params: { [key: string]: string } = { orderby: 'modified', order: 'asc', dates_are_gmt: 'true', ...listing.params };
   if (since) params.modified_after = modifiedAfter(since);
   await client.listAll(listing.endpoint, listing.schema, params, async (page) => {
-    const records: Mapped[] = [];
-    const rejected = [...page.rejected];
+    const mapped = await listing.map(client, page.items);
+    const rejected = [...page.rejected, ...mapped.rejected];
     let newest: string | null = null;
     for (const record of page.items) {
-      try {
-        records.push(listing.map(record));
-      } catch (error) {
-        rejected.push({ id: listing.idOf(record), error: error instanceof Error ? error.message : String(error) });
-      }
       const modified = listing.modifiedOf(record)?.slice(0, 19) ?? null;
       if (modified && (newest === null || modified > newest)) newest = modified;
     }
-    await onPage({ totalPages: page.totalPages, records, rejected, newest });
+    await onPage({ totalPages: page.totalPages, records: mapped.records, rejected, newest });
   });
 }
 

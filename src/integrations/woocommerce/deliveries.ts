@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DeliveryHeaders, StoreChange, StoreDelivery } from '../platform';
 import { mapOrder } from './orderMapping';
-import { mapProduct } from './productMapping';
+import { isVariable, isVariation, mapProduct } from './productMapping';
 import { wooOrder, wooProduct } from './schemas';
 import { validWooSignature } from './signature';
 
@@ -15,8 +15,14 @@ const isPing = (raw: Buffer, signature: string | undefined) => !signature && /^w
 
 function changeOf(topic: string, body: unknown, resourceId: string | null): StoreChange {
   const storeId = resourceId && /^\d+$/.test(resourceId) ? Number(resourceId) : null;
-  if (topic === 'product.created' || topic === 'product.updated')
+  if (topic === 'product.created' || topic === 'product.updated') {
+    // A variation's body (WooCommerce sends one when a variation is saved, and its product's too) does
+    // not say its product's name: both are read from the store, with all of the product's variations.
+    const parsed = wooProduct.safeParse(body);
+    if (parsed.success && isVariation(parsed.data)) return { type: 'product.variations', shopProductId: parsed.data.parent_id };
+    if (parsed.success && isVariable(parsed.data)) return { type: 'product.variations', shopProductId: parsed.data.id };
     return { type: 'product.saved', read: () => mapProduct(wooProduct.parse(body)) };
+  }
   if (topic === 'product.deleted' && storeId !== null) return { type: 'product.deleted', shopProductId: storeId };
   if (topic === 'order.created' || topic === 'order.updated') return { type: 'order.saved', read: () => mapOrder(wooOrder.parse(body)) };
   if (topic === 'order.deleted' && storeId !== null) return { type: 'order.deleted', shopOrderId: storeId };

@@ -7,11 +7,13 @@ import type { WooOrder } from './schemas';
 /**
  * WooCommerce order statuses as ours. `pending` and `failed` orders can still be paid (unpaid);
  * `on-hold` waits for a payment to clear (pending); `processing` is paid; refunds and trash end it.
+ * `checkout-draft` is the Checkout block's cart, not an order yet: it becomes `pending` when the buyer
+ * places it (before any payment is asked), and many are abandoned.
  */
 const STATUS: Record<string, StoreOrderStatus> = {
+  'checkout-draft': 'draft',
   pending: 'unpaid',
   failed: 'unpaid',
-  'checkout-draft': 'unpaid',
   'on-hold': 'pending',
   processing: 'paid',
   completed: 'completed',
@@ -22,9 +24,12 @@ const STATUS: Record<string, StoreOrderStatus> = {
 
 /**
  * The statuses the order sync asks for: WooCommerce's order list leaves trashed orders out unless
- * asked for by status, and a trashed first order ends its subscriptions.
+ * asked for by status, and a trashed first order ends its subscriptions. Checkout drafts are not
+ * asked for: they are not orders yet.
  */
-export const SYNCED_ORDER_STATUSES = Object.keys(STATUS).join(',');
+export const SYNCED_ORDER_STATUSES = Object.keys(STATUS)
+  .filter((status) => STATUS[status] !== 'draft')
+  .join(',');
 
 const text = (value: string | undefined, max = 191): string | null => {
   const trimmed = (value ?? '').trim();
@@ -67,11 +72,13 @@ export function mapOrder(order: WooOrder): StoreOrder {
     city: text(billing.city),
     country: country && country.length === 2 ? country.toUpperCase() : null,
     serviceOrderId: serviceOrderIdOf(order),
-    // The bought product is the variation when the line has one (variations are products of their own here).
+    // The bought product is the variation when the line has one (variations are products of their own
+    // here, at their own price); a product deleted in the store leaves id 0.
     lines: order.line_items
-      .filter((line) => line.product_id > 0)
+      .filter((line) => line.variation_id > 0 || line.product_id > 0)
       .map((line) => ({
         shopProductId: line.variation_id > 0 ? line.variation_id : line.product_id,
+        parentShopProductId: line.variation_id > 0 && line.product_id > 0 ? line.product_id : null,
         quantity: line.quantity,
         amount: line.subtotal === undefined || line.subtotal_tax === undefined ? null : centsOfSum(line.subtotal, line.subtotal_tax),
         subtotal: line.subtotal !== undefined && centsOfSum(line.subtotal) !== null ? line.subtotal.trim() : null,

@@ -81,10 +81,12 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
         city: buyer.city ?? '',
         country: buyer.country ?? '',
       },
-      // A variation is named as the product: WooCommerce finds its parent itself. Subtotal and total
-      // alike: the first order's one-time coupons do not recur.
+      // A variation is named with its product, as WooCommerce's own order lines name it. Subtotal and
+      // total alike: the first order's one-time coupons do not recur.
       line_items: renewal.lines.map((line) => ({
-        product_id: line.shopProductId,
+        ...(line.parentShopProductId
+          ? { product_id: line.parentShopProductId, variation_id: line.shopProductId }
+          : { product_id: line.shopProductId }),
         quantity: line.quantity,
         ...(line.subtotal === null ? {} : { subtotal: line.subtotal, total: line.subtotal }),
       })),

@@ -18,10 +18,59 @@ const metaText = (product: WooProduct, key: string): string | null => {
   return value === undefined || value === null || value === '' ? null : String(value);
 };
 
+/** Products sold as their variations (WooCommerce and WooCommerce Subscriptions). */
+const VARIABLE_TYPES: ReadonlySet<string> = new Set(['variable', 'variable-subscription']);
+
+export const isVariable = (product: WooProduct) => VARIABLE_TYPES.has(product.type);
+
+/** A variation's own record (`type` "variation", or WooCommerce Subscriptions' "subscription_variation"). */
+export const isVariation = (product: WooProduct) => product.parent_id > 0 && product.type.endsWith('variation');
+
+/**
+ * A variable product is no product here: it is sold as its variations, each mapped with
+ * mapVariation. What is kept of it says which variations it has now, and whether it was deleted
+ * (then so are they).
+ */
+export function mapVariableProduct(product: WooProduct): StoreProduct {
+  return {
+    shopProductId: product.id,
+    type: 'once',
+    name: product.name.trim().slice(0, 191) || `Product ${product.id}`,
+    amount: 0,
+    interval: null,
+    intervalValue: null,
+    times: null,
+    deleted: product.status === 'trash',
+    modifiedAt: storeModifiedAt(product.date_modified_gmt),
+    variationIds: product.variations,
+  };
+}
+
+/**
+ * A variation of `parent` as a product of its own: named "Parent — Blue, S", at its own price, a
+ * subscription when its parent is a variable subscription (WooCommerce Subscriptions keeps the
+ * period on each variation). Deleted with its parent.
+ */
+export function mapVariation(variation: WooProduct, parent: WooProduct): StoreProduct {
+  const options = variation.attributes.map((attribute) => (attribute.option ?? '').trim()).filter(Boolean);
+  const values = variation.name.trim() || options.join(', ') || `#${variation.id}`;
+  const parentName = parent.name.trim() || `Product ${parent.id}`;
+  return {
+    ...mapProduct(variation, parent),
+    name: `${parentName} — ${values}`.slice(0, 191),
+    deleted: variation.status === 'trash' || parent.status === 'trash',
+    parentShopProductId: parent.id,
+  };
+}
+
 /** Throws an Error naming what is wrong; the sync records it against the product and goes on. */
-export function mapProduct(product: WooProduct): StoreProduct {
+export function mapProduct(product: WooProduct, parent?: WooProduct): StoreProduct {
   const period = metaText(product, '_subscription_period');
-  const subscription = product.type === 'subscription' || product.type === 'variable-subscription' || period !== null;
+  const subscription =
+    product.type === 'subscription' ||
+    product.type === 'variable-subscription' ||
+    parent?.type === 'variable-subscription' ||
+    period !== null;
   const priceText = (subscription ? metaText(product, '_subscription_price') : null) ?? (product.price || product.regular_price || '0');
   const amount = centsFromDecimalString(priceText);
   if (amount === null || amount < 0) throw new Error(`price "${priceText}" is not an amount`);
@@ -32,7 +81,10 @@ export function mapProduct(product: WooProduct): StoreProduct {
     deleted: product.status === 'trash',
     modifiedAt: storeModifiedAt(product.date_modified_gmt),
   };
-  if (['yes', '1', 'true'].includes(String(meta(product, SHIPPING_FLAG) ?? '').toLowerCase())) {
+  const shipping = [product, ...(parent ? [parent] : [])].some((record) =>
+    ['yes', '1', 'true'].includes(String(meta(record, SHIPPING_FLAG) ?? '').toLowerCase()),
+  );
+  if (shipping) {
     return { ...base, type: 'shipping_costs', interval: null, intervalValue: null, times: null };
   }
   if (!subscription) return { ...base, type: 'once', interval: null, intervalValue: null, times: null };

@@ -6,10 +6,20 @@ import { z } from 'zod';
  */
 const metaData = z.array(z.object({ key: z.string(), value: z.unknown() })).default([]);
 
+/**
+ * A product as `/products` answers it, and a variation as `/products/{id}/variations` answers it (the
+ * same fields, `type` "variation", `parent_id` its product, `name` its attribute values "Blue, S").
+ * A product webhook's body for a variation is `/products/{variation id}`: also `type` "variation".
+ */
 export const wooProduct = z.object({
   id: z.number().int().positive(),
-  name: z.string(),
-  type: z.string(), // simple, variable, subscription, variable-subscription, grouped, external
+  name: z.string().default(''),
+  type: z.string(), // simple, variable, subscription, variable-subscription, grouped, external; variation
+  parent_id: z.number().int().nonnegative().default(0),
+  /** A variable product's variation ids. */
+  variations: z.array(z.number().int().positive()).default([]),
+  /** On a variation: the option it has of each attribute. */
+  attributes: z.array(z.object({ name: z.string().default(''), option: z.string().optional() }).passthrough()).default([]),
   status: z.string(),
   sku: z.string().default(''),
   price: z.string().default(''),
@@ -51,6 +61,7 @@ export const wooOrder = z.object({
       z.object({
         id: z.number().int(),
         product_id: z.number().int(),
+        /** The variation bought (0: none); `product_id` is then its variable product. */
         variation_id: z.number().int().default(0),
         quantity: z.number().int(),
         total: z.string(),

@@ -15,9 +15,9 @@ import { WooClient } from './client';
 import { checkWebhooks, registerWebhooks, removeWebhooks, repairWebhooks, verifyStore } from './connection';
 import { mapOrder } from './orderMapping';
 import { createRenewalOrder, findRenewalOrder, markPaid, noteSubscriptionRefused, noteUnpaid, settleRenewal } from './orderWrites';
-import { mapProduct } from './productMapping';
 import { wooOrder, wooProduct } from './schemas';
 import { TRACKING_NAMESPACE, TrackingReader } from './tracking';
+import { productsOfAll } from './variations';
 
 /** One WooCommerce store through wc/v3, within the store's request budget. */
 export class WooStoreClient implements StoreClient {
@@ -61,8 +61,15 @@ export class WooStoreClient implements StoreClient {
   }
 
   async fetchProducts(shopProductIds: readonly number[]): Promise<StoreProduct[]> {
-    const { body } = await this.client.get('products', z.array(wooProduct), { include: shopProductIds.join(','), per_page: 100 });
-    return body.map(mapProduct);
+    const { body } = await this.client.get('products', z.array(wooProduct), {
+      include: shopProductIds.join(','),
+      status: 'any',
+      per_page: 100,
+    });
+    const { records, rejected } = await productsOfAll(this.client, body);
+    const first = rejected[0];
+    if (first) throw new Error(`product ${String(first.id)}: ${first.error}`);
+    return records;
   }
 
   listChanged<K extends StoreRecordKind>(

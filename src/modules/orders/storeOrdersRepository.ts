@@ -9,7 +9,11 @@ import type { OrderLineRow, OrderRow } from './repository';
 const MONEY_IN: ReadonlySet<string> = new Set(['paid', 'charged_back']);
 const NOT_YET_PAID: ReadonlySet<string> = new Set(['unpaid', 'pending']);
 
-function fieldsOf(order: StoreOrder, existing: OrderRow | undefined): Partial<OrderRow> {
+/** A store order that is an order: not a checkout the buyer has not placed yet. */
+type PlacedOrder = StoreOrder & { status: Exclude<StoreOrder['status'], 'draft'> };
+const isPlaced = (order: StoreOrder): order is PlacedOrder => order.status !== 'draft';
+
+function fieldsOf(order: PlacedOrder, existing: OrderRow | undefined): Partial<OrderRow> {
   const keepOurs = existing !== undefined && MONEY_IN.has(existing.status) && NOT_YET_PAID.has(order.status);
   return {
     status: keepOurs ? existing.status : order.status,
@@ -51,7 +55,8 @@ const priceKey = (lines: LineFields[]) => lines.map((line) => `${line.amount ?? 
  * account's Products (by store product id). A line whose product is not synced yet is left out and
  * reported; the next sync after the product's adds it. A repeated sync changes nothing. A record
  * older than the one the Order was last written from (a late webhook delivery) is left out: it would
- * roll the Order back.
+ * roll the Order back. A draft (a checkout not placed yet) is no order: it is not written (counted
+ * unchanged), and an Order it would be is left as it is; once placed, the store's order is written as any.
  */
 export function upsertStoreOrders(
   db: Knex,
@@ -65,10 +70,11 @@ export function upsertStoreOrders(
 async function writeStoreOrders(
   db: Knex,
   accountId: string,
-  orders: StoreOrder[],
+  records: StoreOrder[],
   now: string,
 ): Promise<UpsertCounts & { errors: RecordError[] }> {
-  const counts = { created: 0, updated: 0, unchanged: 0, errors: [] as RecordError[] };
+  const orders = records.filter(isPlaced);
+  const counts = { created: 0, updated: 0, unchanged: records.length - orders.length, errors: [] as RecordError[] };
   if (!orders.length) return counts;
   await db.transaction(async (trx) => {
     const existing = new Map(

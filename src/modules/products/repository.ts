@@ -21,6 +21,8 @@ export interface ProductRow {
   deleted_at: string | null;
   /** When the store last changed the record this row was written from (GMT); null when not known. */
   shop_modified_at?: string | null;
+  /** A variation's: the store id of its variable product (null for any other product). */
+  shop_parent_product_id?: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -43,11 +45,15 @@ export const productsRepository = {
     return new Map(rows.map((row) => [Number(row.shop_product_id), row.id]));
   },
 
-  /** A product deleted in the store: kept (orders and links refer to it), marked with the day it was first seen deleted. */
+  /**
+   * A product deleted in the store: kept (orders and links refer to it), marked with the day it was
+   * first seen deleted. A variable product's variations go with it.
+   */
   markDeletedInStore: (db: Knex, accountId: string, shopProductId: number, now: string) =>
     shared
       .table(db)
-      .where({ account_id: accountId, shop_product_id: shopProductId })
+      .where('account_id', accountId)
+      .where((which) => which.where('shop_product_id', shopProductId).orWhere('shop_parent_product_id', shopProductId))
       .whereNull('deleted_at')
       .update({ deleted_at: now, updated_at: now }),
 };

@@ -16,7 +16,31 @@ function fieldsOf(product: StoreProduct, now: string, existing: ProductRow | und
     deleted_at: product.deleted ? (existing?.deleted_at ?? now) : null,
     // A record that does not say when it changed keeps the time known from an earlier one.
     shop_modified_at: product.modifiedAt ?? existing?.shop_modified_at ?? null,
+    shop_parent_product_id: product.parentShopProductId ?? null,
   };
+}
+
+/**
+ * A variable product is no product here (its variations are): none is made of it, and a row an
+ * earlier version made of it (at its lowest price) is marked deleted, as a product deleted in the
+ * store is. Its variations are marked deleted with it, and so is a variation of it stored here that
+ * the store no longer has.
+ */
+async function writeVariableProduct(
+  trx: Knex.Transaction,
+  accountId: string,
+  product: StoreProduct & { variationIds: number[] },
+  found: ProductRow | undefined,
+  now: string,
+): Promise<boolean> {
+  let changed = 0;
+  if (found && found.deleted_at === null) {
+    changed += await trx('products').where({ id: found.id, account_id: accountId }).update({ deleted_at: now, updated_at: now });
+  }
+  const gone = trx('products').where({ account_id: accountId, shop_parent_product_id: product.shopProductId }).whereNull('deleted_at');
+  if (!product.deleted && product.variationIds.length) gone.whereNotIn('shop_product_id', product.variationIds);
+  changed += await gone.update({ deleted_at: now, updated_at: now });
+  return changed > 0;
 }
 
 const same = (existing: ProductRow, fields: Partial<ProductRow>) =>
@@ -52,6 +76,11 @@ async function writeStoreProducts(db: Knex, accountId: string, products: StorePr
     );
     for (const product of products) {
       const found = existing.get(product.shopProductId);
+      if (product.variationIds) {
+        const changed = await writeVariableProduct(trx, accountId, { ...product, variationIds: product.variationIds }, found, now);
+        counts[changed ? 'updated' : 'unchanged'] += 1;
+        continue;
+      }
       if (found && olderThanStored(found.shop_modified_at, product.modifiedAt)) {
         counts.unchanged += 1;
         continue;
@@ -69,7 +98,15 @@ async function writeStoreProducts(db: Knex, accountId: string, products: StorePr
           updated_at: now,
           ...(fields as Pick<
             ProductRow,
-            'type' | 'name' | 'amount' | 'interval' | 'interval_value' | 'times' | 'deleted_at' | 'shop_modified_at'
+            | 'type'
+            | 'name'
+            | 'amount'
+            | 'interval'
+            | 'interval_value'
+            | 'times'
+            | 'deleted_at'
+            | 'shop_modified_at'
+            | 'shop_parent_product_id'
           >),
         };
         await trx('products').insert(row);

@@ -43,9 +43,14 @@ async function freshStoreOrder(ctx: AppContext, store: StoreClient, accountId: s
     if (error.status === 404) throw ValidationError.field(CREATE_FAILED, 'shop_order_id', `The store has no order ${shopOrderId}.`);
     throw new StoreUnavailableError(`The store could not be asked for order ${shopOrderId}: ${error.message}`);
   }
+  if (order.status === 'draft')
+    throw ValidationError.field(CREATE_FAILED, 'shop_order_id', `Order ${shopOrderId} is not placed yet (a checkout draft in the store).`);
   const productIds = [...new Set(order.lines.map((line) => line.shopProductId))];
   const known = await productsRepository.idsOfShopProducts(ctx.db, accountId, productIds);
-  const missing = productIds.filter((id) => !known.has(id));
+  // A variation not synced yet is read with its variable product.
+  const missing = [
+    ...new Set(order.lines.filter((line) => !known.has(line.shopProductId)).map((line) => line.parentShopProductId ?? line.shopProductId)),
+  ];
   const now = toDbDateTime(ctx.clock.now());
   if (missing.length) await upsertStoreProducts(ctx.db, accountId, await store.fetchProducts(missing), now);
   await upsertStoreOrders(ctx.db, accountId, [order], now);

@@ -10,6 +10,10 @@ import { upsertStoreProducts } from '../products/storeProductsRepository';
 import { webhookDeliveriesRepository } from './deliveriesRepository';
 import { cancelSubscriptionsOfEndedOrders } from './endedOrders';
 import { shopsRepository } from './repository';
+import { storeClient } from './storeClient';
+
+/** The store waits for the delivery's answer (5 s): a variable product is asked for once more at most, then left to the sync. */
+const VARIATION_RETRIES = 1;
 
 export interface StoreDeliveryRequest {
   /** The platform named in the webhook address. */
@@ -60,6 +64,10 @@ export async function receiveStoreDelivery(ctx: AppContext, delivery: StoreDeliv
   switch (change.type) {
     case 'product.saved':
       return applyRecord(ctx, account.id, read.resourceId, 'product', () => upsertStoreProducts(ctx.db, account.id, [change.read()], now));
+    case 'product.variations':
+      return applyRecord(ctx, account.id, read.resourceId, 'product', async () =>
+        upsertStoreProducts(ctx.db, account.id, await storeClient(ctx, shop, VARIATION_RETRIES).fetchProducts([change.shopProductId]), now),
+      );
     case 'product.deleted':
       await productsRepository.markDeletedInStore(ctx.db, account.id, change.shopProductId, now);
       return 'applied';

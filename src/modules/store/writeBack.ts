@@ -95,10 +95,17 @@ async function writeRenewal(
       paymentMethod: order.payment_method ?? null,
       paymentMethodTitle: order.payment_method_title ?? null,
       lines: lines.flatMap((line) => {
-        const shopProductId = products.get(line.product_id)?.shop_product_id;
-        return shopProductId
-          ? [{ shopProductId: Number(shopProductId), quantity: line.quantity, subtotal: line.shop_subtotal ?? null }]
-          : [];
+        const product = products.get(line.product_id);
+        if (!product?.shop_product_id) return [];
+        const parent = product.shop_parent_product_id ? Number(product.shop_parent_product_id) : null;
+        return [
+          {
+            shopProductId: Number(product.shop_product_id),
+            quantity: line.quantity,
+            parentShopProductId: parent,
+            subtotal: line.shop_subtotal ?? null,
+          },
+        ];
       }),
       shippingLines: shippingLinesOf(order),
       payment: forStore(payment, providerName),
