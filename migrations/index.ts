@@ -31,8 +31,8 @@ import * as onePaymentInProgress from './20261130_029_one_payment_in_progress';
 import * as accountProviderSettings from './20261201_030_account_provider_settings';
 import * as storeDeliveryContent from './20261202_031_store_delivery_content';
 import * as shopWebhookHealth from './20261203_032_shop_webhook_health';
-import * as storeOrderAmounts from './20261203_034_store_order_amounts';
 import * as productVariations from './20261203_033_product_variations';
+import * as storeOrderAmounts from './20261203_034_store_order_amounts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -72,8 +72,8 @@ const migrations: Record<string, Knex.Migration> = {
   '20261201_030_account_provider_settings': accountProviderSettings,
   '20261202_031_store_delivery_content': storeDeliveryContent,
   '20261203_032_shop_webhook_health': shopWebhookHealth,
-  '20261203_034_store_order_amounts': storeOrderAmounts,
   '20261203_033_product_variations': productVariations,
+  '20261203_034_store_order_amounts': storeOrderAmounts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -188,9 +188,19 @@ describe.each(TEST_DATABASES)('store renewal amounts on %s', (kind) => {
   });
 
   it('When a line is a variation, then the variation is what renews, at the line price', async () => {
-    const variationId = store.addSubscriptionProduct({ name: 'Coffee club - 500 g', price: '8.00', period: 'month' });
-    const parentId = 4242;
-    (store.products.get(variationId) as Json).parent_id = parentId;
+    const meta = [
+      { key: '_subscription_price', value: '8.00' },
+      { key: '_subscription_period', value: 'month' },
+      { key: '_subscription_period_interval', value: '1' },
+    ];
+    const {
+      productId: parentId,
+      variationIds: [variationId],
+    } = store.addVariableProduct({
+      name: 'Coffee club',
+      type: 'variable-subscription',
+      variations: [{ options: { Size: '500 g' }, price: '8.00', meta_data: meta }],
+    });
     const { shopOrderId } = await subscribed('18.15', () => [
       vatLine(parentId, { variation_id: variationId, subtotal: '15.00', subtotal_tax: '3.15', total: '15.00', total_tax: '3.15' }),
     ]);
