@@ -233,9 +233,12 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
     });
 
     it("When the store disabled one of our webhooks, then the service's store connection shows it disabled", async () => {
-      const shop = await api<{ webhooks: unknown }>('GET', '/api/v2/shop');
+      const shop = await api<{ webhooks: { in_store: Array<{ topic: string; id: number; status: string }> } }>('GET', '/api/v2/shop');
       expect(shop.status).toBe(200);
-      expect(JSON.stringify(shop.body.webhooks)).toContain('disabled');
+      expect(shop.body.webhooks).toMatchObject({ state: 'registered', last_checked_at: expect.any(String) });
+      expect(shop.body.webhooks.in_store).toHaveLength(6);
+      expect(shop.body.webhooks.in_store).toContainEqual({ topic: 'product.updated', id: hook.id, status: 'disabled' });
+      expect(shop.body.webhooks.in_store.filter((one) => one.status !== 'active')).toHaveLength(1);
     });
 
     it('When the store-sync job runs, then the webhook is active again and its deliveries arrive again', async () => {
@@ -326,8 +329,8 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
       expect(products.get(large.id)).toBeDefined();
       return products;
     });
-    expect(here.get(small.id)).toMatchObject({ name: 'Coffee mug - Small', type: 'once', amount: '8.50', shop_product_id: small.id });
-    expect(here.get(large.id)).toMatchObject({ name: 'Coffee mug - Large', type: 'once', amount: '12.50', shop_product_id: large.id });
+    expect(here.get(small.id)).toMatchObject({ name: 'Coffee mug — Small', type: 'once', amount: '8.50', shop_product_id: small.id });
+    expect(here.get(large.id)).toMatchObject({ name: 'Coffee mug — Large', type: 'once', amount: '12.50', shop_product_id: large.id });
 
     const buyer = await (await browser.newContext()).newPage();
     await buyer.goto(`${STORE_URL}/?add-to-cart=${parent.id}&variation_id=${large.id}&attribute_size=Large`);
@@ -469,22 +472,48 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
 
     it("When the shop owner cancels a subscription's first order, then the subscription is cancelled here", async () => {
       const { orderId, subscription } = await subscribe('cancel');
-      expect((await api('GET', `/api/v2/subscriptions/${subscription}`)).body).toMatchObject({ status: 'active' });
+      const before = await api<{ status: string; next_payment_at: string; cancel_at: string | null }>(
+        'GET',
+        `/api/v2/subscriptions/${subscription}`,
+      );
+      expect(before.body).toMatchObject({ status: 'active', cancel_at: null });
       await wcOk('PUT', `orders/${orderId}`, { status: 'cancelled' });
       await untilDelivered(async () => expect((await serviceOrderOf(orderId))?.status).toBe('cancelled'));
-      expect((await api('GET', `/api/v2/subscriptions/${subscription}`)).body).toMatchObject({ status: 'cancelled' });
+      // Cancelled at the end of the period paid for: it ends on the day it would have renewed, uncharged.
+      const renewalDay = before.body.next_payment_at.slice(0, 10);
+      expect((await api('GET', `/api/v2/subscriptions/${subscription}`)).body).toMatchObject({ status: 'active', cancel_at: renewalDay });
+      expect(cli('billing', 'run', '--date', renewalDay, '--force')).toContain('0 charged');
+      expect(await providerCallsForPendingCharges()).toEqual([]);
     });
   });
 
-  it("When the shop owner disconnects the store on the plugin's page, then our webhooks and the plugin's REST key are gone", async () => {
-    await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-recurring-payments`);
-    await expect(admin.locator('#rps-connection-result').textContent()).resolves.toBe('This store is connected.');
-    const said = await statusAfterClick(admin, 'Disconnect this store');
-    expect(said).toMatch(/disconnected/i);
-    expect((await api('GET', '/api/v2/shop')).body).toMatchObject({ status: 'disconnected' });
-    expect(await ourWebhooks()).toEqual([]);
-    expect(pluginKeys()).toEqual([]);
-  });
+  it(
+    'When the store is disconnected at the service, then our webhooks are gone, the plugin says so, ' +
+      'and a buyer still pays at the checkout without an error',
+    async () => {
+      expect(cli('shops', 'disconnect', '--account', 'Realstore suite')).toContain('is no longer connected to its store');
+      expect((await api('GET', '/api/v2/shop')).body).toMatchObject({ status: 'disconnected' });
+      expect(await ourWebhooks()).toEqual([]);
+
+      // The plugin still thinks it is connected: the service's answer tells it otherwise, and the buyer pays plainly.
+      const product = await wcOk<WcProduct>('POST', 'products', { name: 'Tamper', regular_price: '19.95', virtual: true });
+      const buyer = await buyerWithCart(browser, product.id);
+      await placeClassicOrder(buyer, email('disconnected'));
+      await finishOnSandbox(buyer, 'paid');
+      const orderId = orderIdOf(buyer.url());
+      await expect(orderStatusShown(buyer)).resolves.toEqual(THANK_YOU);
+      await buyer.context().close();
+      await untilDelivered(async () => {
+        cli('jobs', 'run', 'deliver-webhook-events');
+        expect(await wcOk<WcOrder>('GET', `orders/${orderId}`)).toMatchObject({ status: 'processing', date_paid_gmt: expect.any(String) });
+      });
+      // Not written here: without a connection the service no longer hears of the store's orders.
+      expect(await serviceOrderOf(orderId)).toBeUndefined();
+
+      await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-recurring-payments`);
+      await expect(admin.locator('#rps-connection-result').textContent()).resolves.toMatch(/^This store is not connected to the service/);
+    },
+  );
 
   it('When the shop owner deletes the plugin, then it disconnects the store and leaves no options, keys or webhooks behind', async () => {
     await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-recurring-payments`);
