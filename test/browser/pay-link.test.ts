@@ -2,9 +2,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import express from 'express';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { freePort } from '../../fakes/ports';
+import { CHROMIUM, launchChromium } from '../support/chromium';
 
 /**
  * A buyer in real headless Chromium: opens a subscription link, fills in the form with the keyboard,
@@ -12,7 +13,6 @@ import { freePort } from '../../fakes/ports';
  * result. axe-core checks the page and the 410 page. Screenshots go to test/artifacts/ (git-ignored).
  * CI installs Debian's chromium (.ci/run); without it these tests are skipped, saying so.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
 const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
 if (!existsSync(CHROMIUM)) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
@@ -63,18 +63,7 @@ describeWithChromium('paying a subscription link in a browser', () => {
     server = await new Promise<HttpServer>((resolve) => {
       const listening = outer.listen(port, '127.0.0.1', () => resolve(listening));
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

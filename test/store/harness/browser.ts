@@ -1,24 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, ROOT, STATE, STORE_URL } from './config';
+import type { Browser, Page } from 'playwright-core';
+import { ROOT, STATE, STORE_URL } from './config';
+
+export { launchChromium } from '../../support/chromium';
 
 const ARTIFACTS = path.join(ROOT, 'test', 'artifacts');
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-}
 
 /** A new browser session logged in to wp-admin as setup's admin user. */
 export async function adminPage(browser: Browser): Promise<Page> {

@@ -21,7 +21,7 @@ export const SERVICE_DIR = path.join(RS_ROOT, 'service');
 /** What globalSetup hands to the tests: the API token of the account the store connects to. */
 export const SUITE_FILE = path.join(RS_ROOT, 'suite.json');
 export const PLUGIN_ZIP = path.join(ROOT, 'dist', 'recurring-payments-bridge.zip');
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM } from '../../support/chromium';
 
 /** The real store is on this machine (CI has it; elsewhere the suite is skipped, saying so). */
 export const hasRealStore = () => existsSync(path.join(REALSTORE, 'setup.sh'));
