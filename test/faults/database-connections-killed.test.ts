@@ -53,7 +53,11 @@ describeOnMysql('billing while MySQL kills the service’s connections', () => {
     let charged = 0;
     for (let attempt = 0; attempt < 10 && charged < SUBSCRIPTIONS; attempt += 1) {
       t.clock.advance(Math.max(CHARGE_RETRY_AFTER_MS, CLAIM_MS) + 1_000);
-      await runBilling(t.ctx, '2026-12-01');
+      // A pooled connection MariaDB killed while idle may only show it on its next query: that run
+      // fails, as the first did, and the scheduler's next run goes on. Any other failure fails the test.
+      await runBilling(t.ctx, '2026-12-01').catch((error: unknown) => {
+        if ((error as { code?: string }).code !== 'PROTOCOL_CONNECTION_LOST') throw error;
+      });
       charged = (await t.ctx.db('subscription_charges').where({ account_id: accountId, status: 'charged' })).length;
     }
     expect(charged).toBe(SUBSCRIPTIONS);
