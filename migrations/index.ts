@@ -33,6 +33,7 @@ import * as storeDeliveryContent from './20261202_031_store_delivery_content';
 import * as shopWebhookHealth from './20261203_032_shop_webhook_health';
 import * as productVariations from './20261203_033_product_variations';
 import * as storeOrderAmounts from './20261203_034_store_order_amounts';
+import * as productShipped from './20261203_035_product_shipped';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -74,6 +75,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261203_032_shop_webhook_health': shopWebhookHealth,
   '20261203_033_product_variations': productVariations,
   '20261203_034_store_order_amounts': storeOrderAmounts,
+  '20261203_035_product_shipped': productShipped,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -83,6 +83,8 @@ export interface StoreProduct {
   modifiedAt?: string | null;
   /** A variation: the store id of the product it is a variation of (its variable product). */
   parentShopProductId?: number | null;
+  /** Whether it is shipped (not virtual): an order's shipping recurs only with what ships. Absent when the store does not say. */
+  shipped?: boolean | null;
   /**
    * Set on a variable product: it is sold as its variations (products of their own, with
    * parentShopProductId) and is no product here itself. The ids of the variations it has now: one

@@ -138,6 +138,32 @@ describe.each(TEST_DATABASES)('store renewal amounts on %s', (kind) => {
     },
   );
 
+  it(
+    'When the subscription is virtual and only a one-time product of the first order is shipped, ' +
+      'then renewals charge no shipping and the renewal order has none',
+    async () => {
+      const [grinder] = store.addProducts(1, () => ({ name: 'Grinder', price: '20.00', regular_price: '20.00', virtual: false })) as [
+        number,
+      ];
+      // 12.10 + 24.20 for the grinder + 5.99 shipping on the first order: 42.29.
+      const { shopOrderId } = await subscribed(
+        '42.29',
+        (productId) => {
+          (store.products.get(productId) as Json).virtual = true;
+          return [
+            vatLine(productId),
+            vatLine(grinder, { id: 2, subtotal: '20.00', subtotal_tax: '4.20', total: '20.00', total_tax: '4.20' }),
+          ];
+        },
+        { shipping_lines: [{ id: 3, method_id: 'flat_rate', method_title: 'Flat rate', total: '4.95', total_tax: '1.04' }] },
+      );
+      const [subscription] = await subscriptions();
+      expect((await t.as(token).get(`/api/v2/subscriptions/${subscription.id}`)).body).toMatchObject({ next_amount: '12.10' });
+      expect((await chargeAndSettle('2026-12-21')).amount).toBe(1210);
+      expect(renewalsInStore(shopOrderId)[0]).toMatchObject({ shipping_lines: [], total: '12.10' });
+    },
+  );
+
   it('When the renewal order is made, then it is made pending and paid afterwards through the store', async () => {
     const { shopOrderId } = await subscribed('12.10', (productId) => [vatLine(productId)]);
     const bodies: Json[] = [];

@@ -80,6 +80,7 @@ export function mapProduct(product: WooProduct, parent?: WooProduct): StoreProdu
     amount,
     deleted: product.status === 'trash',
     modifiedAt: storeModifiedAt(product.date_modified_gmt),
+    shipped: !product.virtual,
   };
   const shipping = [product, ...(parent ? [parent] : [])].some((record) =>
     ['yes', '1', 'true'].includes(String(meta(record, SHIPPING_FLAG) ?? '').toLowerCase()),

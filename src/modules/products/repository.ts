@@ -23,6 +23,8 @@ export interface ProductRow {
   shop_modified_at?: string | null;
   /** A variation's: the store id of its variable product (null for any other product). */
   shop_parent_product_id?: number | null;
+  /** A store product's: 1 when it is shipped, 0 when virtual; null when not known (taken as shipped). */
+  shipped?: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -17,6 +17,8 @@ function fieldsOf(product: StoreProduct, now: string, existing: ProductRow | und
     // A record that does not say when it changed keeps the time known from an earlier one.
     shop_modified_at: product.modifiedAt ?? existing?.shop_modified_at ?? null,
     shop_parent_product_id: product.parentShopProductId ?? null,
+    // Stored as the database gives it back (0/1), so a repeated sync compares equal.
+    shipped: product.shipped === undefined || product.shipped === null ? (existing?.shipped ?? null) : Number(product.shipped),
   };
 }
 
@@ -107,6 +109,7 @@ async function writeStoreProducts(db: Knex, accountId: string, products: StorePr
             | 'deleted_at'
             | 'shop_modified_at'
             | 'shop_parent_product_id'
+            | 'shipped'
           >),
         };
         await trx('products').insert(row);

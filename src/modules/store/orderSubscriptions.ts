@@ -9,7 +9,7 @@ import type { PaymentRow } from '../payments/repository';
 import { productsRepository, type ProductRow } from '../products/repository';
 import { subscriptionsRepository } from '../subscriptions/repository';
 import { insertPaidFirst, subscriptionPaidFirst } from '../subscriptions/paidFirstPeriod';
-import { renewalAmount } from './renewalAmounts';
+import { renewalAmount, ships } from './renewalAmounts';
 
 /** The profile a subscription is charged on when the account has none of its own set (as for links). */
 const OWN_PROFILE = 'default';
@@ -65,8 +65,9 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
   );
   const groups = groupsOf(lines, products);
   if (!groups.length) return [];
-  // The first group holds the order's first subscription line: it carries the order's shipping.
-  const amounts = groups.map((group, index) => renewalAmount(order, group.lines, index === 0));
+  // The group of the order's first subscription line that ships carries the order's shipping (carriesShipping).
+  const shipping = groups.findIndex((group) => group.lines.some((line) => ships(products.get(line.product_id))));
+  const amounts = groups.map((group, index) => renewalAmount(order, group.lines, index === shipping));
   const refused = amounts.find((derived) => 'refusal' in derived);
   if (refused && 'refusal' in refused) {
     // Never guessed: the merchant is told on the order (with the paid write-back) and starts it by hand.

@@ -1,12 +1,13 @@
 import type { StoreShippingLine } from '../../integrations/records';
 import { formatCents } from '../../money';
 import type { OrderLineRow, OrderRow } from '../orders/repository';
+import type { ProductRow } from '../products/repository';
 
 /**
  * What a renewal charges: what the buyer bought on the first order, never the catalogue price. Per
  * line the store's subtotal with its tax (before one-time coupons, which apply to the first order
  * only), and the order's shipping (with tax) once, on the subscription of its first subscription
- * line: what is shipped is shipped again.
+ * line that ships (not virtual): what is shipped is shipped again, a download is not.
  */
 
 export function shippingLinesOf(order: Pick<OrderRow, 'shipping_lines'>): StoreShippingLine[] {
@@ -14,9 +15,21 @@ export function shippingLinesOf(order: Pick<OrderRow, 'shipping_lines'>): StoreS
   return JSON.parse(order.shipping_lines) as StoreShippingLine[];
 }
 
-/** Whether `subscriptionId` carries the order's shipping: the subscription of its first line that became one. */
-export function carriesShipping(orderLines: readonly OrderLineRow[], subscriptionId: string): boolean {
-  const first = [...orderLines].sort((a, b) => a.position - b.position).find((line) => line.subscription_id !== null);
+/** Whether a product is shipped: not virtual in the store; one not known to be virtual is taken as shipped. */
+export const ships = (product: Pick<ProductRow, 'shipped'> | undefined): boolean => Number(product?.shipped ?? 1) !== 0;
+
+/**
+ * Whether `subscriptionId` carries the order's shipping: the subscription of its first line that
+ * became one and ships (`products` by our product id).
+ */
+export function carriesShipping(
+  orderLines: readonly OrderLineRow[],
+  products: ReadonlyMap<string, Pick<ProductRow, 'shipped'>>,
+  subscriptionId: string,
+): boolean {
+  const first = [...orderLines]
+    .sort((a, b) => a.position - b.position)
+    .find((line) => line.subscription_id !== null && ships(products.get(line.product_id)));
   return first?.subscription_id === subscriptionId;
 }
 

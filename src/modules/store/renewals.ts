@@ -5,6 +5,7 @@ import { toDbDateTime } from '../../time';
 import { chargesRepository } from '../billing/chargesRepository';
 import { ordersRepository, type OrderLineRow, type OrderRow } from '../orders/repository';
 import type { PaymentRow } from '../payments/repository';
+import { productsRepository } from '../products/repository';
 import { subscriptionsRepository } from '../subscriptions/repository';
 import { carriesShipping } from './renewalAmounts';
 
@@ -58,7 +59,12 @@ export async function renewalOrderOf(
   const allParentLines = await ordersRepository.linesOf(trx, payment.account_id, [parent.id]);
   const parentLines = allParentLines.filter((line) => line.subscription_id === subscription.id);
   // The gateway, and the shipping when this subscription carries it, recur as the charge did.
-  order.shipping_lines = carriesShipping(allParentLines, subscription.id) ? parent.shipping_lines : null;
+  const products = await productsRepository.findMany(
+    trx,
+    payment.account_id,
+    allParentLines.map((line) => line.product_id),
+  );
+  order.shipping_lines = carriesShipping(allParentLines, products, subscription.id) ? parent.shipping_lines : null;
   order.subscription_refusal = null;
   await ordersRepository.insert(trx, order);
   await ordersRepository.insertLines(
