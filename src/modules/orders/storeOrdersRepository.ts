@@ -56,7 +56,7 @@ const priceKey = (lines: LineFields[]) => lines.map((line) => `${line.amount ?? 
  * reported; the next sync after the product's adds it. A repeated sync changes nothing. A record
  * older than the one the Order was last written from (a late webhook delivery) is left out: it would
  * roll the Order back. A draft (a checkout not placed yet) is no order: it is not written (counted
- * unchanged), and an Order it would be is left as it is; once placed, the store's order is written as any.
+ * unchanged), and an Order it would be is left as it is; once placed, the store's order is written as every other order is.
  */
 export function upsertStoreOrders(
   db: Knex,
