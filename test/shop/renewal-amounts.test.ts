@@ -5,6 +5,7 @@ import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { TEST_PUBLIC_URL, useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
+import { paidStoreOrder, payInSandbox } from '../support/storeCheckout';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 type Json = Record<string, unknown>;
@@ -51,24 +52,8 @@ describe.each(TEST_DATABASES)('store renewal amounts on %s', (kind) => {
       line_items: lineItems(shopProductId),
       ...extra,
     })) as [number];
-    const customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' }))
-      .body;
-    const payment = await t.as(token).post('/api/v2/payments', {
-      amount: Number(total),
-      currency: 'EUR',
-      provider_customer_id: customer.provider_customer_id,
-      description: 'Coffee club',
-      redirect_url: 'https://shop.example/checkout/order-received',
-      shop_order_id: shopOrderId,
-    });
-    expect(payment.status).toBe(201);
-    await payInSandbox(payment.body.provider_payment_id);
+    await paidStoreOrder(t, token, shopOrderId, total);
     return { shopOrderId, shopProductId };
-  }
-
-  async function payInSandbox(providerPaymentId: string) {
-    expect((await request(t.app).post(`/sandbox/checkout/${providerPaymentId}`).type('form').send({ status: 'paid' })).status).toBe(303);
-    await t.ctx.background.idle();
   }
 
   /** The billing run of the due date (ahead of the test clock: --force), then the provider's webhook for the charge. */
@@ -274,7 +259,7 @@ describe.each(TEST_DATABASES)('store renewal amounts on %s', (kind) => {
       const [link] = await t.ctx.db('payment_links').where({ account_id: accountId });
       expect((await request(t.app).post(`/pay/${link.id}`).type('form').send({})).status).toBe(303);
       const linkPayment = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'link' }).first();
-      await payInSandbox(linkPayment.provider_payment_id);
+      await payInSandbox(t, linkPayment.provider_payment_id);
 
       expect(store.orders.get(Number(failed?.id))).toMatchObject({ status: 'processing', transaction_id: linkPayment.provider_payment_id });
       expect(renewalsInStore(shopOrderId)).toHaveLength(1);

@@ -4,6 +4,7 @@ import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 import { connectedSimulatorStore } from '../support/connectedStore';
+import { paidStoreOrder } from '../support/storeCheckout';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
@@ -36,21 +37,7 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
       total: price,
       line_items: [{ id: 1, product_id: shopProductId, quantity: 1, total: price }],
     })) as [number];
-    const customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' }))
-      .body;
-    const payment = await t.as(token).post('/api/v2/payments', {
-      amount: Number(price),
-      currency: 'EUR',
-      provider_customer_id: customer.provider_customer_id,
-      description: 'Coffee club',
-      redirect_url: 'https://shop.example/checkout/order-received',
-      shop_order_id: shopOrderId,
-    });
-    expect(payment.status).toBe(201);
-    expect(
-      (await request(t.app).post(`/sandbox/checkout/${payment.body.provider_payment_id}`).type('form').send({ status: 'paid' })).status,
-    ).toBe(303);
-    await t.ctx.background.idle();
+    await paidStoreOrder(t, token, shopOrderId, price);
     return { shopOrderId, shopProductId };
   }
 
