@@ -103,6 +103,25 @@ export const chargesRepository = {
       .andWhere('due_date', '>=', from)
       .orderBy('charge_number'),
 
+  /** The subscription's first charge still due, whatever its date (a late one waiting for a retry too), or none. */
+  firstDueOf: (db: Knex, subscription: { id: string; account_id: string }): Promise<ChargeRow | undefined> =>
+    table(db)
+      .where({ account_id: subscription.account_id, subscription_id: subscription.id, status: 'due' })
+      .orderBy('charge_number')
+      .first(),
+
+  /**
+   * A due charge skipped before any attempt to make it: only while no worker holds it and no payment
+   * was started for it (a postponed one keeps its claim token), so a charge in flight is never half
+   * skipped. 0 when it was taken first.
+   */
+  skipUntouched: (db: Knex, row: Pick<ChargeRow, 'id' | 'account_id'>, now: string) =>
+    table(db)
+      .where({ id: row.id, account_id: row.account_id, status: 'due', attempts: 0 })
+      .whereNull('claim_token')
+      .whereNull('payment_id')
+      .update({ status: 'skipped', updated_at: now }),
+
   /** The subscription's skipped charges, in charge order. */
   skippedOf: (db: Knex, subscription: { id: string; account_id: string }) =>
     table(db).where({ account_id: subscription.account_id, subscription_id: subscription.id, status: 'skipped' }).orderBy('charge_number'),

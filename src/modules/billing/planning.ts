@@ -5,7 +5,7 @@ import { newId } from '../../ids';
 import { formatNullableDate, toDbDateTime } from '../../time';
 import { pausesRepository } from '../subscriptions/pausesRepository';
 import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow } from '../subscriptions/repository';
-import { chargesDueBy, fateOf, nextCharged, scheduledCharge, timesDoneBefore } from '../subscriptions/schedule';
+import { chargesDueBy, fateOf, nextCharged, scheduledCharge, timesDoneBefore, type PausePeriod } from '../subscriptions/schedule';
 import { chargesRepository, type ChargeRow } from './chargesRepository';
 import { planOf } from '../subscriptions/plan';
 import { enqueueSubscriptionEvent } from '../subscriptions/events';
@@ -25,12 +25,36 @@ export interface Planned {
   skipped: number;
 }
 
+/** The pauses, skips or rules a plan was made from changed before it was written: it is made again. */
+class StalePlan extends Error {}
+
 export async function planSubscription(
   ctx: AppContext,
   subscription: SubscriptionRow,
   rules: SubscriptionRuleRow[],
   date: string,
 ): Promise<Planned> {
+  let current = rules;
+  for (let tries = 0; ; tries += 1) {
+    try {
+      return await planOnce(ctx, subscription, current, date);
+    } catch (error) {
+      if (!(error instanceof StalePlan) || tries >= 4) throw error;
+      current = await subscriptionsRepository.rulesOf(ctx.db, subscription.account_id, [subscription.id]);
+    }
+  }
+}
+
+/** What a plan depends on besides the subscription's row, comparable as text. */
+function inputsOf(rules: readonly SubscriptionRuleRow[], pauses: readonly PausePeriod[]): string {
+  const sorted = [...rules].sort((a, b) => a.position - b.position);
+  return JSON.stringify([
+    sorted.map((rule) => [rule.id, rule.amount, rule.interval, rule.interval_amount, rule.day, rule.times]),
+    pauses.map((pause) => [pause.from, pause.until]),
+  ]);
+}
+
+async function planOnce(ctx: AppContext, subscription: SubscriptionRow, rules: SubscriptionRuleRow[], date: string): Promise<Planned> {
   const plan = planOf(subscription, rules);
   const pauses = await pausesRepository.periodsOf(ctx.db, subscription.account_id, subscription.id);
   const cancelAt = formatNullableDate(subscription.cancel_at);
@@ -84,6 +108,11 @@ export async function planSubscription(
         updated_at: now,
       });
       if (!moved) return { due: 0, skipped: 0 }; // another planner was first: its rows and its move stand
+      // A skip or a change of rules (which take this row first, as this did) made since they were read:
+      // read under the row's lock, they are as they will stay until this commits.
+      const pausesNow = await pausesRepository.periodsOf(trx, subscription.account_id, subscription.id);
+      const rulesNow = await subscriptionsRepository.rulesOf(trx, subscription.account_id, [subscription.id]);
+      if (inputsOf(rulesNow, pausesNow) !== inputsOf(rules, pauses)) throw new StalePlan();
       await chargesRepository.insertNew(trx, rows);
       await recordTimesDone(trx, rules, timesDoneBefore(plan, next));
       if (completed) await enqueueSubscriptionEvent(trx, subscription, 'completed', now);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { enqueueAccountEvent } from '../../outbox/events';
 import type { SubscriptionRow } from './repository';
 
-export type SubscriptionEvent = 'charged' | 'paused' | 'resumed' | 'cancelled' | 'completed';
+export type SubscriptionEvent = 'charged' | 'paused' | 'resumed' | 'cancelled' | 'completed' | 'skipped';
 
 /** `subscription.<event>` to the account's events endpoint, in the transaction that made the change. */
 export function enqueueSubscriptionEvent(
@@ -12,7 +12,7 @@ export function enqueueSubscriptionEvent(
   now: string,
   extra: Record<string, unknown> = {},
 ): Promise<string | null> {
-  const status = event === 'charged' || event === 'resumed' ? 'active' : event;
+  const status = event === 'charged' || event === 'resumed' || event === 'skipped' ? 'active' : event;
   return enqueueAccountEvent(
     trx,
     subscription.account_id,

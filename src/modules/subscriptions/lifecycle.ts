@@ -11,7 +11,7 @@ import { planOf } from './plan';
 import { fateOf, nextCharged, type PausePeriod } from './schedule';
 
 /** Statuses from which a subscription can still be charged (or become chargeable). */
-const LIVE: ReadonlySet<SubscriptionRow['status']> = new Set(['draft', 'active', 'paused']);
+export const LIVE: ReadonlySet<SubscriptionRow['status']> = new Set(['draft', 'active', 'paused']);
 
 /**
  * next_payment_at / next_amount as pauses and cancellation now leave them: the next charge actually
@@ -39,7 +39,7 @@ async function requireSubscription(ctx: AppContext, account: Account, id: string
   return row;
 }
 
-function refuse(message: string, field: string, reason: string): never {
+export function refuse(message: string, field: string, reason: string): never {
   throw new ValidationError(message, { [field]: [reason] });
 }
 
@@ -49,7 +49,7 @@ function refuse(message: string, field: string, reason: string): never {
  * The subscription's row is taken first, as billing takes it before it plans or skips a charge, so
  * the two never interleave (a charge skipped by a run while a resume frees it).
  */
-async function change(
+export async function change(
   ctx: AppContext,
   before: SubscriptionRow,
   apply: (trx: Knex.Transaction, now: string) => Promise<Partial<SubscriptionRow>>,
@@ -68,7 +68,7 @@ async function change(
 
 class ConcurrentChange extends Error {}
 
-async function withRetry(
+export async function withRetry(
   ctx: AppContext,
   account: Account,
   id: string,

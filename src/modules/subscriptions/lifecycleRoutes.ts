@@ -4,11 +4,12 @@ import { presentSubscription } from './presenter';
 import { cancelSubscriptionBody, pauseSubscriptionBody } from './requestSchemas';
 import { subscriptionResponse } from './schemas';
 import { cancelSubscription, pauseSubscription, resumeSubscription } from './service';
+import { skipNextCharge } from './skip';
 
 const path = '/api/v2/subscriptions/:id';
 const tag = 'Subscriptions';
 
-/** Extensions: cancel (optionally on a date), pause (optionally until a date) and resume. */
+/** Extensions: cancel (optionally on a date), pause (optionally until a date), resume and skip the next charge. */
 export const subscriptionLifecycleRoutes = [
   defineRoute({
     methods: ['delete'],
@@ -55,6 +56,21 @@ export const subscriptionLifecycleRoutes = [
     invalidMessage: 'Could not resume subscription. Some parameters are invalid',
     async handle({ ctx, account, params }) {
       return presentSubscription(ctx, account.id, await resumeSubscription(ctx, account, params.id));
+    },
+  }),
+  defineRoute({
+    methods: ['post'],
+    path: `${path}/skip`,
+    operationId: 'skipSubscriptionCharge',
+    summary: 'Skip the next charge of an active subscription: never made, counted against times like a paused charge',
+    tag,
+    status: 200,
+    extension: true,
+    params: idParams,
+    response: subscriptionResponse,
+    invalidMessage: 'Could not skip the next charge. Some parameters are invalid',
+    async handle({ ctx, account, params }) {
+      return presentSubscription(ctx, account.id, await skipNextCharge(ctx, account, params.id));
     },
   }),
 ];

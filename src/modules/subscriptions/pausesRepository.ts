@@ -8,6 +8,8 @@ export interface SubscriptionPauseRow {
   subscription_id: string;
   from_date: string; // Y-m-d
   until_date: string | null; // exclusive
+  /** 'pause': from pause to resume; 'skip': one skipped charge (POST …/skip), which a resume leaves in place. */
+  kind?: 'pause' | 'skip';
   created_at: string;
 }
 
@@ -25,7 +27,7 @@ export const pausesRepository = {
   /** Ends the pause still running (no end, or an end after `on`) on `on`: charges from that day are made again. */
   endOpen: (db: Knex, accountId: string, subscriptionId: string, on: string) =>
     table(db)
-      .where({ account_id: accountId, subscription_id: subscriptionId })
+      .where({ account_id: accountId, subscription_id: subscriptionId, kind: 'pause' })
       .andWhere((q) => q.whereNull('until_date').orWhere('until_date', '>', on))
       .update({ until_date: on }),
 };

@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import type { Account, AppContext } from '../../context';
+import { ConflictError } from '../../errors';
+import { newId } from '../../ids';
+import { formatDate, formatNullableDate } from '../../time';
+import { daysAfter } from '../../time/calendar';
+import { chargesRepository } from '../billing/chargesRepository';
+import { enqueueSubscriptionEvent } from './events';
+import { change, refuse, withRetry } from './lifecycle';
+import { pausesRepository } from './pausesRepository';
+import { planOf } from './plan';
+import { subscriptionsRepository, type SubscriptionRow } from './repository';
+import { nextCharged } from './schedule';
+
+const FAILED = 'Could not skip the next charge';
+
+/**
+ * `POST /api/v2/subscriptions/{id}/skip` (extension): the next charge not made yet is never made —
+ * now or later — and takes its place in the schedule like a paused charge, so it counts against
+ * `times`. Each call skips one more period. The skip is kept as a one-day pause of kind 'skip' on
+ * the charge's date, which billing, the next-charge date and resume all read as they read pauses.
+ */
+export function skipNextCharge(ctx: AppContext, account: Account, subscriptionId: string): Promise<SubscriptionRow> {
+  return withRetry(ctx, account, subscriptionId, async (row) => {
+    if (row.status !== 'active') refuse(FAILED, 'status', `A subscription that is ${row.status} has no charge to skip.`);
+    return change(ctx, row, async (trx, stamp) => {
+      const date = await skipInTransaction(trx, row, stamp);
+      await pausesRepository.insert(trx, {
+        id: newId('pau'),
+        account_id: row.account_id,
+        subscription_id: row.id,
+        from_date: date,
+        until_date: daysAfter(date, 1),
+        kind: 'skip',
+        created_at: stamp,
+      });
+      await enqueueSubscriptionEvent(trx, row, 'skipped', stamp, { skipped_date: date });
+      return {};
+    });
+  });
+}
+
+/**
+ * Which charge is skipped, and its date. A charge already planned and still due (billing wrote it,
+ * a late one waiting) comes first: it is marked skipped only if nothing was started to make it;
+ * one that a run holds or tried is refused, never half skipped. Else the next charge the schedule
+ * would make; none (the plan has run its times, or ends before it) is refused.
+ */
+async function skipInTransaction(trx: Knex.Transaction, row: SubscriptionRow, stamp: string): Promise<string> {
+  const planned = await chargesRepository.firstDueOf(trx, row);
+  if (planned) {
+    const skipped = await chargesRepository.skipUntouched(trx, planned, stamp);
+    if (!skipped)
+      throw new ConflictError('The next charge of this subscription is being made and can no longer be skipped', 'charge_in_progress');
+    return formatDate(planned.due_date);
+  }
+  const rules = await subscriptionsRepository.rulesOf(trx, row.account_id, [row.id]);
+  const pauses = await pausesRepository.periodsOf(trx, row.account_id, row.id);
+  const next = nextCharged(planOf(row, rules), row.next_charge_number, pauses, formatNullableDate(row.cancel_at));
+  if (!next) refuse(FAILED, 'status', 'This subscription has no next charge to skip.');
+  return next.date;
+}
