@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { refreshMandate } from '../modules/mandates/refresh';
 import { mandatesRepository } from '../modules/mandates/repository';
+import { revokeDueMandates } from '../modules/mandates/revocation';
 import type { Job, JobResult } from './types';
 
 /** Provider calls per run: at most 200 an hour, whatever the number of mandates; the oldest checked go first. */
@@ -13,6 +14,10 @@ const BATCH_SIZE = 200;
  */
 export async function refreshMandates(ctx: AppContext, signal: AbortSignal, batchSize = BATCH_SIZE): Promise<JobResult> {
   const result: JobResult = { processed: 0, failed: 0 };
+  // Old mandates a takeover left unused whose revocation a crash or a provider error left behind.
+  const revocations = await revokeDueMandates(ctx);
+  result.processed += revocations.revoked;
+  result.failed += revocations.failed;
   for (const mandate of await mandatesRepository.dueForRefresh(ctx.db, batchSize)) {
     if (signal.aborted) break;
     try {
@@ -35,6 +40,7 @@ export const refreshMandatesJob: Job = {
   schedule: '17 * * * *',
   leaseSeconds: 600,
   description:
-    'Asks the provider about pending mandates and valid ones in use: activates drafts whose mandate became valid, notices revoked ones',
+    'Asks the provider about pending mandates and valid ones in use: activates drafts whose mandate became valid, ' +
+    'notices revoked ones; revokes old mandates a takeover left unused',
   run: (ctx, signal) => refreshMandates(ctx, signal),
 };

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/connect';
 import { calendarDateIn, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { mandatesRepository } from '../mandates/repository';
+import { takeOver } from '../mandates/takeover';
 import type { PaymentRow } from '../payments/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { subscriptionsRepository } from '../subscriptions/repository';
@@ -66,6 +67,8 @@ async function fulfilLink(ctx: AppContext, trx: Knex.Transaction, { payment }: P
     return;
   }
   const subscriptionId = link.type === 'subscription' ? await subscribe(ctx, trx, link, payment) : null;
+  // A mandate link may carry a takeover: its new mandate becomes the one the subscriptions charge.
+  if (link.type === 'mandate') await takeOver(ctx, trx, link, payment);
   if (subscriptionId) await linkFulfilmentsRepository.recordSubscription(trx, link.id, subscriptionId);
   await paymentLinksRepository.update(trx, link, {
     status: 'paid',

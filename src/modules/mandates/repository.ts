@@ -70,6 +70,28 @@ export const mandatesRepository = {
       .orderBy([{ column: 'checked_at' }, { column: 'seq' }])
       .limit(limit),
 
+  /** A mandate of the account, whichever customer's. */
+  find: (db: Knex, accountId: string, id: string) => table(db).where({ account_id: accountId, id }).first(),
+
+  /** The customer's mandates, oldest first. */
+  listForCustomer: (db: Knex, accountId: string, customerId: string): Promise<MandateRow[]> =>
+    table(db).where({ account_id: accountId, customer_id: customerId }).orderBy('seq'),
+
+  /** The subscriptions that are or will be charged on the mandate (draft, active, paused). */
+  subscriptionsUsing: (db: Knex, accountId: string, mandateId: string): Promise<Array<{ id: string; status: SubscriptionStatus }>> =>
+    db('subscriptions')
+      .select('id', 'status')
+      .where({ account_id: accountId, provider_mandate_id: mandateId })
+      .whereIn('status', [...IN_USE_BY])
+      .orderBy('id'),
+
+  /** Marks it revoked (invalid) the first time only: 1 then, 0 when it was already. */
+  markRevoked: (db: Knex, row: Pick<MandateRow, 'id' | 'account_id'>, now: string): Promise<number> =>
+    table(db)
+      .where({ id: row.id, account_id: row.account_id })
+      .where((open) => open.whereNull('revoked_at').orWhereNot('status', 'invalid'))
+      .update({ status: 'invalid', revoked_at: db.raw('COALESCE(revoked_at, ?)', [now]) as unknown as string, updated_at: now }),
+
   /** What the provider says of a mandate now, and when we asked. */
   update: (db: Knex, row: Pick<MandateRow, 'id' | 'account_id'>, changes: Partial<MandateRow>) =>
     table(db).where({ id: row.id, account_id: row.account_id }).update(changes),

@@ -8,6 +8,7 @@ import type { PaymentProvider } from '../../providers';
 import type { ProviderMandate } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
 import { customersRepository, type CustomerRow } from '../customers/repository';
+import { enqueueMandateEvent } from './events';
 import { mandatesRepository, type MandateRow } from './repository';
 import type { CreateMandateInput } from './schemas';
 
@@ -91,7 +92,9 @@ export async function recordProviderMandate(
   at: { now: string; today: string },
 ): Promise<void> {
   if (await mandatesRepository.findForCustomer(trx, customer.account_id, customer.id, mandate.id)) return;
-  await mandatesRepository.insert(trx, rowFrom(mandate, { customer, reference: mandate.mandateReference, customReference: false, ...at }));
+  const row = rowFrom(mandate, { customer, reference: mandate.mandateReference, customReference: false, ...at });
+  await mandatesRepository.insert(trx, row);
+  await enqueueMandateEvent(trx, row, 'created', at.now);
 }
 
 /**
@@ -194,7 +197,10 @@ export async function createMandate(
   );
   const row = rowFrom(created, { customer, reference, customReference: custom !== null, now: toDbDateTime(now), today });
   try {
-    await mandatesRepository.insert(ctx.db, row);
+    await ctx.db.transaction(async (trx) => {
+      await mandatesRepository.insert(trx, row);
+      await enqueueMandateEvent(trx, row, 'created', row.created_at);
+    });
   } catch (error) {
     if (!isUniqueViolation(error) || custom === null) throw error;
     await revokeLostMandate(ctx, provider, customer.provider_customer_id, row, reference);

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import { todayIn, toDbDateTime } from '../../time';
@@ -5,7 +6,7 @@ import { daysAfter } from '../../time/calendar';
 import { planSubscription } from '../billing/planning';
 import { pausesRepository } from './pausesRepository';
 import { planOf } from './plan';
-import { subscriptionsRepository, type SubscriptionRow } from './repository';
+import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow } from './repository';
 import { scheduledCharge } from './schedule';
 
 /**
@@ -20,32 +21,45 @@ export async function activateDraft(ctx: AppContext, draft: SubscriptionRow): Pr
   const today = todayIn(ctx);
   const stamp = toDbDateTime(ctx.clock.now());
   const rules = await subscriptionsRepository.rulesOf(ctx.db, draft.account_id, [draft.id]);
-  const waitedFrom = scheduledCharge(planOf(draft, rules), draft.next_charge_number)?.date ?? null;
-  const activated = await ctx.db.transaction(async (trx) => {
-    // Conditional: a cancellation (or a second activation) that came first wins.
-    const moved = await subscriptionsRepository.updateIfUnchanged(
-      trx,
-      { ...draft, status: 'draft' },
-      { status: 'active', updated_at: stamp },
-    );
-    if (!moved) return false;
-    if (waitedFrom !== null && waitedFrom < today) {
-      await pausesRepository.insert(trx, {
-        id: newId('pau'),
-        account_id: draft.account_id,
-        subscription_id: draft.id,
-        from_date: waitedFrom,
-        until_date: today,
-        created_at: stamp,
-      });
-    }
-    return true;
-  });
+  const activated = await ctx.db.transaction((trx) => activateDraftIn(trx, draft, rules, today, stamp));
   if (!activated) return false;
   // Through yesterday: the waited-out charges become `skipped` rows and next_* move to the first
   // charge on or after today. Should this not run (a crash), the next billing run does the same.
   const { skipped } = await planSubscription(ctx, { ...draft, status: 'active' }, rules, daysAfter(today, -1));
   ctx.logger.info('draft subscription activated: its mandate is valid', { accountId: draft.account_id, subscriptionId: draft.id, skipped });
+  return true;
+}
+
+/**
+ * The draft becomes active in the caller's transaction, its wait kept as a pause period (see
+ * activateDraft); the waited-out charges are written `skipped` by the next planning. False when it
+ * was no longer a draft.
+ */
+export async function activateDraftIn(
+  trx: Knex.Transaction,
+  draft: SubscriptionRow,
+  rules: SubscriptionRuleRow[],
+  today: string,
+  stamp: string,
+): Promise<boolean> {
+  const waitedFrom = scheduledCharge(planOf(draft, rules), draft.next_charge_number)?.date ?? null;
+  // Conditional: a cancellation (or a second activation) that came first wins.
+  const moved = await subscriptionsRepository.updateIfUnchanged(
+    trx,
+    { ...draft, status: 'draft' },
+    { status: 'active', updated_at: stamp },
+  );
+  if (!moved) return false;
+  if (waitedFrom !== null && waitedFrom < today) {
+    await pausesRepository.insert(trx, {
+      id: newId('pau'),
+      account_id: draft.account_id,
+      subscription_id: draft.id,
+      from_date: waitedFrom,
+      until_date: today,
+      created_at: stamp,
+    });
+  }
   return true;
 }
 

@@ -20,3 +20,18 @@ export function enqueueSubscriptionEvent(
     now,
   );
 }
+
+/** `subscription.updated` naming the fields that changed (e.g. `provider_mandate_id`), in the changing transaction. */
+export async function enqueueSubscriptionUpdated(
+  trx: Knex.Transaction,
+  subscription: { id: string; account_id: string },
+  changes: string[],
+  now: string,
+): Promise<void> {
+  await enqueueAccountEvent(
+    trx,
+    subscription.account_id,
+    { name: 'subscription.updated', resourceId: subscription.id, body: { changes } },
+    now,
+  );
+}

@@ -1,0 +1,189 @@
+import type { Knex } from 'knex';
+import type { Account, AppContext } from '../../context';
+import { NotFoundError, ValidationError } from '../../errors';
+import type { Cents } from '../../money';
+import { todayIn, toDbDateTime } from '../../time';
+import { daysAfter } from '../../time/calendar';
+import { customersRepository } from '../customers/repository';
+import { paymentLinksRepository, type PaymentLinkRow } from '../links/repository';
+import { followUpLinkRow } from '../links/service';
+import type { PaymentRow } from '../payments/repository';
+import { activateDraftIn } from '../subscriptions/activation';
+import { enqueueSubscriptionUpdated } from '../subscriptions/events';
+import { subscriptionsRepository, type SubscriptionRow, type SubscriptionStatus } from '../subscriptions/repository';
+import { mandatesRepository } from './repository';
+import { revokeDueAfterCommit, scheduleRevocationOfUnused } from './revocation';
+import { mandateTakeoversRepository, subscriptionIdsOf } from './takeoversRepository';
+
+/**
+ * A new mandate takes over: a `mandate` link whose paid first payment makes a mandate that the
+ * customer's subscriptions (the chosen ones, or all in use) are charged on from then on, and the old
+ * mandate(s) nobody uses any more are revoked. The portal's "change payment method", a follow-up for
+ * a dead mandate and (when the merchant allows it) a new store checkout all go this way.
+ */
+
+/** The first payment only proves the account or card is the payer's: one cent unless told otherwise. */
+export const TAKEOVER_FIRST_AMOUNT: Cents = 1;
+/** How long a takeover link can be paid. */
+export const TAKEOVER_LINK_DAYS = 14;
+/** Subscriptions charged on their mandate now or later: the ones a new mandate can take over. */
+const TAKEN_OVER: readonly SubscriptionStatus[] = ['draft', 'active', 'paused'];
+
+export interface TakeoverLinkInput {
+  customerId: string;
+  /** null: every subscription of the customer in use when the link is paid. */
+  subscriptionIds: string[] | null;
+  amountCents: Cents;
+  currency: string;
+  description: string;
+  redirectUrl: string | null;
+  expiresAt: string;
+}
+
+/**
+ * A takeover link (type `mandate`, a `first` payment of `amountCents`) and what it takes over, in the
+ * caller's transaction: a follow-up records it with its own step change.
+ */
+export async function insertTakeoverLink(
+  trx: Knex.Transaction,
+  accountId: string,
+  input: TakeoverLinkInput,
+  now: string,
+): Promise<PaymentLinkRow> {
+  const base = followUpLinkRow(
+    { id: accountId },
+    {
+      customerId: input.customerId,
+      amount: input.amountCents,
+      currency: input.currency,
+      description: input.description,
+      expiresAt: input.expiresAt,
+    },
+    now,
+  );
+  const link: PaymentLinkRow = { ...base, type: 'mandate', first_amount: input.amountCents, redirect_url_paid: input.redirectUrl };
+  await paymentLinksRepository.insert(trx, link);
+  await mandateTakeoversRepository.insert(trx, {
+    link_id: link.id,
+    account_id: accountId,
+    customer_id: input.customerId,
+    subscription_ids: input.subscriptionIds === null ? null : JSON.stringify([...new Set(input.subscriptionIds)]),
+    new_mandate_id: null,
+    taken_over_at: null,
+    created_at: now,
+  });
+  return link;
+}
+
+export interface MandateTakeoverRequest {
+  customerId: string;
+  /** null: every active (or paused, or draft) subscription of the customer. */
+  subscriptionIds: string[] | null;
+  /** The first payment; null: 0.01. */
+  amountCents: number | null;
+  description: string;
+  redirectUrl: string | null;
+  /** The pay page speaks the customer's locale (or the browser's); kept for callers, not stored. */
+  locale: string | null;
+}
+
+/**
+ * Starts a takeover for one customer of the account: a link whose page (`/pay/{id}`) takes the
+ * first payment; paying it moves the subscriptions to the new mandate (fulfilment, see takeOver).
+ * Another account's customer or subscription is not found (404).
+ */
+export async function startMandateTakeover(
+  ctx: AppContext,
+  account: Account,
+  input: MandateTakeoverRequest,
+): Promise<{ linkId: string; url: string }> {
+  const customer = await customersRepository.find(ctx.db, account.id, input.customerId);
+  if (!customer) throw new NotFoundError('Customer');
+  for (const id of input.subscriptionIds ?? []) {
+    const subscription = await subscriptionsRepository.find(ctx.db, account.id, id);
+    if (!subscription || subscription.customer_id !== customer.id) throw new NotFoundError('Subscription');
+  }
+  const amount = input.amountCents ?? TAKEOVER_FIRST_AMOUNT;
+  if (!Number.isInteger(amount) || amount < TAKEOVER_FIRST_AMOUNT) {
+    throw ValidationError.field('Could not start the mandate takeover', 'amount', 'The amount must be at least 0.01.');
+  }
+  const now = toDbDateTime(ctx.clock.now());
+  const link = await ctx.db.transaction((trx) =>
+    insertTakeoverLink(
+      trx,
+      account.id,
+      {
+        customerId: customer.id,
+        subscriptionIds: input.subscriptionIds,
+        amountCents: amount,
+        currency: 'EUR',
+        description: input.description,
+        redirectUrl: input.redirectUrl,
+        expiresAt: daysAfter(todayIn(ctx), TAKEOVER_LINK_DAYS),
+      },
+      now,
+    ),
+  );
+  ctx.logger.info('mandate takeover started', { accountId: account.id, linkId: link.id, customerId: customer.id });
+  return { linkId: link.id, url: `${ctx.config.publicUrl}/pay/${link.id}` };
+}
+
+/**
+ * The paid link's new mandate takes over, in the settle transaction: each chosen subscription of the
+ * customer still in use moves to it (`subscription.updated`), a draft becomes active when the mandate
+ * is valid, and the old mandates left unused are recorded due for revocation, revoked after the
+ * commit. Once per link (the takeover row is claimed); a link without a takeover changes nothing.
+ */
+export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: PaymentLinkRow, payment: PaymentRow): Promise<number> {
+  const takeover = await mandateTakeoversRepository.find(trx, link.account_id, link.id);
+  if (!takeover) return 0;
+  const mandate =
+    payment.provider_mandate_id && payment.customer_id === takeover.customer_id
+      ? await mandatesRepository.findForCustomer(trx, link.account_id, takeover.customer_id, payment.provider_mandate_id)
+      : undefined;
+  if (!mandate) {
+    ctx.logger.error('a takeover link was paid without a mandate of its customer; nothing was taken over', {
+      accountId: link.account_id,
+      linkId: link.id,
+      paymentId: payment.id,
+    });
+    return 0;
+  }
+  const now = toDbDateTime(ctx.clock.now());
+  if (!(await mandateTakeoversRepository.claim(trx, takeover, mandate.id, now))) return 0;
+  const chosen = subscriptionIdsOf(takeover);
+  const subscriptions = (await subscriptionsRepository
+    .table(trx)
+    .where({ account_id: link.account_id, customer_id: takeover.customer_id })
+    .whereIn('status', [...TAKEN_OVER])
+    .whereNot('provider_mandate_id', mandate.id)
+    .modify((query) => {
+      if (chosen !== null) query.whereIn('id', chosen);
+    })
+    .orderBy('id')) as SubscriptionRow[];
+  const today = todayIn(ctx);
+  const oldMandates: string[] = [];
+  for (const subscription of subscriptions) {
+    const moved = await subscriptionsRepository.updateIfInStatuses(trx, subscription, [...TAKEN_OVER], {
+      provider_mandate_id: mandate.id,
+      updated_at: now,
+    });
+    if (!moved) continue;
+    oldMandates.push(subscription.provider_mandate_id);
+    await enqueueSubscriptionUpdated(trx, subscription, ['provider_mandate_id'], now);
+    if (subscription.status === 'draft' && mandate.status === 'valid') {
+      const rules = await subscriptionsRepository.rulesOf(trx, link.account_id, [subscription.id]);
+      await activateDraftIn(trx, { ...subscription, provider_mandate_id: mandate.id }, rules, today, now);
+    }
+  }
+  const due = await scheduleRevocationOfUnused(trx, link.account_id, oldMandates, now);
+  if (due.length) revokeDueAfterCommit(ctx, trx);
+  ctx.logger.info('new mandate took over', {
+    accountId: link.account_id,
+    linkId: link.id,
+    mandateId: mandate.id,
+    subscriptions: oldMandates.length,
+    revocationsDue: due.length,
+  });
+  return oldMandates.length;
+}
