@@ -34,6 +34,7 @@ import * as shopWebhookHealth from './20261203_032_shop_webhook_health';
 import * as productVariations from './20261203_033_product_variations';
 import * as storeOrderAmounts from './20261203_034_store_order_amounts';
 import * as productShipped from './20261203_035_product_shipped';
+import * as accountProfileAndPortal from './20261204_039_account_profile_and_portal';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -76,6 +77,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261203_033_product_variations': productVariations,
   '20261203_034_store_order_amounts': storeOrderAmounts,
   '20261203_035_product_shipped': productShipped,
+  '20261204_039_account_profile_and_portal': accountProfileAndPortal,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -8,6 +8,14 @@ export interface AccountRow extends Account, AccountProviderSettings {
   webhook_secret_encrypted: string | null;
   /** What buyers see on the hosted pages and in e-mails; null: `name`. */
   display_name: string | null;
+  /** Where customers can write to the merchant; shown in e-mails and on the pay and portal pages. */
+  contact_email: string | null;
+  /** The SEPA creditor identifier, named in every direct-debit pre-notification. */
+  creditor_id: string | null;
+  /** The portal actions allowed, comma-separated; null: all of them (see portalSettings). */
+  portal_allowed_actions: string | null;
+  /** The longest pause a customer can choose in the portal; null: the default. */
+  portal_max_pause_days: number | null;
   created_at: string;
   updated_at: string;
 }
