@@ -16,7 +16,7 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  // Natively, not by knex's table copy on SQLite: the copy would lose the tables' numbering triggers (migration 022).
+  // Natively (SQLite 3.35+ and MySQL): knex's table copy on SQLite would rebuild the table every other one refers to.
   for (const column of ['contact_email', 'creditor_id', 'portal_allowed_actions', 'portal_max_pause_days']) {
     await db.raw('ALTER TABLE ?? DROP COLUMN ??', ['accounts', column]);
   }
