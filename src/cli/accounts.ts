@@ -51,7 +51,7 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
 
   accounts
     .command('show')
-    .description('show an account: ids, the provider in use, and the secret that signs its webhook events')
+    .description('show an account: ids, its profile and portal settings, the provider in use, the secret that signs its webhook events')
     .requiredOption('--account <name>', 'account name')
     .action(async (options: { account: string }) => {
       const { account, provider, providerLines, webhookSecret, providerWebhookUrl } = await accountOverview(ctx, options.account);

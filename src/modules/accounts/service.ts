@@ -72,12 +72,6 @@ export async function setBookkeepingSystem(db: Knex, clock: Clock, accountName: 
   await accountsRepository.update(db, account.id, { bookkeeping_system: system, updated_at: toDbDateTime(clock.now()) });
 }
 
-/** The name buyers see on the hosted pages and in e-mails; null: the account's own name. */
-export async function setDisplayName(db: Knex, clock: Clock, accountName: string, displayName: string | null) {
-  const account = await requireAccount(db, accountName);
-  await accountsRepository.update(db, account.id, { display_name: displayName, updated_at: toDbDateTime(clock.now()) });
-}
-
 /** What buyers are told about the merchant; a null clears that part, an absent key leaves it. */
 export type ProfileChanges = Partial<Pick<AccountRow, 'display_name' | 'contact_email' | 'creditor_id'>>;
 
