@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { accountsRepository } from './repository';
 import { AccountError } from './service';
 
 /** What a customer can do in the self-service portal, each allowed or not per account. */
@@ -28,12 +29,7 @@ export function storedAllowedActions(allowed: ReadonlySet<PortalAction>): string
 }
 
 export async function portalSettingsOf(db: Knex, accountId: string): Promise<PortalSettings> {
-  const row = await db('accounts')
-    .where({ id: accountId })
-    .first<{ portal_allowed_actions: string | null; portal_max_pause_days: number | null } | undefined>(
-      'portal_allowed_actions',
-      'portal_max_pause_days',
-    );
+  const row = await accountsRepository.portalSettingsOf(db, accountId);
   if (!row) throw new AccountError(`No account with id ${accountId}`);
   return {
     allowed: allowedActionsOf(row.portal_allowed_actions),

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { accountsRepository } from './repository';
 import { AccountError } from './service';
 
 /** What customers are told about the merchant: in e-mails, on the pay page and in the portal. */
@@ -10,14 +11,7 @@ export interface MerchantProfile {
 }
 
 export async function merchantProfileOf(db: Knex, accountId: string): Promise<MerchantProfile> {
-  const row = await db('accounts')
-    .where({ id: accountId })
-    .first<{ name: string; display_name: string | null; contact_email: string | null; creditor_id: string | null } | undefined>(
-      'name',
-      'display_name',
-      'contact_email',
-      'creditor_id',
-    );
+  const row = await accountsRepository.profileOf(db, accountId);
   if (!row) throw new AccountError(`No account with id ${accountId}`);
   return { displayName: row.display_name ?? row.name, contactEmail: row.contact_email, creditorId: row.creditor_id };
 }

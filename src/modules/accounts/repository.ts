@@ -98,6 +98,26 @@ export const accountsRepository = {
       pre_notification_days: number;
     }>,
 
+  /** What customers are told about the merchant (see profile.ts). */
+  profileOf: (db: Knex, accountId: string) =>
+    accounts(db)
+      .where({ id: accountId })
+      .first<Pick<AccountRow, 'name' | 'display_name' | 'contact_email' | 'creditor_id'> | undefined>(
+        'name',
+        'display_name',
+        'contact_email',
+        'creditor_id',
+      ),
+
+  /** What the customer portal allows, as stored (see portalSettings.ts). */
+  portalSettingsOf: (db: Knex, accountId: string) =>
+    accounts(db)
+      .where({ id: accountId })
+      .first<Pick<AccountRow, 'portal_allowed_actions' | 'portal_max_pause_days'> | undefined>(
+        'portal_allowed_actions',
+        'portal_max_pause_days',
+      ),
+
   bookkeepingSystemOf: (db: Knex, accountId: string) =>
     accounts(db).where({ id: accountId }).first<{ bookkeeping_system: string | null } | undefined>('bookkeeping_system'),
 
