@@ -3,8 +3,10 @@ import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { accountsRepository } from '../modules/accounts/repository';
 import { accountOverview } from '../modules/accounts/providerSettings';
-import { setBookkeepingSystem, setDisplayName } from '../modules/accounts/service';
+import { setBookkeepingSystem } from '../modules/accounts/service';
+import { allowedActionsOf, DEFAULT_MAX_PAUSE_DAYS, PORTAL_ACTIONS } from '../modules/accounts/portalSettings';
 import { CliUsageError, type CliIo } from './io';
+import { registerProfileCommands } from './accountProfile';
 import { registerSetProvider } from './setProvider';
 
 /** Fits accounts.bookkeeping_system. */
@@ -44,31 +46,12 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
       );
     });
 
-  accounts
-    .command('set-profile')
-    .description('the merchant name buyers see on payment pages and in e-mails (default: the account name)')
-    .requiredOption('--account <name>', 'account name')
-    .option('--display-name <text>', 'name shown to buyers, at most 191 characters; "" clears it')
-    .option('--none', 'show the account name again')
-    .action(async (options: { account: string; displayName?: string; none?: boolean }) => {
-      if ((options.displayName === undefined) === (options.none === undefined)) {
-        throw new CliUsageError('Pass either --display-name <text> or --none');
-      }
-      const displayName = options.displayName?.trim() || null;
-      if (displayName !== null && displayName.length > 191) throw new CliUsageError('A display name is at most 191 characters');
-      await setDisplayName(ctx.db, ctx.clock, options.account, displayName);
-      io.out(
-        displayName === null
-          ? `Account "${options.account}" shows its own name to buyers`
-          : `Account "${options.account}" shows "${displayName}" to buyers`,
-      );
-    });
-
+  registerProfileCommands(accounts, ctx, io);
   registerSetProvider(accounts, ctx, io);
 
   accounts
     .command('show')
-    .description('show an account: ids, the provider in use, and the secret that signs its webhook events')
+    .description('show an account: ids, its profile and portal settings, the provider in use, the secret that signs its webhook events')
     .requiredOption('--account <name>', 'account name')
     .action(async (options: { account: string }) => {
       const { account, provider, providerLines, webhookSecret, providerWebhookUrl } = await accountOverview(ctx, options.account);
@@ -77,6 +60,12 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
       line('name', account.name);
       line('public ref', account.public_ref);
       line('bookkeeping system', account.bookkeeping_system ?? 'none');
+      line('display name', account.display_name ?? `none (shows "${account.name}")`);
+      line('contact e-mail', account.contact_email ?? 'none');
+      line('creditor id', account.creditor_id ?? 'none');
+      const allowed = allowedActionsOf(account.portal_allowed_actions);
+      line('portal allows', PORTAL_ACTIONS.filter((action) => allowed.has(action)).join(', ') || 'nothing');
+      line('portal max pause', `${account.portal_max_pause_days ?? DEFAULT_MAX_PAUSE_DAYS} days`);
       line('provider', provider);
       line('profile id', account.provider_profile_id ?? 'none');
       for (const [label, value] of providerLines) line(label, value);

@@ -153,6 +153,8 @@ describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing
     'When pre-notification is set, then the customer of a direct debit is e-mailed its date and amount that many days before, ' + 'once',
     async () => {
       expect((await cli(t.ctx, 'accounts', 'set-pre-notification', '--account', accountName, '--days', '5')).code).toBe(0);
+      const profile = ['--contact-email', 'hallo@koffieclub.nl', '--creditor-id', 'DE98ZZZ09999999999'];
+      expect((await cli(t.ctx, 'accounts', 'set-profile', '--account', accountName, ...profile)).code).toBe(0);
       await subscribe(t, token, { startDate: '2026-12-01' });
       expect(await sendPreNotifications(t.ctx, '2026-11-25')).toBe(0); // six days before
       expect(await sendPreNotifications(t.ctx, '2026-11-26')).toBe(1);
@@ -161,6 +163,9 @@ describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing
       expect(mail).toMatchObject({ template: 'charge-notice', recipient: 'anna@example.nl' });
       expect(mail.text_body).toContain('will debit €12.50 from your account on or shortly after December 1, 2026 for "Coffee box"');
       expect(mail.text_body).toContain('Mandate reference: ');
+      expect(mail.text_body).toContain('Creditor identifier: DE98ZZZ09999999999.');
+      expect(mail.text_body).toContain(`Questions? Contact ${accountName} at hallo@koffieclub.nl.`);
+      expect(mail.text_body).toContain(`Manage your subscription: ${t.ctx.config.publicUrl}/portal`);
       expect((await cli(t.ctx, 'accounts', 'set-pre-notification', '--account', accountName, '--none')).code).toBe(0);
       await t.ctx.db('subscriptions').where({ account_id: accountId }).update({ next_payment_at: '2027-01-01' });
       expect(await sendPreNotifications(t.ctx, '2026-12-28')).toBe(0);

@@ -91,6 +91,83 @@ describe.each(TEST_DATABASES)('the hosted pay page on %s', (kind) => {
     },
   );
 
+  describe('what the customer agrees to', () => {
+    let shopToken: string;
+    const shopName = `Agreement shop ${Math.random().toString(36).slice(2, 8)}`;
+
+    beforeAll(async () => {
+      ({ token: shopToken } = await t.newAccount(shopName));
+      await cli(
+        t.ctx,
+        'accounts',
+        'set-profile',
+        '--account',
+        shopName,
+        '--display-name',
+        'Koffieclub',
+        '--contact-email',
+        'hallo@koffieclub.nl',
+      );
+    });
+
+    const shopLink = async (body: Record<string, unknown>) => {
+      const res = await t.as(shopToken).post('/api/v2/links', { description: 'Coffee club', ...body });
+      expect(res.status).toBe(201);
+      return res.body as { id: string };
+    };
+    const subscriptionLink = () =>
+      shopLink({ type: 'subscription', rules: [{ amount: 9.95, interval: 'month', interval_amount: 1, times: 12 }] });
+
+    it('When a subscription link is shown, then it states the charges, how they are collected, how to cancel, the contact', async () => {
+      const res = await page((await subscriptionLink()).id, 'en');
+      expect(res.text).toContain('Then €9.95 every month, 11 times');
+      expect(res.text).toContain('<h2 id="agreement-title">What you agree to</h2>');
+      expect(res.text).toContain(
+        'By paying now you authorise Koffieclub to collect the regular charges above by SEPA direct debit from the bank account you pay ' +
+          'with, or to charge them to the card you pay with.',
+      );
+      expect(res.text).toContain(
+        'You can cancel at any time in the customer portal or by contacting Koffieclub. <a href="/portal">Customer portal</a>',
+      );
+      expect(res.text).toContain('Contact: <a href="mailto:hallo@koffieclub.nl">hallo@koffieclub.nl</a>');
+    });
+
+    it.each([
+      ['nl', 'Waar u mee instemt', 'SEPA-incasso', 'Klantenportaal'],
+      ['de', 'Dem stimmen Sie zu', 'SEPA-Lastschrift', 'Kundenportal'],
+      ['fr', 'Ce que vous acceptez', 'prélèvement SEPA', 'Espace client'],
+      ['es', 'Lo que acepta', 'adeudo directo SEPA', 'Portal del cliente'],
+    ])('When a subscription link is shown in %s, then the agreement is in that language', async (locale, title, sepa, portal) => {
+      const res = await page((await subscriptionLink()).id, locale);
+      expect(res.text).toContain(`<html lang="${locale}">`);
+      for (const text of [title, sepa, `<a href="/portal">${portal}</a>`, 'hallo@koffieclub.nl']) expect(res.text).toContain(text);
+    });
+
+    it('When a mandate link is shown, then it says the payment authorises future charges and how to stop them', async () => {
+      const res = await page((await shopLink({ type: 'mandate' })).id, 'en');
+      expect(res.text).toContain(
+        'This payment authorises Koffieclub to collect future charges by SEPA direct debit from the bank account you pay with, or to ' +
+          'charge them to the card you pay with.',
+      );
+      expect(res.text).toContain('<a href="/portal">Customer portal</a>');
+    });
+
+    it('When a one-off payment link is shown, then there is no agreement, but the contact e-mail is', async () => {
+      const res = await page((await shopLink({ type: 'payment', amount: 25 })).id, 'en');
+      expect(res.text).not.toContain('What you agree to');
+      expect(res.text).toContain('hallo@koffieclub.nl');
+    });
+
+    it('When the account has no contact e-mail, then the page shows none', async () => {
+      const res = await page(
+        (await newLink({ type: 'subscription', amount: undefined, rules: [{ amount: 5, interval: 'month', interval_amount: 1 }] })).id,
+        'en',
+      );
+      expect(res.text).toContain('What you agree to');
+      expect(res.text).not.toContain('mailto:');
+    });
+  });
+
   it(
     'When a subscription link has no trial, then the payment now is the first of its times and the page counts the ones after ' + 'it',
     async () => {

@@ -2,6 +2,19 @@ import type { PageLocale } from '../../i18n/locales';
 import type { RenderedMail } from './layout';
 import { renderChargeNotice, type ChargeNoticeData } from './chargeNotice';
 import { renderLinkReminder, type LinkReminderData } from './linkReminder';
+import {
+  renderPortalCancelled,
+  renderPortalMethodChanged,
+  renderPortalPaused,
+  renderPortalResumed,
+  renderPortalSkipped,
+  type PortalCancelledData,
+  type PortalMethodChangedData,
+  type PortalPausedData,
+  type PortalResumedData,
+  type PortalSkippedData,
+} from './portalActions';
+import { renderPortalLogin, type PortalLoginData } from './portalLogin';
 
 /**
  * Every mail we send, by template name, with the data it needs. A new mail is one file with its
@@ -10,6 +23,12 @@ import { renderLinkReminder, type LinkReminderData } from './linkReminder';
 export interface MailTemplates {
   'link-reminder': LinkReminderData;
   'charge-notice': ChargeNoticeData;
+  'portal-login': PortalLoginData;
+  'portal-cancelled': PortalCancelledData;
+  'portal-paused': PortalPausedData;
+  'portal-resumed': PortalResumedData;
+  'portal-skipped': PortalSkippedData;
+  'portal-method-changed': PortalMethodChangedData;
 }
 
 export type MailTemplateName = keyof MailTemplates;
@@ -20,6 +39,12 @@ export type TemplateAndData = { [Name in MailTemplateName]: { template: Name; da
 const RENDERERS: { [Name in MailTemplateName]: (locale: PageLocale, data: MailTemplates[Name]) => RenderedMail } = {
   'link-reminder': renderLinkReminder,
   'charge-notice': renderChargeNotice,
+  'portal-login': renderPortalLogin,
+  'portal-cancelled': renderPortalCancelled,
+  'portal-paused': renderPortalPaused,
+  'portal-resumed': renderPortalResumed,
+  'portal-skipped': renderPortalSkipped,
+  'portal-method-changed': renderPortalMethodChanged,
 };
 
 export function renderMail(locale: PageLocale, mail: TemplateAndData): RenderedMail {
@@ -27,6 +52,18 @@ export function renderMail(locale: PageLocale, mail: TemplateAndData): RenderedM
     case 'link-reminder':
       return RENDERERS[mail.template](locale, mail.data);
     case 'charge-notice':
+      return RENDERERS[mail.template](locale, mail.data);
+    case 'portal-login':
+      return RENDERERS[mail.template](locale, mail.data);
+    case 'portal-cancelled':
+      return RENDERERS[mail.template](locale, mail.data);
+    case 'portal-paused':
+      return RENDERERS[mail.template](locale, mail.data);
+    case 'portal-resumed':
+      return RENDERERS[mail.template](locale, mail.data);
+    case 'portal-skipped':
+      return RENDERERS[mail.template](locale, mail.data);
+    case 'portal-method-changed':
       return RENDERERS[mail.template](locale, mail.data);
   }
 }

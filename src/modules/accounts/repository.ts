@@ -8,6 +8,14 @@ export interface AccountRow extends Account, AccountProviderSettings {
   webhook_secret_encrypted: string | null;
   /** What buyers see on the hosted pages and in e-mails; null: `name`. */
   display_name: string | null;
+  /** Where customers can write to the merchant; shown in e-mails and on the pay and portal pages. */
+  contact_email: string | null;
+  /** The SEPA creditor identifier, named in every direct-debit pre-notification. */
+  creditor_id: string | null;
+  /** The portal actions allowed, comma-separated; null: all of them (see portalSettings). */
+  portal_allowed_actions: string | null;
+  /** The longest pause a customer can choose in the portal; null: the default. */
+  portal_max_pause_days: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -89,6 +97,26 @@ export const accountsRepository = {
       id: string;
       pre_notification_days: number;
     }>,
+
+  /** What customers are told about the merchant (see profile.ts). */
+  profileOf: (db: Knex, accountId: string) =>
+    accounts(db)
+      .where({ id: accountId })
+      .first<Pick<AccountRow, 'name' | 'display_name' | 'contact_email' | 'creditor_id'> | undefined>(
+        'name',
+        'display_name',
+        'contact_email',
+        'creditor_id',
+      ),
+
+  /** What the customer portal allows, as stored (see portalSettings.ts). */
+  portalSettingsOf: (db: Knex, accountId: string) =>
+    accounts(db)
+      .where({ id: accountId })
+      .first<Pick<AccountRow, 'portal_allowed_actions' | 'portal_max_pause_days'> | undefined>(
+        'portal_allowed_actions',
+        'portal_max_pause_days',
+      ),
 
   bookkeepingSystemOf: (db: Knex, accountId: string) =>
     accounts(db).where({ id: accountId }).first<{ bookkeeping_system: string | null } | undefined>('bookkeeping_system'),

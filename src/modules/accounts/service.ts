@@ -21,6 +21,10 @@ export async function findOrCreateAccount(db: Knex, clock: Clock, name: string):
     public_ref: randomBase62(24),
     webhook_secret_encrypted: null,
     display_name: null,
+    contact_email: null,
+    creditor_id: null,
+    portal_allowed_actions: null,
+    portal_max_pause_days: null,
     ...NO_PROVIDER_SETTINGS,
     created_at: now,
     updated_at: now,
@@ -68,10 +72,20 @@ export async function setBookkeepingSystem(db: Knex, clock: Clock, accountName: 
   await accountsRepository.update(db, account.id, { bookkeeping_system: system, updated_at: toDbDateTime(clock.now()) });
 }
 
-/** The name buyers see on the hosted pages and in e-mails; null: the account's own name. */
-export async function setDisplayName(db: Knex, clock: Clock, accountName: string, displayName: string | null) {
+/** What buyers are told about the merchant; a null clears that part, an absent key leaves it. */
+export type ProfileChanges = Partial<Pick<AccountRow, 'display_name' | 'contact_email' | 'creditor_id'>>;
+
+export async function setProfile(db: Knex, clock: Clock, accountName: string, changes: ProfileChanges) {
   const account = await requireAccount(db, accountName);
-  await accountsRepository.update(db, account.id, { display_name: displayName, updated_at: toDbDateTime(clock.now()) });
+  await accountsRepository.update(db, account.id, { ...changes, updated_at: toDbDateTime(clock.now()) });
+}
+
+/** What the customer portal allows; null columns mean the defaults (see portalSettings). */
+export type PortalChanges = Partial<Pick<AccountRow, 'portal_allowed_actions' | 'portal_max_pause_days'>>;
+
+export async function setPortalSettings(db: Knex, clock: Clock, accountName: string, changes: PortalChanges) {
+  const account = await requireAccount(db, accountName);
+  await accountsRepository.update(db, account.id, { ...changes, updated_at: toDbDateTime(clock.now()) });
 }
 
 export interface Authenticated {

@@ -10,7 +10,8 @@ import { subscriptionsRepository } from '../subscriptions/repository';
  * SEPA asks the creditor to tell the debtor the amount and date of each direct debit in advance.
  * For accounts that set `pre_notification_days`, every active subscription on a direct-debit
  * mandate whose next charge is that many days after `date` (or fewer, when a run was missed)
- * gets one e-mail per charge date: the dedupe key makes a repeated run send nothing new.
+ * gets one e-mail per charge date, naming the creditor id and linking to the portal: the dedupe key
+ * makes a repeated run send nothing new.
  */
 export async function sendPreNotifications(ctx: AppContext, date: string): Promise<number> {
   const accounts = await accountsRepository.withPreNotification(ctx.db);
@@ -30,6 +31,9 @@ export async function sendPreNotifications(ctx: AppContext, date: string): Promi
         template: 'charge-notice',
         data: {
           merchantName: row.merchant,
+          contactEmail: row.contact_email,
+          creditorId: row.creditor_id,
+          portalUrl: `${ctx.config.publicUrl}/portal`,
           customerName: `${row.first_name} ${row.last_name}`.trim() || null,
           description: row.name,
           amountCents: row.next_amount,

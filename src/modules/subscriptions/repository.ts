@@ -75,6 +75,8 @@ export interface PreNotificationDue {
   last_name: string;
   mandate_reference: string | null;
   merchant: string;
+  contact_email: string | null;
+  creditor_id: string | null;
   days: number;
 }
 
@@ -208,6 +210,8 @@ export const subscriptionsRepository = {
         'customers.last_name',
         'mandates.mandate_reference',
         db.raw('COALESCE(accounts.display_name, accounts.name) as merchant'),
+        'accounts.contact_email',
+        'accounts.creditor_id',
       )) as PreNotificationDue[],
 
   /** The invoice lines of one subscription rule, as written (any order). */

@@ -15,6 +15,8 @@ h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
 .amount{margin:0 0 1rem;font-size:2.25rem;font-weight:700}
 .regular{padding-left:1.25rem;margin:.5rem 0}
 .note{color:#4a4a4a;font-size:.95rem}
+.agreement{margin:1.25rem 0 0;padding-top:.25rem;border-top:1px solid #d1d5db;font-size:.95rem}
+a{color:#0b5cad}
 fieldset{border:0;padding:0;margin:1.5rem 0 0}
 legend{font-weight:600;margin-bottom:.5rem;padding:0}
 .field{margin-bottom:1rem}

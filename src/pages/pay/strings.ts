@@ -13,6 +13,15 @@ export interface PayStrings {
   firstRegularCharge(date: string): string;
   trial(trial: string): string;
   mandateNote: string;
+  /** What the buyer of a subscription link agrees to (SEPA rulebook): how it is collected and how to stop it. */
+  agreement: {
+    title: string;
+    collectedBy(merchant: string): string;
+    mandateBy(merchant: string): string;
+    cancelHow(merchant: string): string;
+    portalLink: string;
+  };
+  contact: string;
   yourDetails: string;
   firstName: string;
   lastName: string;
@@ -60,6 +69,18 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     firstRegularCharge: (date) => `First regular charge on ${date}.`,
     trial: (trial) => `Includes a trial of ${trial}.`,
     mandateNote: 'This small payment authorises future direct debits from your account. Nothing else is charged now.',
+    agreement: {
+      title: 'What you agree to',
+      collectedBy: (merchant) =>
+        `By paying now you authorise ${merchant} to collect the regular charges above by SEPA direct debit from the bank account ` +
+        'you pay with, or to charge them to the card you pay with.',
+      mandateBy: (merchant) =>
+        `This payment authorises ${merchant} to collect future charges by SEPA direct debit from the bank account you pay with, ` +
+        'or to charge them to the card you pay with.',
+      cancelHow: (merchant) => `You can cancel at any time in the customer portal or by contacting ${merchant}.`,
+      portalLink: 'Customer portal',
+    },
+    contact: 'Contact:',
     yourDetails: 'Your details',
     firstName: 'First name',
     lastName: 'Last name',
@@ -106,6 +127,18 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     trial: (trial) => `Inclusief een proefperiode van ${trial}.`,
     mandateNote:
       'Met deze kleine betaling geeft u toestemming voor toekomstige incasso’s van uw rekening. Verder wordt nu niets afgeschreven.',
+    agreement: {
+      title: 'Waar u mee instemt',
+      collectedBy: (merchant) =>
+        `Door nu te betalen geeft u ${merchant} toestemming de bovenstaande vaste bedragen via SEPA-incasso af te schrijven van de ` +
+        'rekening waarmee u betaalt, of ze af te schrijven van de kaart waarmee u betaalt.',
+      mandateBy: (merchant) =>
+        `Met deze betaling geeft u ${merchant} toestemming toekomstige bedragen via SEPA-incasso af te schrijven van de rekening ` +
+        'waarmee u betaalt, of van de kaart waarmee u betaalt.',
+      cancelHow: (merchant) => `U kunt altijd opzeggen in het klantenportaal of door contact op te nemen met ${merchant}.`,
+      portalLink: 'Klantenportaal',
+    },
+    contact: 'Contact:',
     yourDetails: 'Uw gegevens',
     firstName: 'Voornaam',
     lastName: 'Achternaam',
@@ -153,6 +186,18 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     firstRegularCharge: (date) => `Erste regelmäßige Abbuchung am ${date}.`,
     trial: (trial) => `Mit einer Testphase von ${trial}.`,
     mandateNote: 'Mit dieser kleinen Zahlung erlauben Sie künftige Lastschriften von Ihrem Konto. Sonst wird jetzt nichts abgebucht.',
+    agreement: {
+      title: 'Dem stimmen Sie zu',
+      collectedBy: (merchant) =>
+        `Mit der Zahlung jetzt ermächtigen Sie ${merchant}, die obigen regelmäßigen Beträge per SEPA-Lastschrift von dem Konto ` +
+        'einzuziehen, mit dem Sie zahlen, oder sie der Karte zu belasten, mit der Sie zahlen.',
+      mandateBy: (merchant) =>
+        `Mit dieser Zahlung ermächtigen Sie ${merchant}, künftige Beträge per SEPA-Lastschrift von dem Konto einzuziehen, ` +
+        'mit dem Sie zahlen, oder sie der Karte zu belasten, mit der Sie zahlen.',
+      cancelHow: (merchant) => `Sie können jederzeit im Kundenportal kündigen oder indem Sie sich an ${merchant} wenden.`,
+      portalLink: 'Kundenportal',
+    },
+    contact: 'Kontakt:',
     yourDetails: 'Ihre Angaben',
     firstName: 'Vorname',
     lastName: 'Nachname',
@@ -204,6 +249,18 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     firstRegularCharge: (date) => `Premier prélèvement régulier le ${date}.`,
     trial: (trial) => `Avec une période d’essai de ${trial}.`,
     mandateNote: 'Ce petit paiement autorise de futurs prélèvements sur votre compte. Rien d’autre n’est débité maintenant.',
+    agreement: {
+      title: 'Ce que vous acceptez',
+      collectedBy: (merchant) =>
+        `En payant maintenant, vous autorisez ${merchant} à prélever les montants réguliers ci-dessus par prélèvement SEPA sur le ` +
+        'compte avec lequel vous payez, ou à les débiter de la carte avec laquelle vous payez.',
+      mandateBy: (merchant) =>
+        `Ce paiement autorise ${merchant} à prélever de futurs montants par prélèvement SEPA sur le compte avec lequel vous payez, ` +
+        'ou à les débiter de la carte avec laquelle vous payez.',
+      cancelHow: (merchant) => `Vous pouvez résilier à tout moment dans l’espace client ou en contactant ${merchant}.`,
+      portalLink: 'Espace client',
+    },
+    contact: 'Contact :',
     yourDetails: 'Vos coordonnées',
     firstName: 'Prénom',
     lastName: 'Nom',
@@ -251,6 +308,18 @@ export const PAY_STRINGS: Record<PageLocale, PayStrings> = {
     firstRegularCharge: (date) => `Primer cargo periódico el ${date}.`,
     trial: (trial) => `Incluye un periodo de prueba de ${trial}.`,
     mandateNote: 'Este pequeño pago autoriza futuros adeudos directos en su cuenta. No se cobra nada más ahora.',
+    agreement: {
+      title: 'Lo que acepta',
+      collectedBy: (merchant) =>
+        `Al pagar ahora autoriza a ${merchant} a cobrar los importes periódicos indicados mediante adeudo directo SEPA en la ` +
+        'cuenta con la que paga, o a cargarlos en la tarjeta con la que paga.',
+      mandateBy: (merchant) =>
+        `Este pago autoriza a ${merchant} a cobrar importes futuros mediante adeudo directo SEPA en la cuenta con la que paga, ` +
+        'o a cargarlos en la tarjeta con la que paga.',
+      cancelHow: (merchant) => `Puede cancelar en cualquier momento en el portal del cliente o poniéndose en contacto con ${merchant}.`,
+      portalLink: 'Portal del cliente',
+    },
+    contact: 'Contacto:',
     yourDetails: 'Sus datos',
     firstName: 'Nombre',
     lastName: 'Apellidos',

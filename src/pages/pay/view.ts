@@ -46,6 +46,32 @@ function regularCharges(locale: PageLocale, found: PublicLink, today: string): s
   return `<ul class="regular">${items.join('')}</ul>${notes.map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('')}`;
 }
 
+/**
+ * What the buyer agrees to by paying (SEPA rulebook): the regular charges (listed above) are
+ * collected under the mandate this payment creates, and how to stop them. A mandate link authorises
+ * future charges the same way.
+ */
+function agreement(locale: PageLocale, found: PublicLink): string {
+  const words = PAY_STRINGS[locale].agreement;
+  const merchant = merchantOf(found);
+  const subscription = found.link.type === 'subscription';
+  const paragraphs = [
+    `<p>${escapeHtml(subscription ? words.collectedBy(merchant) : words.mandateBy(merchant))}</p>`,
+    `<p>${escapeHtml(words.cancelHow(merchant))} <a href="/portal">${escapeHtml(words.portalLink)}</a></p>`,
+  ];
+  return `<section class="agreement" aria-labelledby="agreement-title">
+<h2 id="agreement-title">${escapeHtml(words.title)}</h2>
+${paragraphs.join('\n')}
+</section>`;
+}
+
+/** The merchant's contact address, when the account set one. */
+function contact(locale: PageLocale, found: PublicLink): string {
+  const email = found.account.contact_email;
+  if (!email) return '';
+  return `<p class="note">${escapeHtml(PAY_STRINGS[locale].contact)} <a href="mailto:${escapeHtml(email)}">${escapeHtml(email)}</a></p>`;
+}
+
 function field(name: keyof BuyerForm['values'], label: string, type: string, autocomplete: string, form: BuyerForm): string {
   const error = form.errors[name];
   const described = error ? ` aria-invalid="true" aria-describedby="${name}-error"` : '';
@@ -88,8 +114,10 @@ export function linkPage(locale: PageLocale, found: PublicLink, today: string, f
   if (link.type === 'subscription') parts.push(regularCharges(locale, found, today));
   if (link.type === 'mandate') parts.push(`<p class="note">${escapeHtml(words.mandateNote)}</p>`);
   if (link.expires_at) parts.push(`<p class="note">${escapeHtml(words.expiresOn(dateFor(locale, link.expires_at)))}</p>`);
+  if (link.type === 'subscription' || link.type === 'mandate') parts.push(agreement(locale, found));
+  parts.push(contact(locale, found));
   parts.push(payForm(locale, found, form));
-  return renderPage({ locale, title: words.payTo(merchantOf(found)), body: parts.join('\n'), stylesheet: STYLESHEET });
+  return renderPage({ locale, title: words.payTo(merchantOf(found)), body: parts.filter(Boolean).join('\n'), stylesheet: STYLESHEET });
 }
 
 /** A page with a title and one sentence: gone, not found, thanks, provider down, still waiting. */
