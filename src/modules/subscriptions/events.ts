@@ -20,3 +20,24 @@ export function enqueueSubscriptionEvent(
     now,
   );
 }
+
+/** What a `subscription.updated` event says changed. */
+export type SubscriptionChange = 'name' | 'provider_mandate_id' | 'rules';
+
+/**
+ * `subscription.updated` (`{id, event, changes}`) in the transaction that made the change: a PATCH,
+ * or a new mandate taking over. `changes` names the fields, in the order given.
+ */
+export function enqueueSubscriptionUpdated(
+  trx: Knex.Transaction,
+  subscription: { id: string; account_id: string },
+  changes: string[],
+  now: string,
+): Promise<string | null> {
+  return enqueueAccountEvent(
+    trx,
+    subscription.account_id,
+    { name: 'subscription.updated', resourceId: subscription.id, body: { changes } },
+    now,
+  );
+}

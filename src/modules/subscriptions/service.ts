@@ -18,6 +18,7 @@ import { effectiveRuleDay, firstChargeDate } from './schedule';
 
 /** The lifecycle changes (lifecycle.ts), for the routes. */
 export { cancelSubscription, pauseSubscription, resumeSubscription } from './lifecycle';
+export { updateSubscription } from './update';
 
 const CREATE_FAILED = 'Could not create subscription. Some fields contain invalid data';
 const CURRENCY = 'EUR';
@@ -67,7 +68,12 @@ function ruleRowsFrom(account: Pick<Account, 'id'>, subscriptionId: string, inpu
   }));
 }
 
-function invoiceRuleRowsFrom(account: Pick<Account, 'id'>, rules: SubscriptionRuleRow[], input: CreateSubscriptionInput): InvoiceRuleRow[] {
+/** The invoice lines of new rule rows, from the request's rules in the same order (create, and a PATCH of rules). */
+export function invoiceRuleRowsFrom(
+  account: Pick<Account, 'id'>,
+  rules: SubscriptionRuleRow[],
+  input: Pick<CreateSubscriptionInput, 'rules'>,
+): InvoiceRuleRow[] {
   return input.rules.flatMap((rule, index) =>
     (rule.invoice_rules ?? []).map((line, position) => ({
       id: newId('inv'),
