@@ -1,6 +1,8 @@
 import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
+import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
 import { presentFollowUps } from './presenter';
+import { FOLLOW_UP_STATUSES } from './repository';
 import { followUpResponse, updateFollowUpBody } from './schemas';
 import { getFollowUp, listFollowUps, setFollowUpStatus } from './service';
 
@@ -8,7 +10,15 @@ const names = { path: '/api/v2/follow-ups', tag: 'Follow-ups', plural: 'follow-u
 const present = presentFollowUps;
 
 export const followUpRoutes = [
-  listRoute({ ...names, operationId: 'listFollowUps', summary: 'List follow-ups of failed payments', list: listFollowUps, present }),
+  listRoute({
+    ...names,
+    operationId: 'listFollowUps',
+    summary: 'List follow-ups of failed payments (extension filters: status, subscription_id)',
+    query: listQueryWith({ status: statusFilter(FOLLOW_UP_STATUSES), subscription_id: idFilter('sub') }),
+    filtersOf: (query) => ({ status: query.status, subscription_id: query.subscription_id }),
+    list: listFollowUps,
+    present,
+  }),
   readOneRoute({ ...names, operationId: 'getFollowUp', summary: 'Get one follow-up', get: getFollowUp, present }),
   defineRoute({
     methods: ['put'],

@@ -1,6 +1,8 @@
 import { defineRoute } from '../../http/route';
 import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
+import { listQueryWith, statusFilter } from '../../http/listFilters';
 import { presentPaymentLinks } from './presenter';
+import { LINK_STATUSES } from './repository';
 import { createPaymentLinkBody, paymentLinkResponse } from './schemas';
 import { createPaymentLink, deactivatePaymentLink, getPaymentLink, listPaymentLinks } from './service';
 
@@ -8,7 +10,15 @@ const names = { path: '/api/v2/links', tag: 'Payment links', plural: 'payment li
 const present = presentPaymentLinks;
 
 export const linkRoutes = [
-  listRoute({ ...names, operationId: 'listPaymentLinks', summary: 'List payment links', list: listPaymentLinks, present }),
+  listRoute({
+    ...names,
+    operationId: 'listPaymentLinks',
+    summary: 'List payment links (extension filter: status)',
+    query: listQueryWith({ status: statusFilter(LINK_STATUSES) }),
+    filtersOf: (query) => ({ status: query.status }),
+    list: listPaymentLinks,
+    present,
+  }),
   defineRoute({
     methods: ['post'],
     path: names.path,

@@ -1,5 +1,7 @@
 import { listRoute, readOneRoute } from '../../http/resourceRoutes';
+import { listQueryWith, statusFilter } from '../../http/listFilters';
 import { presentOrders } from './presenter';
+import { ORDER_STATUSES } from './repository';
 import { orderResponse } from './schemas';
 import { getOrder, listOrders } from './service';
 
@@ -7,6 +9,14 @@ const names = { path: '/api/v2/orders', tag: 'Orders', plural: 'orders', item: o
 const present = presentOrders;
 
 export const orderRoutes = [
-  listRoute({ ...names, operationId: 'listOrders', summary: 'List orders with their lines', list: listOrders, present }),
+  listRoute({
+    ...names,
+    operationId: 'listOrders',
+    summary: 'List orders with their lines (extension filter: status)',
+    query: listQueryWith({ status: statusFilter(ORDER_STATUSES) }),
+    filtersOf: (query) => ({ status: query.status }),
+    list: listOrders,
+    present,
+  }),
   readOneRoute({ ...names, operationId: 'getOrder', summary: 'Get one order with its lines', get: getOrder, present }),
 ];

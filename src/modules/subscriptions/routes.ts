@@ -1,6 +1,8 @@
 import { defineRoute } from '../../http/route';
 import { listRoute, readOneRoute } from '../../http/resourceRoutes';
+import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
 import { presentSubscriptions } from './presenter';
+import { SUBSCRIPTION_STATUSES } from './repository';
 import { idParams } from '../../http/resourceRoutes';
 import { createSubscriptionBody, updateSubscriptionBody } from './requestSchemas';
 import { subscriptionResponse } from './schemas';
@@ -13,7 +15,9 @@ export const subscriptionRoutes = [
   listRoute({
     ...names,
     operationId: 'listSubscriptions',
-    summary: 'List subscriptions with their rules and customer',
+    summary: 'List subscriptions with their rules and customer (extension filters: customer_id, status)',
+    query: listQueryWith({ customer_id: idFilter('cus'), status: statusFilter(SUBSCRIPTION_STATUSES) }),
+    filtersOf: (query) => ({ customer_id: query.customer_id, status: query.status }),
     list: listSubscriptions,
     present,
   }),

@@ -1,6 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
+import type { ListFilterValues } from '../../db/tenantTable';
 import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { calendarDateIn, toDbDateTime } from '../../time';
@@ -162,6 +163,12 @@ export async function getSubscription(ctx: AppContext, account: Account, id: str
   return row;
 }
 
-export function listSubscriptions(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<SubscriptionRow>> {
-  return subscriptionsRepository.page(ctx.db, account.id, request);
+/** One page of the list, filtered by the given columns (`?customer_id=&status=`; none: the whole list). */
+export function listSubscriptions(
+  ctx: AppContext,
+  account: Account,
+  request: PageRequest,
+  filters: ListFilterValues = {},
+): Promise<Page<SubscriptionRow>> {
+  return subscriptionsRepository.pageFiltered(ctx.db, account.id, filters, request);
 }
