@@ -40,8 +40,8 @@ export function tenantTable<Row extends TenantRow>(name: string) {
     /**
      * One page of the rows whose columns equal the given filters (a list's `?status=…&customer_id=…`;
      * absent ones are not filters), in creation order; without any, the plain page. Scoped by
-     * account, so another account's id filters to nothing. Each filtered column has an
-     * (account_id, column, seq) index (migration 036): the page is a range read in `seq` order.
+     * account, so another account's id filters to nothing. Each filter has an index that starts
+     * with account_id and ends in seq (migration 036): the page is a range read in `seq` order.
      */
     pageFiltered: (db: Knex, accountId: string, filters: ListFilterValues, request: PageRequest): Promise<Page<Row>> => {
       const given = Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined);

@@ -81,6 +81,18 @@ describe.each(TEST_DATABASES)('changing a subscription (PATCH) on %s', (kind) =>
     expect(made[1]?.mandate).toBe(second);
   });
 
+  it('When a draft waiting for its mandate is moved to a valid one, then it becomes active and is charged on it', async () => {
+    const { subscriptionId, customerId, mandateId } = await subscribe(t, token);
+    await t.ctx.db('mandates').where({ id: mandateId }).update({ status: 'pending' });
+    await t.ctx.db('subscriptions').where({ id: subscriptionId }).update({ status: 'draft' });
+    const second = await newMandate(customerId);
+    const res = await patch(subscriptionId, { provider_mandate_id: second });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'active', provider_mandate_id: second, next_payment_at: '2026-12-01' });
+    await bill('2026-12-01');
+    expect(await atProvider()).toEqual([{ amount: 1250, mandate: second }]);
+  });
+
   it('When the name changes, then subscription.updated names the changed fields only', async () => {
     const { name } = await t.ctx.db('accounts').where({ id: accountId }).first('name');
     expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', name, '--url', 'https://merchant.example/events')).code).toBe(0);

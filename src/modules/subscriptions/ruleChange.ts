@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Account } from '../../context';
 import { ValidationError } from '../../errors';
 import { newId } from '../../ids';
-import { formatNullableDate } from '../../time';
+import { formatDate, formatNullableDate } from '../../time';
 import { planOf } from './plan';
 import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow } from './repository';
 import type { CreateSubscriptionRuleInput } from './requestSchemas';
@@ -35,7 +35,7 @@ export async function replaceRulesFromNextPeriod(
   const kept = old.filter((_, index) => (done[index] ?? 0) > 0);
   const lastPlanned = planned > 0 ? scheduledCharge(oldPlan, planned) : null;
   const lastRule = lastPlanned ? (old[lastPlanned.ruleIndex] as SubscriptionRuleRow) : null;
-  const newStart = lastPlanned && lastRule ? chargeDateAfter(lastRule, lastPlanned.date) : (formatNullableDate(row.start_date) ?? '');
+  const newStart = lastPlanned && lastRule ? chargeDateAfter(lastRule, lastPlanned.date) : formatDate(row.start_date);
 
   let left = planned;
   const remaining: Array<{ rule: CreateSubscriptionRuleInput; times: number | null }> = [];
