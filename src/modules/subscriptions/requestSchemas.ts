@@ -83,7 +83,7 @@ export const pauseSubscriptionBody = z
   .strict();
 
 /**
- * `PATCH /api/v2/subscriptions/{id}` (extension): any of these; rules are validated as on create
+ * `PATCH /api/v2/subscriptions/{id}` (extension): one or more of these; rules are validated as on create
  * and apply from the next period not charged yet. At least one field.
  */
 export const updateSubscriptionBody = z
