@@ -1,9 +1,7 @@
 import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
-import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
 import { presentFollowUps } from './presenter';
-import { FOLLOW_UP_STATUSES } from './repository';
-import { followUpResponse, updateFollowUpBody } from './schemas';
+import { followUpListQuery, followUpResponse, updateFollowUpBody } from './schemas';
 import { getFollowUp, listFollowUps, setFollowUpStatus } from './service';
 
 const names = { path: '/api/v2/follow-ups', tag: 'Follow-ups', plural: 'follow-ups', item: followUpResponse };
@@ -14,7 +12,7 @@ export const followUpRoutes = [
     ...names,
     operationId: 'listFollowUps',
     summary: 'List follow-ups of failed payments (extension filters: status, subscription_id)',
-    query: listQueryWith({ status: statusFilter(FOLLOW_UP_STATUSES), subscription_id: idFilter('sub') }),
+    query: followUpListQuery,
     filtersOf: (query) => ({ status: query.status, subscription_id: query.subscription_id }),
     list: listFollowUps,
     present,

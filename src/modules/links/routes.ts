@@ -1,9 +1,7 @@
 import { defineRoute } from '../../http/route';
 import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
-import { listQueryWith, statusFilter } from '../../http/listFilters';
 import { presentPaymentLinks } from './presenter';
-import { LINK_STATUSES } from './repository';
-import { createPaymentLinkBody, paymentLinkResponse } from './schemas';
+import { createPaymentLinkBody, paymentLinkListQuery, paymentLinkResponse } from './schemas';
 import { createPaymentLink, deactivatePaymentLink, getPaymentLink, listPaymentLinks } from './service';
 
 const names = { path: '/api/v2/links', tag: 'Payment links', plural: 'payment links', item: paymentLinkResponse };
@@ -14,7 +12,7 @@ export const linkRoutes = [
     ...names,
     operationId: 'listPaymentLinks',
     summary: 'List payment links (extension filter: status)',
-    query: listQueryWith({ status: statusFilter(LINK_STATUSES) }),
+    query: paymentLinkListQuery,
     filtersOf: (query) => ({ status: query.status }),
     list: listPaymentLinks,
     present,

@@ -1,8 +1,6 @@
 import { listRoute, readOneRoute } from '../../http/resourceRoutes';
-import { listQueryWith, statusFilter } from '../../http/listFilters';
 import { presentOrders } from './presenter';
-import { ORDER_STATUSES } from './repository';
-import { orderResponse } from './schemas';
+import { orderListQuery, orderResponse } from './schemas';
 import { getOrder, listOrders } from './service';
 
 const names = { path: '/api/v2/orders', tag: 'Orders', plural: 'orders', item: orderResponse };
@@ -13,7 +11,7 @@ export const orderRoutes = [
     ...names,
     operationId: 'listOrders',
     summary: 'List orders with their lines (extension filter: status)',
-    query: listQueryWith({ status: statusFilter(ORDER_STATUSES) }),
+    query: orderListQuery,
     filtersOf: (query) => ({ status: query.status }),
     list: listOrders,
     present,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { amountInCents, calendarDate, intervalUnit, optionalText, positiveInteger, requiredText } from '../../http/fields';
-import type { RuleInterval } from './repository';
+import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
+import { SUBSCRIPTION_STATUSES, type RuleInterval } from './repository';
 
 const MAX_RULES = 20;
 const MAX_INVOICE_RULES = 50;
@@ -99,3 +100,6 @@ export const updateSubscriptionBody = z
   });
 
 export type UpdateSubscriptionInput = z.output<typeof updateSubscriptionBody>;
+
+/** `GET /api/v2/subscriptions`: the page query and its filters (extensions). */
+export const subscriptionListQuery = listQueryWith({ customer_id: idFilter('cus'), status: statusFilter(SUBSCRIPTION_STATUSES) });

@@ -1,10 +1,8 @@
 import { defineRoute } from '../../http/route';
 import { listRoute, readOneRoute } from '../../http/resourceRoutes';
-import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
 import { presentSubscriptions } from './presenter';
-import { SUBSCRIPTION_STATUSES } from './repository';
 import { idParams } from '../../http/resourceRoutes';
-import { createSubscriptionBody, updateSubscriptionBody } from './requestSchemas';
+import { createSubscriptionBody, subscriptionListQuery, updateSubscriptionBody } from './requestSchemas';
 import { subscriptionResponse } from './schemas';
 import { createSubscription, getSubscription, listSubscriptions, updateSubscription } from './service';
 
@@ -16,7 +14,7 @@ export const subscriptionRoutes = [
     ...names,
     operationId: 'listSubscriptions',
     summary: 'List subscriptions with their rules and customer (extension filters: customer_id, status)',
-    query: listQueryWith({ customer_id: idFilter('cus'), status: statusFilter(SUBSCRIPTION_STATUSES) }),
+    query: subscriptionListQuery,
     filtersOf: (query) => ({ customer_id: query.customer_id, status: query.status }),
     list: listSubscriptions,
     present,

@@ -7,7 +7,7 @@ import { planOf } from './plan';
 import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow } from './repository';
 import type { CreateSubscriptionRuleInput } from './requestSchemas';
 import { chargeDateAfter, effectiveRuleDay, scheduledCharge, timesDoneBefore } from './schedule';
-import { invoiceRuleRowsFrom } from './service';
+import { invoiceRuleRowsFrom } from './invoiceRuleRows';
 
 const CURRENCY = 'EUR';
 const FAILED = 'Could not update subscription. Some fields contain invalid data';

@@ -15,10 +15,12 @@ import {
   type SubscriptionStatus,
 } from './repository';
 import type { CreateSubscriptionInput } from './requestSchemas';
+import { invoiceRuleRowsFrom } from './invoiceRuleRows';
 import { effectiveRuleDay, firstChargeDate } from './schedule';
 
 /** The lifecycle changes (lifecycle.ts), for the routes. */
 export { cancelSubscription, pauseSubscription, resumeSubscription } from './lifecycle';
+export { skipNextCharge } from './skip';
 export { updateSubscription } from './update';
 
 const CREATE_FAILED = 'Could not create subscription. Some fields contain invalid data';
@@ -67,27 +69,6 @@ function ruleRowsFrom(account: Pick<Account, 'id'>, subscriptionId: string, inpu
     times: rule.times ?? null,
     times_done: 0,
   }));
-}
-
-/** The invoice lines of new rule rows, from the request's rules in the same order (create, and a PATCH of rules). */
-export function invoiceRuleRowsFrom(
-  account: Pick<Account, 'id'>,
-  rules: SubscriptionRuleRow[],
-  input: Pick<CreateSubscriptionInput, 'rules'>,
-): InvoiceRuleRow[] {
-  return input.rules.flatMap((rule, index) =>
-    (rule.invoice_rules ?? []).map((line, position) => ({
-      id: newId('inv'),
-      account_id: account.id,
-      subscription_rule_id: (rules[index] as SubscriptionRuleRow).id,
-      position,
-      quantity: line.quantity,
-      description: line.description,
-      amount: line.amount,
-      vat: line.vat ?? null,
-      ledger_account_id: line.ledger_account_id ?? null,
-    })),
-  );
 }
 
 /** A subscription with its rules and their invoice lines, ready to be written in one transaction. */
