@@ -5,6 +5,7 @@ import path from 'node:path';
 import { benchBilling } from './billing';
 import { benchCreate } from './create';
 import type { Load } from './http';
+import { benchFilteredList } from './filteredList';
 import { benchList } from './list';
 import { benchSync } from './sync';
 import { benchWebhooks } from './webhooks';
@@ -14,10 +15,10 @@ const loadText = (load: Load) =>
   (load.non2xx || load.errors ? ` (${load.non2xx} non-2xx, ${load.errors} errors)` : '');
 
 type Database = 'sqlite' | 'mysql';
-const CASES = ['list', 'create', 'billing', 'sync', 'webhooks'] as const;
+const CASES = ['list', 'filtered', 'create', 'billing', 'sync', 'webhooks'] as const;
 type CaseName = (typeof CASES)[number];
 /** The cases measured on each database; the others on SQLite only. */
-const ON_EVERY_DATABASE: ReadonlySet<CaseName> = new Set(['list', 'create', 'webhooks']);
+const ON_EVERY_DATABASE: ReadonlySet<CaseName> = new Set(['list', 'filtered', 'create', 'webhooks']);
 
 /** One case on one database, printed as a line; returns what goes into latest.json. */
 async function runCase(name: CaseName, database: Database): Promise<object> {
@@ -30,6 +31,22 @@ async function runCase(name: CaseName, database: Database): Promise<object> {
           `${result.connections} connections: page 1 ${loadText(result.page1)}; page ${result.deepPage} ${loadText(result.deep)}; ` +
           (`ceiling ${loadText(result.ceiling)}; page 1/ceiling ` +
             `${result.page1Ratio}, deep/page 1 ${result.deepRatio} (target ${result.target})`),
+      );
+      return result;
+    }
+    case 'filtered': {
+      const result = await benchFilteredList({
+        count: Number(process.env.BENCH_FILTERED_ROWS ?? 100_000),
+        connections: 32,
+        seconds,
+        database,
+      });
+      console.log(
+        `filtered (${database}): ${result.subscriptions} subscriptions and ${result.payments} payments, ` +
+          `${result.connections} connections: ` +
+          `subscriptions page 1 ${loadText(result.subscriptionsPage1)}; ?customer_id&status ${loadText(result.byCustomerAndStatus)}; ` +
+          `?status deep ${loadText(result.byStatusDeep)}; payments page 1 ${loadText(result.paymentsPage1)}; ` +
+          `?subscription_id ${loadText(result.paymentsBySubscription)}; ratios ${JSON.stringify(result.ratios)} (target ${result.target})`,
       );
       return result;
     }
@@ -91,8 +108,8 @@ function inChild(name: CaseName, database: Database, resultFile: string): Promis
 /**
  * `npm run bench`: measurements, not tests. Prints each case beside its ceiling and writes
  * bench/results/latest.json. Cases are chosen with BENCH_CASES (comma-separated; default all);
- * BENCH_MYSQL_URL adds MySQL to the list, create and webhooks cases; BENCH_SECONDS sets each HTTP
- * load; BENCH_LIST_CUSTOMERS, BENCH_WEBHOOK_CALLS, BENCH_BILLING_SUBSCRIPTIONS and BENCH_SYNC_ORDERS
+ * BENCH_MYSQL_URL adds MySQL to the list, filtered, create and webhooks cases; BENCH_SECONDS sets each HTTP
+ * load; BENCH_LIST_CUSTOMERS, BENCH_FILTERED_ROWS, BENCH_WEBHOOK_CALLS, BENCH_BILLING_SUBSCRIPTIONS and BENCH_SYNC_ORDERS
  * size the cases; BENCH_COUNT_STATEMENTS=1 prints the SQL statements per charge; BENCH_PROFILE_DIR
  * writes CPU profiles of the service processes.
  */

@@ -5,6 +5,9 @@ import { numberedPage, pageOf } from './paging';
 /** The lists numbered per account by the database (migration 022): their pages are seeks. */
 const NUMBERED_LISTS = new Set(['customers', 'products', 'subscriptions', 'payment_links', 'follow_ups', 'orders', 'sync_runs']);
 
+/** A list's filters by column: a value to equal, or undefined (not filtered on). */
+export type ListFilterValues = Record<string, string | undefined>;
+
 /** What every tenant row has: its public id and the account that owns it. */
 export interface TenantRow {
   id: string;
@@ -33,5 +36,21 @@ export function tenantTable<Row extends TenantRow>(name: string) {
     /** One page in creation order, with the total: a seek and a key lookup for the numbered lists. */
     page: (db: Knex, accountId: string, request: PageRequest): Promise<Page<Row>> =>
       NUMBERED_LISTS.has(name) ? numberedPage<Row>(db, name, accountId, request) : pageOf<Row>(scoped(db, accountId), request),
+
+    /**
+     * One page of the rows whose columns equal the given filters (a list's `?status=…&customer_id=…`;
+     * absent ones are not filters), in creation order; without any, the plain page. Scoped by
+     * account, so another account's id filters to nothing. Each filter has an index that starts
+     * with account_id and ends in seq (migration 036): the page is a range read in `seq` order.
+     */
+    pageFiltered: (db: Knex, accountId: string, filters: ListFilterValues, request: PageRequest): Promise<Page<Row>> => {
+      const given = Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined);
+      if (!given.length)
+        return NUMBERED_LISTS.has(name) ? numberedPage<Row>(db, name, accountId, request) : pageOf<Row>(scoped(db, accountId), request);
+      return pageOf<Row>(
+        scoped(db, accountId).where(Object.fromEntries(given.map(([column, value]) => [`${name}.${column}`, value]))),
+        request,
+      );
+    },
   };
 }

@@ -41,6 +41,8 @@ export function listRoute<
     operationId: string;
     summary: string;
     query?: Query;
+    /** A list the spec does not have (`GET /api/v2/payments`): OpenAPI marks it as an extension. */
+    extension?: boolean;
     filtersOf?: (query: z.output<Query>) => Filters;
     list(ctx: AppContext, account: Account, request: PageRequest, filters: Filters): Promise<Page<Row>>;
     present: Presenter<Row, Item>;
@@ -53,6 +55,7 @@ export function listRoute<
     summary: spec.summary,
     tag: spec.tag,
     status: 200,
+    ...(spec.extension ? { extension: true } : {}),
     query: spec.query ?? pageQuerySchema,
     response: pagedEnvelopeSchema(spec.item),
     invalidMessage: `Could not list ${spec.plural}. Some parameters are invalid`,

@@ -1,5 +1,7 @@
 import { chargesRepository } from '../../src/modules/billing/chargesRepository';
-import { planDueCharges } from '../../src/modules/billing/planning';
+import { planDueCharges, planSubscription } from '../../src/modules/billing/planning';
+import { pausesRepository } from '../../src/modules/subscriptions/pausesRepository';
+import { subscriptionsRepository } from '../../src/modules/subscriptions/repository';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
@@ -114,6 +116,23 @@ describe.each(TEST_DATABASES)('skipping the next charge of a subscription on %s'
     expect(await chargeStates(subscriptionId)).toEqual([['2026-12-01', 'charged']]);
     expect(await chargedAtProvider()).toBe(1);
     expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body.next_payment_at).toBe('2027-01-01');
+  });
+
+  it('When a planner read the pauses just before a skip was committed, then it plans again and the charge is skipped', async () => {
+    const { subscriptionId } = await subscribe(t, token);
+    const row = await subscriptionsRepository.find(t.ctx.db, accountId, subscriptionId);
+    const rules = await subscriptionsRepository.rulesOf(t.ctx.db, accountId, [subscriptionId]);
+    expect((await skip(subscriptionId)).status).toBe(200);
+    // The planner's first read of the pauses is from before the skip (as if it read, then the skip committed).
+    const periodsOf = jest.spyOn(pausesRepository, 'periodsOf').mockResolvedValueOnce([]);
+    try {
+      await planSubscription(t.ctx, row!, rules, '2026-12-01');
+    } finally {
+      periodsOf.mockRestore();
+    }
+    expect(await chargeStates(subscriptionId)).toEqual([['2026-12-01', 'skipped']]);
+    await bill('2026-12-01');
+    expect(await chargedAtProvider()).toBe(0);
   });
 
   it('When the subscription is cancelled or paused, then skip answers 422 naming the status', async () => {

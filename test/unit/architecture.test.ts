@@ -300,7 +300,7 @@ describe('queries', () => {
  * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ outbox/ |
  * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ ids.ts
  * config.ts logger.ts errors.ts paging.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders: http/pagination.ts
- * http/fields.ts http/countries.ts http/idempotencyScope.ts pages/html.ts |
+ * http/fields.ts http/listFilters.ts http/countries.ts http/idempotencyScope.ts pages/html.ts |
  *
  * An import may stay in its layer or go down, never up. A file's layer is that of the longest path
  * that names it. context.ts (AppContext: the composition root's type, handed to every layer and
@@ -333,6 +333,7 @@ const LAYERS: Array<{ layer: string; paths: string[] }> = [
       'paging.ts',
       'http/pagination.ts',
       'http/fields.ts',
+      'http/listFilters.ts',
       'http/countries.ts',
       'http/idempotencyScope.ts',
       'pages/html.ts',

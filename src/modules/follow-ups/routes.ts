@@ -1,14 +1,22 @@
 import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
 import { presentFollowUps } from './presenter';
-import { followUpResponse, updateFollowUpBody } from './schemas';
+import { followUpListQuery, followUpResponse, updateFollowUpBody } from './schemas';
 import { getFollowUp, listFollowUps, setFollowUpStatus } from './service';
 
 const names = { path: '/api/v2/follow-ups', tag: 'Follow-ups', plural: 'follow-ups', item: followUpResponse };
 const present = presentFollowUps;
 
 export const followUpRoutes = [
-  listRoute({ ...names, operationId: 'listFollowUps', summary: 'List follow-ups of failed payments', list: listFollowUps, present }),
+  listRoute({
+    ...names,
+    operationId: 'listFollowUps',
+    summary: 'List follow-ups of failed payments (extension filters: status, subscription_id)',
+    query: followUpListQuery,
+    filtersOf: (query) => ({ status: query.status, subscription_id: query.subscription_id }),
+    list: listFollowUps,
+    present,
+  }),
   readOneRoute({ ...names, operationId: 'getFollowUp', summary: 'Get one follow-up', get: getFollowUp, present }),
   defineRoute({
     methods: ['put'],

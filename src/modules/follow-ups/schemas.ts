@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
 import { customerResponse } from '../customers/schemas';
 import { orderResponse } from '../orders/schemas';
 import { nestedSubscriptionResponse } from '../subscriptions/schemas';
@@ -31,3 +32,6 @@ export type FollowUpResponse = z.infer<typeof followUpResponse>;
 export const updateFollowUpBody = z
   .object({ status: z.enum(['solved', 'failed']).describe('set by hand: solved (paid elsewhere) or failed (written off)') })
   .strict();
+
+/** `GET /api/v2/follow-ups`: the page query and its filters (extensions). */
+export const followUpListQuery = listQueryWith({ status: statusFilter(FOLLOW_UP_STATUSES), subscription_id: idFilter('sub') });

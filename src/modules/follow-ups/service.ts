@@ -1,3 +1,4 @@
+import type { ListFilterValues } from '../../db/tenantTable';
 import type { Account, AppContext } from '../../context';
 import { ConflictError, NotFoundError } from '../../errors';
 import { toDbDateTime } from '../../time';
@@ -12,8 +13,14 @@ export async function getFollowUp(ctx: AppContext, account: Account, id: string)
   return row;
 }
 
-export function listFollowUps(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<FollowUpRow>> {
-  return followUpsRepository.page(ctx.db, account.id, request);
+/** One page of the list, filtered by the given columns (`?status=`…; none: the whole list). */
+export function listFollowUps(
+  ctx: AppContext,
+  account: Account,
+  request: PageRequest,
+  filters: ListFilterValues = {},
+): Promise<Page<FollowUpRow>> {
+  return followUpsRepository.pageFiltered(ctx.db, account.id, filters, request);
 }
 
 /**

@@ -1,14 +1,22 @@
 import { defineRoute } from '../../http/route';
 import { idParams, listRoute, readOneRoute } from '../../http/resourceRoutes';
 import { presentPaymentLinks } from './presenter';
-import { createPaymentLinkBody, paymentLinkResponse } from './schemas';
+import { createPaymentLinkBody, paymentLinkListQuery, paymentLinkResponse } from './schemas';
 import { createPaymentLink, deactivatePaymentLink, getPaymentLink, listPaymentLinks } from './service';
 
 const names = { path: '/api/v2/links', tag: 'Payment links', plural: 'payment links', item: paymentLinkResponse };
 const present = presentPaymentLinks;
 
 export const linkRoutes = [
-  listRoute({ ...names, operationId: 'listPaymentLinks', summary: 'List payment links', list: listPaymentLinks, present }),
+  listRoute({
+    ...names,
+    operationId: 'listPaymentLinks',
+    summary: 'List payment links (extension filter: status)',
+    query: paymentLinkListQuery,
+    filtersOf: (query) => ({ status: query.status }),
+    list: listPaymentLinks,
+    present,
+  }),
   defineRoute({
     methods: ['post'],
     path: names.path,

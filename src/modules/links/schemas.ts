@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listQueryWith, statusFilter } from '../../http/listFilters';
 import { amountInCents, calendarDate, httpUrl, intervalUnit, optionalText, positiveInteger, requiredEnum } from '../../http/fields';
 import { instantFromZonedDateTime } from '../../time';
 import { customerResponse } from '../customers/schemas';
@@ -117,3 +118,6 @@ export const paymentLinkResponse = z.object({
 });
 
 export type PaymentLinkResponse = z.infer<typeof paymentLinkResponse>;
+
+/** `GET /api/v2/links`: the page query and its filter (an extension). */
+export const paymentLinkListQuery = listQueryWith({ status: statusFilter(LINK_STATUSES) });

@@ -1,3 +1,4 @@
+import type { ListFilterValues } from '../../db/tenantTable';
 import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../errors';
@@ -24,8 +25,14 @@ export async function getPaymentLink(ctx: AppContext, account: Account, id: stri
   return row;
 }
 
-export function listPaymentLinks(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<PaymentLinkRow>> {
-  return paymentLinksRepository.page(ctx.db, account.id, request);
+/** One page of the list, filtered by the given columns (`?status=`…; none: the whole list). */
+export function listPaymentLinks(
+  ctx: AppContext,
+  account: Account,
+  request: PageRequest,
+  filters: ListFilterValues = {},
+): Promise<Page<PaymentLinkRow>> {
+  return paymentLinksRepository.pageFiltered(ctx.db, account.id, filters, request);
 }
 
 /** What the link charges later, resolved from whichever form the request used. */

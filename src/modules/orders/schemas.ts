@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listQueryWith, statusFilter } from '../../http/listFilters';
 import { productResponse } from '../products/schemas';
 import { ORDER_STATUSES } from './repository';
 
@@ -40,3 +41,6 @@ export const orderResponse = z.object({
 
 export type OrderLineResponse = z.infer<typeof orderLineResponse>;
 export type OrderResponse = z.infer<typeof orderResponse>;
+
+/** `GET /api/v2/orders`: the page query and its filter (an extension). */
+export const orderListQuery = listQueryWith({ status: statusFilter(ORDER_STATUSES) });

@@ -1,3 +1,4 @@
+import type { ListFilterValues } from '../../db/tenantTable';
 import type { Account, AppContext } from '../../context';
 import { NotFoundError } from '../../errors';
 import type { Page, PageRequest } from '../../paging';
@@ -9,6 +10,12 @@ export async function getOrder(ctx: AppContext, account: Account, id: string): P
   return row;
 }
 
-export function listOrders(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<OrderRow>> {
-  return ordersRepository.page(ctx.db, account.id, request);
+/** One page of the list, filtered by the given columns (`?status=`…; none: the whole list). */
+export function listOrders(
+  ctx: AppContext,
+  account: Account,
+  request: PageRequest,
+  filters: ListFilterValues = {},
+): Promise<Page<OrderRow>> {
+  return ordersRepository.pageFiltered(ctx.db, account.id, filters, request);
 }

@@ -3,7 +3,7 @@ import { formatCents } from '../../money';
 import { formatDateTime, formatNullableDateTime } from '../../time';
 import type { OutboundEventRow } from '../../outbox/repository';
 import type { PaymentRow, PaymentStatusChangeRow } from './repository';
-import type { PaymentDetailResponse, PaymentResponse } from './schemas';
+import type { PaymentDetailResponse, PaymentListItem, PaymentResponse } from './schemas';
 
 /** Spec 2.8: the answer to a create. A new payment is `open` or `pending`. */
 export function presentCreatedPayment(row: PaymentRow): PaymentResponse {
@@ -47,4 +47,24 @@ export function presentPaymentDetail(
       created_at: formatDateTime(event.created_at, zone),
     })),
   };
+}
+
+/** Payments of a list page (`GET /api/v2/payments`). */
+export function presentPaymentList(rows: PaymentRow[], config: Pick<Config, 'APP_TIMEZONE'>): PaymentListItem[] {
+  return rows.map((row) => ({
+    id: row.id,
+    provider_payment_id: row.provider_payment_id,
+    status: row.status,
+    sequence_type: row.sequence_type,
+    amount: formatCents(row.amount),
+    currency: row.currency,
+    description: row.description,
+    method: row.method,
+    customer_id: row.customer_id,
+    subscription_id: row.subscription_id,
+    created_at: formatDateTime(row.created_at, config.APP_TIMEZONE),
+    paid_at: formatNullableDateTime(row.paid_at, config.APP_TIMEZONE),
+    failure_reason: row.failure_reason,
+    failure_code: row.failure_code,
+  }));
 }

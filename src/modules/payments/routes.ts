@@ -1,10 +1,23 @@
-import { idParams } from '../../http/resourceRoutes';
+import { idParams, listRoute } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
-import { presentCreatedPayment, presentPaymentDetail } from './presenter';
-import { createPaymentBody, methodsResponse, paymentDetailResponse, paymentResponse } from './schemas';
-import { createPayment, getPayment, offeredMethods } from './service';
+import { presentCreatedPayment, presentPaymentDetail, presentPaymentList } from './presenter';
+import { createPaymentBody, methodsResponse, paymentDetailResponse, paymentListItem, paymentListQuery, paymentResponse } from './schemas';
+import { createPayment, getPayment, listPayments, offeredMethods } from './service';
 
 export const paymentRoutes = [
+  listRoute({
+    path: '/api/v2/payments',
+    tag: 'Payments',
+    plural: 'payments',
+    item: paymentListItem,
+    operationId: 'listPayments',
+    summary: 'List payments, newest last (filters: customer_id, subscription_id, status)',
+    extension: true,
+    query: paymentListQuery,
+    filtersOf: (query) => ({ customer_id: query.customer_id, subscription_id: query.subscription_id, status: query.status }),
+    list: listPayments,
+    present: (_db, config, _accountId, rows) => presentPaymentList(rows, config),
+  }),
   defineRoute({
     methods: ['post'],
     path: '/api/v2/payments',

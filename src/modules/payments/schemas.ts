@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { amountInCents, httpUrl, requiredText } from '../../http/fields';
+import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
 import { PAYMENT_ROW_STATUSES } from './transitions';
 
 export const PAYMENT_METHODS = ['ideal', 'creditcard', 'bancontact', 'sofort', 'eps', 'giropay', 'belfius', 'kbc', 'banktransfer'] as const;
@@ -71,3 +72,30 @@ export const methodsResponse = z.object({
     .describe("the spec's methods the account's provider offers, in the spec's order"),
 });
 export type MethodsResponse = z.input<typeof methodsResponse>;
+
+/** One payment in `GET /api/v2/payments` (extension): what it is and how it stands, without its history. */
+export const paymentListItem = z.object({
+  id: z.string(),
+  provider_payment_id: z.string().nullable(),
+  status: z.enum(PAYMENT_ROW_STATUSES),
+  sequence_type: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  description: z.string(),
+  method: z.string().nullable(),
+  customer_id: z.string().nullable(),
+  subscription_id: z.string().nullable(),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  failure_code: z.string().nullable(),
+});
+
+export type PaymentListItem = z.infer<typeof paymentListItem>;
+
+/** `GET /api/v2/payments` (extension): the page query and its filters. */
+export const paymentListQuery = listQueryWith({
+  customer_id: idFilter('cus'),
+  subscription_id: idFilter('sub'),
+  status: statusFilter(PAYMENT_ROW_STATUSES),
+});

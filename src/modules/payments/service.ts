@@ -1,3 +1,5 @@
+import type { ListFilterValues } from '../../db/tenantTable';
+import type { Page, PageRequest } from '../../paging';
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../errors';
 import { ProviderNotFoundError } from '../../providers/errors';
@@ -63,6 +65,16 @@ export async function createPayment(
     },
     idempotency,
   );
+}
+
+/** `GET /api/v2/payments` (extension): one page of the account's payments, filtered by the given columns. */
+export function listPayments(
+  ctx: AppContext,
+  account: Account,
+  request: PageRequest,
+  filters: ListFilterValues = {},
+): Promise<Page<PaymentRow>> {
+  return paymentsRepository.pageFiltered(ctx.db, account.id, filters, request);
 }
 
 export async function getPayment(ctx: AppContext, account: Account, id: string) {

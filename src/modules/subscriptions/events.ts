@@ -21,14 +21,20 @@ export function enqueueSubscriptionEvent(
   );
 }
 
-/** `subscription.updated` naming the fields that changed (e.g. `provider_mandate_id`), in the changing transaction. */
-export async function enqueueSubscriptionUpdated(
+/** What a `subscription.updated` event says changed. */
+export type SubscriptionChange = 'name' | 'provider_mandate_id' | 'rules';
+
+/**
+ * `subscription.updated` (`{id, event, changes}`) in the transaction that made the change: a PATCH,
+ * or a new mandate taking over. `changes` names the fields, in the order given.
+ */
+export function enqueueSubscriptionUpdated(
   trx: Knex.Transaction,
   subscription: { id: string; account_id: string },
   changes: string[],
   now: string,
-): Promise<void> {
-  await enqueueAccountEvent(
+): Promise<string | null> {
+  return enqueueAccountEvent(
     trx,
     subscription.account_id,
     { name: 'subscription.updated', resourceId: subscription.id, body: { changes } },

@@ -3,8 +3,7 @@ import { defineRoute } from '../../http/route';
 import { presentSubscription } from './presenter';
 import { cancelSubscriptionBody, pauseSubscriptionBody } from './requestSchemas';
 import { subscriptionResponse } from './schemas';
-import { cancelSubscription, pauseSubscription, resumeSubscription } from './service';
-import { skipNextCharge } from './skip';
+import { cancelSubscription, pauseSubscription, resumeSubscription, skipNextCharge } from './service';
 
 const path = '/api/v2/subscriptions/:id';
 const tag = 'Subscriptions';

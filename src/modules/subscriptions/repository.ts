@@ -224,6 +224,22 @@ export const subscriptionsRepository = {
       .where({ id, account_id: accountId })
       .first<{ workflow_id: string | null; docstyle_id: string | null } | undefined>('workflow_id', 'docstyle_id'),
 
+  /** Rules that never charged, with their invoice lines: a PATCH of rules replaces them. */
+  deleteRules: async (trx: Knex, accountId: string, ruleIds: string[]): Promise<void> => {
+    if (!ruleIds.length) return;
+    await trx<InvoiceRuleRow>('invoice_rules').where('account_id', accountId).whereIn('subscription_rule_id', ruleIds).delete();
+    await trx<SubscriptionRuleRow>('subscription_rules').where('account_id', accountId).whereIn('id', ruleIds).delete();
+  },
+
+  /** A rule ends after the charges it made: a PATCH of rules lets the new rules run from there. */
+  endRuleAfter: (trx: Knex, rule: Pick<SubscriptionRuleRow, 'id' | 'account_id'>, times: number) =>
+    trx<SubscriptionRuleRow>('subscription_rules').where({ id: rule.id, account_id: rule.account_id }).update({ times, times_done: times }),
+
+  insertRules: async (trx: Knex, rules: SubscriptionRuleRow[], invoiceRules: InvoiceRuleRow[]): Promise<void> => {
+    if (rules.length) await trx<SubscriptionRuleRow>('subscription_rules').insert(rules);
+    if (invoiceRules.length) await trx<InvoiceRuleRow>('invoice_rules').insert(invoiceRules);
+  },
+
   /** Rules of several subscriptions in one query, in their running order. */
   rulesOf: async (db: Knex, accountId: string, subscriptionIds: string[]): Promise<SubscriptionRuleRow[]> =>
     subscriptionIds.length

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { amountInCents, calendarDate, intervalUnit, optionalText, positiveInteger, requiredText } from '../../http/fields';
-import type { RuleInterval } from './repository';
+import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
+import { SUBSCRIPTION_STATUSES, type RuleInterval } from './repository';
 
 const MAX_RULES = 20;
 const MAX_INVOICE_RULES = 50;
@@ -81,3 +82,24 @@ export const cancelSubscriptionBody = z.object({ cancel_at: calendarDate().optio
 export const pauseSubscriptionBody = z
   .object({ resume_at: calendarDate().optional().describe('Y-m-d, after today; absent: until resumed') })
   .strict();
+
+/**
+ * `PATCH /api/v2/subscriptions/{id}` (extension): one or more of these; rules are validated as on create
+ * and apply from the next period not charged yet. At least one field.
+ */
+export const updateSubscriptionBody = z
+  .object({
+    name: requiredText(191).optional(),
+    provider_mandate_id: requiredText(64).optional().describe('a valid, not revoked mandate of the same customer'),
+    rules: subscriptionRules().optional().describe('the whole plan: periods already charged keep theirs and count against times'),
+  })
+  .strict()
+  .refine((body) => body.name !== undefined || body.provider_mandate_id !== undefined || body.rules !== undefined, {
+    message: 'The request must change at least one of name, provider_mandate_id and rules.',
+    path: ['name'],
+  });
+
+export type UpdateSubscriptionInput = z.output<typeof updateSubscriptionBody>;
+
+/** `GET /api/v2/subscriptions`: the page query and its filters (extensions). */
+export const subscriptionListQuery = listQueryWith({ customer_id: idFilter('cus'), status: statusFilter(SUBSCRIPTION_STATUSES) });

@@ -1,6 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
+import type { ListFilterValues } from '../../db/tenantTable';
 import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { calendarDateIn, toDbDateTime } from '../../time';
@@ -14,10 +15,13 @@ import {
   type SubscriptionStatus,
 } from './repository';
 import type { CreateSubscriptionInput } from './requestSchemas';
+import { invoiceRuleRowsFrom } from './invoiceRuleRows';
 import { effectiveRuleDay, firstChargeDate } from './schedule';
 
 /** The lifecycle changes (lifecycle.ts), for the routes. */
 export { cancelSubscription, pauseSubscription, resumeSubscription } from './lifecycle';
+export { skipNextCharge } from './skip';
+export { updateSubscription } from './update';
 
 const CREATE_FAILED = 'Could not create subscription. Some fields contain invalid data';
 const CURRENCY = 'EUR';
@@ -65,22 +69,6 @@ function ruleRowsFrom(account: Pick<Account, 'id'>, subscriptionId: string, inpu
     times: rule.times ?? null,
     times_done: 0,
   }));
-}
-
-function invoiceRuleRowsFrom(account: Pick<Account, 'id'>, rules: SubscriptionRuleRow[], input: CreateSubscriptionInput): InvoiceRuleRow[] {
-  return input.rules.flatMap((rule, index) =>
-    (rule.invoice_rules ?? []).map((line, position) => ({
-      id: newId('inv'),
-      account_id: account.id,
-      subscription_rule_id: (rules[index] as SubscriptionRuleRow).id,
-      position,
-      quantity: line.quantity,
-      description: line.description,
-      amount: line.amount,
-      vat: line.vat ?? null,
-      ledger_account_id: line.ledger_account_id ?? null,
-    })),
-  );
 }
 
 /** A subscription with its rules and their invoice lines, ready to be written in one transaction. */
@@ -156,6 +144,12 @@ export async function getSubscription(ctx: AppContext, account: Account, id: str
   return row;
 }
 
-export function listSubscriptions(ctx: AppContext, account: Account, request: PageRequest): Promise<Page<SubscriptionRow>> {
-  return subscriptionsRepository.page(ctx.db, account.id, request);
+/** One page of the list, filtered by the given columns (`?customer_id=&status=`; none: the whole list). */
+export function listSubscriptions(
+  ctx: AppContext,
+  account: Account,
+  request: PageRequest,
+  filters: ListFilterValues = {},
+): Promise<Page<SubscriptionRow>> {
+  return subscriptionsRepository.pageFiltered(ctx.db, account.id, filters, request);
 }
