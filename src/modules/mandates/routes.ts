@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route';
 import { presentMandate } from './presenter';
-import { deleteCustomerMandate, getCustomerMandate, listCustomerMandates } from './customerMandates';
+import { deleteCustomerMandate, getCustomerMandate, listCustomerMandates } from './customerMandatesService';
 import { createMandateBody, customerMandateParams, customerMandatesParams, mandateListResponse, mandateResponse } from './schemas';
 import { createMandate } from './service';
 

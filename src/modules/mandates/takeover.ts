@@ -10,7 +10,7 @@ import { followUpLinkRow } from '../links/service';
 import type { PaymentRow } from '../payments/repository';
 import { activateDraftIn } from '../subscriptions/activation';
 import { enqueueSubscriptionUpdated } from '../subscriptions/events';
-import { subscriptionsRepository, type SubscriptionRow, type SubscriptionStatus } from '../subscriptions/repository';
+import { subscriptionsRepository, type SubscriptionStatus } from '../subscriptions/repository';
 import { mandatesRepository } from './repository';
 import { revokeDueAfterCommit, scheduleRevocationOfUnused } from './revocation';
 import { mandateTakeoversRepository, subscriptionIdsOf } from './takeoversRepository';
@@ -49,8 +49,9 @@ export async function insertTakeoverLink(
   accountId: string,
   input: TakeoverLinkInput,
   now: string,
+  linkId?: string,
 ): Promise<PaymentLinkRow> {
-  const base = followUpLinkRow(
+  const made = followUpLinkRow(
     { id: accountId },
     {
       customerId: input.customerId,
@@ -61,6 +62,7 @@ export async function insertTakeoverLink(
     },
     now,
   );
+  const base = linkId === undefined ? made : { ...made, id: linkId };
   const link: PaymentLinkRow = { ...base, type: 'mandate', first_amount: input.amountCents, redirect_url_paid: input.redirectUrl };
   await paymentLinksRepository.insert(trx, link);
   await mandateTakeoversRepository.insert(trx, {
@@ -152,15 +154,11 @@ export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: Pay
   const now = toDbDateTime(ctx.clock.now());
   if (!(await mandateTakeoversRepository.claim(trx, takeover, mandate.id, now))) return 0;
   const chosen = subscriptionIdsOf(takeover);
-  const subscriptions = (await subscriptionsRepository
-    .table(trx)
-    .where({ account_id: link.account_id, customer_id: takeover.customer_id })
-    .whereIn('status', [...TAKEN_OVER])
-    .whereNot('provider_mandate_id', mandate.id)
-    .modify((query) => {
-      if (chosen !== null) query.whereIn('id', chosen);
-    })
-    .orderBy('id')) as SubscriptionRow[];
+  const subscriptions = await subscriptionsRepository.ofCustomerNotOnMandate(trx, link.account_id, takeover.customer_id, {
+    statuses: TAKEN_OVER,
+    mandateId: mandate.id,
+    ids: chosen,
+  });
   const today = todayIn(ctx);
   const oldMandates: string[] = [];
   for (const subscription of subscriptions) {
