@@ -11,7 +11,7 @@ import type { PaymentRow } from '../payments/repository';
 import { activateDraftIn } from '../subscriptions/activation';
 import { enqueueSubscriptionUpdated } from '../subscriptions/events';
 import { subscriptionsRepository, type SubscriptionStatus } from '../subscriptions/repository';
-import { mandatesRepository } from './repository';
+import { mandatesRepository, type MandateRow } from './repository';
 import { revokeDueAfterCommit, scheduleRevocationOfUnused } from './revocation';
 import { mandateTakeoversRepository, subscriptionIdsOf } from './takeoversRepository';
 
@@ -153,8 +153,24 @@ export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: Pay
   }
   const now = toDbDateTime(ctx.clock.now());
   if (!(await mandateTakeoversRepository.claim(trx, takeover, mandate.id, now))) return 0;
-  const chosen = subscriptionIdsOf(takeover);
-  const subscriptions = await subscriptionsRepository.ofCustomerNotOnMandate(trx, link.account_id, takeover.customer_id, {
+  return moveSubscriptionsTo(ctx, trx, mandate, subscriptionIdsOf(takeover), { linkId: link.id });
+}
+
+/**
+ * The customer's subscriptions in use (all, or those of `chosen`) move to `mandate`, in the caller's
+ * transaction, each with `subscription.updated`; a draft becomes active when the mandate is valid;
+ * the old mandates left unused are recorded due and revoked after the commit (revocation.ts).
+ * Answers how many moved.
+ */
+export async function moveSubscriptionsTo(
+  ctx: AppContext,
+  trx: Knex.Transaction,
+  mandate: MandateRow,
+  chosen: readonly string[] | null,
+  origin: { linkId?: string; orderId?: string },
+): Promise<number> {
+  const now = toDbDateTime(ctx.clock.now());
+  const subscriptions = await subscriptionsRepository.ofCustomerNotOnMandate(trx, mandate.account_id, mandate.customer_id, {
     statuses: TAKEN_OVER,
     mandateId: mandate.id,
     ids: chosen,
@@ -170,15 +186,15 @@ export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: Pay
     oldMandates.push(subscription.provider_mandate_id);
     await enqueueSubscriptionUpdated(trx, subscription, ['provider_mandate_id'], now);
     if (subscription.status === 'draft' && mandate.status === 'valid') {
-      const rules = await subscriptionsRepository.rulesOf(trx, link.account_id, [subscription.id]);
+      const rules = await subscriptionsRepository.rulesOf(trx, mandate.account_id, [subscription.id]);
       await activateDraftIn(trx, { ...subscription, provider_mandate_id: mandate.id }, rules, today, now);
     }
   }
-  const due = await scheduleRevocationOfUnused(trx, link.account_id, oldMandates, now);
+  const due = await scheduleRevocationOfUnused(trx, mandate.account_id, oldMandates, now);
   if (due.length) revokeDueAfterCommit(ctx, trx);
   ctx.logger.info('new mandate took over', {
-    accountId: link.account_id,
-    linkId: link.id,
+    accountId: mandate.account_id,
+    ...origin,
     mandateId: mandate.id,
     subscriptions: oldMandates.length,
     revocationsDue: due.length,
