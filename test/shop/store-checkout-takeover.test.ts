@@ -61,7 +61,7 @@ describe.each(TEST_DATABASES)('a store checkout’s mandate taking over on %s', 
     expect(await t.ctx.db('sandbox_mandates').where({ id: running.mandateId }).first()).toMatchObject({ status: 'valid' });
   });
 
-  it('When the merchant allows it, then the checkout’s new mandate takes over the running subscription and the old one is revoked', async () => {
+  it('When the merchant allows it, then the checkout’s mandate takes over the running subscription; the old one is revoked', async () => {
     const refused = await cli(t.ctx, 'accounts', 'set-takeover', '--account', accountName, '--store-checkout', 'maybe');
     expect(refused.code).not.toBe(0);
     const set = await cli(t.ctx, 'accounts', 'set-takeover', '--account', accountName, '--store-checkout', 'on');
