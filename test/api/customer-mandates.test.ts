@@ -1,3 +1,4 @@
+import { refreshMandates } from '../../src/jobs/refreshMandates';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
@@ -78,6 +79,15 @@ describe.each(TEST_DATABASES)('customer mandates on %s', (kind) => {
       expect((await eventsOf(subscribed.mandateId)).map((event) => event.event)).toEqual(['mandate.created', 'mandate.revoked']);
     },
   );
+
+  it('When the refresh finds a mandate revoked at the provider, then it is marked invalid with one mandate.revoked', async () => {
+    const subscribed = await subscribe(t, token, { email: 'refresh@example.nl' });
+    await t.ctx.db('sandbox_mandates').where({ id: subscribed.mandateId }).update({ status: 'invalid' });
+    await refreshMandates(t.ctx, new AbortController().signal);
+    await refreshMandates(t.ctx, new AbortController().signal);
+    expect(await t.ctx.db('mandates').where({ id: subscribed.mandateId }).first()).toMatchObject({ status: 'invalid' });
+    expect((await eventsOf(subscribed.mandateId)).map((event) => event.event)).toEqual(['mandate.created', 'mandate.revoked']);
+  });
 
   it('When another account’s customer or mandate is asked for, then every mandate endpoint answers 404', async () => {
     const mine = await subscribe(t, token, { email: 'mine@example.nl' });
