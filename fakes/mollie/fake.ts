@@ -79,6 +79,8 @@ export class MollieFake {
   readonly customers = new Map<string, JsonObject>();
   readonly payments = new Map<string, JsonObject>();
   readonly mandates = new Map<string, JsonObject>();
+  /** Every revocation asked for, in order (a mandate revoked twice is here twice). */
+  readonly revokedMandates: string[] = [];
   /** Every request that reached the fake, in order (lost and held ones included). */
   readonly requests: FakeRequest[] = [];
   readonly held: Held[] = [];
@@ -313,6 +315,8 @@ export class MollieFake {
         };
       case 'GET customers/:id/mandates/:id':
         return this.found(this.mandates, subId);
+      case 'DELETE customers/:id/mandates/:id':
+        return this.revokeMandate(id ?? '', subId ?? '');
       default:
         return error(404, `The fake does not know ${request.method} ${url.pathname}`);
     }
@@ -373,6 +377,15 @@ export class MollieFake {
     };
     this.payments.set(id, payment);
     return { status: 201, body: payment };
+  }
+
+  /** Mollie revokes a mandate (it becomes invalid); a revoked one again is the same 204. */
+  private revokeMandate(customerId: string, id: string): { status: number; body: unknown } {
+    const mandate = this.mandates.get(id);
+    if (!mandate || mandate.customerId !== customerId) return error(404, `No mandate with id ${id}`);
+    mandate.status = 'invalid';
+    this.revokedMandates.push(id);
+    return { status: 204, body: '' };
   }
 
   private cancelPayment(id: string): { status: number; body: unknown } {

@@ -1,4 +1,5 @@
 import { registerAccountBillingCommands } from './accountBilling';
+import { registerAccountTakeoverCommands } from './accountTakeover';
 import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { accountsRepository } from '../modules/accounts/repository';
@@ -74,4 +75,5 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
     });
 
   registerAccountBillingCommands(accounts, ctx, io);
+  registerAccountTakeoverCommands(accounts, ctx, io);
 }

@@ -28,7 +28,7 @@ const errorResponse = (description: string) => ({
 });
 
 /** Every error answer an operation can give (docs/api.md, "Errors"). */
-function errorResponsesOf(method: string): Record<string, ReturnType<typeof errorResponse>> {
+function errorResponsesOf(method: string, conflict?: string): Record<string, ReturnType<typeof errorResponse>> {
   const withBody = method === 'post' || method === 'put' || method === 'patch';
   return {
     ...(withBody ? { '400': errorResponse('Malformed JSON body') } : {}),
@@ -37,6 +37,7 @@ function errorResponsesOf(method: string): Record<string, ReturnType<typeof erro
     ...(method === 'post'
       ? { '409': errorResponse('A request with the same Idempotency-Key is still being processed, or a conflicting run is going') }
       : {}),
+    ...(conflict ? { '409': errorResponse(conflict) } : {}),
     ...(withBody ? { '413': errorResponse('Body over 1 MB'), '415': errorResponse('Content-Type is not application/json') } : {}),
     '422': errorResponse('Validation failed; `fields` names each invalid field'),
     '429': errorResponse('Rate limit exceeded; see Retry-After'),
@@ -83,7 +84,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
             description: 'Success',
             ...(route.status === 204 ? {} : { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } }),
           },
-          ...errorResponsesOf(method),
+          ...errorResponsesOf(method, route.conflict),
         },
       };
       if (route.body) {

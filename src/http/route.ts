@@ -46,6 +46,8 @@ export interface RouteSpec<
   invalidMessage: string;
   /** Beyond the spec's twelve endpoints (documented as an extension in OpenAPI). */
   extension?: boolean;
+  /** When the operation can be refused with 409 for a reason of its own: that reason, for OpenAPI. */
+  conflict?: string;
   handle(input: HandlerInput<P, Q, B>): Promise<z.input<R>>;
 }
 

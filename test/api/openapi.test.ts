@@ -184,6 +184,14 @@ describe.each(TEST_DATABASES)('OpenAPI document on %s', (kind) => {
     expect(operation('post', '/api/v2/customers')?.['x-extension']).toBeUndefined();
   });
 
+  it('When the mandate extensions are documented, then they are marked x-extension and the revoke declares its 409', () => {
+    expect(operation('get', '/api/v2/customers/{customerId}/mandates')?.['x-extension']).toBe(true);
+    expect(operation('get', '/api/v2/customers/{customerId}/mandates/{mandateId}')?.['x-extension']).toBe(true);
+    const revoke = operation('delete', '/api/v2/customers/{customerId}/mandates/{mandateId}');
+    expect(revoke?.['x-extension']).toBe(true);
+    expect(Object.keys(revoke?.responses ?? {})).toContain('409');
+  });
+
   it('When operations are listed, then every operationId is unique and every error answer an operation can give is declared', () => {
     const operations = Object.values(doc.paths).flatMap((byMethod) => Object.values(byMethod));
     const ids = operations.map((found) => found.operationId);

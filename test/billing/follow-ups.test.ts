@@ -168,8 +168,8 @@ describe.each(TEST_DATABASES)('follow-ups of failed charges on %s', (kind) => {
       'follow-up',
     async () => {
       await setFollowUps('--type', 'retry');
-      await failedCharge(SEPA('AC04', 'Account closed'));
-      expect(await onlyFollowUp()).toMatchObject({ reason_code: 'AC04', next_retry_at: '2026-12-02' });
+      await failedCharge(SEPA('MS02', 'Refusal by the debtor'));
+      expect(await onlyFollowUp()).toMatchObject({ reason_code: 'MS02', next_retry_at: '2026-12-02' });
       on('2026-12-02');
       expect(await runFollowUps(t.ctx, '2026-12-02')).toMatchObject({ retried: 0, linked: 1 });
       expect(await t.ctx.db('payments').where({ account_id: accountId, purpose: 'follow-up' })).toHaveLength(0);
@@ -188,6 +188,63 @@ describe.each(TEST_DATABASES)('follow-ups of failed charges on %s', (kind) => {
       expect(pressed.status).toBe(303);
       await settle('link', 'paid');
       expect(await onlyFollowUp()).toMatchObject({ status: 'solved' });
+    },
+  );
+
+  it(
+    'When a charge fails with AC04 (account closed), then the link is a takeover: paying it solves the follow-up, moves the ' +
+      'subscription to the new mandate, revokes the old one at Mollie, and the next billing run charges the new mandate',
+    async () => {
+      const subscription = await t.ctx.db('subscriptions').where({ id: subscriptionId }).first();
+      const oldMandate = subscription.provider_mandate_id as string;
+      const customer = await t.ctx.db('customers').where({ id: subscription.customer_id }).first();
+      fake.mandates.set(oldMandate, {
+        resource: 'mandate',
+        id: oldMandate,
+        mode: 'test',
+        status: 'valid',
+        method: 'directdebit',
+        details: { consumerName: 'A. de Vries', consumerAccount: 'NL91ABNA0417164300', consumerBic: null },
+        mandateReference: 'REF-OLD',
+        signatureDate: '2026-11-01',
+        createdAt: '2026-11-01T00:00:00Z',
+        customerId: customer.provider_customer_id,
+      });
+      await failedCharge(SEPA('AC04', 'Account closed'));
+      // Never charged again on the closed account: the link the day after, whatever the account's type.
+      expect(await onlyFollowUp()).toMatchObject({ type: 'link', reason_code: 'AC04', next_retry_at: '2026-12-02' });
+      on('2026-12-02');
+      expect(await runFollowUps(t.ctx, '2026-12-02')).toMatchObject({ retried: 0, linked: 1 });
+      const [link] = await t.ctx.db('payment_links').where({ account_id: accountId });
+      expect(link).toMatchObject({ type: 'mandate', amount: 1250, first_amount: 1250, customer_id: customer.id, status: 'open' });
+      expect(await t.ctx.db('mandate_takeovers').where({ link_id: link.id }).first()).toMatchObject({
+        customer_id: customer.id,
+        subscription_ids: JSON.stringify([subscriptionId]),
+      });
+      expect(JSON.stringify(await t.ctx.db('outgoing_mails').where({ account_id: accountId }))).toContain(`/pay/${link.id}`);
+
+      expect((await request(t.app).post(`/pay/${link.id}`).type('form').send({})).status).toBe(303);
+      const first = await latest('link');
+      expect(first).toMatchObject({ sequence_type: 'first', amount: 1250 });
+      const newMandate = fake.payFirstPayment(first.provider_payment_id);
+      await report(first.provider_payment_id);
+
+      expect(await onlyFollowUp()).toMatchObject({ status: 'solved' });
+      expect(await t.ctx.db('subscriptions').where({ id: subscriptionId }).first()).toMatchObject({
+        status: 'active',
+        provider_mandate_id: newMandate,
+      });
+      expect(fake.revokedMandates).toEqual([oldMandate]);
+      expect(await t.ctx.db('mandates').where({ id: oldMandate }).first()).toMatchObject({ status: 'invalid' });
+      expect(await events('subscription.updated')).toHaveLength(1);
+      expect(await events('mandate.')).toEqual(['mandate.created', 'mandate.revoked']);
+
+      on('2027-01-01');
+      expect(await runBilling(t.ctx, '2027-01-01')).toMatchObject({ charged: 1 });
+      const recurring = fake.requests.filter(
+        (sent) => sent.method === 'POST' && sent.path.startsWith('/v2/payments') && sent.body.sequenceType === 'recurring',
+      );
+      expect(recurring.map((sent) => sent.body.mandateId)).toEqual([oldMandate, newMandate]);
     },
   );
 

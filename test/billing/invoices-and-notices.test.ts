@@ -124,6 +124,7 @@ describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing
         .where({ account_id: accountId, url: 'https://merchant.example/events' })
         .orderBy('seq');
       expect(rows.map((row) => row.event)).toEqual([
+        'mandate.created', // the mandate subscribe() makes through the API
         'payment.pending',
         'subscription.charged',
         'payment.paid',

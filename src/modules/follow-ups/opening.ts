@@ -58,7 +58,7 @@ export async function openFollowUp(ctx: AppContext, trx: Knex.Transaction, input
     subscription_id: input.subscriptionId,
     order_id: input.orderId ?? null,
     payment_id: input.paymentId,
-    type: followUpTypeOf(input.kind, settings),
+    type: followUpTypeOf(input.kind, settings, input.reasonCode),
     status: 'pending',
     description: input.description.slice(0, 191),
     amount: input.amount,

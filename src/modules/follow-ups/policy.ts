@@ -18,6 +18,33 @@ export function worthRetrying(reasonCode: string | null): boolean {
   return reasonCode !== null && RETRYABLE_CODES.has(reasonCode);
 }
 
+/**
+ * SEPA reason codes (as Mollie reports them in `bankReasonCode`) that say the debtor's account or the
+ * mandate is gone: charging the same mandate again can only fail again, so such a follow-up is never
+ * retried and its link is a takeover link — paying it makes a new mandate that the subscription is
+ * charged on from then on (mandates/takeover.ts). In one place, here.
+ */
+const MANDATE_GONE_CODES: ReadonlySet<string> = new Set([
+  'AC01', // account identifier incorrect (no such IBAN)
+  'AC04', // account closed
+  'AC06', // account blocked (for direct debits, or by the bank)
+  'AC13', // debtor account type invalid (e.g. a consumer account refuses B2B debits)
+  'AG01', // transaction forbidden on this type of account (savings accounts)
+  'MD01', // no mandate, or the mandate was revoked
+  'MD02', // mandate data missing or wrong
+  'MD07', // end customer deceased
+  'SL01', // the debtor's bank blocks this creditor's debits (a block the debtor asked for)
+]);
+
+export function mandateGone(reasonCode: string | null): boolean {
+  return reasonCode !== null && MANDATE_GONE_CODES.has(reasonCode.toUpperCase());
+}
+
+/** Whether the follow-up's link asks for a new mandate (a takeover) rather than a one-off payment. */
+export function needsNewMandate(followUp: { kind: FollowUpKind; reason_code: string | null }): boolean {
+  return followUp.kind === 'mandate' || (followUp.kind === 'failure' && mandateGone(followUp.reason_code));
+}
+
 /** When a step is decided. */
 export type FollowUpMoment = 'opened' | 'retry failed' | 'retry impossible';
 
@@ -78,7 +105,10 @@ export function nextStep(facts: FollowUpFacts, settings: FollowUpSettings): Next
   return row.then(settings);
 }
 
-/** The follow-up's `type` as shown: without a valid mandate nothing can be charged again, so only a link. */
-export function followUpTypeOf(kind: FollowUpKind, settings: FollowUpSettings): FollowUpType {
-  return kind === 'mandate' ? 'link' : settings.type;
+/**
+ * The follow-up's `type` as shown: without a valid mandate (none, or one whose account is gone)
+ * nothing can be charged again, so only a link.
+ */
+export function followUpTypeOf(kind: FollowUpKind, settings: FollowUpSettings, reasonCode: string | null = null): FollowUpType {
+  return kind === 'mandate' || (kind === 'failure' && mandateGone(reasonCode)) ? 'link' : settings.type;
 }

@@ -8,6 +8,7 @@ import { customersRepository } from '../customers/repository';
 import { paymentLinksRepository } from '../links/repository';
 import { followUpLinkRow, withdrawLink } from '../links/service';
 import { mandatesRepository } from '../mandates/repository';
+import { insertTakeoverLink } from '../mandates/takeover';
 import { startPayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { SETTLED_STATUSES } from '../payments/transitions';
@@ -16,7 +17,7 @@ import { subscriptionsRepository } from '../subscriptions/repository';
 import { enqueueFollowUpEvent } from './events';
 import { daysAfter } from '../../time/calendar';
 import { followUpsRepository, type FollowUpRow } from './repository';
-import { nextStep } from './policy';
+import { needsNewMandate, nextStep } from './policy';
 import { followUpSettingsOf } from './settings';
 import { openMissedDoublePayments } from './doublePayments';
 import { cancelLeftoverPayments } from './settledByHand';
@@ -209,23 +210,26 @@ async function retry(ctx: AppContext, row: FollowUpRow): Promise<'done' | 'unkno
   return 'done';
 }
 
-/** The link step: a payment link for the failed amount, e-mailed to the customer, in one transaction. */
+/**
+ * The link step: a payment link for the failed amount, e-mailed to the customer, in one transaction.
+ * When the mandate is missing or its account gone (policy.ts, needsNewMandate) it is a takeover link
+ * instead: a `first` payment of that amount whose new mandate takes the subscription over when paid.
+ */
 async function sendLink(ctx: AppContext, row: FollowUpRow): Promise<void> {
   const now = toDbDateTime(ctx.clock.now());
   await ctx.db.transaction(async (trx) => {
     const account = await accountsRepository.findById(trx, row.account_id);
     const customer = row.customer_id ? await customersRepository.find(trx, row.account_id, row.customer_id) : undefined;
-    const link = followUpLinkRow(
-      { id: row.account_id },
-      {
-        customerId: row.customer_id,
-        amount: row.amount,
-        currency: row.currency,
-        description: row.description,
-        expiresAt: daysAfter(todayIn(ctx), FOLLOW_UP_LINK_DAYS),
-      },
-      now,
-    );
+    const linkInput = {
+      customerId: row.customer_id,
+      amount: row.amount,
+      currency: row.currency,
+      description: row.description,
+      expiresAt: daysAfter(todayIn(ctx), FOLLOW_UP_LINK_DAYS),
+    };
+    const takeover =
+      customer && row.subscription_id && needsNewMandate(row) ? { customerId: customer.id, subscriptionId: row.subscription_id } : null;
+    const link = followUpLinkRow({ id: row.account_id }, linkInput, now);
     const moved = await advance(trx, row, {
       stage: 'waiting',
       link_id: link.id,
@@ -234,7 +238,23 @@ async function sendLink(ctx: AppContext, row: FollowUpRow): Promise<void> {
       updated_at: now,
     });
     if (!moved) return;
-    await paymentLinksRepository.insert(trx, link);
+    if (takeover) {
+      await insertTakeoverLink(
+        trx,
+        row.account_id,
+        {
+          ...linkInput,
+          customerId: takeover.customerId,
+          subscriptionIds: [takeover.subscriptionId],
+          amountCents: row.amount,
+          redirectUrl: null,
+        },
+        now,
+        link.id,
+      );
+    } else {
+      await paymentLinksRepository.insert(trx, link);
+    }
     if (!customer || !account) return; // no one to write to: the link is there for the merchant to pass on
     await queueMail(trx, ctx, {
       accountId: row.account_id,

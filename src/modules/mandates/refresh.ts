@@ -4,6 +4,7 @@ import type { ProviderMandate } from '../../providers/types';
 import { toDbDateTime } from '../../time';
 import { customersRepository } from '../customers/repository';
 import { activateDraftsOn } from '../subscriptions/activation';
+import { enqueueMandateEvent } from './events';
 import { mandatesRepository, type MandateRow } from './repository';
 import { providerFieldsOf } from './service';
 
@@ -51,11 +52,10 @@ export async function refreshMandate(ctx: AppContext, mandate: MandateRow): Prom
     throw error;
   }
   if (!remote || remote.status === 'invalid') {
-    await mandatesRepository.update(ctx.db, mandate, {
-      status: 'invalid',
-      revoked_at: mandate.revoked_at ?? now,
-      checked_at: now,
-      updated_at: now,
+    await ctx.db.transaction(async (trx) => {
+      await mandatesRepository.update(trx, mandate, { checked_at: now });
+      // Revoked at the provider (by the customer's bank, or by hand there): told once, like our own revocation.
+      if (await mandatesRepository.markRevoked(trx, mandate, now)) await enqueueMandateEvent(trx, mandate, 'revoked', now);
     });
     ctx.logger.warn('mandate no longer valid at the provider; nothing is charged on it any more', {
       accountId: mandate.account_id,

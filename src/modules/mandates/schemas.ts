@@ -19,6 +19,8 @@ export type CreateMandateInput = z.output<typeof createMandateBody>;
 
 export const customerMandatesParams = z.object({ customerId: z.string() });
 
+export const customerMandateParams = z.object({ customerId: z.string(), mandateId: z.string() });
+
 const directDebitDetails = z.object({
   consumer_name: z.string().nullable(),
   consumer_account: z.string().nullable().describe('IBAN'),
@@ -50,3 +52,6 @@ export const mandateResponse = z.discriminatedUnion('method', [
 ]);
 
 export type MandateResponse = z.infer<typeof mandateResponse>;
+
+/** A customer's mandates, oldest first; not paged: a customer has a handful at most. */
+export const mandateListResponse = z.object({ data: z.array(mandateResponse) });

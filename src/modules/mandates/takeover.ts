@@ -10,8 +10,8 @@ import { followUpLinkRow } from '../links/service';
 import type { PaymentRow } from '../payments/repository';
 import { activateDraftIn } from '../subscriptions/activation';
 import { enqueueSubscriptionUpdated } from '../subscriptions/events';
-import { subscriptionsRepository, type SubscriptionRow, type SubscriptionStatus } from '../subscriptions/repository';
-import { mandatesRepository } from './repository';
+import { subscriptionsRepository, type SubscriptionStatus } from '../subscriptions/repository';
+import { mandatesRepository, type MandateRow } from './repository';
 import { revokeDueAfterCommit, scheduleRevocationOfUnused } from './revocation';
 import { mandateTakeoversRepository, subscriptionIdsOf } from './takeoversRepository';
 
@@ -49,8 +49,9 @@ export async function insertTakeoverLink(
   accountId: string,
   input: TakeoverLinkInput,
   now: string,
+  linkId?: string,
 ): Promise<PaymentLinkRow> {
-  const base = followUpLinkRow(
+  const made = followUpLinkRow(
     { id: accountId },
     {
       customerId: input.customerId,
@@ -61,6 +62,7 @@ export async function insertTakeoverLink(
     },
     now,
   );
+  const base = linkId === undefined ? made : { ...made, id: linkId };
   const link: PaymentLinkRow = { ...base, type: 'mandate', first_amount: input.amountCents, redirect_url_paid: input.redirectUrl };
   await paymentLinksRepository.insert(trx, link);
   await mandateTakeoversRepository.insert(trx, {
@@ -151,16 +153,28 @@ export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: Pay
   }
   const now = toDbDateTime(ctx.clock.now());
   if (!(await mandateTakeoversRepository.claim(trx, takeover, mandate.id, now))) return 0;
-  const chosen = subscriptionIdsOf(takeover);
-  const subscriptions = (await subscriptionsRepository
-    .table(trx)
-    .where({ account_id: link.account_id, customer_id: takeover.customer_id })
-    .whereIn('status', [...TAKEN_OVER])
-    .whereNot('provider_mandate_id', mandate.id)
-    .modify((query) => {
-      if (chosen !== null) query.whereIn('id', chosen);
-    })
-    .orderBy('id')) as SubscriptionRow[];
+  return moveSubscriptionsTo(ctx, trx, mandate, subscriptionIdsOf(takeover), { linkId: link.id });
+}
+
+/**
+ * The customer's subscriptions in use (all, or those of `chosen`) move to `mandate`, in the caller's
+ * transaction, each with `subscription.updated`; a draft becomes active when the mandate is valid;
+ * the old mandates left unused are recorded due and revoked after the commit (revocation.ts).
+ * Answers how many moved.
+ */
+export async function moveSubscriptionsTo(
+  ctx: AppContext,
+  trx: Knex.Transaction,
+  mandate: MandateRow,
+  chosen: readonly string[] | null,
+  origin: { linkId?: string; orderId?: string },
+): Promise<number> {
+  const now = toDbDateTime(ctx.clock.now());
+  const subscriptions = await subscriptionsRepository.ofCustomerNotOnMandate(trx, mandate.account_id, mandate.customer_id, {
+    statuses: TAKEN_OVER,
+    mandateId: mandate.id,
+    ids: chosen,
+  });
   const today = todayIn(ctx);
   const oldMandates: string[] = [];
   for (const subscription of subscriptions) {
@@ -172,15 +186,15 @@ export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: Pay
     oldMandates.push(subscription.provider_mandate_id);
     await enqueueSubscriptionUpdated(trx, subscription, ['provider_mandate_id'], now);
     if (subscription.status === 'draft' && mandate.status === 'valid') {
-      const rules = await subscriptionsRepository.rulesOf(trx, link.account_id, [subscription.id]);
+      const rules = await subscriptionsRepository.rulesOf(trx, mandate.account_id, [subscription.id]);
       await activateDraftIn(trx, { ...subscription, provider_mandate_id: mandate.id }, rules, today, now);
     }
   }
-  const due = await scheduleRevocationOfUnused(trx, link.account_id, oldMandates, now);
+  const due = await scheduleRevocationOfUnused(trx, mandate.account_id, oldMandates, now);
   if (due.length) revokeDueAfterCommit(ctx, trx);
   ctx.logger.info('new mandate took over', {
-    accountId: link.account_id,
-    linkId: link.id,
+    accountId: mandate.account_id,
+    ...origin,
     mandateId: mandate.id,
     subscriptions: oldMandates.length,
     revocationsDue: due.length,

@@ -29,3 +29,18 @@ export const mandateTakeoversRepository = {
 
 export const subscriptionIdsOf = (row: Pick<MandateTakeoverRow, 'subscription_ids'>): string[] | null =>
   row.subscription_ids === null ? null : (JSON.parse(row.subscription_ids) as string[]);
+
+/** Whether a new store checkout's mandate takes over the customer's subscriptions (off unless set). */
+export const accountTakeoverSettingsRepository = {
+  storeCheckout: async (db: Knex, accountId: string): Promise<boolean> => {
+    const row = await db('account_takeover_settings')
+      .where({ account_id: accountId })
+      .first<{ store_checkout: boolean | number } | undefined>();
+    return Boolean(Number(row?.store_checkout ?? 0));
+  },
+
+  setStoreCheckout: async (db: Knex, accountId: string, on: boolean, now: string): Promise<void> => {
+    const updated = await db('account_takeover_settings').where({ account_id: accountId }).update({ store_checkout: on, updated_at: now });
+    if (!updated) await db('account_takeover_settings').insert({ account_id: accountId, store_checkout: on, updated_at: now });
+  },
+};

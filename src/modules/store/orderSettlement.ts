@@ -3,7 +3,10 @@ import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
 import { followUpsRepository } from '../follow-ups/repository';
 import { ordersRepository } from '../orders/repository';
-import { paymentsRepository } from '../payments/repository';
+import { mandatesRepository } from '../mandates/repository';
+import { moveSubscriptionsTo } from '../mandates/takeover';
+import { accountTakeoverSettingsRepository } from '../mandates/takeoversRepository';
+import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { subscribeStoreOrder } from './orderSubscriptions';
 import { renewalOrderOf } from './renewals';
@@ -38,12 +41,25 @@ async function onOrderPaymentSettled(ctx: AppContext, trx: Knex.Transaction, { p
     if (order.status === 'unpaid' || order.status === 'pending')
       await ordersRepository.update(trx, order.account_id, order.id, { status: 'paid', updated_at: now });
     await subscribeStoreOrder(ctx, trx, order, payment);
+    await takeOverAtCheckout(ctx, trx, payment);
     await queue(ctx, trx, order.account_id, order.id, 'paid', payment.id);
   } else if (UNPAID.has(to)) {
     await queue(ctx, trx, order.account_id, order.id, 'unpaid', payment.id);
   } else if (to === 'charged_back') {
     await ordersRepository.update(trx, order.account_id, order.id, { status: 'charged_back', updated_at: now });
   }
+}
+
+/**
+ * When the merchant allows it (`cli accounts set-takeover --store-checkout on`), the mandate a paid
+ * store checkout left becomes the mandate of every subscription of that customer in use, as a
+ * takeover link's would (mandates/takeover.ts); the old mandates left unused are revoked.
+ */
+async function takeOverAtCheckout(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow): Promise<void> {
+  if (payment.sequence_type !== 'first' || !payment.customer_id || !payment.provider_mandate_id) return;
+  if (!(await accountTakeoverSettingsRepository.storeCheckout(trx, payment.account_id))) return;
+  const mandate = await mandatesRepository.findForCustomer(trx, payment.account_id, payment.customer_id, payment.provider_mandate_id);
+  if (mandate) await moveSubscriptionsTo(ctx, trx, mandate, null, { orderId: payment.purpose_id ?? undefined });
 }
 
 /** A charge of a subscription that came from a store order settled: its renewal order, here and in the store. */

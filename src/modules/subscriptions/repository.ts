@@ -158,6 +158,26 @@ export const subscriptionsRepository = {
   dueToResume: (db: Knex, date: string) =>
     shared.table(db).where('status', 'paused').whereNotNull('resume_at').andWhere('resume_at', '<=', date),
 
+  /**
+   * The customer's subscriptions in these statuses not charged on `mandateId` (those a new mandate can
+   * take over), limited to `ids` unless null.
+   */
+  ofCustomerNotOnMandate: async (
+    db: Knex,
+    accountId: string,
+    customerId: string,
+    options: { statuses: readonly SubscriptionStatus[]; mandateId: string; ids: readonly string[] | null },
+  ): Promise<SubscriptionRow[]> =>
+    (await shared
+      .table(db)
+      .where({ account_id: accountId, customer_id: customerId })
+      .whereIn('status', [...options.statuses])
+      .whereNot('provider_mandate_id', options.mandateId)
+      .modify((query) => {
+        if (options.ids !== null) query.whereIn('id', [...options.ids]);
+      })
+      .orderBy('id')) as SubscriptionRow[],
+
   /** The draft subscriptions that wait for this mandate. */
   draftsOnMandate: (db: Knex, accountId: string, mandateId: string) =>
     shared.table(db).where({ account_id: accountId, provider_mandate_id: mandateId, status: 'draft' }),
