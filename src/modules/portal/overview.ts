@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import { ConflictError } from '../../errors';
 import type { Cents } from '../../money';
 import { calendarDateIn, formatNullableDate, fromDbDateTime, todayIn } from '../../time';
 import type { IntervalUnit } from '../../time/calendar';
@@ -7,8 +8,13 @@ import { merchantProfileOf, type MerchantProfile } from '../accounts/profile';
 import { mandateLabel } from '../mandates/display';
 import type { PaymentRowStatus } from '../payments/transitions';
 import { LIVE } from '../subscriptions/lifecycle';
-import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow, type SubscriptionStatus } from '../subscriptions/repository';
-import type { PortalCustomer } from './actions';
+import {
+  subscriptionsRepository,
+  type SubscriptionRow,
+  type SubscriptionRuleRow,
+  type SubscriptionStatus,
+} from '../subscriptions/repository';
+import { portalSubscription, requireAllowed, type PortalCustomer } from './actions';
 import { portalOverviewRepository } from './overviewRepository';
 
 /** How many payments and invoices the overview lists: the latest ones. */
@@ -167,3 +173,48 @@ export async function portalSubscriptionView(
   return view;
 }
 
+/** The setting that allows an action: resuming goes with pausing. */
+const SETTING_OF: Record<OfferedAction, PortalAction> = {
+  pause: 'pause',
+  resume: 'pause',
+  skip: 'skip',
+  cancel: 'cancel',
+  'change-method': 'change-method',
+};
+
+/** The action cannot be done with the subscription as it is now (paused already, ending, nothing to skip). */
+export class ActionNotOfferedError extends ConflictError {
+  constructor(action: OfferedAction) {
+    super(`The subscription does not offer "${action}" now`, 'portal_action_not_offered');
+  }
+}
+
+/**
+ * What an action's confirmation page shows: the customer's own subscription (else 404) when the
+ * account allows the action (else 403) and the subscription offers it now (else 409).
+ */
+export async function actionSubjectOf(
+  ctx: AppContext,
+  who: PortalCustomer,
+  id: string,
+  action: OfferedAction,
+): Promise<PortalSubscriptionView> {
+  const settings = await requireAllowed(ctx, who, SETTING_OF[action]);
+  const view = await portalSubscriptionView(ctx, who, await portalSubscription(ctx, who, id), settings);
+  if (!view.offered.includes(action)) throw new ActionNotOfferedError(action);
+  return view;
+}
+
+/** The subscriptions a new payment method can take over (those still charged), for the change page. */
+export async function methodChangeSubjectsOf(ctx: AppContext, who: PortalCustomer): Promise<PortalSubscriptionView[]> {
+  const settings = await requireAllowed(ctx, who, 'change-method');
+  const rows = await portalOverviewRepository.subscriptionsOf(ctx.db, who.account.id, who.customerId);
+  const views = await subscriptionViews(
+    ctx,
+    who,
+    rows.filter((row) => LIVE.has(row.status)),
+    settings,
+  );
+  if (!views.length) throw new ActionNotOfferedError('change-method');
+  return views;
+}
