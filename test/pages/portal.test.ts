@@ -359,7 +359,7 @@ describe.each(TEST_DATABASES)('the customer portal pages on %s', (kind) => {
     },
   );
 
-  it("When a form or page names another customer's or another account's subscription, then it answers 404 and changes nothing", async () => {
+  it("When a form or page names another customer's or another account's subscription, then 404 and nothing changes", async () => {
     const customer = await newCustomer();
     const neighbour = await newCustomer();
     const elsewhere = await t.newAccount('Other Shop');
