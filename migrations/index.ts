@@ -37,6 +37,7 @@ import * as productShipped from './20261203_035_product_shipped';
 import * as skipsAndListFilters from './20261204_036_skips_and_list_filters';
 import * as mandateTakeovers from './20261204_037_mandate_takeovers';
 import * as accountProfileAndPortal from './20261204_039_account_profile_and_portal';
+import * as portalSessions from './20261205_040_portal_sessions';
 import * as portalActions from './20261205_041_portal_actions';
 
 /**
@@ -83,6 +84,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261204_036_skips_and_list_filters': skipsAndListFilters,
   '20261204_037_mandate_takeovers': mandateTakeovers,
   '20261204_039_account_profile_and_portal': accountProfileAndPortal,
+  '20261205_040_portal_sessions': portalSessions,
   '20261205_041_portal_actions': portalActions,
 };
 

@@ -17,6 +17,7 @@ import { providerWebhookRouter } from './http/webhooks/providers';
 import { storeWebhookRouter } from './http/webhooks/storeRoute';
 import { processWebhookCall, recordWebhookCall } from './modules/payments/webhookCalls';
 import { payPagesRouter } from './pages/pay/routes';
+import { portalPagesRouter } from './pages/portal/routes';
 import { sandboxCheckoutRouter } from './providers/sandbox/checkoutPage';
 
 /** Builds the HTTP app without listening, so tests drive it in-process. */
@@ -54,6 +55,8 @@ export function createApp(ctx: AppContext): Express {
 
   // The hosted pages of payment links: public, HTML, their own security headers.
   app.use('/pay', payPagesRouter(ctx));
+  // The customers' self-service portal: a session cookie of its own, CSRF tokens on every form.
+  app.use('/portal', portalPagesRouter(ctx));
 
   const openApiDocument = buildOpenApiDocument(apiRoutes, ctx.config.publicUrl);
   app.get('/api/v2/openapi.json', (_req, res) => {

@@ -36,7 +36,9 @@ export type IdPrefix =
   | 'ivc'
   | 'shp'
   | 'syn'
-  | 'stk';
+  | 'stk'
+  | 'ptk'
+  | 'pss';
 
 /** An opaque random id such as `cus_4fJ9aZ…`: 16 base62 characters ≈ 95 bits. */
 export function newId(prefix: IdPrefix): string {

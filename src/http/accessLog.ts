@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger';
+import { loggablePath } from './loggablePath';
 import { requestIdOf } from './requestId';
 
 /** One JSON line per request with its full path: no headers, bodies or query strings, so no token or personal data. */
@@ -14,8 +15,8 @@ export function accessLog(logger: Logger): RequestHandler {
         requestId: requestIdOf(res.locals),
         method: req.method,
         // req.path inside a mounted router (/pay, /webhooks) lacks the mount point; the original URL
-        // has it. The query string is cut off: a token or an e-mail address may be in it.
-        path: req.originalUrl.split('?', 1)[0],
+        // has it. The query string and a portal link's token are cut out.
+        path: loggablePath(req.originalUrl),
         status: res.statusCode,
         durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
         accountId: auth?.account?.id,

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger';
 import { AppError, ValidationError } from '../errors';
+import { loggablePath } from './loggablePath';
 import { requestIdOf } from './requestId';
 
 interface BodyParserError {
@@ -52,7 +53,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     logger.error('unhandled error', {
       requestId,
       method: req.method,
-      path: req.path,
+      path: loggablePath(req.originalUrl),
       error: error instanceof Error ? error.message : String(error),
       stack: error instanceof Error ? error.stack : undefined,
     });

@@ -172,6 +172,16 @@ export function idempotencyScopeOf(res: Response): IdempotencyScope {
   return scope ?? WITHOUT_IDEMPOTENCY_KEY;
 }
 
+const NOT_KEPT = Symbol('answer not kept');
+
+/**
+ * For an answer that carries a secret shown once (a portal link): it is not kept for replay, so the
+ * database never holds it. The key is released as after a 5xx, and a retry with it runs again.
+ */
+export function answerNotKept(res: Response): void {
+  (res.locals as { [NOT_KEPT]?: boolean })[NOT_KEPT] = true;
+}
+
 function replay(res: Response, stored: { status: number; body: string }): void {
   res.status(stored.status).setHeader('Idempotent-Replayed', 'true');
   if (stored.body === '') {
@@ -201,7 +211,7 @@ function settleOnAnswer(ctx: AppContext, res: Response, claimed: HeldKey): void 
     if (settling) return end(...args);
     settling = true;
     // Headers already out means the body was streamed in parts, which cannot be replayed.
-    const replayable = res.statusCode < 500 && !res.headersSent;
+    const replayable = res.statusCode < 500 && !res.headersSent && !(res.locals as { [NOT_KEPT]?: boolean })[NOT_KEPT];
     const settle = replayable
       ? idempotencyKeysRepository.updateWhileHeld(ctx.db, claimed, {
           state: 'done',

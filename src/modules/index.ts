@@ -5,6 +5,7 @@ import { linkRoutes } from './links/routes';
 import { mandateRoutes } from './mandates/routes';
 import { orderRoutes } from './orders/routes';
 import { paymentRoutes } from './payments/routes';
+import { portalRoutes } from './portal/routes';
 import { productRoutes } from './products/routes';
 import { invoiceRoutes } from './billing/routes';
 import { shopRoutes } from './store/routes';
@@ -16,6 +17,7 @@ import { subscriptionRoutes } from './subscriptions/routes';
 export const apiRoutes: RouteSpec[] = [
   ...customerRoutes,
   ...mandateRoutes,
+  ...portalRoutes,
   ...subscriptionRoutes,
   ...subscriptionLifecycleRoutes,
   ...invoiceRoutes,

@@ -1,29 +1,37 @@
 import type { Logger } from '../../logger';
 
 /**
- * Where requests are counted per token and one-minute window. In memory by default (one instance,
- * or a limit per instance); in Redis when REDIS_URL is set, so several instances share one limit.
- * Nothing here writes to the database: counting must not cost a write per request.
+ * Where requests are counted per key and fixed window: API tokens per minute, the portal's log-in
+ * per address and per IP per hour. In memory by default (one instance, or a limit per instance); in
+ * Redis when REDIS_URL is set, so several instances share one limit. Nothing here writes to the
+ * database: counting must not cost a write per request.
  */
 export interface RateLimitCounter {
-  /** Counts one request of `key` in `window` (minutes since the epoch); answers the count so far. */
-  hit(key: string, window: number): number | Promise<number>;
+  /**
+   * Counts one request of `key` in `window` (windows of `windowMs` since the epoch; one minute when
+   * not given); answers the count so far.
+   */
+  hit(key: string, window: number, windowMs?: number): number | Promise<number>;
   close(): Promise<void>;
 }
+
+const MINUTE_MS = 60_000;
 
 /** Older windows are dropped when the map has grown past this many keys. */
 const SWEEP_AT = 10_000;
 
 export function memoryCounter(): RateLimitCounter {
-  const windows = new Map<string, { window: number; hits: number }>();
+  const windows = new Map<string, { window: number; windowMs: number; hits: number }>();
   return {
-    hit(key, window) {
+    hit(key, window, windowMs = MINUTE_MS) {
       const current = windows.get(key);
-      if (current && current.window === window) return ++current.hits;
+      if (current && current.window === window && current.windowMs === windowMs) return ++current.hits;
       if (windows.size >= SWEEP_AT) {
-        for (const [other, entry] of windows) if (entry.window < window) windows.delete(other);
+        // Windows of different lengths side by side: a key goes once its own window has passed.
+        const nowMs = window * windowMs;
+        for (const [other, entry] of windows) if ((entry.window + 1) * entry.windowMs <= nowMs) windows.delete(other);
       }
-      windows.set(key, { window, hits: 1 });
+      windows.set(key, { window, windowMs, hits: 1 });
       return 1;
     },
     async close() {
@@ -32,8 +40,8 @@ export function memoryCounter(): RateLimitCounter {
   };
 }
 
-/** Keys live a little past their minute, so a clock a few seconds apart between instances does not reset them. */
-const REDIS_KEY_TTL_MS = 90_000;
+/** Keys live a little past their window, so a clock a few seconds apart between instances does not reset them. */
+const REDIS_KEY_GRACE_MS = 30_000;
 const REDIS_CONNECT_TIMEOUT_MS = 5_000;
 /** A Redis that does not answer within this lets the request through (and says so in the log). */
 const REDIS_TIMEOUT_MS = 250;
@@ -71,13 +79,20 @@ export async function redisCounter(url: string, logger: Logger): Promise<RateLim
     throw error;
   }
   return {
-    async hit(key, window) {
-      const name = `rps:rate:${key}:${window}`;
+    async hit(key, window, windowMs = MINUTE_MS) {
+      const name = `rps:rate:${key}:${windowMs === MINUTE_MS ? '' : `${windowMs}:`}${window}`;
       try {
         const timeout = new Promise<never>((_, reject) =>
           setTimeout(() => reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS).unref(),
         );
-        const [hits] = await Promise.race([client.multi().incr(name).pExpire(name, REDIS_KEY_TTL_MS).exec(), timeout]);
+        const [hits] = await Promise.race([
+          client
+            .multi()
+            .incr(name)
+            .pExpire(name, windowMs + REDIS_KEY_GRACE_MS)
+            .exec(),
+          timeout,
+        ]);
         return Number(hits);
       } catch (error) {
         warn(error);

@@ -41,6 +41,15 @@ export const customersRepository = {
   pageWithEmail: (db: Knex, accountId: string, email: string, request: PageRequest): Promise<Page<CustomerRow>> =>
     pageOf<CustomerRow>(table(db).where({ account_id: accountId, email }), request),
 
+  /**
+   * The customers with this address in every account, at most `limit` (the portal's log-in by e-mail).
+   * Case is ignored, as MySQL's collation does; on SQLite the index of migration 040 is NOCASE.
+   */
+  withEmailInAnyAccount: (db: Knex, email: string, limit: number): Promise<CustomerRow[]> =>
+    (db.client.config.client === 'mysql2' ? table(db).where({ email }) : table(db).whereRaw('`email` = ? collate nocase', [email]))
+      .orderBy('created_at')
+      .limit(limit),
+
   findByProviderCustomerId: (db: Knex, accountId: string, providerCustomerId: string) =>
     table(db).where({ account_id: accountId, provider_customer_id: providerCustomerId }).first(),
 
