@@ -3,7 +3,7 @@ import { runBilling } from '../../src/modules/billing/run';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { openPortal } from '../support/portalShim';
+import { openPortal } from '../support/portal';
 import { useTestApp } from '../support/testApp';
 
 /**

@@ -3,7 +3,7 @@ import { mandateLabel } from '../../src/modules/mandates/display';
 import type { MandateRow } from '../../src/modules/mandates/repository';
 import { subscribe, type Subscribed } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
-import { openPortal } from '../support/portalShim';
+import { openPortal } from '../support/portal';
 import { useTestApp } from '../support/testApp';
 
 /**
