@@ -132,21 +132,21 @@ describeWithChromium('the customer portal in a browser', () => {
         await page.setViewportSize({ width: 375, height: 812 });
 
         // Pause until mid-January, then resume.
-        await coffee.getByRole('link', { name: 'Pause: Coffee box' }).click();
+        await coffee.getByRole('link', { name: 'Pause (Coffee box)' }).click();
         await page.getByLabel('Pause until').fill('2027-01-15');
         await Promise.all([page.waitForURL(/done=paused$/), page.getByRole('button', { name: 'Pause subscription' }).click()]);
         await expect(coffee.textContent()).resolves.toContain('Paused until January 15, 2027.');
-        await coffee.getByRole('link', { name: 'Resume: Coffee box' }).click();
+        await coffee.getByRole('link', { name: 'Resume (Coffee box)' }).click();
         await Promise.all([page.waitForURL(/done=resumed$/), page.getByRole('button', { name: 'Resume subscription' }).click()]);
         await expect(coffee.locator('dd').first().textContent()).resolves.toBe('Active');
 
         // Skip December's charge.
-        await coffee.getByRole('link', { name: 'Skip the next charge: Coffee box' }).click();
+        await coffee.getByRole('link', { name: 'Skip the next charge (Coffee box)' }).click();
         await Promise.all([page.waitForURL(/done=skipped$/), page.getByRole('button', { name: 'Skip this charge' }).click()]);
         await expect(coffee.textContent()).resolves.toContain('January 1, 2027: €12.50');
 
         // A new payment method for every subscription: 0.01 at the sandbox checkout, and back to the portal.
-        await coffee.getByRole('link', { name: 'Change payment method: Coffee box' }).click();
+        await coffee.getByRole('link', { name: 'Change payment method (Coffee box)' }).click();
         await page.getByLabel('All my subscriptions').check();
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.screenshot({ path: path.join(ARTIFACTS, 'portal-change-method-1280.png'), fullPage: true });
@@ -164,7 +164,7 @@ describeWithChromium('the customer portal in a browser', () => {
 
         // Cancel the tea at the end of its paid period.
         const tea = card(page, 'Tea box');
-        await tea.getByRole('link', { name: 'Cancel: Tea box' }).click();
+        await tea.getByRole('link', { name: 'Cancel (Tea box)' }).click();
         await page.getByLabel('Why are you cancelling? (optional)').fill('I drink coffee now');
         await Promise.all([page.waitForURL(/done=cancelled$/), page.getByRole('button', { name: 'Cancel subscription' }).click()]);
         await expect(tea.textContent()).resolves.toContain('Ends on December 1, 2026');

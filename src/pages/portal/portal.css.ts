@@ -32,8 +32,14 @@ white-space:nowrap;border:0}
 .actions a{display:inline-block;padding:.5rem .75rem;border:1px solid #0b5cad;border-radius:.4rem;text-decoration:none;font-weight:600}
 .actions a:hover{background:#e8f0fa}
 table{width:100%;border-collapse:collapse;font-size:.95rem}
-th,td{text-align:left;padding:.5rem .4rem;border-bottom:1px solid #d1d5db;vertical-align:top;overflow-wrap:anywhere}
+th,td{text-align:left;padding:.5rem .4rem;border-bottom:1px solid #d1d5db;vertical-align:top}
 .num{text-align:right;white-space:nowrap}
+@media (max-width:40rem){
+.history thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
+.history tr{display:block;border-bottom:1px solid #d1d5db;padding:.5rem 0}
+.history td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.1rem 0;text-align:right}
+.history td::before{content:attr(data-label);text-align:left;color:#4a4a4a}
+}
 .hint{margin:0 0 .25rem;color:#4a4a4a;font-size:.95rem}
 textarea{width:100%;font:inherit;padding:.7rem .8rem;border:1px solid #6b6b6b;border-radius:.4rem;color:#1a1a1a}
 .choice{display:flex;gap:.5rem;align-items:flex-start;margin:.5rem 0}

@@ -37,8 +37,6 @@ export interface PortalStrings {
   paymentMethod: string;
   unknownMethod: string;
   actions: { pause: string; resume: string; skip: string; cancel: string; 'change-method': string };
-  /** Hidden words after an action's link, so each link names its subscription to a screen reader. */
-  forSubscription(name: string): string;
   payments: string;
   noPayments: string;
   invoices: string;
@@ -107,7 +105,6 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
     paymentMethod: 'Payment method',
     unknownMethod: 'Unknown',
     actions: { pause: 'Pause', resume: 'Resume', skip: 'Skip the next charge', cancel: 'Cancel', 'change-method': 'Change payment method' },
-    forSubscription: (name) => `: ${name}`,
     payments: 'Payments',
     noPayments: 'No payments yet.',
     invoices: 'Invoices',
@@ -195,7 +192,6 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
       cancel: 'Opzeggen',
       'change-method': 'Betaalmethode wijzigen',
     },
-    forSubscription: (name) => `: ${name}`,
     payments: 'Betalingen',
     noPayments: 'Nog geen betalingen.',
     invoices: 'Facturen',
@@ -294,7 +290,6 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
       cancel: 'Kündigen',
       'change-method': 'Zahlungsmethode ändern',
     },
-    forSubscription: (name) => `: ${name}`,
     payments: 'Zahlungen',
     noPayments: 'Noch keine Zahlungen.',
     invoices: 'Rechnungen',
@@ -398,7 +393,6 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
       cancel: 'Résilier',
       'change-method': 'Changer de moyen de paiement',
     },
-    forSubscription: (name) => ` : ${name}`,
     payments: 'Paiements',
     noPayments: 'Aucun paiement pour l’instant.',
     invoices: 'Factures',
@@ -493,7 +487,6 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
       cancel: 'Cancelar',
       'change-method': 'Cambiar método de pago',
     },
-    forSubscription: (name) => `: ${name}`,
     payments: 'Pagos',
     noPayments: 'Todavía no hay pagos.',
     invoices: 'Facturas',

@@ -75,8 +75,10 @@ function nextChargeLine(page: PortalPage, sub: PortalSubscriptionView): string {
   return w.nextChargeValue(dateFor(page.locale, sub.nextChargeDate), money(page, sub.nextAmount, sub.currency));
 }
 
+/** Charges left by the rules; none said when an end date is set (the note under the facts says when it ends). */
 function remainingLine(page: PortalPage, sub: PortalSubscriptionView): string {
   const w = words(page);
+  if (sub.cancelAt) return '';
   return sub.remainingTimes === null ? w.untilCancelled : w.remainingTimes(sub.remainingTimes);
 }
 
@@ -101,7 +103,8 @@ function subscriptionCard(page: PortalPage, sub: PortalSubscriptionView): string
   const actions = sub.offered.map(
     (action) =>
       `<li><a href="${escapeHtml(actionHref(sub, action))}">${escapeHtml(w.actions[action])}` +
-      `<span class="visually-hidden">${escapeHtml(w.forSubscription(sub.name))}</span></a></li>`,
+      // Each link names its subscription to a screen reader: "Pause (Coffee box)".
+      `<span class="visually-hidden"> (${escapeHtml(sub.name)})</span></a></li>`,
   );
   return `<section class="subscription" aria-labelledby="sub-${escapeHtml(sub.id)}">
 <h3 id="sub-${escapeHtml(sub.id)}">${escapeHtml(sub.name)}</h3>
@@ -138,17 +141,21 @@ function shownStatus(status: PaymentRowStatus): ShownPaymentStatus {
   }
 }
 
+/** A table cell that names its column, which the style sheet shows beside it when narrow screens stack the rows. */
+const cell = (column: string, value: string, className?: string) =>
+  `<td data-label="${escapeHtml(column)}"${className ? ` class="${className}"` : ''}>${escapeHtml(value)}</td>`;
+
 function paymentsTable(page: PortalPage, payments: PortalPaymentView[]): string {
   const w = words(page);
   if (!payments.length) return `<p>${escapeHtml(w.noPayments)}</p>`;
   const rows = payments.map(
     (payment) =>
-      `<tr><td>${escapeHtml(dateFor(page.locale, payment.date))}</td><td>${escapeHtml(payment.description)}</td>` +
-      `<td class="num">${escapeHtml(money(page, payment.amount, payment.currency))}</td>` +
-      `<td>${escapeHtml(w.paymentStatuses[shownStatus(payment.status)])}</td></tr>`,
+      `<tr>${cell(w.date, dateFor(page.locale, payment.date))}${cell(w.description, payment.description)}` +
+      `${cell(w.amount, money(page, payment.amount, payment.currency), 'num')}` +
+      `${cell(w.status, w.paymentStatuses[shownStatus(payment.status)])}</tr>`,
   );
   return (
-    `<table>
+    `<table class="history">
 <caption class="visually-hidden">${escapeHtml(w.payments)}</caption>
 <thead><tr><th scope="col">${escapeHtml(w.date)}</th><th scope="col">${escapeHtml(w.description)}</th>` +
     `<th scope="col" class="num">${escapeHtml(w.amount)}</th><th scope="col">${escapeHtml(w.status)}</th></tr></thead>
@@ -163,11 +170,11 @@ function invoicesTable(page: PortalPage, invoices: PortalInvoiceView[]): string 
   const w = words(page);
   const rows = invoices.map(
     (invoice) =>
-      `<tr><td>${escapeHtml(invoice.number)}</td><td>${escapeHtml(dateFor(page.locale, invoice.date))}</td>` +
-      `<td class="num">${escapeHtml(money(page, invoice.amount, invoice.currency))}</td></tr>`,
+      `<tr>${cell(w.invoiceNumber, invoice.number)}${cell(w.date, dateFor(page.locale, invoice.date))}` +
+      `${cell(w.amount, money(page, invoice.amount, invoice.currency), 'num')}</tr>`,
   );
   return (
-    `<table>
+    `<table class="history">
 <caption class="visually-hidden">${escapeHtml(w.invoices)}</caption>
 <thead><tr><th scope="col">${escapeHtml(w.invoiceNumber)}</th><th scope="col">${escapeHtml(w.date)}</th>` +
     `<th scope="col" class="num">${escapeHtml(w.amount)}</th></tr></thead>
