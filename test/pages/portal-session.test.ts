@@ -59,6 +59,13 @@ describe.each(TEST_DATABASES)('portal sessions in the browser on %s', (kind) => 
     expect(await t.ctx.db('portal_sessions').where({ customer_id: customer.id }).count({ n: '*' })).toEqual([{ n: 1 }]);
   });
 
+  it('When the link is only looked at (HEAD), then it is not used', async () => {
+    const customer = await seedCustomer(t.ctx.db, accountId);
+    const link = await newLink(customer.id);
+    expect((await request(t.app).head(link)).status).toBe(200);
+    expect((await request(t.app).get(link)).status).toBe(303);
+  });
+
   it('When one link is opened twice at the same moment, then exactly one session opens', async () => {
     const customer = await seedCustomer(t.ctx.db, accountId);
     const link = await newLink(customer.id);

@@ -112,7 +112,10 @@ export function portalPagesRouter(ctx: AppContext): Router {
   router.get('/session/:token', async (req, res) => {
     const inspected = await inspectPortalLink(ctx, String(req.params.token));
     if ('problem' in inspected) return linkProblem(req, res, inspected.problem, inspected.link?.locale ?? null);
-    if (inspected.link.purpose === 'login-mail') return html(res, 200, confirmPage(browserLocale(req), String(req.params.token)));
+    // HEAD (link previews, checks) is answered like GET by express: it must not use the link either.
+    if (inspected.link.purpose === 'login-mail' || req.method === 'HEAD') {
+      return html(res, 200, confirmPage(browserLocale(req), String(req.params.token)));
+    }
     await openSession(req, res);
   });
 
