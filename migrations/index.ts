@@ -38,6 +38,7 @@ import * as skipsAndListFilters from './20261204_036_skips_and_list_filters';
 import * as mandateTakeovers from './20261204_037_mandate_takeovers';
 import * as accountProfileAndPortal from './20261204_039_account_profile_and_portal';
 import * as portalSessions from './20261205_040_portal_sessions';
+import * as portalActions from './20261205_041_portal_actions';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -84,6 +85,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261204_037_mandate_takeovers': mandateTakeovers,
   '20261204_039_account_profile_and_portal': accountProfileAndPortal,
   '20261205_040_portal_sessions': portalSessions,
+  '20261205_041_portal_actions': portalActions,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -11,10 +11,12 @@ export interface PageParts {
   /** `<meta http-equiv="refresh">`: how a page checks again without any script. */
   refreshSeconds?: number;
   stylesheet: string;
+  /** Shown above the main content on every page of a site (the portal's merchant, log-out). */
+  header?: string;
 }
 
 /** The shell of every hosted page: language, viewport, our own stylesheet, one main landmark, no script. */
-export function renderPage({ locale, title, body, refreshSeconds, stylesheet }: PageParts): string {
+export function renderPage({ locale, title, body, refreshSeconds, stylesheet, header }: PageParts): string {
   const refresh = refreshSeconds === undefined ? '' : `<meta http-equiv="refresh" content="${refreshSeconds}">`;
   return `<!doctype html>
 <html lang="${locale}">
@@ -26,7 +28,7 @@ ${refresh}<title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${escapeHtml(stylesheet)}">
 </head>
 <body>
-<main class="card">
+${header ? `<header class="site">\n${header}\n</header>\n` : ''}<main class="card">
 ${body}
 </main>
 </body>

@@ -13,7 +13,8 @@ import { enqueueSubscriptionUpdated } from '../subscriptions/events';
 import { subscriptionsRepository, type SubscriptionStatus } from '../subscriptions/repository';
 import { mandatesRepository, type MandateRow } from './repository';
 import { revokeDueAfterCommit, scheduleRevocationOfUnused } from './revocation';
-import { mandateTakeoversRepository, subscriptionIdsOf } from './takeoversRepository';
+import { mandateTakeoversRepository, subscriptionIdsOf, type TakeoverRequester } from './takeoversRepository';
+import { confirmMethodChanged } from '../portal/confirmations';
 
 /**
  * A new mandate takes over: a `mandate` link whose paid first payment makes a mandate that the
@@ -38,6 +39,8 @@ export interface TakeoverLinkInput {
   description: string;
   redirectUrl: string | null;
   expiresAt: string;
+  /** Who asked for it: `portal` confirms the change to the customer by mail once it is paid. */
+  requestedVia?: TakeoverRequester;
 }
 
 /**
@@ -72,6 +75,7 @@ export async function insertTakeoverLink(
     subscription_ids: input.subscriptionIds === null ? null : JSON.stringify([...new Set(input.subscriptionIds)]),
     new_mandate_id: null,
     taken_over_at: null,
+    ...(input.requestedVia ? { requested_via: input.requestedVia } : {}),
     created_at: now,
   });
   return link;
@@ -87,6 +91,7 @@ export interface MandateTakeoverRequest {
   redirectUrl: string | null;
   /** The pay page speaks the customer's locale (or the browser's); kept for callers, not stored. */
   locale: string | null;
+  requestedVia?: TakeoverRequester;
 }
 
 /**
@@ -122,6 +127,7 @@ export async function startMandateTakeover(
         description: input.description,
         redirectUrl: input.redirectUrl,
         expiresAt: daysAfter(todayIn(ctx), TAKEOVER_LINK_DAYS),
+        requestedVia: input.requestedVia,
       },
       now,
     ),
@@ -153,7 +159,11 @@ export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: Pay
   }
   const now = toDbDateTime(ctx.clock.now());
   if (!(await mandateTakeoversRepository.claim(trx, takeover, mandate.id, now))) return 0;
-  return moveSubscriptionsTo(ctx, trx, mandate, subscriptionIdsOf(takeover), { linkId: link.id });
+  const via = takeover.requested_via ?? undefined;
+  const moved = await moveSubscriptionsTo(ctx, trx, mandate, subscriptionIdsOf(takeover), { linkId: link.id, via });
+  // The customer changed it in the portal: they are told it is done, with the settle transaction.
+  if (via === 'portal') await confirmMethodChanged(ctx, trx, mandate, link.id);
+  return moved;
 }
 
 /**
@@ -167,7 +177,7 @@ export async function moveSubscriptionsTo(
   trx: Knex.Transaction,
   mandate: MandateRow,
   chosen: readonly string[] | null,
-  origin: { linkId?: string; orderId?: string },
+  origin: { linkId?: string; orderId?: string; via?: TakeoverRequester },
 ): Promise<number> {
   const now = toDbDateTime(ctx.clock.now());
   const subscriptions = await subscriptionsRepository.ofCustomerNotOnMandate(trx, mandate.account_id, mandate.customer_id, {
@@ -184,7 +194,7 @@ export async function moveSubscriptionsTo(
     });
     if (!moved) continue;
     oldMandates.push(subscription.provider_mandate_id);
-    await enqueueSubscriptionUpdated(trx, subscription, ['provider_mandate_id'], now);
+    await enqueueSubscriptionUpdated(trx, subscription, ['provider_mandate_id'], now, origin.via ? { via: origin.via } : {});
     if (subscription.status === 'draft' && mandate.status === 'valid') {
       const rules = await subscriptionsRepository.rulesOf(trx, mandate.account_id, [subscription.id]);
       await activateDraftIn(trx, { ...subscription, provider_mandate_id: mandate.id }, rules, today, now);

@@ -9,8 +9,12 @@ export interface MandateTakeoverRow {
   subscription_ids: string | null;
   new_mandate_id: string | null;
   taken_over_at: string | null;
+  /** `portal`: the customer changed their payment method in the portal (migration 041); null otherwise. */
+  requested_via?: TakeoverRequester | null;
   created_at: string;
 }
+
+export type TakeoverRequester = 'portal';
 
 const table = (db: Knex) => db<MandateTakeoverRow>('mandate_takeovers');
 

@@ -22,7 +22,7 @@ export function enqueueSubscriptionEvent(
 }
 
 /** What a `subscription.updated` event says changed. */
-export type SubscriptionChange = 'name' | 'provider_mandate_id' | 'rules';
+export type SubscriptionChange = 'name' | 'provider_mandate_id' | 'rules' | 'cancel_at';
 
 /**
  * `subscription.updated` (`{id, event, changes}`) in the transaction that made the change: a PATCH,
@@ -33,11 +33,12 @@ export function enqueueSubscriptionUpdated(
   subscription: { id: string; account_id: string },
   changes: string[],
   now: string,
+  extra: Record<string, unknown> = {},
 ): Promise<string | null> {
   return enqueueAccountEvent(
     trx,
     subscription.account_id,
-    { name: 'subscription.updated', resourceId: subscription.id, body: { changes } },
+    { name: 'subscription.updated', resourceId: subscription.id, body: { changes, ...extra } },
     now,
   );
 }

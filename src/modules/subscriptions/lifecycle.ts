@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import { formatDate, formatNullableDate, todayIn, toDbDateTime } from '../../time';
 import { chargesRepository } from '../billing/chargesRepository';
-import { enqueueSubscriptionEvent } from './events';
+import { enqueueSubscriptionEvent, enqueueSubscriptionUpdated } from './events';
 import { pausesRepository } from './pausesRepository';
 import { subscriptionsRepository, type SubscriptionRow } from './repository';
 import { planOf } from './plan';
@@ -39,6 +39,20 @@ async function requireSubscription(ctx: AppContext, account: Account, id: string
   return row;
 }
 
+/**
+ * Who asked for a change, and what must commit with it. The API's own calls pass nothing; the
+ * portal names itself (the merchant learns that the customer did it) and queues its confirmation.
+ */
+export interface ChangeOrigin {
+  /** Named in the change's event as `"via"`. */
+  via?: 'portal';
+  /** Runs last in the change's transaction, with the subscription as it now is (a confirmation mail). */
+  confirm?: (trx: Knex.Transaction, after: SubscriptionRow) => Promise<unknown>;
+}
+
+/** What an origin adds to an event's body. */
+export const viaOf = (origin: ChangeOrigin): Record<string, string> => (origin.via ? { via: origin.via } : {});
+
 export function refuse(message: string, field: string, reason: string): never {
   throw new ValidationError(message, { [field]: [reason] });
 }
@@ -53,6 +67,7 @@ export async function change(
   ctx: AppContext,
   before: SubscriptionRow,
   apply: (trx: Knex.Transaction, now: string) => Promise<Partial<SubscriptionRow>>,
+  origin: ChangeOrigin = {},
 ): Promise<SubscriptionRow> {
   const now = toDbDateTime(ctx.clock.now());
   await ctx.db.transaction(async (trx) => {
@@ -61,7 +76,9 @@ export async function change(
     const changes = await apply(trx, now);
     await subscriptionsRepository.update(trx, before, { ...changes, updated_at: now });
     const after = { ...before, ...changes };
-    await subscriptionsRepository.update(trx, before, await upcomingCharge(trx, after, todayIn(ctx)));
+    const upcoming = await upcomingCharge(trx, after, todayIn(ctx));
+    await subscriptionsRepository.update(trx, before, upcoming);
+    if (origin.confirm) await origin.confirm(trx, { ...after, ...upcoming, updated_at: now });
   });
   return (await subscriptionsRepository.find(ctx.db, before.account_id, before.id)) as SubscriptionRow;
 }
@@ -86,19 +103,35 @@ export async function withRetry(
 /**
  * `DELETE /api/v2/subscriptions/{id}` (extension): no charge on or after `cancel_at`; the status
  * becomes `cancelled` on that date (today when absent or past). Cancelling again only moves a
- * future date; a cancelled or completed subscription stays as it is.
+ * future date; a cancelled or completed subscription stays as it is. A cancellation dated later
+ * that the customer made in the portal is told to the merchant at once (`subscription.updated`,
+ * changes `cancel_at`), as the merchant did not make it; `subscription.cancelled` follows on the date.
  */
-export function cancelSubscription(ctx: AppContext, account: Account, id: string, cancelAt: string | undefined): Promise<SubscriptionRow> {
+export function cancelSubscription(
+  ctx: AppContext,
+  account: Account,
+  id: string,
+  cancelAt: string | undefined,
+  origin: ChangeOrigin & { reason?: string | null } = {},
+): Promise<SubscriptionRow> {
   return withRetry(ctx, account, id, async (row) => {
     if (!LIVE.has(row.status)) return row;
     const on = cancelAt && cancelAt > todayIn(ctx) ? cancelAt : todayIn(ctx);
     const now = on === todayIn(ctx);
-    return change(ctx, row, async (trx, stamp) => {
-      if (now) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on });
-      if (!now) return { cancel_at: on };
-      const plannedBefore = row.next_charge_date !== null && formatDate(row.next_charge_date) < on ? row.next_charge_date : null;
-      return { status: 'cancelled', cancel_at: on, next_charge_date: plannedBefore };
-    });
+    const reason = origin.reason ? { cancel_reason: origin.reason } : {};
+    const told = { ...viaOf(origin), ...(origin.reason ? { reason: origin.reason } : {}) };
+    return change(
+      ctx,
+      row,
+      async (trx, stamp) => {
+        if (now) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on, ...told });
+        else if (origin.via) await enqueueSubscriptionUpdated(trx, row, ['cancel_at'], stamp, { cancel_at: on, ...told });
+        if (!now) return { cancel_at: on, ...reason };
+        const plannedBefore = row.next_charge_date !== null && formatDate(row.next_charge_date) < on ? row.next_charge_date : null;
+        return { status: 'cancelled', cancel_at: on, next_charge_date: plannedBefore, ...reason };
+      },
+      origin,
+    );
   });
 }
 
@@ -106,41 +139,58 @@ export function cancelSubscription(ctx: AppContext, account: Account, id: string
  * `POST /api/v2/subscriptions/{id}/pause` (extension): from today, charges are skipped — not made
  * up later — until `resume_at` (exclusive) or until resumed.
  */
-export function pauseSubscription(ctx: AppContext, account: Account, id: string, resumeAt: string | undefined): Promise<SubscriptionRow> {
+export function pauseSubscription(
+  ctx: AppContext,
+  account: Account,
+  id: string,
+  resumeAt: string | undefined,
+  origin: ChangeOrigin = {},
+): Promise<SubscriptionRow> {
   return withRetry(ctx, account, id, async (row) => {
     if (row.status !== 'active') refuse('Could not pause subscription', 'status', `A subscription that is ${row.status} cannot be paused.`);
     const from = todayIn(ctx);
     if (resumeAt !== undefined && resumeAt <= from)
       refuse('Could not pause subscription', 'resume_at', 'The resume at field must be a date after today.');
-    return change(ctx, row, async (trx, stamp) => {
-      await pausesRepository.insert(trx, {
-        id: newId('pau'),
-        account_id: row.account_id,
-        subscription_id: row.id,
-        from_date: from,
-        until_date: resumeAt ?? null,
-        created_at: stamp,
-      });
-      await enqueueSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: resumeAt ?? null });
-      return { status: 'paused', resume_at: resumeAt ?? null };
-    });
+    return change(
+      ctx,
+      row,
+      async (trx, stamp) => {
+        await pausesRepository.insert(trx, {
+          id: newId('pau'),
+          account_id: row.account_id,
+          subscription_id: row.id,
+          from_date: from,
+          until_date: resumeAt ?? null,
+          created_at: stamp,
+        });
+        await enqueueSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: resumeAt ?? null, ...viaOf(origin) });
+        return { status: 'paused', resume_at: resumeAt ?? null };
+      },
+      origin,
+    );
   });
 }
 
 /** `POST /api/v2/subscriptions/{id}/resume` (extension): charges dated today or later are made again. */
-export function resumeSubscription(ctx: AppContext, account: Account, id: string): Promise<SubscriptionRow> {
+export function resumeSubscription(ctx: AppContext, account: Account, id: string, origin: ChangeOrigin = {}): Promise<SubscriptionRow> {
   return withRetry(ctx, account, id, async (row) => {
     if (row.status !== 'paused')
       refuse('Could not resume subscription', 'status', `A subscription that is ${row.status} cannot be resumed.`);
-    return change(ctx, row, (trx, stamp) => resumeIn(trx, row, todayIn(ctx), stamp));
+    return change(ctx, row, (trx, stamp) => resumeIn(trx, row, todayIn(ctx), stamp, origin), origin);
   });
 }
 
-async function resumeIn(trx: Knex.Transaction, row: SubscriptionRow, on: string, stamp: string): Promise<Partial<SubscriptionRow>> {
+async function resumeIn(
+  trx: Knex.Transaction,
+  row: SubscriptionRow,
+  on: string,
+  stamp: string,
+  origin: ChangeOrigin,
+): Promise<Partial<SubscriptionRow>> {
   const paused = await pausesRepository.periodsOf(trx, row.account_id, row.id);
   await pausesRepository.endOpen(trx, row.account_id, row.id, on);
   const revived = await reviveSkippedCharges(trx, row, paused, stamp);
-  await enqueueSubscriptionEvent(trx, row, 'resumed', stamp);
+  await enqueueSubscriptionEvent(trx, row, 'resumed', stamp, viaOf(origin));
   // next_charge_date back on the first revived charge: the run that makes it then passes this
   // subscription in its planning, which moves next_payment_at past it as for every charge it plans.
   const replan = revived !== null && (row.next_charge_date === null || revived < formatDate(row.next_charge_date));

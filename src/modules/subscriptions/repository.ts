@@ -25,6 +25,8 @@ export interface SubscriptionRow {
   next_charge_number: number;
   next_charge_date: string | null;
   cancel_at: string | null;
+  /** Why the customer cancelled in the portal, when they said (migration 041); absent on older rows written by tests. */
+  cancel_reason?: string | null;
   workflow_id: string | null;
   docstyle_id: string | null;
   /** `order-<order id>-<interval>` for a subscription a paid store order made; unique per account. */

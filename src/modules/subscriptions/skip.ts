@@ -6,7 +6,7 @@ import { formatDate, formatNullableDate } from '../../time';
 import { daysAfter } from '../../time/calendar';
 import { chargesRepository } from '../billing/chargesRepository';
 import { enqueueSubscriptionEvent } from './events';
-import { change, refuse, withRetry } from './lifecycle';
+import { change, refuse, viaOf, withRetry, type ChangeOrigin } from './lifecycle';
 import { pausesRepository } from './pausesRepository';
 import { planOf } from './plan';
 import { subscriptionsRepository, type SubscriptionRow } from './repository';
@@ -20,23 +20,36 @@ const FAILED = 'Could not skip the next charge';
  * `times`. Each call skips one more period. The skip is kept as a one-day pause of kind 'skip' on
  * the charge's date, which billing, the next-charge date and resume all read as they read pauses.
  */
-export function skipNextCharge(ctx: AppContext, account: Account, subscriptionId: string): Promise<SubscriptionRow> {
+export function skipNextCharge(
+  ctx: AppContext,
+  account: Account,
+  subscriptionId: string,
+  origin: ChangeOrigin & { expectedDate?: string } = {},
+): Promise<SubscriptionRow> {
   return withRetry(ctx, account, subscriptionId, async (row) => {
     if (row.status !== 'active') refuse(FAILED, 'status', `A subscription that is ${row.status} has no charge to skip.`);
-    return change(ctx, row, async (trx, stamp) => {
-      const date = await skipInTransaction(trx, row, stamp);
-      await pausesRepository.insert(trx, {
-        id: newId('pau'),
-        account_id: row.account_id,
-        subscription_id: row.id,
-        from_date: date,
-        until_date: daysAfter(date, 1),
-        kind: 'skip',
-        created_at: stamp,
-      });
-      await enqueueSubscriptionEvent(trx, row, 'skipped', stamp, { skipped_date: date });
-      return {};
-    });
+    return change(
+      ctx,
+      row,
+      async (trx, stamp) => {
+        const date = await skipInTransaction(trx, row, stamp);
+        // A form sent twice (a double click) must not skip a second period: it names the charge it skips.
+        if (origin.expectedDate !== undefined && origin.expectedDate !== date)
+          throw new ConflictError('The charge shown is no longer the next one; nothing was skipped', 'next_charge_changed');
+        await pausesRepository.insert(trx, {
+          id: newId('pau'),
+          account_id: row.account_id,
+          subscription_id: row.id,
+          from_date: date,
+          until_date: daysAfter(date, 1),
+          kind: 'skip',
+          created_at: stamp,
+        });
+        await enqueueSubscriptionEvent(trx, row, 'skipped', stamp, { skipped_date: date, ...viaOf(origin) });
+        return {};
+      },
+      origin,
+    );
   });
 }
 

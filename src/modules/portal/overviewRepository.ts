@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import type { InvoiceRow } from '../billing/invoicesRepository';
+import type { MandateRow } from '../mandates/repository';
+import type { PaymentRow } from '../payments/repository';
+import type { SubscriptionRow, SubscriptionStatus } from '../subscriptions/repository';
+
+/**
+ * What the portal reads of one customer. Every query is scoped by the account and the customer of
+ * the session together: an id of another customer or account is simply not found.
+ */
+export const portalOverviewRepository = {
+  /** The customer's subscriptions, newest first. */
+  subscriptionsOf: (db: Knex, accountId: string, customerId: string): Promise<SubscriptionRow[]> =>
+    db<SubscriptionRow>('subscriptions').where({ account_id: accountId, customer_id: customerId }).orderBy('seq', 'desc'),
+
+  /** One subscription, only when it is this customer's of this account. */
+  subscriptionOf: (db: Knex, accountId: string, customerId: string, id: string): Promise<SubscriptionRow | undefined> =>
+    db<SubscriptionRow>('subscriptions').where({ account_id: accountId, customer_id: customerId, id }).first(),
+
+  /** The customer's subscriptions in these statuses charged on the mandate, by name. */
+  namesOnMandate: async (
+    db: Knex,
+    accountId: string,
+    customerId: string,
+    mandateId: string,
+    statuses: readonly SubscriptionStatus[],
+  ): Promise<string[]> =>
+    db('subscriptions')
+      .where({ account_id: accountId, customer_id: customerId, provider_mandate_id: mandateId })
+      .whereIn('status', [...statuses])
+      .orderBy('seq')
+      .pluck('name'),
+
+  /** The customer's mandates by id (only theirs). */
+  mandatesOf: (db: Knex, accountId: string, customerId: string): Promise<MandateRow[]> =>
+    db<MandateRow>('mandates').where({ account_id: accountId, customer_id: customerId }),
+
+  /** The customer's latest payments, newest first, whatever they were for. */
+  latestPaymentsOf: (db: Knex, accountId: string, customerId: string, limit: number): Promise<PaymentRow[]> =>
+    db<PaymentRow>('payments')
+      .where({ account_id: accountId, customer_id: customerId })
+      .whereNot('status', 'creating')
+      .orderBy('seq', 'desc')
+      .limit(limit),
+
+  /** The invoice records of the customer's subscriptions, newest first. */
+  latestInvoicesOf: (db: Knex, accountId: string, customerId: string, limit: number): Promise<InvoiceRow[]> =>
+    db<InvoiceRow>('invoices')
+      .join('subscriptions', 'subscriptions.id', 'invoices.subscription_id')
+      .where('invoices.account_id', accountId)
+      .where('subscriptions.account_id', accountId)
+      .where('subscriptions.customer_id', customerId)
+      .select('invoices.*')
+      .orderBy([
+        { column: 'invoices.created_at', order: 'desc' },
+        { column: 'invoices.id', order: 'desc' },
+      ])
+      .limit(limit),
+};
