@@ -11,6 +11,7 @@ const isMysql = (db: Knex) => db.client.config.client === 'mysql2';
  * - `portal_sessions`: a browser's session for one customer of one account, found by the SHA-256 of
  *   its cookie. It ends after 30 minutes without a request (`last_seen_at`), at `expires_at` whatever
  *   happens, or at log-out (`ended_at`).
+ * - Both are deleted a day after they expire (the purge-portal-sessions job, by the `expires_at` index).
  * - An index on `customers.email` alone: the log-in page looks an address up across accounts. SQLite
  *   compares it without case (as MySQL's collation does), so the index serves that comparison.
  */
@@ -27,6 +28,7 @@ export async function up(db: Knex): Promise<void> {
     t.dateTime('used_at').nullable();
     t.dateTime('created_at').notNullable();
     t.index(['account_id', 'customer_id']);
+    t.index(['expires_at']);
   });
   await db.schema.createTable('portal_sessions', (t) => {
     t.string('id', 40).primary();
@@ -41,6 +43,7 @@ export async function up(db: Knex): Promise<void> {
     t.dateTime('ended_at').nullable();
     t.dateTime('created_at').notNullable();
     t.index(['account_id', 'customer_id']);
+    t.index(['expires_at']);
   });
   if (isMysql(db)) {
     await db.schema.alterTable('customers', (t) => t.index(['email'], 'customers_email_index'));

@@ -9,6 +9,7 @@ import { writeBackToStoresJob } from './writeBackToStores';
 import { finishProviderCreationsJob } from './finishProviderCreations';
 import { processProviderWebhooksJob } from './processProviderWebhooks';
 import { purgeIdempotencyKeysJob } from './purgeIdempotencyKeys';
+import { purgePortalSessionsJob } from './purgePortalSessions';
 import { reconcilePaymentsJob } from './reconcilePayments';
 import { refreshMandatesJob } from './refreshMandates';
 import { remindAndExpireLinksJob } from './remindAndExpireLinks';
@@ -21,6 +22,7 @@ export const allJobs: Job[] = [
   finishProviderCreationsJob,
   reconcilePaymentsJob,
   purgeIdempotencyKeysJob,
+  purgePortalSessionsJob,
   remindAndExpireLinksJob,
   deliverMailsJob,
   billJob,

@@ -31,4 +31,10 @@ export const portalSessionsRepository = {
     table(db).where({ id }).whereNull('ended_at').andWhere('last_seen_at', '<=', notBefore).update({ last_seen_at: now }),
 
   end: (db: Knex, id: string, now: string) => table(db).where({ id }).whereNull('ended_at').update({ ended_at: now }),
+
+  /** Ids of rows that expired at or before `cutoff`, oldest first: the purge's batch. */
+  expiredBatch: (db: Knex, cutoff: string, limit: number): Promise<string[]> =>
+    table(db).where('expires_at', '<=', cutoff).orderBy('expires_at').limit(limit).pluck('id'),
+
+  deleteMany: (db: Knex, ids: string[]): Promise<number> => table(db).whereIn('id', ids).delete(),
 };

@@ -31,4 +31,10 @@ export const portalTokensRepository = {
    */
   claim: (db: Knex, id: string, now: string): Promise<number> =>
     table(db).where({ id }).whereNull('used_at').andWhere('expires_at', '>', now).update({ used_at: now }),
+
+  /** Ids of rows that expired at or before `cutoff`, oldest first: the purge's batch. */
+  expiredBatch: (db: Knex, cutoff: string, limit: number): Promise<string[]> =>
+    table(db).where('expires_at', '<=', cutoff).orderBy('expires_at').limit(limit).pluck('id'),
+
+  deleteMany: (db: Knex, ids: string[]): Promise<number> => table(db).whereIn('id', ids).delete(),
 };

@@ -1,8 +1,7 @@
 import type { PageLocale } from '../../i18n/locales';
 import { escapeHtml, renderPage } from '../html';
 import { PORTAL_LOGIN_STRINGS } from './loginStrings';
-
-export const PORTAL_STYLESHEET = '/portal/assets/portal.css';
+import { PORTAL_STYLESHEET } from './portal.css';
 
 const page = (locale: PageLocale, title: string, body: string) => renderPage({ locale, title, body, stylesheet: PORTAL_STYLESHEET });
 
