@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import express from 'express';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { freePort } from '../../fakes/ports';
-import { CHROMIUM, launchChromium } from '../support/chromium';
+import { ARTIFACTS, describeWithChromium, launchChromium, seriousViolations } from '../support/chromium';
 
 /**
  * A buyer in real headless Chromium: opens a subscription link, fills in the form with the keyboard,
@@ -13,28 +13,6 @@ import { CHROMIUM, launchChromium } from '../support/chromium';
  * result. axe-core checks the page and the 410 page. Screenshots go to test/artifacts/ (git-ignored).
  * CI installs Debian's chromium (.ci/run); without it these tests are skipped, saying so.
  */
-const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
-const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM)) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
-    // Runs in the page, where axe.min.js put `axe` on the global object.
-    const axe = Reflect.get(globalThis, 'axe') as { run(): Promise<{ violations: AxeViolation[] }> };
-    return (await axe.run()).violations;
-  });
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-}
-
 describeWithChromium('paying a subscription link in a browser', () => {
   jest.setTimeout(120_000);
   let t: TestApp;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import express from 'express';
@@ -7,7 +7,7 @@ import { freePort } from '../../fakes/ports';
 import { mandateLabel } from '../../src/modules/mandates/display';
 import type { MandateRow } from '../../src/modules/mandates/repository';
 import { subscribe } from '../support/billing';
-import { CHROMIUM, launchChromium } from '../support/chromium';
+import { ARTIFACTS, describeWithChromium, launchChromium, seriousViolations, type AxeViolation } from '../support/chromium';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 /**
@@ -18,28 +18,6 @@ import { createTestApp, type TestApp } from '../support/testApp';
  * 375 and 1280 px go to test/artifacts/ (git-ignored). Without Chromium these tests are skipped,
  * saying so.
  */
-const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
-const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM)) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
-    // Runs in the page, where axe.min.js put `axe` on the global object.
-    const axe = Reflect.get(globalThis, 'axe') as { run(): Promise<{ violations: AxeViolation[] }> };
-    return (await axe.run()).violations;
-  });
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-}
-
 describeWithChromium('the customer portal in a browser', () => {
   jest.setTimeout(120_000);
   let t: TestApp;

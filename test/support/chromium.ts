@@ -1,7 +1,16 @@
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's chromium (.ci/run installs it); playwright-core downloads no browser of its own. */
 export const CHROMIUM = '/usr/bin/chromium';
+
+/** Where browser tests write their screenshots (git-ignored; CI keeps them as artifacts). */
+export const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
+
+/** `describe` where Chromium is installed; elsewhere the tests are skipped, saying so once. */
+export const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
+if (!existsSync(CHROMIUM)) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
 
 /** Chromium without a window, kept off the closed network (it keeps trying otherwise). */
 export function launchChromium(): Promise<Browser> {
@@ -17,4 +26,22 @@ export function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown }>;
+}
+
+/** axe-core's serious and critical findings on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    // Runs in the page, where axe.min.js put `axe` on the global object.
+    const axe = Reflect.get(globalThis, 'axe') as { run(): Promise<{ violations: AxeViolation[] }> };
+    return (await axe.run()).violations;
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
