@@ -198,7 +198,8 @@ final class RPS_My_Account {
 			RPS_Subscriptions::METHOD => __( 'Change payment method', 'recurring-payments-bridge' ),
 		);
 		$html = '<form method="post" class="rps-subscription-action" style="display:inline-block;margin:0 .5em .5em 0">'
-			. wp_nonce_field( self::NONCE_ACTION . $subscription_id, '_wpnonce', true, false )
+			// One form per action: the nonce field without wp_nonce_field()'s id, which would repeat on the page.
+			. '<input type="hidden" name="_wpnonce" value="' . esc_attr( wp_create_nonce( self::NONCE_ACTION . $subscription_id ) ) . '">'
 			. '<input type="hidden" name="rps_subscription" value="' . esc_attr( $subscription_id ) . '">'
 			. '<input type="hidden" name="rps_action" value="' . esc_attr( $action ) . '">';
 		if ( RPS_Subscriptions::PAUSE === $action ) {
@@ -208,9 +209,9 @@ final class RPS_My_Account {
 		return $html . '<button type="submit" class="button"' . $confirm . '>' . esc_html( $labels[ $action ] ) . '</button></form>';
 	}
 
-	/** The date $days from today (UTC), as Y-m-d. */
+	/** The date $days from today in the store's time zone, as Y-m-d. */
 	private static function day( int $days ): string {
-		return gmdate( 'Y-m-d', time() + $days * DAY_IN_SECONDS );
+		return wp_date( 'Y-m-d', time() + $days * DAY_IN_SECONDS );
 	}
 
 	/** The page's forms post here (before it renders): act, leave a notice, and send the buyer back. */

@@ -66,6 +66,18 @@ final class RPS_Subscriptions_List_Table extends WP_List_Table {
 
 	/** @param array<string, mixed> $item */
 	protected function column_name( $item ): string {
+		return '<strong>' . esc_html( (string) ( $item['name'] ?? $item['id'] ) ) . '</strong><br><code>' . esc_html( (string) $item['id'] ) . '</code>';
+	}
+
+	/**
+	 * The row actions, under the first column (WordPress's place for them, with its toggle button).
+	 *
+	 * @param array<string, mixed> $item
+	 */
+	protected function handle_row_actions( $item, $column_name, $primary ): string {
+		if ( $column_name !== $primary ) {
+			return '';
+		}
 		$id      = (string) $item['id'];
 		$actions = array();
 		$labels  = array(
@@ -80,7 +92,7 @@ final class RPS_Subscriptions_List_Table extends WP_List_Table {
 				$actions[ $action ] = sprintf( '<a href="%s"%s>%s</a>', esc_url( RPS_Admin_Subscriptions::action_url( $action, $id ) ), $confirm, esc_html( $labels[ $action ] ) );
 			}
 		}
-		return '<strong>' . esc_html( (string) ( $item['name'] ?? $id ) ) . '</strong><br><code>' . esc_html( $id ) . '</code>' . $this->row_actions( $actions );
+		return $this->row_actions( $actions );
 	}
 
 	/** @param array<string, mixed> $item */

@@ -39,6 +39,10 @@ function check_admin_referer( string $action = '', string $name = '_wpnonce' ): 
 function wp_die( string $message = '', string $title = '', array $args = array() ): never {
 	throw new RPS_Stub_Exit( (int) ( $args['response'] ?? 500 ) );
 }
+/** The site's time zone: Europe/Amsterdam in the tests, as the service's default APP_TIMEZONE. */
+function wp_date( string $format, ?int $timestamp = null ): string {
+	return ( new DateTimeImmutable( '@' . ( $timestamp ?? time() ) ) )->setTimezone( new DateTimeZone( 'Europe/Amsterdam' ) )->format( $format );
+}
 function wp_kses_post( string $html ): string {
 	return $html;
 }
@@ -120,13 +124,17 @@ class WP_List_Table {
 			echo '<tr>';
 			foreach ( array_keys( $this->_column_headers[0] ) as $column ) {
 				$method = 'column_' . $column;
-				echo '<td class="column-' . esc_attr( $column ) . '">' . ( method_exists( $this, $method ) ? $this->$method( $item ) : $this->column_default( $item, $column ) ) . '</td>';
+				echo '<td class="column-' . esc_attr( $column ) . '">' . ( method_exists( $this, $method ) ? $this->$method( $item ) : $this->column_default( $item, $column ) ) . $this->handle_row_actions( $item, $column, $this->_column_headers[3] ) . '</td>';
 			}
 			echo '</tr>';
 		}
 		echo '</table>';
 	}
 	public function no_items(): void {}
+	/** @param array<string, mixed> $item */
+	protected function handle_row_actions( $item, $column_name, $primary ) {
+		return '';
+	}
 	/** @param array<string, mixed> $item */
 	protected function column_default( $item, $column_name ) {
 		return '';

@@ -140,7 +140,7 @@ final class MyAccountTest extends StubTestCase {
 	}
 
 	public function test_pause_takes_a_date_within_the_accounts_limit(): void {
-		$late = gmdate( 'Y-m-d', time() + 31 * DAY_IN_SECONDS );
+		$late = wp_date( 'Y-m-d', time() + 31 * DAY_IN_SECONDS );
 		self::customers_found( 'cus_1' );
 		self::answer( 200, self::subscription() );
 		self::portal( array( 'pause' ), 30 );
@@ -148,7 +148,7 @@ final class MyAccountTest extends StubTestCase {
 		$this->assertNotContains( 'POST /api/v2/subscriptions/sub_1/pause', self::requests_made() );
 		$this->assertStringContainsString( 'within 30 days', RPS_Stub_State::$notices[0][0] );
 
-		$date = gmdate( 'Y-m-d', time() + 10 * DAY_IN_SECONDS );
+		$date = wp_date( 'Y-m-d', time() + 10 * DAY_IN_SECONDS );
 		self::customers_found( 'cus_1' );
 		self::answer( 200, self::subscription() );
 		self::answer( 200, self::subscription( 'sub_1', 'cus_1', array( 'status' => 'paused' ) ) );
