@@ -193,4 +193,18 @@ final class MyAccountTest extends StubTestCase {
 		RPS_My_Account::flush_when_changed();
 		$this->assertSame( 2, get_option( 'stub_rewrite_flushes' ) );
 	}
+
+	/**
+	 * With WooCommerce Subscriptions active its page keeps `subscriptions`; ours moves aside.
+	 *
+	 * @runInSeparateProcess
+	 * @preserveGlobalState disabled
+	 */
+	public function test_with_woocommerce_subscriptions_active_the_page_is_recurring_payments(): void {
+		eval( 'final class WC_Subscriptions {}' ); // phpcs:ignore Squiz.PHP.Eval.Discouraged -- the extension's presence, in this process only.
+		$this->assertSame( 'recurring-payments', RPS_My_Account::endpoint() );
+		$this->assertSame( array( 'subscriptions' => 'subscriptions', 'recurring-payments' => 'recurring-payments' ), RPS_My_Account::query_vars( array( 'subscriptions' => 'subscriptions' ) ) );
+		$this->assertSame( 'Recurring payments', RPS_My_Account::menu_items( array( 'orders' => 'Orders' ) )['recurring-payments'] );
+		$this->assertSame( 'https://shop.example/my-account/recurring-payments/', RPS_My_Account::page_url() );
+	}
 }
