@@ -29,6 +29,13 @@ require_once __DIR__ . '/includes/class-rps-callback.php';
 require_once __DIR__ . '/includes/class-rps-store-connector.php';
 require_once __DIR__ . '/includes/class-rps-admin-page.php';
 require_once __DIR__ . '/includes/class-rps-order-box.php';
+require_once __DIR__ . '/includes/class-rps-subscriptions.php';
+require_once __DIR__ . '/includes/class-rps-my-account.php';
+require_once __DIR__ . '/includes/class-rps-admin-subscriptions.php';
+require_once __DIR__ . '/includes/class-rps-dashboard-widget.php';
+
+// My Account's subscriptions page gets its rewrite rule on the next page load.
+register_activation_hook( __FILE__, array( RPS_My_Account::class, 'activate' ) );
 
 // HPOS (custom order tables) and the Checkout block: declared before WooCommerce initialises.
 add_action(
@@ -63,6 +70,9 @@ add_action(
 		RPS_Return::register();
 		RPS_Admin_Page::register();
 		RPS_Order_Box::register();
+		RPS_My_Account::register();
+		RPS_Admin_Subscriptions::register();
+		RPS_Dashboard_Widget::register();
 	}
 );
 

@@ -27,6 +27,10 @@ final class RPS_Stub_State {
 	public static bool $order_received_page = false;
 	public static string $home_url = 'https://shop.example';
 	public static int $user_id = 1;
+	/** @var list<string> capabilities the current user lacks (all others are granted) */
+	public static array $denied_capabilities = array();
+	/** @var array<int, array<string, mixed>> user id => user meta */
+	public static array $user_meta = array();
 
 	public static function reset(): void {
 		self::$options    = array();
@@ -39,6 +43,9 @@ final class RPS_Stub_State {
 		self::$transient_expirations = array();
 		self::$query_vars            = array();
 		self::$order_received_page   = false;
+		self::$denied_capabilities   = array();
+		self::$user_meta             = array();
+		self::$user_id               = 1;
 	}
 
 	public static function load( string $file ): void {

@@ -46,6 +46,15 @@ class WC_Order {
 	public function get_billing_email(): string {
 		return (string) ( $this->data['billing']['email'] ?? '' );
 	}
+	public function get_view_order_url(): string {
+		return home_url( '/my-account/view-order/' . $this->get_id() . '/' );
+	}
+	public function get_edit_order_url(): string {
+		return admin_url( 'admin.php?page=wc-orders&action=edit&id=' . $this->get_id() );
+	}
+	public function get_customer_id(): int {
+		return (int) ( $this->data['customer_id'] ?? 0 );
+	}
 	public function get_status(): string {
 		return (string) $this->data['status'];
 	}

@@ -163,7 +163,7 @@ function get_query_var( string $name, mixed $default = '' ): mixed {
 	return RPS_Stub_State::$query_vars[ $name ] ?? $default;
 }
 function current_user_can( string $capability ): bool {
-	return true;
+	return ! in_array( $capability, RPS_Stub_State::$denied_capabilities, true );
 }
 function admin_url( string $path = '' ): string {
 	return RPS_Stub_State::$home_url . '/wp-admin/' . $path;
