@@ -4,9 +4,11 @@
  * Description:          Pay WooCommerce orders through the recurring payments service (Mollie), keep products and orders in sync, and let the service bill subscriptions.
  * Version:              0.1.0
  * Requires at least:    6.4
+ * Tested up to:         6.8
  * Requires PHP:         8.1
  * Requires Plugins:     woocommerce
  * WC requires at least: 8.0
+ * WC tested up to:      9.9
  * Author:               Recurring Payments Service contributors
  * License:              GPL-2.0-or-later
  * License URI:          https://www.gnu.org/licenses/gpl-2.0.html
@@ -29,6 +31,10 @@ require_once __DIR__ . '/includes/class-rps-callback.php';
 require_once __DIR__ . '/includes/class-rps-store-connector.php';
 require_once __DIR__ . '/includes/class-rps-admin-page.php';
 require_once __DIR__ . '/includes/class-rps-order-box.php';
+require_once __DIR__ . '/includes/class-rps-plugin-links.php';
+
+// Plugins → Installed Plugins: a "Settings" link next to Deactivate.
+add_filter( 'plugin_action_links_' . plugin_basename( RPS_PLUGIN_FILE ), array( RPS_Plugin_Links::class, 'action_links' ) );
 
 // HPOS (custom order tables) and the Checkout block: declared before WooCommerce initialises.
 add_action(
