@@ -28,6 +28,8 @@ require_once __DIR__ . '/includes/class-rps-api-error.php';
 require_once __DIR__ . '/includes/class-rps-api-client.php';
 require_once __DIR__ . '/includes/class-rps-signature.php';
 require_once __DIR__ . '/includes/class-rps-callback.php';
+require_once __DIR__ . '/includes/class-rps-emails.php';
+require_once __DIR__ . '/includes/class-rps-subscription-events.php';
 require_once __DIR__ . '/includes/class-rps-store-connector.php';
 require_once __DIR__ . '/includes/class-rps-admin-page.php';
 require_once __DIR__ . '/includes/class-rps-order-box.php';
@@ -65,6 +67,9 @@ add_action(
 		);
 		// The service reports a payment's outcome here: /wc-api/rps_payment.
 		add_action( 'woocommerce_api_' . RPS_Callback::ENDPOINT, array( RPS_Callback::class, 'handle_request' ) );
+		// The service reports a subscription's change here: /wc-api/rps_subscription; its e-mails go through WooCommerce's mailer.
+		add_action( 'woocommerce_api_' . RPS_Subscription_Events::ENDPOINT, array( RPS_Subscription_Events::class, 'handle_request' ) );
+		RPS_Emails::register();
 		// The buyer's return: the order is settled (or shown as being processed) before the page renders.
 		RPS_Return::register();
 		RPS_Admin_Page::register();

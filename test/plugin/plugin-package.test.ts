@@ -72,7 +72,7 @@ describe('the WordPress plugin', () => {
 
   it(
     'When the plugin is built, then the zip holds the plugin folder at its root with the main file and its headers, readme.txt, ' +
-      'the compiled Dutch .mo and no tests',
+      'the e-mail templates, the compiled Dutch .mo and no tests',
     () => {
       const zip = new AdmZip(pluginBuild.build());
       const names = zip.getEntries().map((entry) => entry.entryName);
@@ -82,6 +82,13 @@ describe('the WordPress plugin', () => {
           'recurring-payments-bridge/recurring-payments-bridge.php',
           'recurring-payments-bridge/uninstall.php',
           'recurring-payments-bridge/readme.txt',
+          // The subscription e-mails' templates, HTML and plain, which a theme may override.
+          'recurring-payments-bridge/templates/emails/rps-subscription-cancelled.php',
+          'recurring-payments-bridge/templates/emails/plain/rps-subscription-cancelled.php',
+          'recurring-payments-bridge/templates/emails/rps-subscription-paused.php',
+          'recurring-payments-bridge/templates/emails/plain/rps-subscription-paused.php',
+          'recurring-payments-bridge/templates/emails/rps-payment-method-changed.php',
+          'recurring-payments-bridge/templates/emails/plain/rps-payment-method-changed.php',
           'recurring-payments-bridge/languages/recurring-payments-bridge-nl_NL.mo',
         ]),
       );
