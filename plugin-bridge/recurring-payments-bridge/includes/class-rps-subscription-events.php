@@ -17,9 +17,13 @@ final class RPS_Subscription_Events {
 	/** The names of other subscriptions a change of payment method names, at most. */
 	private const MAX_NAMED = 10;
 
-	/** The address the plugin gives the service when it connects the store. */
+	/**
+	 * The address the plugin gives the service when it connects the store. The query form works with
+	 * any permalink setting and whether or not the rewrite rules were flushed (the real store under
+	 * test answers 404 to /wc-api/…/ until they are).
+	 */
 	public static function url(): string {
-		return WC()->api_request_url( self::ENDPOINT );
+		return add_query_arg( array( 'wc-api' => self::ENDPOINT ), home_url( '/' ) );
 	}
 
 	/** WooCommerce's `woocommerce_api_rps_subscription` action. */

@@ -150,6 +150,6 @@ final class SubscriptionEmailsTest extends StubTestCase {
 		$GLOBALS['wpdb'] = new RPS_Stub_Wpdb();
 		( new RPS_Store_Connector( RPS_Api_Client::from_settings() ) )->connect();
 		unset( $GLOBALS['wpdb'] );
-		$this->assertSame( 'https://shop.example/wc-api/rps_subscription/', self::body_sent_to( 'POST', '/api/v2/shop' )['callback_url'] );
+		$this->assertSame( 'https://shop.example/?wc-api=rps_subscription', self::body_sent_to( 'POST', '/api/v2/shop' )['callback_url'] );
 	}
 }
