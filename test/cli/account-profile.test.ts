@@ -51,6 +51,7 @@ describe.each(TEST_DATABASES)('cli accounts set-profile and set-portal on %s', (
         'creditor id:          DE98ZZZ09999999999',
         'portal allows:        pause, skip, cancel, change-method',
         'portal max pause:     92 days',
+        'subscription mails:   service',
       ]),
     );
 

@@ -117,6 +117,9 @@ describe.each(TEST_DATABASES)('subscription events to the store plugin on %s', (
         expect(set.out).toEqual([
           `Account "Plugin Coffee" leaves subscription mails to its store's plugin (the service mails when no plugin is connected)`,
         ]);
+        expect((await cli(t.ctx, 'accounts', 'show', '--account', 'Plugin Coffee')).out).toContain(
+          "subscription mails:   store (the store's plugin)",
+        );
         const customer = await subscribe(t, token, { email: 'callback-2@example.nl' });
         const portal = await openPortal(t, token, customer.customerId, { locale: 'en' });
         expect((await t.as(token).post(`/api/v2/subscriptions/${customer.subscriptionId}/skip`, {})).status).toBe(200);
