@@ -8,7 +8,7 @@ defined( 'ABSPATH' ) || exit;
  */
 final class RPS_Admin_Page {
 
-	private const SLUG       = 'rps-recurring-payments';
+	public const SLUG        = 'rps-recurring-payments';
 	private const NONCE      = 'rps_admin';
 	private const KEEP_RUNS  = 10;
 	private const SYNC_KINDS = array( 'products', 'orders' );

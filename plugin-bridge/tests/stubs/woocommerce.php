@@ -160,6 +160,9 @@ final class RPS_Stub_WooCommerce {
 	public function api_request_url( string $request ): string {
 		return home_url( '/wc-api/' . $request . '/' );
 	}
+	public function mailer(): RPS_Stub_Mailer {
+		return new RPS_Stub_Mailer(); // tests/stubs/emails.php
+	}
 }
 
 function WC(): RPS_Stub_WooCommerce {

@@ -7,6 +7,11 @@ export const connectShopBody = z
     url: z.url({ protocol: /^https?$/, error: 'The url field must be the http(s) address of the store.' }).max(2048),
     consumer_key: requiredText(191).refine((key) => key.startsWith('ck_'), 'The consumer key field must start with ck_.'),
     consumer_secret: requiredText(191).refine((secret) => secret.startsWith('cs_'), 'The consumer secret field must start with cs_.'),
+    callback_url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional()
+      .describe("the plugin's signed callback for subscription events (cancelled, paused, resumed, skipped, method changed)"),
   })
   .strict();
 

@@ -20,6 +20,8 @@ export interface ShopCredentialsInput {
   url: string;
   consumer_key: string;
   consumer_secret: string;
+  /** The plugin's signed callback for subscription events; absent when connected without the plugin. */
+  callback_url?: string;
 }
 
 /** Connecting asks the store once more after a failure a retry may cure; the merchant is waiting. */
@@ -82,6 +84,7 @@ export async function connectShop(ctx: AppContext, account: Account, input: Shop
     products_cursor: earlier?.url === url ? earlier.products_cursor : null,
     orders_cursor: earlier?.url === url ? earlier.orders_cursor : null,
     connected_at: now,
+    callback_url: input.callback_url ?? null,
     created_at: earlier?.created_at ?? now,
     updated_at: now,
   };
