@@ -29,6 +29,9 @@ require_once __DIR__ . '/includes/class-rps-callback.php';
 require_once __DIR__ . '/includes/class-rps-store-connector.php';
 require_once __DIR__ . '/includes/class-rps-admin-page.php';
 require_once __DIR__ . '/includes/class-rps-order-box.php';
+require_once __DIR__ . '/includes/class-rps-product-fields.php';
+require_once __DIR__ . '/includes/class-rps-price-display.php';
+require_once __DIR__ . '/includes/class-rps-cart-gateways.php';
 
 // HPOS (custom order tables) and the Checkout block: declared before WooCommerce initialises.
 add_action(
@@ -63,6 +66,10 @@ add_action(
 		RPS_Return::register();
 		RPS_Admin_Page::register();
 		RPS_Order_Box::register();
+		// Recurring products (issue 23): the editor's section, the price's words, the cart's gateway and fees.
+		RPS_Product_Fields::register();
+		RPS_Price_Display::register();
+		RPS_Cart_Gateways::register();
 	}
 );
 
