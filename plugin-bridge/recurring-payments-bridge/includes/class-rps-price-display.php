@@ -91,10 +91,10 @@ final class RPS_Price_Display {
 		$days = $terms['trial_days'];
 		if ( $days > 0 && '' !== $fee_html ) {
 			/* translators: 1: the price and its period, 2: the number of days, 3: the sign-up fee */
-			$text = sprintf( _n( '%1$s with a %2$s-day free trial and a %3$s sign-up fee', '%1$s with a %2$s-day free trial and a %3$s sign-up fee', $days, 'recurring-payments-bridge' ), $text, number_format_i18n( $days ), $fee_html );
+			$text = sprintf( __( '%1$s with a %2$s-day free trial and a %3$s sign-up fee', 'recurring-payments-bridge' ), $text, number_format_i18n( $days ), $fee_html );
 		} elseif ( $days > 0 ) {
 			/* translators: 1: the price and its period, 2: the number of days */
-			$text = sprintf( _n( '%1$s with a %2$s-day free trial', '%1$s with a %2$s-day free trial', $days, 'recurring-payments-bridge' ), $text, number_format_i18n( $days ) );
+			$text = sprintf( __( '%1$s with a %2$s-day free trial', 'recurring-payments-bridge' ), $text, number_format_i18n( $days ) );
 		} elseif ( '' !== $fee_html ) {
 			/* translators: 1: the price and its period, 2: the sign-up fee */
 			$text = sprintf( __( '%1$s with a %2$s sign-up fee', 'recurring-payments-bridge' ), $text, $fee_html );
@@ -117,31 +117,43 @@ final class RPS_Price_Display {
 			);
 			return sprintf( $formats[ $interval ] ?? $formats['month'], $price_html );
 		}
+		// Two or more: the plural form in English and Dutch (the plugin's tooling has no _n()).
 		$formats = array(
-			/* translators: 1: the price, 2: the number of days */
-			'day'   => _n( '%1$s every %2$s day', '%1$s every %2$s days', $count, 'recurring-payments-bridge' ),
-			/* translators: 1: the price, 2: the number of weeks */
-			'week'  => _n( '%1$s every %2$s week', '%1$s every %2$s weeks', $count, 'recurring-payments-bridge' ),
-			/* translators: 1: the price, 2: the number of months */
-			'month' => _n( '%1$s every %2$s month', '%1$s every %2$s months', $count, 'recurring-payments-bridge' ),
-			/* translators: 1: the price, 2: the number of years */
-			'year'  => _n( '%1$s every %2$s year', '%1$s every %2$s years', $count, 'recurring-payments-bridge' ),
+			/* translators: 1: the price, 2: the number of days (2 or more) */
+			'day'   => __( '%1$s every %2$s days', 'recurring-payments-bridge' ),
+			/* translators: 1: the price, 2: the number of weeks (2 or more) */
+			'week'  => __( '%1$s every %2$s weeks', 'recurring-payments-bridge' ),
+			/* translators: 1: the price, 2: the number of months (2 or more) */
+			'month' => __( '%1$s every %2$s months', 'recurring-payments-bridge' ),
+			/* translators: 1: the price, 2: the number of years (2 or more) */
+			'year'  => __( '%1$s every %2$s years', 'recurring-payments-bridge' ),
 		);
 		return sprintf( $formats[ $interval ] ?? $formats['month'], $price_html, number_format_i18n( $count ) );
 	}
 
 	/** "3 months", "6 weeks": the whole time the payments cover. */
 	private static function duration( string $interval, int $units ): string {
-		$formats = array(
-			/* translators: %s: a number of days */
-			'day'   => _n( '%s day', '%s days', $units, 'recurring-payments-bridge' ),
-			/* translators: %s: a number of weeks */
-			'week'  => _n( '%s week', '%s weeks', $units, 'recurring-payments-bridge' ),
-			/* translators: %s: a number of months */
-			'month' => _n( '%s month', '%s months', $units, 'recurring-payments-bridge' ),
-			/* translators: %s: a number of years */
-			'year'  => _n( '%s year', '%s years', $units, 'recurring-payments-bridge' ),
-		);
+		$formats = 1 === $units
+			? array(
+				/* translators: %s: 1 */
+				'day'   => __( '%s day', 'recurring-payments-bridge' ),
+				/* translators: %s: 1 */
+				'week'  => __( '%s week', 'recurring-payments-bridge' ),
+				/* translators: %s: 1 */
+				'month' => __( '%s month', 'recurring-payments-bridge' ),
+				/* translators: %s: 1 */
+				'year'  => __( '%s year', 'recurring-payments-bridge' ),
+			)
+			: array(
+				/* translators: %s: a number of days (2 or more) */
+				'day'   => __( '%s days', 'recurring-payments-bridge' ),
+				/* translators: %s: a number of weeks (2 or more) */
+				'week'  => __( '%s weeks', 'recurring-payments-bridge' ),
+				/* translators: %s: a number of months (2 or more) */
+				'month' => __( '%s months', 'recurring-payments-bridge' ),
+				/* translators: %s: a number of years (2 or more) */
+				'year'  => __( '%s years', 'recurring-payments-bridge' ),
+			);
 		return sprintf( $formats[ $interval ] ?? $formats['month'], number_format_i18n( $units ) );
 	}
 

@@ -30,9 +30,6 @@ function add_filter( string $hook, callable|array|string $callback, int $priorit
 function __( string $text, string $domain = 'default' ): string {
 	return RPS_Stub_State::$translations[ $text ] ?? $text;
 }
-function _n( string $single, string $plural, int $number, string $domain = 'default' ): string {
-	return __( 1 === $number ? $single : $plural, $domain );
-}
 function number_format_i18n( float|int $number, int $decimals = 0 ): string {
 	return number_format( (float) $number, $decimals, ',' === get_option( 'woocommerce_price_decimal_sep', '.' ) ? ',' : '.', '' );
 }
