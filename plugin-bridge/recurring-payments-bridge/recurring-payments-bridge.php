@@ -32,6 +32,7 @@ require_once __DIR__ . '/includes/class-rps-order-box.php';
 require_once __DIR__ . '/includes/class-rps-product-fields.php';
 require_once __DIR__ . '/includes/class-rps-price-display.php';
 require_once __DIR__ . '/includes/class-rps-cart-gateways.php';
+require_once __DIR__ . '/includes/class-rps-block-prices.php';
 
 // HPOS (custom order tables) and the Checkout block: declared before WooCommerce initialises.
 add_action(
@@ -70,12 +71,14 @@ add_action(
 		RPS_Product_Fields::register();
 		RPS_Price_Display::register();
 		RPS_Cart_Gateways::register();
+		RPS_Block_Prices::register();
 	}
 );
 
 add_action(
 	'woocommerce_blocks_loaded',
 	static function (): void {
+		RPS_Block_Prices::register_store_api_data(); // The recurring terms in the Cart and Checkout blocks.
 		if ( ! class_exists( \Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType::class ) ) {
 			return;
 		}

@@ -6,6 +6,6 @@ require_once __DIR__ . '/stubs/wordpress.php';
 require_once __DIR__ . '/stubs/woocommerce.php';
 
 $includes = dirname( __DIR__ ) . '/recurring-payments-bridge/includes/';
-foreach ( array( 'money', 'settings', 'api-error', 'api-client', 'signature', 'callback', 'gateway', 'store-connector', 'order-box', 'return', 'admin-page', 'product-fields', 'price-display', 'cart-gateways' ) as $name ) {
+foreach ( array( 'money', 'settings', 'api-error', 'api-client', 'signature', 'callback', 'gateway', 'store-connector', 'order-box', 'return', 'admin-page', 'product-fields', 'price-display', 'cart-gateways', 'block-prices' ) as $name ) {
 	require_once $includes . 'class-rps-' . $name . '.php';
 }

@@ -162,7 +162,7 @@ final class RPS_Price_Display {
 	 *
 	 * @param array{signup_fee: string} $terms
 	 */
-	private static function fee_html( WC_Product $product, array $terms, int $qty, string $context ): string {
+	public static function fee_html( WC_Product $product, array $terms, int $qty, string $context ): string {
 		if ( '' === $terms['signup_fee'] ) {
 			return '';
 		}

@@ -210,3 +210,6 @@ function wptexturize( string $text ): string {
 function checked( mixed $checked, mixed $current = true, bool $display = true ): string {
 	return (string) $checked === (string) $current ? " checked='checked'" : '';
 }
+function wp_strip_all_tags( string $text ): string {
+	return trim( strip_tags( $text ) );
+}
