@@ -125,7 +125,8 @@ final class RPS_Cart_Gateways {
 
 	/** @return list<WC_Product> */
 	private static function cart_products(): array {
-		$cart = function_exists( 'WC' ) ? WC()->cart : null;
+		// Before wp_loaded the cart is not loaded from the session yet (and WooCommerce warns when asked).
+		$cart = function_exists( 'WC' ) && did_action( 'wp_loaded' ) ? WC()->cart : null;
 		if ( ! $cart instanceof WC_Cart ) {
 			return array();
 		}

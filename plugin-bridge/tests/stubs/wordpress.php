@@ -213,3 +213,6 @@ function checked( mixed $checked, mixed $current = true, bool $display = true ):
 function wp_strip_all_tags( string $text ): string {
 	return trim( strip_tags( $text ) );
 }
+function did_action( string $hook ): int {
+	return 1;
+}
