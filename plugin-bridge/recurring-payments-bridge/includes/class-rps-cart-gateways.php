@@ -53,14 +53,15 @@ final class RPS_Cart_Gateways {
 		if ( is_admin() && ! wp_doing_ajax() ) {
 			return $gateways; // The settings screens list every gateway.
 		}
-		if ( self::cart_is_recurring() ) {
-			return array_intersect_key( $gateways, array( RPS_Gateway::ID => true ) );
-		}
+		// The extension's rules (earlier on this filter) keep only gateways it knows: ours goes back.
 		if ( ! isset( $gateways[ RPS_Gateway::ID ] ) && self::cart_has_wcs_subscription() ) {
 			$ours = WC()->payment_gateways()->payment_gateways()[ RPS_Gateway::ID ] ?? null;
 			if ( $ours instanceof WC_Payment_Gateway && $ours->is_available() ) {
 				$gateways[ RPS_Gateway::ID ] = $ours;
 			}
+		}
+		if ( self::cart_is_recurring() ) {
+			return array_intersect_key( $gateways, array( RPS_Gateway::ID => true ) );
 		}
 		return $gateways;
 	}

@@ -2,11 +2,21 @@
 
 require_once __DIR__ . '/StubTestCase.php';
 
+/** WooCommerce Subscriptions as far as the cart asks it: which products are its subscriptions. */
+final class WC_Subscriptions_Product {
+	/** @var list<int> */
+	public static array $subscriptions = array();
+	public static function is_subscription( WC_Product $product ): bool {
+		return in_array( $product->get_id(), self::$subscriptions, true );
+	}
+}
+
 final class CartGatewaysTest extends StubTestCase {
 
 	protected function setUp(): void {
 		parent::setUp();
 		RPS_Stub_State::$options['woocommerce_rps_settings'] = array( 'enabled' => 'yes' );
+		WC_Subscriptions_Product::$subscriptions              = array();
 	}
 
 	private static function recurring( int $id = 7, array $meta = array() ): WC_Product {
@@ -129,5 +139,39 @@ final class CartGatewaysTest extends StubTestCase {
 		$cart = self::cart( array( self::recurring() ) );
 		RPS_Cart_Gateways::add_fees( $cart );
 		$this->assertSame( array(), $cart->fees );
+	}
+
+	/** WooCommerce Subscriptions' rules took every gateway but its own out. */
+	private static function after_the_extensions_rules(): array {
+		$ours                         = new RPS_Gateway();
+		RPS_Stub_State::$gateways     = array( 'rps' => $ours );
+		RPS_Stub_State::$transients[ RPS_Settings::FIRST_METHODS_TRANSIENT ] = array( 'ideal' );
+		return array( 'woocommerce_payments' => new WC_Payment_Gateway() );
+	}
+
+	public function test_a_wcs_subscription_cart_keeps_the_extensions_rules_and_gets_our_gateway_back(): void {
+		WC_Subscriptions_Product::$subscriptions = array( 9 );
+		self::cart( array( new WC_Product( 9, 'WCS box', '15.00', 'subscription' ) ) );
+
+		$this->assertSame( array( 'woocommerce_payments', 'rps' ), array_keys( RPS_Cart_Gateways::available_gateways( self::after_the_extensions_rules() ) ) );
+		$this->assertTrue( RPS_Cart_Gateways::cart_needs_mandate() );
+		$this->assertFalse( RPS_Cart_Gateways::cart_is_recurring(), 'its products are not ours: no fees, no payment forced' );
+	}
+
+	public function test_a_cart_with_a_wcs_subscription_and_our_recurring_product_offers_our_gateway(): void {
+		WC_Subscriptions_Product::$subscriptions = array( 9 );
+		self::cart( array( new WC_Product( 9, 'WCS box', '15.00', 'subscription' ), self::recurring() ) );
+
+		$this->assertSame( array( 'rps' ), array_keys( RPS_Cart_Gateways::available_gateways( self::after_the_extensions_rules() ) ) );
+	}
+
+	public function test_our_gateway_is_not_put_back_when_it_is_not_available(): void {
+		WC_Subscriptions_Product::$subscriptions = array( 9 );
+		self::cart( array( new WC_Product( 9, 'WCS box', '15.00', 'subscription' ) ) );
+		$gateways = self::after_the_extensions_rules();
+		RPS_Stub_State::$options['woocommerce_rps_settings'] = array( 'enabled' => 'no' );
+		RPS_Stub_State::$gateways                           = array( 'rps' => new RPS_Gateway() );
+
+		$this->assertSame( array( 'woocommerce_payments' ), array_keys( RPS_Cart_Gateways::available_gateways( $gateways ) ) );
 	}
 }
