@@ -44,6 +44,10 @@ register_activation_hook( __FILE__, array( RPS_My_Account::class, 'activate' ) )
 
 // Plugins → Installed Plugins: a "Settings" link next to Deactivate.
 add_filter( 'plugin_action_links_' . plugin_basename( RPS_PLUGIN_FILE ), array( RPS_Plugin_Links::class, 'action_links' ) );
+require_once __DIR__ . '/includes/class-rps-product-fields.php';
+require_once __DIR__ . '/includes/class-rps-price-display.php';
+require_once __DIR__ . '/includes/class-rps-cart-gateways.php';
+require_once __DIR__ . '/includes/class-rps-block-prices.php';
 
 // HPOS (custom order tables) and the Checkout block: declared before WooCommerce initialises.
 add_action(
@@ -84,12 +88,18 @@ add_action(
 		RPS_My_Account::register();
 		RPS_Admin_Subscriptions::register();
 		RPS_Dashboard_Widget::register();
+		// Recurring products (issue 23): the editor's section, the price's words, the cart's gateway and fees.
+		RPS_Product_Fields::register();
+		RPS_Price_Display::register();
+		RPS_Cart_Gateways::register();
+		RPS_Block_Prices::register();
 	}
 );
 
 add_action(
 	'woocommerce_blocks_loaded',
 	static function (): void {
+		RPS_Block_Prices::register_store_api_data(); // The recurring terms in the Cart and Checkout blocks.
 		if ( ! class_exists( \Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType::class ) ) {
 			return;
 		}

@@ -8,9 +8,16 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** Where browser tests write their screenshots (git-ignored; CI keeps them as artifacts). */
 export const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
 
-/** `describe` where Chromium is installed; elsewhere the tests are skipped, saying so once. */
-export const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM)) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+/**
+ * `describe` where Chromium is installed; elsewhere the tests are skipped, saying so. A function, not
+ * Jest's `describe` taken at import: the store suite's globalSetup imports this file where Jest has no
+ * `describe` yet.
+ */
+export function describeWithChromium(name: string, tests: () => void): void {
+  if (existsSync(CHROMIUM)) return describe(name, tests);
+  console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+  describe.skip(name, tests);
+}
 
 /** Chromium without a window, kept off the closed network (it keeps trying otherwise). */
 export function launchChromium(): Promise<Browser> {

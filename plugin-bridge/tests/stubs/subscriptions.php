@@ -43,9 +43,6 @@ function wp_die( string $message = '', string $title = '', array $args = array()
 function wp_date( string $format, ?int $timestamp = null ): string {
 	return ( new DateTimeImmutable( '@' . ( $timestamp ?? time() ) ) )->setTimezone( new DateTimeZone( 'Europe/Amsterdam' ) )->format( $format );
 }
-function wp_kses_post( string $html ): string {
-	return $html;
-}
 function esc_attr__( string $text, string $domain = 'default' ): string {
 	return esc_attr( $text );
 }
@@ -53,9 +50,6 @@ function flush_rewrite_rules( bool $hard = true ): void {
 	RPS_Stub_State::$options['stub_rewrite_flushes'] = (int) ( RPS_Stub_State::$options['stub_rewrite_flushes'] ?? 0 ) + 1;
 }
 
-function wc_price( string|float $amount, array $args = array() ): string {
-	return '<span class="woocommerce-Price-amount amount">' . ( 'EUR' === ( $args['currency'] ?? 'EUR' ) ? '€' : (string) $args['currency'] . ' ' ) . number_format( (float) $amount, 2, '.', '' ) . '</span>';
-}
 function wc_get_account_endpoint_url( string $endpoint ): string {
 	return home_url( '/my-account/' . $endpoint . '/' );
 }
