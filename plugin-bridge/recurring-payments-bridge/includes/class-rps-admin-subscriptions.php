@@ -20,7 +20,7 @@ final class RPS_Admin_Subscriptions {
 	}
 
 	public static function menu(): void {
-		$title = class_exists( 'WC_Subscriptions' ) ? __( 'Recurring payments', 'recurring-payments-bridge' ) : __( 'Subscriptions', 'recurring-payments-bridge' );
+		$title = class_exists( 'WC_Subscriptions' ) ? __( 'Recurring subscriptions', 'recurring-payments-bridge' ) : __( 'Subscriptions', 'recurring-payments-bridge' );
 		add_submenu_page( 'woocommerce', $title, $title, self::CAPABILITY, self::PAGE, array( self::class, 'render' ) );
 	}
 
@@ -60,7 +60,7 @@ final class RPS_Admin_Subscriptions {
 			require_once ABSPATH . 'wp-admin/includes/class-wp-list-table.php';
 		}
 		require_once __DIR__ . '/class-rps-subscriptions-list-table.php';
-		$title = class_exists( 'WC_Subscriptions' ) ? __( 'Recurring payments', 'recurring-payments-bridge' ) : __( 'Subscriptions', 'recurring-payments-bridge' );
+		$title = class_exists( 'WC_Subscriptions' ) ? __( 'Recurring subscriptions', 'recurring-payments-bridge' ) : __( 'Subscriptions', 'recurring-payments-bridge' );
 		$html  = '<div class="wrap"><h1>' . esc_html( $title ) . '</h1>' . self::notice_html();
 		if ( ! RPS_Settings::is_configured() ) {
 			return $html . '<p>' . esc_html__( 'Enter the service address and API token under WooCommerce → Recurring payments first.', 'recurring-payments-bridge' ) . '</p></div>';
