@@ -65,6 +65,17 @@ export const paymentDetailResponse = z.object({
 export type PaymentResponse = z.infer<typeof paymentResponse>;
 export type PaymentDetailResponse = z.infer<typeof paymentDetailResponse>;
 
+/**
+ * `GET /api/v2/methods` query: `first` for a checkout that must create a mandate (a cart with subscriptions), `oneoff`
+ * (as without the parameter) for a plain payment.
+ */
+export const methodsQuery = z.object({
+  sequence_type: z
+    .enum(['first', 'oneoff'])
+    .optional()
+    .describe('`first`: only the methods whose payment creates a mandate, as a checkout that starts subscriptions needs'),
+});
+
 /** `GET /api/v2/methods` (extension): what a checkout may offer. */
 export const methodsResponse = z.object({
   data: z
