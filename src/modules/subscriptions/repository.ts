@@ -262,6 +262,25 @@ export const subscriptionsRepository = {
     if (invoiceRules.length) await trx<InvoiceRuleRow>('invoice_rules').insert(invoiceRules);
   },
 
+  /** How many of the account's subscriptions are in each status (statuses without any are absent). */
+  countByStatus: async (db: Knex, accountId: string): Promise<Map<SubscriptionStatus, number>> => {
+    const rows: Array<{ status: SubscriptionStatus; count: number | string }> = await shared
+      .table(db)
+      .where({ account_id: accountId })
+      .groupBy('status')
+      .select('status')
+      .count({ count: '*' });
+    return new Map(rows.map((row) => [row.status, Number(row.count)]));
+  },
+
+  /** The rules of the account's active subscriptions, with the subscription's currency, in running order. */
+  rulesOfActive: (db: Knex, accountId: string): Promise<Array<SubscriptionRuleRow & { subscription_currency: string }>> =>
+    db<SubscriptionRuleRow>('subscription_rules')
+      .join('subscriptions', 'subscriptions.id', 'subscription_rules.subscription_id')
+      .where({ 'subscriptions.account_id': accountId, 'subscriptions.status': 'active' })
+      .select('subscription_rules.*', 'subscriptions.currency as subscription_currency')
+      .orderBy([{ column: 'subscription_rules.subscription_id' }, { column: 'subscription_rules.position' }]),
+
   /** Rules of several subscriptions in one query, in their running order. */
   rulesOf: async (db: Knex, accountId: string, subscriptionIds: string[]): Promise<SubscriptionRuleRow[]> =>
     subscriptionIds.length
