@@ -56,7 +56,8 @@ export async function createPayment(
       // Subscription products are charged later on the mandate this payment leaves.
       sequenceType: checkout?.subscription ? 'first' : 'oneoff',
       mandateId: null,
-      amount: input.amount,
+      // A store order's free trial (total 0.00) still needs a mandate: its payment is the provider's smallest.
+      amount: checkout?.chargeAmount ?? input.amount,
       currency: input.currency,
       description: input.description,
       method: input.method ?? null,
