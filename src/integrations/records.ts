@@ -142,4 +142,6 @@ export interface RenewalOrder {
   lines: Array<Pick<StoreOrderLine, 'shopProductId' | 'quantity' | 'parentShopProductId' | 'subtotal'>>;
   shippingLines: StoreShippingLine[];
   payment: PaymentForStore;
+  /** The subscription this charge is of: kept on the store's order (`_rps_subscription_id`), so the plugin lists its orders. */
+  subscriptionId: string | null;
 }

@@ -131,6 +131,9 @@ describe.each(TEST_DATABASES)('checkout of recurring products on %s', (kind) => 
           rules: [expect.objectContaining({ amount: '12.10', interval: 'week', interval_amount: 2, times: 4, times_done: 0 })],
         }),
       ]);
+      // The paid checkout order lists the subscriptions it started, for the plugin's My Account.
+      const ids = (await t.ctx.db('subscriptions').where({ account_id: accountId }).orderBy('seq')).map((row) => row.id as string);
+      expect(store.orders.get(shopOrderId)?.meta_data).toContainEqual({ key: '_rps_subscription_ids', value: ids.join(',') });
       // The order's lines say when each is next ordered.
       const order = await t.as(token).get(`/api/v2/orders/${(await t.ctx.db('orders').where({ shop_order_id: shopOrderId }).first()).id}`);
       expect(order.body.products.map((bought: { next_order: string }) => bought.next_order)).toEqual(['2026-12-05', '2026-12-21']);
