@@ -8,9 +8,14 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** Where browser tests write their screenshots (git-ignored; CI keeps them as artifacts). */
 export const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
 
-/** `describe` where Chromium is installed; elsewhere the tests are skipped, saying so once. */
-export const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM)) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+/**
+ * `describe` where Chromium is installed; elsewhere the tests are skipped, saying so. A function rather than a constant: the
+ * store suite's globalSetup imports this file where jest's `describe` does not exist.
+ */
+export function describeWithChromium(name: string, tests: () => void): void {
+  if (!existsSync(CHROMIUM)) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+  (existsSync(CHROMIUM) ? describe : describe.skip)(name, tests);
+}
 
 /** Chromium without a window, kept off the closed network (it keeps trying otherwise). */
 export function launchChromium(): Promise<Browser> {
