@@ -74,6 +74,10 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
       });
       const [renewal] = await renewalsHere();
       expect(inStore?.meta_data).toContainEqual({ key: '_rps_order_id', value: renewal.id });
+      // The plugin's contract: the renewal names its subscription, the paid checkout order the subscriptions it started.
+      const [subscription] = await t.ctx.db('subscriptions').where({ account_id: accountId });
+      expect(inStore?.meta_data).toContainEqual({ key: '_rps_subscription_id', value: subscription.id });
+      expect(store.orders.get(shopOrderId)?.meta_data).toContainEqual({ key: '_rps_subscription_ids', value: subscription.id });
       expect(store.notes.get(Number(inStore?.id))).toEqual([
         expect.objectContaining({ note: expect.stringContaining(`Renewal of order #${shopOrderId}`) }),
       ]);

@@ -1,3 +1,4 @@
+import { PORTAL_ACTIONS } from '../accounts/portalSettings';
 import { z } from 'zod';
 import { requiredText } from '../../http/fields';
 
@@ -51,6 +52,12 @@ export const shopResponse = z.object({
     last_checked_at: z.string().nullable().describe('when the store was last asked; Y-m-d H:i:s in APP_TIMEZONE'),
   }),
   connected_at: z.string().nullable().describe('Y-m-d H:i:s in APP_TIMEZONE'),
+  portal: z
+    .object({
+      allowed_actions: z.array(z.enum(PORTAL_ACTIONS)).describe('what a customer may do to a subscription themselves, in this order'),
+      max_pause_days: z.number().int().describe('how far ahead a pause may end'),
+    })
+    .describe("the account's self-service settings, so the store offers only the allowed actions"),
   event_signing_secret: z
     .string()
     .optional()

@@ -1,3 +1,4 @@
+import { portalSettingsOf, type PortalSettings } from '../accounts/portalSettings';
 import type { Account, AppContext } from '../../context';
 import { encryptSecret } from '../../crypto/secrets';
 import { NotFoundError, ValidationError } from '../../errors';
@@ -178,6 +179,11 @@ export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id
  * The account's store connection, its webhooks' status read from the store now (once, not repaired:
  * the sync job repairs); when the store does not answer, the status of the last check.
  */
+/** The account's portal settings, which the store's plugin follows when it offers subscription actions. */
+export async function shopPortal(ctx: AppContext, account: Pick<Account, 'id'>): Promise<PortalSettings> {
+  return portalSettingsOf(ctx.db, account.id);
+}
+
 export async function getShop(ctx: AppContext, account: Pick<Account, 'id'>): Promise<ShopRow> {
   const shop = await shopsRepository.ofAccount(ctx.db, account.id);
   if (!shop) throw new NotFoundError('Shop');
