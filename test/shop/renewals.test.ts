@@ -30,9 +30,13 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
   });
 
   /** A buyer checks out a monthly subscription product at `price` and pays; its Subscription starts on 2026-12-21. */
-  async function subscribedThroughCheckout(price: string): Promise<{ shopOrderId: number; shopProductId: number }> {
+  async function subscribedThroughCheckout(
+    price: string,
+    placedBy: { customer_id?: number } = {},
+  ): Promise<{ shopOrderId: number; shopProductId: number }> {
     const shopProductId = store.addSubscriptionProduct({ name: 'Coffee club', price, period: 'month' });
     const [shopOrderId] = store.addOrders(1, () => ({
+      ...placedBy,
       status: 'pending',
       total: price,
       line_items: [{ id: 1, product_id: shopProductId, quantity: 1, total: price }],
@@ -103,6 +107,18 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
       expect(await t.ctx.db('orders').where({ account_id: accountId })).toHaveLength(3);
     },
   );
+
+  it("When the first order was placed by a registered buyer, then each renewal order is that buyer's (My Account lists it); a guest's is no one's", async () => {
+    const registered = await subscribedThroughCheckout('9.95', { customer_id: 42 });
+    await chargeAndSettle('2026-12-21');
+    expect(renewalsInStore(registered.shopOrderId)).toEqual([expect.objectContaining({ customer_id: 42 })]);
+
+    const guest = await subscribedThroughCheckout('4.95');
+    await chargeAndSettle('2026-12-21');
+    const [renewal] = renewalsInStore(guest.shopOrderId);
+    expect(renewal).toBeDefined();
+    expect(renewal?.customer_id ?? 0).toBe(0);
+  });
 
   it('When the subscription is a variation, then its renewal order names the variable product and the variation', async () => {
     const meta = (price: string) => [

@@ -77,10 +77,14 @@ export async function findRenewalOrder(
  */
 export async function createRenewalOrder(client: WooClient, renewal: RenewalOrder): Promise<StoreOrderRef> {
   const { buyer, payment } = renewal;
+  // The buyer's store account, as on the first order: without it WooCommerce files the renewal under
+  // no customer, and it is missing from the buyer's My Account → Orders ("Invalid order" on its link).
+  const { body: parent } = await client.get(`orders/${renewal.parentShopOrderId}`, wooOrder);
   const { body: made } = await client.post(
     'orders',
     {
       parent_id: renewal.parentShopOrderId,
+      ...(parent.customer_id > 0 ? { customer_id: parent.customer_id } : {}),
       status: 'pending',
       currency: renewal.currency,
       ...(renewal.paymentMethod ? { payment_method: renewal.paymentMethod } : {}),
