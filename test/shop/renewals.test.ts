@@ -108,7 +108,7 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
     },
   );
 
-  it("When the first order was placed by a registered buyer, then each renewal order is that buyer's (My Account lists it); a guest's is no one's", async () => {
+  it("When a registered buyer placed the first order, then the renewal order is the buyer's (in My Account); a guest's is nobody's", async () => {
     const registered = await subscribedThroughCheckout('9.95', { customer_id: 42 });
     await chargeAndSettle('2026-12-21');
     expect(renewalsInStore(registered.shopOrderId)).toEqual([expect.objectContaining({ customer_id: 42 })]);
