@@ -108,7 +108,7 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
     },
   );
 
-  it("When a registered buyer placed the first order, then the renewal order is the buyer's (in My Account); a guest's is nobody's", async () => {
+  it("When a registered buyer placed the first order, the renewal is the buyer's (in My Account); a guest's is nobody's", async () => {
     const registered = await subscribedThroughCheckout('9.95', { customer_id: 42 });
     await chargeAndSettle('2026-12-21');
     expect(renewalsInStore(registered.shopOrderId)).toEqual([expect.objectContaining({ customer_id: 42 })]);
