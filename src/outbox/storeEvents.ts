@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '../ids';
-import { outboundEventsRepository } from './repository';
+import { insertEvent } from './events';
 import { storeCallbackRepository } from './storeCallbackRepository';
 
 /**
@@ -41,22 +41,17 @@ export async function enqueueStoreSubscriptionEvent(
   const id = newId('evt');
   const name = `subscription.${event}`;
   const mail = await subscriptionMailer(trx, subscription.account_id);
-  await outboundEventsRepository.insert(trx, {
+  return insertEvent(
+    trx,
+    {
+      accountId: subscription.account_id,
+      paymentId: null,
+      resourceId: subscription.id,
+      event: name,
+      payload: JSON.stringify({ id: subscription.id, event: name, event_id: id, mail, ...extra }),
+      url,
+    },
+    now,
     id,
-    account_id: subscription.account_id,
-    payment_id: null,
-    resource_id: subscription.id,
-    event: name,
-    payload: JSON.stringify({ id: subscription.id, event: name, event_id: id, mail, ...extra }),
-    url,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    last_attempt_at: null,
-    last_status_code: null,
-    last_error: null,
-    delivered_at: null,
-    created_at: now,
-  });
-  return id;
+  );
 }
