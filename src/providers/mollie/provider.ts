@@ -1,10 +1,9 @@
-import createMollieClient, { SequenceType as MollieSequenceType, type MollieClient, type Page } from '@mollie/api-client';
+import createMollieClient, { type MollieClient, type Page } from '@mollie/api-client';
 import { cacheSecureContextsByCa } from './secureContexts';
 import type { Logger } from '../../logger';
 import { ProviderOutageError } from '../errors';
 import type {
   CustomerLookup,
-  MethodSequenceType,
   PaymentLookup,
   PaymentProvider,
   ProviderCustomerInput,
@@ -165,12 +164,9 @@ export class MollieProvider implements PaymentProvider {
     return providerPaymentFrom(payment);
   }
 
-  async listMethods(sequenceType: MethodSequenceType = 'oneoff'): Promise<string[]> {
-    // Mollie answers the methods that are active on the profile of the key; with `first`, only those that can create a
-    // mandate. One-off is Mollie's default, so that list is asked for as it always was.
-    const methods = await this.call('list methods', {}, () =>
-      this.client.methods.list(sequenceType === 'first' ? { sequenceType: MollieSequenceType.first } : {}),
-    );
+  async listMethods(): Promise<string[]> {
+    // Mollie answers the methods that are active on the profile of the key.
+    const methods = await this.call('list methods', {}, () => this.client.methods.list());
     return methods.map((method) => method.id);
   }
 
