@@ -14,9 +14,9 @@ export const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
  * `describe` yet.
  */
 export function describeWithChromium(name: string, tests: () => void): void {
-  if (existsSync(CHROMIUM)) return describe(name, tests);
-  console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
-  describe.skip(name, tests);
+  const installed = existsSync(CHROMIUM);
+  if (!installed) console.warn(`browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+  (installed ? describe : describe.skip)(name, tests);
 }
 
 /** Chromium without a window, kept off the closed network (it keeps trying otherwise). */
