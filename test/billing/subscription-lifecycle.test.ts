@@ -1,5 +1,4 @@
-import { cli } from '../cli/runInMemory';
-import { subscribe } from '../support/billing';
+import { billAsOf, subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 
@@ -12,12 +11,7 @@ describe.each(TEST_DATABASES)('cancelling, pausing and resuming subscriptions on
     ({ token, accountId } = await t.newAccount());
   });
 
-  // --force: these runs bill as of days ahead of the test clock.
-  const bill = async (date: string) => {
-    const run = await cli(t.ctx, 'billing', 'run', '--date', date, '--force');
-    expect(run.code).toBe(0);
-    return run.out.join('\n');
-  };
+  const bill = (date: string) => billAsOf(t.ctx, date);
   const chargeRows = (subscriptionId: string) =>
     t.ctx.db('subscription_charges').where({ account_id: accountId, subscription_id: subscriptionId }).orderBy('charge_number');
   const madeDates = async (subscriptionId: string) =>

@@ -3,7 +3,7 @@ import { planDueCharges, planSubscription } from '../../src/modules/billing/plan
 import { pausesRepository } from '../../src/modules/subscriptions/pausesRepository';
 import { subscriptionsRepository } from '../../src/modules/subscriptions/repository';
 import { cli } from '../cli/runInMemory';
-import { subscribe } from '../support/billing';
+import { billAsOf, subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 
@@ -16,12 +16,7 @@ describe.each(TEST_DATABASES)('skipping the next charge of a subscription on %s'
     ({ token, accountId } = await t.newAccount());
   });
 
-  // --force: these runs bill as of days ahead of the test clock.
-  const bill = async (date: string) => {
-    const run = await cli(t.ctx, 'billing', 'run', '--date', date, '--force');
-    expect(run.code).toBe(0);
-    return run.out.join('\n');
-  };
+  const bill = (date: string) => billAsOf(t.ctx, date);
   const skip = (subscriptionId: string, as = token) => t.as(as).post(`/api/v2/subscriptions/${subscriptionId}/skip`);
   const chargeStates = async (subscriptionId: string) =>
     (await t.ctx.db('subscription_charges').where({ account_id: accountId, subscription_id: subscriptionId }).orderBy('charge_number')).map(

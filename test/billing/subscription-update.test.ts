@@ -1,5 +1,5 @@
 import { cli } from '../cli/runInMemory';
-import { subscribe } from '../support/billing';
+import { billAsOf, subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 
@@ -12,10 +12,7 @@ describe.each(TEST_DATABASES)('changing a subscription (PATCH) on %s', (kind) =>
     ({ token, accountId } = await t.newAccount());
   });
 
-  const bill = async (date: string) => {
-    const run = await cli(t.ctx, 'billing', 'run', '--date', date, '--force');
-    expect(run.code).toBe(0);
-  };
+  const bill = (date: string) => billAsOf(t.ctx, date);
   const patch = (subscriptionId: string, body: object, as = token) => t.as(as).patch(`/api/v2/subscriptions/${subscriptionId}`, body);
   /** What the provider (the in-process sandbox) was asked to charge, in order: amount in cents and mandate. */
   const atProvider = async () => {

@@ -4,8 +4,19 @@ import type { MandateRow } from '../../src/modules/mandates/repository';
 import { subscriptionsRepository } from '../../src/modules/subscriptions/repository';
 import { newSubscription } from '../../src/modules/subscriptions/service';
 import { toDbDateTime } from '../../src/time';
+import { cli } from '../cli/runInMemory';
 import { seedCustomer } from './seed';
 import type { TestApp } from './testApp';
+
+/**
+ * One billing run as of `date` (`--force`: tests bill days ahead of their clock), which must succeed;
+ * answers what it printed.
+ */
+export async function billAsOf(ctx: TestApp['ctx'], date: string): Promise<string> {
+  const run = await cli(ctx, 'billing', 'run', '--date', date, '--force');
+  expect(run.code).toBe(0);
+  return run.out.join('\n');
+}
 
 export interface Subscribed {
   customerId: string;
