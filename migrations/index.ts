@@ -39,6 +39,8 @@ import * as mandateTakeovers from './20261204_037_mandate_takeovers';
 import * as accountProfileAndPortal from './20261204_039_account_profile_and_portal';
 import * as portalSessions from './20261205_040_portal_sessions';
 import * as portalActions from './20261205_041_portal_actions';
+import * as productTrials from './20261206_042_product_trials';
+import * as storeSubscriptionMails from './20261206_043_store_subscription_mails';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -86,6 +88,8 @@ const migrations: Record<string, Knex.Migration> = {
   '20261204_039_account_profile_and_portal': accountProfileAndPortal,
   '20261205_040_portal_sessions': portalSessions,
   '20261205_041_portal_actions': portalActions,
+  '20261206_042_product_trials': productTrials,
+  '20261206_043_store_subscription_mails': storeSubscriptionMails,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -4,9 +4,11 @@
  * Description:          Pay WooCommerce orders through the recurring payments service (Mollie), keep products and orders in sync, and let the service bill subscriptions.
  * Version:              0.1.0
  * Requires at least:    6.4
+ * Tested up to:         6.8
  * Requires PHP:         8.1
  * Requires Plugins:     woocommerce
  * WC requires at least: 8.0
+ * WC tested up to:      9.9
  * Author:               Recurring Payments Service contributors
  * License:              GPL-2.0-or-later
  * License URI:          https://www.gnu.org/licenses/gpl-2.0.html
@@ -26,9 +28,26 @@ require_once __DIR__ . '/includes/class-rps-api-error.php';
 require_once __DIR__ . '/includes/class-rps-api-client.php';
 require_once __DIR__ . '/includes/class-rps-signature.php';
 require_once __DIR__ . '/includes/class-rps-callback.php';
+require_once __DIR__ . '/includes/class-rps-emails.php';
+require_once __DIR__ . '/includes/class-rps-subscription-events.php';
 require_once __DIR__ . '/includes/class-rps-store-connector.php';
 require_once __DIR__ . '/includes/class-rps-admin-page.php';
 require_once __DIR__ . '/includes/class-rps-order-box.php';
+require_once __DIR__ . '/includes/class-rps-subscriptions.php';
+require_once __DIR__ . '/includes/class-rps-my-account.php';
+require_once __DIR__ . '/includes/class-rps-admin-subscriptions.php';
+require_once __DIR__ . '/includes/class-rps-dashboard-widget.php';
+require_once __DIR__ . '/includes/class-rps-plugin-links.php';
+
+// My Account's subscriptions page gets its rewrite rule on the next page load.
+register_activation_hook( __FILE__, array( RPS_My_Account::class, 'activate' ) );
+
+// Plugins → Installed Plugins: a "Settings" link next to Deactivate.
+add_filter( 'plugin_action_links_' . plugin_basename( RPS_PLUGIN_FILE ), array( RPS_Plugin_Links::class, 'action_links' ) );
+require_once __DIR__ . '/includes/class-rps-product-fields.php';
+require_once __DIR__ . '/includes/class-rps-price-display.php';
+require_once __DIR__ . '/includes/class-rps-cart-gateways.php';
+require_once __DIR__ . '/includes/class-rps-block-prices.php';
 
 // HPOS (custom order tables) and the Checkout block: declared before WooCommerce initialises.
 add_action(
@@ -59,16 +78,28 @@ add_action(
 		);
 		// The service reports a payment's outcome here: /wc-api/rps_payment.
 		add_action( 'woocommerce_api_' . RPS_Callback::ENDPOINT, array( RPS_Callback::class, 'handle_request' ) );
+		// The service reports a subscription's change here: /wc-api/rps_subscription; its e-mails go through WooCommerce's mailer.
+		add_action( 'woocommerce_api_' . RPS_Subscription_Events::ENDPOINT, array( RPS_Subscription_Events::class, 'handle_request' ) );
+		RPS_Emails::register();
 		// The buyer's return: the order is settled (or shown as being processed) before the page renders.
 		RPS_Return::register();
 		RPS_Admin_Page::register();
 		RPS_Order_Box::register();
+		RPS_My_Account::register();
+		RPS_Admin_Subscriptions::register();
+		RPS_Dashboard_Widget::register();
+		// Recurring products (issue 23): the editor's section, the price's words, the cart's gateway and fees.
+		RPS_Product_Fields::register();
+		RPS_Price_Display::register();
+		RPS_Cart_Gateways::register();
+		RPS_Block_Prices::register();
 	}
 );
 
 add_action(
 	'woocommerce_blocks_loaded',
 	static function (): void {
+		RPS_Block_Prices::register_store_api_data(); // The recurring terms in the Cart and Checkout blocks.
 		if ( ! class_exists( \Automattic\WooCommerce\Blocks\Payments\Integrations\AbstractPaymentMethodType::class ) ) {
 			return;
 		}

@@ -22,3 +22,7 @@ foreach ( RPS_Settings::OPTIONS as $option ) {
 foreach ( RPS_Settings::TRANSIENTS as $transient ) {
 	delete_transient( $transient );
 }
+// My Account's page, the portal settings and the dashboard's summary (names of RPS_My_Account, RPS_Subscriptions, RPS_Dashboard_Widget).
+delete_option( 'rps_account_endpoint' );
+delete_transient( 'rps_portal' );
+delete_transient( 'rps_subscription_summary' );

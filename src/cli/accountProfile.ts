@@ -115,7 +115,11 @@ export function registerProfileCommands(accounts: Command, ctx: AppContext, io: 
     .requiredOption('--account <name>', 'account name')
     .option('--allow <actions>', `comma-separated: ${PORTAL_ACTIONS.join(', ')}; or none`)
     .option('--max-pause-days <n>', `longest pause a customer can choose, 1 to ${MAX_PAUSE_DAYS_LIMIT} (default ${DEFAULT_MAX_PAUSE_DAYS})`)
-    .action(async (options: { account: string; allow?: string; maxPauseDays?: string }) => {
+    .option(
+      '--mails <who>',
+      'who mails customers about cancellations, pauses, skips and payment method changes: service (default) or store (the plugin)',
+    )
+    .action(async (options: { account: string; allow?: string; maxPauseDays?: string; mails?: string }) => {
       const changes: PortalChanges = {};
       const lines: string[] = [];
       if (options.allow !== undefined) {
@@ -132,7 +136,17 @@ export function registerProfileCommands(accounts: Command, ctx: AppContext, io: 
         changes.portal_max_pause_days = days === DEFAULT_MAX_PAUSE_DAYS ? null : days;
         lines.push(`Account "${options.account}" allows pauses of at most ${days} days`);
       }
-      if (!lines.length) throw new CliUsageError('Pass --allow <actions> and/or --max-pause-days <n>');
+      if (options.mails !== undefined) {
+        const who = options.mails.trim();
+        if (who !== 'service' && who !== 'store') throw new CliUsageError('--mails is service or store');
+        changes.portal_mails = who === 'store' ? 'store' : null;
+        lines.push(
+          who === 'store'
+            ? `Account "${options.account}" leaves subscription mails to its store's plugin (the service mails when no plugin is connected)`
+            : `Account "${options.account}" mails customers about their subscriptions itself`,
+        );
+      }
+      if (!lines.length) throw new CliUsageError('Pass --allow <actions>, --max-pause-days <n> and/or --mails <service|store>');
       await setPortalSettings(ctx.db, ctx.clock, options.account, changes);
       for (const line of lines) io.out(line);
     });

@@ -67,6 +67,7 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
       const allowed = allowedActionsOf(account.portal_allowed_actions);
       line('portal allows', PORTAL_ACTIONS.filter((action) => allowed.has(action)).join(', ') || 'nothing');
       line('portal max pause', `${account.portal_max_pause_days ?? DEFAULT_MAX_PAUSE_DAYS} days`);
+      line('subscription mails', account.portal_mails === 'store' ? "store (the store's plugin)" : 'service');
       line('provider', provider);
       line('profile id', account.provider_profile_id ?? 'none');
       for (const [label, value] of providerLines) line(label, value);

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import { requireAccount } from '../modules/accounts/service';
 import { connectShopBody } from '../modules/store/schemas';
 import { presentShop } from '../modules/store/presenter';
-import { connectShop, disconnectShop, getShop } from '../modules/store/service';
+import { connectShop, disconnectShop, getShop, shopPortal } from '../modules/store/service';
 import { CliUsageError, type CliIo } from './io';
 
 /** One line per field: what the API would answer as a 422, for a person at a terminal. */
@@ -67,7 +67,7 @@ export function registerShopCommands(program: Command, ctx: AppContext, io: CliI
       const body = connectShopBody.safeParse({ url: options.url, consumer_key: options.key, consumer_secret: secret });
       if (!body.success) throw new CliUsageError(body.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
       const row = await connectShop(ctx, account, body.data).catch(asUsageError);
-      const shown = presentShop(ctx.config, account, row);
+      const shown = presentShop(ctx.config, account, row, await shopPortal(ctx, account));
       printShop(io, shown);
       if (shown.webhooks.state === 'registered') {
         io.out(`Webhooks registered at ${shown.webhooks.delivery_url} (PUBLIC_URL); the store's ping reached it.`);
@@ -97,6 +97,6 @@ export function registerShopCommands(program: Command, ctx: AppContext, io: CliI
           ? new CliUsageError(`Account "${account.name}" has no store; connect one with shops connect`)
           : error;
       });
-      printShop(io, presentShop(ctx.config, account, shop));
+      printShop(io, presentShop(ctx.config, account, shop, await shopPortal(ctx, account)));
     });
 }

@@ -77,8 +77,11 @@ export interface StoreClient {
     onPage: (page: ChangedPage<StoreRecords[K]>) => Promise<void>,
   ): Promise<void>;
 
-  /** The order is paid by this payment: marked paid unless the merchant moved it on already, and noted. */
-  markPaid(shopOrderId: number, payment: PaymentForStore): Promise<void>;
+  /**
+   * The order is paid by this payment: marked paid unless the merchant moved it on already, and noted; the subscriptions it
+   * started (none: nothing) are kept on it for the plugin.
+   */
+  markPaid(shopOrderId: number, payment: PaymentForStore, subscriptionIds?: readonly string[]): Promise<void>;
   /** A payment of the order ended without money: noted; the order stays payable. */
   noteUnpaid(shopOrderId: number, payment: PaymentForStore): Promise<void>;
   /** The renewal order made by an earlier attempt whose answer was lost, if the store has it. */

@@ -85,6 +85,10 @@ export interface StoreProduct {
   parentShopProductId?: number | null;
   /** Whether it is shipped (not virtual): an order's shipping recurs only with what ships. Absent when the store does not say. */
   shipped?: boolean | null;
+  /** A subscription's free trial in days before its first charge (the plugin's `_rps_trial_days`); absent: none. */
+  trialDays?: number | null;
+  /** A subscription's sign-up fee in cents, charged once at the checkout (`_rps_signup_fee`); absent: none. */
+  signupFee?: number | null;
   /**
    * Set on a variable product: it is sold as its variations (products of their own, with
    * parentShopProductId) and is no product here itself. The ids of the variations it has now: one
@@ -138,4 +142,6 @@ export interface RenewalOrder {
   lines: Array<Pick<StoreOrderLine, 'shopProductId' | 'quantity' | 'parentShopProductId' | 'subtotal'>>;
   shippingLines: StoreShippingLine[];
   payment: PaymentForStore;
+  /** The subscription this charge is of: kept on the store's order (`_rps_subscription_id`), so the plugin lists its orders. */
+  subscriptionId: string | null;
 }

@@ -8,7 +8,7 @@ export function paymentEventPayload(paymentId: string, status: string): string {
   return JSON.stringify({ id: paymentId, event: `payment.${status}`, status });
 }
 
-interface NewEvent {
+export interface NewEvent {
   accountId: string;
   paymentId: string | null;
   resourceId: string | null;
@@ -17,8 +17,8 @@ interface NewEvent {
   url: string;
 }
 
-async function insertEvent(trx: Knex.Transaction, event: NewEvent, now: string): Promise<string> {
-  const id = newId('evt');
+/** One row of the outbox; `id` given when the payload names the event itself (the store's callbacks). */
+export async function insertEvent(trx: Knex.Transaction, event: NewEvent, now: string, id: string = newId('evt')): Promise<string> {
   await outboundEventsRepository.insert(trx, {
     id,
     account_id: event.accountId,

@@ -15,6 +15,8 @@ export const PAYMENT_STATUSES = [
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export type SequenceType = 'oneoff' | 'first' | 'recurring';
+/** The payments a method list is for: nobody lists methods for a recurring charge, which has no checkout. */
+export type MethodSequenceType = Exclude<SequenceType, 'recurring'>;
 export type MandateMethod = 'directdebit' | 'creditcard';
 export type MandateStatus = 'valid' | 'invalid' | 'pending';
 
@@ -132,8 +134,11 @@ export interface PaymentProvider {
   findPaymentByReference(lookup: PaymentLookup): Promise<ProviderPayment | null>;
   /** Cancels a payment that is still open (or a pending SEPA debit); answers it as it now is. */
   cancelPayment(paymentId: string): Promise<ProviderPayment>;
-  /** The ids of the payment methods the account has enabled for one-off payments (`ideal`, `creditcard`, …). */
-  listMethods(): Promise<string[]>;
+  /**
+   * The ids of the payment methods the account has enabled (`ideal`, `creditcard`, …): for one-off payments, or with
+   * `first` only those whose payment creates a mandate (a bank transfer, for one, cannot).
+   */
+  listMethods(sequenceType?: MethodSequenceType): Promise<string[]>;
 }
 
 /** Payment statuses after which nothing but a refund or chargeback can follow. */

@@ -51,6 +51,7 @@ describe.each(TEST_DATABASES)('cli accounts set-profile and set-portal on %s', (
         'creditor id:          DE98ZZZ09999999999',
         'portal allows:        pause, skip, cancel, change-method',
         'portal max pause:     92 days',
+        'subscription mails:   service',
       ]),
     );
 
@@ -130,7 +131,8 @@ describe.each(TEST_DATABASES)('cli accounts set-profile and set-portal on %s', (
     [['--max-pause-days', '0'], 'error: --max-pause-days is a whole number of days from 1 to 366'],
     [['--max-pause-days', '367'], 'error: --max-pause-days is a whole number of days from 1 to 366'],
     [['--max-pause-days', '2.5'], 'error: --max-pause-days is a whole number of days from 1 to 366'],
-    [[], 'error: Pass --allow <actions> and/or --max-pause-days <n>'],
+    [['--mails', 'nobody'], 'error: --mails is service or store'],
+    [[], 'error: Pass --allow <actions>, --max-pause-days <n> and/or --mails <service|store>'],
   ])('When set-portal gets %p, then it refuses with one error line and changes nothing', async (args, message) => {
     const { accountId } = await t.newAccount('Strict Portal Shop');
     expect(await cli(t.ctx, 'accounts', 'set-portal', '--account', 'Strict Portal Shop', ...args)).toEqual({

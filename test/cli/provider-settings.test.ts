@@ -84,6 +84,7 @@ describe.each(TEST_DATABASES)('cli accounts set-provider and show on %s', (kind)
       'creditor id:          none',
       'portal allows:        pause, skip, cancel, change-method',
       'portal max pause:     92 days',
+      'subscription mails:   service',
       'provider:             mollie (account key test_…lXsM)',
       'profile id:           none',
       `webhook secret:       ${secret}`,

@@ -1,6 +1,7 @@
 import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { connectedSimulatorStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveOverHttps } from '../../fakes/mollie/https';
@@ -138,6 +139,60 @@ describe.each(TEST_DATABASES)('a crash while Mollie holds the answer, on %s', (k
       expect(body.id).toBe(kept.id);
       expect(fake.customersWithReference(kept.id)).toHaveLength(1);
       expect(body.provider_customer_id).toBe(fake.customersWithReference(kept.id)[0]?.id);
+    },
+  );
+
+  it(
+    'When the service is killed while Mollie holds the 0.01 first payment of a free trial’s store order, then after a restart the ' +
+      'same key gets that one payment',
+    async () => {
+      const { accountId, token } = await mollieAccount();
+      const store = await connectedSimulatorStore(t, token);
+      try {
+        const [magazine] = store.addProducts(1, () => ({
+          name: 'Magazine',
+          price: '5.00',
+          virtual: true,
+          meta_data: [
+            { key: '_rps_recurring', value: 'yes' },
+            { key: '_rps_interval', value: 'month' },
+            { key: '_rps_trial_days', value: '30' },
+          ],
+        }));
+        const shopOrderId = store.addOrders(1, () => ({
+          status: 'pending',
+          total: '0.00',
+          line_items: [{ id: 1, product_id: magazine, quantity: 1, subtotal: '5.00', subtotal_tax: '1.05', total: '5.00' }],
+        }))[0] as number;
+        const first = await start();
+        const customer = await post(first, token, '/api/v2/customers', customerBody, `customer-${randomBase62(6)}`);
+        const { provider_customer_id: providerCustomerId } = (await customer.json()) as { provider_customer_id: string };
+        const payment = {
+          amount: 0,
+          currency: 'EUR',
+          provider_customer_id: providerCustomerId,
+          description: `Order ${shopOrderId}`,
+          redirect_url: 'https://shop.example/thanks',
+          shop_order_id: shopOrderId,
+        };
+
+        fake.holdAnswers('POST', /^\/v2\/payments/, 1);
+        await crashWhileHeld(first, () => post(first, token, '/api/v2/payments', payment, `trial-${shopOrderId}`));
+        const [kept] = await t.ctx.db('payments').where({ account_id: accountId });
+        expect(kept).toMatchObject({ status: 'creating', amount: 1, sequence_type: 'first' });
+        expect(fake.paymentsWithReference(kept.id)).toHaveLength(1);
+
+        const second = await start();
+        await sleep(LOCK_SECONDS * 1000 + 1100);
+        const retry = await post(second, token, '/api/v2/payments', payment, `trial-${shopOrderId}`);
+        expect(retry.status).toBe(201);
+        expect(((await retry.json()) as { id: string }).id).toBe(kept.id);
+        // The fake is shared by this file's tests: this one's payments are those of this account's rows.
+        expect(fake.paymentsWithReference(kept.id)).toHaveLength(1);
+        expect(await t.ctx.db('payments').where({ account_id: accountId })).toHaveLength(1);
+      } finally {
+        await store.stop();
+      }
     },
   );
 

@@ -71,8 +71,8 @@ describe('the WordPress plugin', () => {
   });
 
   it(
-    'When the plugin is built, then the zip holds the plugin folder at its root with the main file, the compiled Dutch .mo and no ' +
-      'tests',
+    'When the plugin is built, then the zip holds the plugin folder at its root with the main file and its headers, readme.txt, ' +
+      'the e-mail templates, the compiled Dutch .mo and no tests',
     () => {
       const zip = new AdmZip(pluginBuild.build());
       const names = zip.getEntries().map((entry) => entry.entryName);
@@ -81,6 +81,14 @@ describe('the WordPress plugin', () => {
         expect.arrayContaining([
           'recurring-payments-bridge/recurring-payments-bridge.php',
           'recurring-payments-bridge/uninstall.php',
+          'recurring-payments-bridge/readme.txt',
+          // The subscription e-mails' templates, HTML and plain, which a theme may override.
+          'recurring-payments-bridge/templates/emails/rps-subscription-cancelled.php',
+          'recurring-payments-bridge/templates/emails/plain/rps-subscription-cancelled.php',
+          'recurring-payments-bridge/templates/emails/rps-subscription-paused.php',
+          'recurring-payments-bridge/templates/emails/plain/rps-subscription-paused.php',
+          'recurring-payments-bridge/templates/emails/rps-payment-method-changed.php',
+          'recurring-payments-bridge/templates/emails/plain/rps-payment-method-changed.php',
           'recurring-payments-bridge/languages/recurring-payments-bridge-nl_NL.mo',
         ]),
       );
@@ -88,6 +96,31 @@ describe('the WordPress plugin', () => {
       const header = zip.readAsText('recurring-payments-bridge/recurring-payments-bridge.php');
       expect(header).toMatch(/Plugin Name:\s+Recurring Payments Bridge/);
       expect(header).toMatch(/Text Domain:\s+recurring-payments-bridge/);
+      for (const line of [/Tested up to:\s+6\.8/, /WC tested up to:\s+9\.9/, /Requires PHP:\s+8\.1/, /License:\s+GPL-2\.0-or-later/]) {
+        expect(header).toMatch(line);
+      }
+      // WordPress's plugin directory reads readme.txt: its header fields and the four sections it shows.
+      const readme = zip.readAsText('recurring-payments-bridge/readme.txt');
+      expect(readme).toMatch(/^=== Recurring Payments Bridge ===\n/);
+      for (const field of [
+        'Contributors',
+        'Tags',
+        'Requires at least',
+        'Tested up to',
+        'Requires PHP',
+        'Stable tag',
+        'License',
+        'License URI',
+      ]) {
+        expect(readme).toMatch(new RegExp(`^${field}: \\S`, 'm'));
+      }
+      expect(readme).toMatch(/^Tested up to: 6\.8$/m);
+      expect(readme).toMatch(/^License: GPL-2\.0-or-later$/m);
+      expect(readme).toMatch(/^Stable tag: (\d+\.\d+\.\d+)$/m);
+      expect(/^Stable tag: (.+)$/m.exec(readme)?.[1]).toBe(/^ \* Version:\s+(.+)$/m.exec(header)?.[1]);
+      for (const section of ['Description', 'Installation', 'Frequently Asked Questions', 'Changelog']) {
+        expect(readme).toContain(`\n== ${section} ==\n`);
+      }
       const mo = zip.getEntry('recurring-payments-bridge/languages/recurring-payments-bridge-nl_NL.mo')?.getData() as Buffer;
       expect(mo.readUInt32LE(0)).toBe(0x950412de);
       expect(mo.includes(Buffer.from('Deze winkel koppelen'))).toBe(true);

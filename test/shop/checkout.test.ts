@@ -8,7 +8,7 @@ import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 /**
  * Checkout to payments: a payment made for a store order (`shop_order_id`) is for that order; paid,
  * it marks the order paid here and in the store; not paid, it leaves a note and the order payable.
- * Subscription products make the payment `first` and start one Subscription per interval. Sandbox
+ * Subscription products make the payment `first` and start one Subscription per line. Sandbox
  * provider; the store is the wc/v3 simulator over HTTP; the clock stands at 2026-11-21 10:00 UTC.
  */
 describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
@@ -146,8 +146,8 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
   );
 
   it(
-    'When the order holds subscription products, then the payment is first, and paid it starts one Subscription per interval on the ' +
-      'new mandate, once',
+    'When the order holds subscription products, then the payment is first, and paid it starts one Subscription per subscription ' +
+      'line (two of one interval too) on the new mandate, once',
     async () => {
       const monthly = subscriptionProduct('Coffee club', '9.95', 'month');
       const monthlyToo = subscriptionProduct('Filter papers', '2.00', 'month');
@@ -175,13 +175,19 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
           next_payment_at: expect.anything(),
         }),
         expect.objectContaining({ provider_mandate_id: mandate.id, status: 'active' }),
+        expect.objectContaining({ provider_mandate_id: mandate.id, status: 'active' }),
       ]);
       const list = await t.as(token).get('/api/v2/subscriptions');
       const byAmount = Object.fromEntries(
         list.body.data.map((sub: { next_amount: string; next_payment_at: string }) => [sub.next_amount, sub.next_payment_at]),
       );
       // One interval after the checkout, which paid the first period.
-      expect(byAmount).toEqual({ '13.95': '2026-12-21', '30.00': '2027-11-21' });
+      expect(byAmount).toEqual({ '9.95': '2026-12-21', '4.00': '2026-12-21', '30.00': '2027-11-21' });
+      expect(list.body.data.map((sub: { name: string }) => sub.name).sort()).toEqual([
+        `Order ${shopOrderId}: 2 × Filter papers`,
+        `Order ${shopOrderId}: Coffee club`,
+        `Order ${shopOrderId}: Grinder service`,
+      ]);
 
       const order = await t.as(token).get(`/api/v2/orders/${(await ourOrder(shopOrderId)).id}`);
       expect(order.body).toMatchObject({ status: 'paid', subscription: expect.any(String), subscription_status: 'active' });
@@ -198,7 +204,7 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
       const publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
       await request(t.app).post(`/webhooks/mollie?account=${publicRef}`).type('form').send({ id: res.body.provider_payment_id });
       await t.ctx.background.idle();
-      expect(await t.ctx.db('subscriptions').where({ account_id: accountId })).toHaveLength(2);
+      expect(await t.ctx.db('subscriptions').where({ account_id: accountId })).toHaveLength(3);
     },
   );
 

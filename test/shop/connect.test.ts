@@ -51,6 +51,7 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
           last_checked_at: expect.any(String),
         },
         connected_at: expect.any(String),
+        portal: { allowed_actions: ['pause', 'skip', 'cancel', 'change-method'], max_pause_days: 92 },
         // Only in this answer: the plugin that connects the store verifies the service's events with it.
         event_signing_secret: expect.stringMatching(/^whsec_/),
       });
@@ -74,6 +75,25 @@ describe.each(TEST_DATABASES)('connecting a WooCommerce store on %s', (kind) => 
       expect(hooks.every((hook) => hook.secret === ours)).toBe(true);
       const { event_signing_secret: _shownOnce, ...connection } = res.body;
       expect((await t.as(token).get('/api/v2/shop')).body).toEqual(connection);
+    },
+  );
+
+  it(
+    'When the account limits its portal (cli accounts set-portal), then the connection shows only the allowed actions and the ' +
+      'shorter pause, so the plugin offers no more than that',
+    async () => {
+      const owner = await t.newAccount('Limited portal shop');
+      expect((await connect({}, owner.token)).status).toBe(200);
+      expect(
+        (await cli(t.ctx, 'accounts', 'set-portal', '--account', 'Limited portal shop', '--allow', 'cancel,skip', '--max-pause-days', '30'))
+          .code,
+      ).toBe(0);
+      expect((await t.as(owner.token).get('/api/v2/shop')).body.portal).toEqual({
+        allowed_actions: ['skip', 'cancel'],
+        max_pause_days: 30,
+      });
+      await cli(t.ctx, 'accounts', 'set-portal', '--account', 'Limited portal shop', '--allow', 'none');
+      expect((await t.as(owner.token).get('/api/v2/shop')).body.portal.allowed_actions).toEqual([]);
     },
   );
 

@@ -89,6 +89,48 @@ describe.each(TEST_DATABASES)('the endpoints the plugin uses, on %s', (kind) => 
       },
     );
 
+    it(
+      'When a checkout that starts subscriptions asks for sequence_type=first on the sandbox, then only the methods that create a ' +
+        'mandate are answered (no bank transfer), and oneoff answers the full list',
+      async () => {
+        const { token } = await t.newAccount();
+        const first = await t.as(token).get('/api/v2/methods?sequence_type=first');
+        expect(first.status).toBe(200);
+        expect(first.body.data.map((method: { id: string }) => method.id)).toEqual([
+          'ideal',
+          'creditcard',
+          'bancontact',
+          'eps',
+          'belfius',
+          'kbc',
+        ]);
+        const oneoff = await t.as(token).get('/api/v2/methods?sequence_type=oneoff');
+        expect(oneoff.body.data.map((method: { id: string }) => method.id)).toContain('banktransfer');
+      },
+    );
+
+    it('When the account is on Mollie and sequence_type=first is asked, then Mollie is asked for its first-payment methods', async () => {
+      const name = `Mollie Shop ${randomBase62(8)}`;
+      const { token } = await t.newAccount(name);
+      await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
+      const method = (id: string) => ({ resource: 'method', id, description: id, status: 'activated', image: {}, _links: {} });
+      mollie()
+        .get('/v2/methods')
+        .query({ sequenceType: 'first' })
+        .reply(200, { count: 2, _embedded: { methods: [method('creditcard'), method('ideal')] }, _links: {} });
+
+      const res = await t.as(token).get('/api/v2/methods?sequence_type=first');
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual([{ id: 'ideal' }, { id: 'creditcard' }]);
+    });
+
+    it('When sequence_type is neither first nor oneoff, then the answer is 422 naming it', async () => {
+      const { token } = await t.newAccount();
+      const res = await t.as(token).get('/api/v2/methods?sequence_type=recurring');
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.fields)).toEqual(['sequence_type']);
+    });
+
     it('When no token is sent, then the answer is 401', async () => {
       expect((await request(t.app).get('/api/v2/methods')).status).toBe(401);
     });

@@ -166,6 +166,102 @@ describe.each(TEST_DATABASES)('syncing store products on %s', (kind) => {
     },
   );
 
+  it(
+    'When products carry the plugin’s _rps_* meta (a simple product and each variation its own), then they map to subscriptions ' +
+      'with interval, count, times = length (payments including the first), trial days and sign-up fee; a variation without it ' +
+      'is sold once, and _subscription_* products are mapped as before',
+    async () => {
+      const rps = (extra: Array<{ key: string; value: string }>) => [{ key: '_rps_recurring', value: 'yes' }, ...extra];
+      const [monthly, plain] = store.addProducts(2, (index) =>
+        index === 0
+          ? {
+              price: '20.00',
+              meta_data: rps([
+                { key: '_rps_interval', value: 'month' },
+                { key: '_rps_interval_count', value: '1' },
+                { key: '_rps_length', value: '3' },
+              ]),
+            }
+          : { price: '3.00' },
+      );
+      const { variationIds } = store.addVariableProduct({
+        name: 'Box',
+        variations: [
+          {
+            options: { Size: 'S' },
+            price: '9.00',
+            meta_data: rps([
+              { key: '_rps_interval', value: 'week' },
+              { key: '_rps_interval_count', value: '2' },
+              { key: '_rps_trial_days', value: '14' },
+              { key: '_rps_signup_fee', value: '4.95' },
+            ]),
+          },
+          { options: { Size: 'L' }, price: '12.00' },
+        ],
+      });
+      const run = await sync();
+      expect(run).toMatchObject({ status: 'succeeded', progress: { failed: 0 }, errors: [] });
+      const rows = await productRows();
+      const byStoreId = (id: number | undefined) => rows.find((row) => Number(row.shop_product_id) === id);
+      const shape = (row: Record<string, unknown> | undefined) =>
+        row && [
+          row.type,
+          Number(row.amount),
+          row.interval,
+          row.interval_value === null ? null : Number(row.interval_value),
+          row.times === null ? null : Number(row.times),
+          row.trial_days === null ? null : Number(row.trial_days),
+          row.signup_fee === null ? null : Number(row.signup_fee),
+        ];
+      expect(shape(byStoreId(monthly))).toEqual(['subscription', 2000, 'month', 1, 3, null, null]);
+      expect(shape(byStoreId(plain))).toEqual(['once', 300, null, null, null, null, null]);
+      expect(shape(byStoreId(variationIds[0]))).toEqual(['subscription', 900, 'week', 2, null, 14, 495]);
+      expect(shape(byStoreId(variationIds[1]))).toEqual(['once', 1200, null, null, null, null, null]);
+      const listed = (await t.as(token).get('/api/v2/products?per_page=10')).body.data;
+      expect(listed.find((product: { shop_product_id: number }) => product.shop_product_id === monthly)).toMatchObject({
+        type: 'subscription',
+        interval: 'month',
+        times: 3,
+        amount: '20.00',
+      });
+    },
+  );
+
+  it('When _rps_* meta is malformed, then the product fails alone naming the meta, and the others are synced', async () => {
+    const bad = (meta: Array<{ key: string; value: string }>) => ({ meta_data: [{ key: '_rps_recurring', value: 'yes' }, ...meta] });
+    const ids = store.addProducts(
+      5,
+      (index) =>
+        [
+          bad([{ key: '_rps_interval', value: 'fortnight' }]),
+          bad([
+            { key: '_rps_interval', value: 'month' },
+            { key: '_rps_interval_count', value: '0' },
+          ]),
+          bad([
+            { key: '_rps_interval', value: 'month' },
+            { key: '_rps_length', value: '-1' },
+          ]),
+          bad([
+            { key: '_rps_interval', value: 'month' },
+            { key: '_rps_signup_fee', value: 'free' },
+          ]),
+          {},
+        ][index] ?? {},
+    );
+    const run = await sync();
+    expect(run).toMatchObject({ status: 'succeeded', progress: { created: 1, failed: 4 } });
+    expect(run.errors).toEqual(
+      expect.arrayContaining([
+        { record: `product ${ids[0]}`, error: '_rps_interval "fortnight" is not day, week, month or year' },
+        { record: `product ${ids[1]}`, error: '_rps_interval_count "0" is not a whole number ≥ 1' },
+        { record: `product ${ids[2]}`, error: '_rps_length "-1" is not a whole number ≥ 0' },
+        { record: `product ${ids[3]}`, error: '_rps_signup_fee "free" is not an amount' },
+      ]),
+    );
+  });
+
   it('When a variable product was synced as one product before, then it is marked deleted and its variations come in', async () => {
     const { productId } = store.addVariableProduct({ name: 'Mug', variations: [{ options: { Size: 'L' }, price: '8.00' }] });
     const now = '2026-11-20 00:00:00';

@@ -30,9 +30,13 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
   });
 
   /** A buyer checks out a monthly subscription product at `price` and pays; its Subscription starts on 2026-12-21. */
-  async function subscribedThroughCheckout(price: string): Promise<{ shopOrderId: number; shopProductId: number }> {
+  async function subscribedThroughCheckout(
+    price: string,
+    placedBy: { customer_id?: number } = {},
+  ): Promise<{ shopOrderId: number; shopProductId: number }> {
     const shopProductId = store.addSubscriptionProduct({ name: 'Coffee club', price, period: 'month' });
     const [shopOrderId] = store.addOrders(1, () => ({
+      ...placedBy,
       status: 'pending',
       total: price,
       line_items: [{ id: 1, product_id: shopProductId, quantity: 1, total: price }],
@@ -74,6 +78,10 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
       });
       const [renewal] = await renewalsHere();
       expect(inStore?.meta_data).toContainEqual({ key: '_rps_order_id', value: renewal.id });
+      // The plugin's contract: the renewal names its subscription, the paid checkout order the subscriptions it started.
+      const [subscription] = await t.ctx.db('subscriptions').where({ account_id: accountId });
+      expect(inStore?.meta_data).toContainEqual({ key: '_rps_subscription_id', value: subscription.id });
+      expect(store.orders.get(shopOrderId)?.meta_data).toContainEqual({ key: '_rps_subscription_ids', value: subscription.id });
       expect(store.notes.get(Number(inStore?.id))).toEqual([
         expect.objectContaining({ note: expect.stringContaining(`Renewal of order #${shopOrderId}`) }),
       ]);
@@ -99,6 +107,18 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
       expect(await t.ctx.db('orders').where({ account_id: accountId })).toHaveLength(3);
     },
   );
+
+  it("When a registered buyer placed the first order, the renewal is the buyer's (in My Account); a guest's is nobody's", async () => {
+    const registered = await subscribedThroughCheckout('9.95', { customer_id: 42 });
+    await chargeAndSettle('2026-12-21');
+    expect(renewalsInStore(registered.shopOrderId)).toEqual([expect.objectContaining({ customer_id: 42 })]);
+
+    const guest = await subscribedThroughCheckout('4.95');
+    await chargeAndSettle('2026-12-21');
+    const [renewal] = renewalsInStore(guest.shopOrderId);
+    expect(renewal).toBeDefined();
+    expect(renewal?.customer_id ?? 0).toBe(0);
+  });
 
   it('When the subscription is a variation, then its renewal order names the variable product and the variation', async () => {
     const meta = (price: string) => [

@@ -485,6 +485,55 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
       expect(cli('billing', 'run', '--date', renewalDay, '--force')).toContain('0 charged');
       expect(await providerCallsForPendingCharges()).toEqual([]);
     });
+
+    it(
+      'When the shop owner makes a product recurring in the product editor (monthly, 3 payments, 20.00 excl. VAT), ' +
+        'then the shop, the cart and the checkout say "€24.20 / month for 3 months" and the checkout offers only our gateway',
+      async () => {
+        // Prices shown with VAT, and a second gateway the recurring cart must not offer.
+        await wcOk('PUT', 'settings/tax/woocommerce_tax_display_shop', { value: 'incl' });
+        await wcOk('PUT', 'settings/tax/woocommerce_tax_display_cart', { value: 'incl' });
+        await wcOk('PUT', 'payment_gateways/cod', { enabled: true });
+        try {
+          await admin.goto(`${STORE_URL}/wp-admin/post-new.php?post_type=product`);
+          await admin.fill('#title', 'Coffee of the month');
+          await admin.fill('#_regular_price', '20.00');
+          await admin.check('#rps_recurring');
+          await admin.fill('#rps_interval_count', '1');
+          await admin.selectOption('#rps_interval', 'month');
+          await admin.fill('#rps_length', '3');
+          await Promise.all([admin.waitForURL(/post\.php\?post=\d+&action=edit/), admin.click('#publish')]);
+          const id = Number(/post=(\d+)/.exec(admin.url())?.[1]);
+          const meta = (await wcOk<{ meta_data: Array<{ key: string; value: unknown }> }>('GET', `products/${id}`)).meta_data;
+          expect(Object.fromEntries(meta.filter((m) => m.key.startsWith('_rps_')).map((m) => [m.key, m.value]))).toEqual({
+            _rps_recurring: 'yes',
+            _rps_interval: 'month',
+            _rps_interval_count: '1',
+            _rps_length: '3',
+            _rps_trial_days: '0',
+          });
+
+          const buyer = await (await browser.newContext()).newPage();
+          const priceText = async () =>
+            (await buyer.locator('.rps-recurring-price').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+          await buyer.goto(`${STORE_URL}/?p=${id}`);
+          expect(await priceText()).toContain('€24.20 / month for 3 months');
+          await buyer.goto(`${STORE_URL}/?add-to-cart=${id}`);
+          await buyer.goto(`${STORE_URL}/cart/`);
+          expect(await priceText()).toContain('€24.20 (incl. VAT) / month for 3 months');
+          await buyer.goto(`${STORE_URL}/checkout/`);
+          await buyer.locator('#payment_method_rps').waitFor({ state: 'attached' });
+          expect(await priceText()).toEqual(['€24.20 (incl. VAT) / month for 3 months']);
+          const gateways = await buyer.locator('ul.wc_payment_methods input[name=payment_method]').all();
+          expect(await Promise.all(gateways.map((input) => input.getAttribute('value')))).toEqual(['rps']);
+          await buyer.context().close();
+        } finally {
+          await wcOk('PUT', 'payment_gateways/cod', { enabled: false });
+          await wcOk('PUT', 'settings/tax/woocommerce_tax_display_shop', { value: 'excl' });
+          await wcOk('PUT', 'settings/tax/woocommerce_tax_display_cart', { value: 'excl' });
+        }
+      },
+    );
   });
 
   it(

@@ -8,7 +8,7 @@ defined( 'ABSPATH' ) || exit;
  */
 final class RPS_Admin_Page {
 
-	private const SLUG       = 'rps-recurring-payments';
+	public const SLUG        = 'rps-recurring-payments';
 	private const NONCE      = 'rps_admin';
 	private const KEEP_RUNS  = 10;
 	private const SYNC_KINDS = array( 'products', 'orders' );
@@ -159,6 +159,7 @@ final class RPS_Admin_Page {
 		[ $clean, $errors ] = RPS_Settings::sanitize( $input, RPS_Settings::all() );
 		update_option( RPS_Settings::OPTION, $clean, false );
 		delete_transient( RPS_Settings::METHODS_TRANSIENT );
+		delete_transient( RPS_Settings::FIRST_METHODS_TRANSIENT );
 		set_transient(
 			'rps_settings_notice',
 			array() === $errors

@@ -47,6 +47,16 @@ final class RPS_Api_Client {
 	}
 
 	/**
+	 * A DELETE that carries a JSON body (the subscription's cancel takes `cancel_at`).
+	 *
+	 * @param array<string, mixed> $body
+	 * @return array<string, mixed>
+	 */
+	public function delete_json( string $path, array $body ): array {
+		return $this->request( 'DELETE', $path, $body, null );
+	}
+
+	/**
 	 * @param array<string, mixed> $body
 	 * @return array<string, mixed>
 	 */

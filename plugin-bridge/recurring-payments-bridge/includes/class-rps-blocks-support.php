@@ -18,7 +18,7 @@ final class RPS_Blocks_Support extends AbstractPaymentMethodType {
 	public function is_active(): bool {
 		// As the classic gateway: hidden while the service cannot say which methods it offers (asked quickly, failures kept a minute).
 		return 'yes' === ( $this->settings['enabled'] ?? 'no' ) && RPS_Settings::is_configured()
-			&& array() !== RPS_Gateway::offered_methods( RPS_Api_Client::from_settings() );
+			&& array() !== RPS_Gateway::offered_methods( RPS_Api_Client::from_settings(), RPS_Cart_Gateways::cart_needs_mandate() );
 	}
 
 	/** @return list<string> */
@@ -29,7 +29,8 @@ final class RPS_Blocks_Support extends AbstractPaymentMethodType {
 
 	/** @return array<string, mixed> */
 	public function get_payment_method_data(): array {
-		$methods = RPS_Gateway::offered_methods( RPS_Api_Client::from_settings() );
+		// A cart with a subscription: only the methods that can create a mandate, as in the classic checkout.
+		$methods = RPS_Gateway::offered_methods( RPS_Api_Client::from_settings(), RPS_Cart_Gateways::cart_needs_mandate() );
 		return array(
 			'title'       => (string) ( $this->settings['title'] ?? __( 'Pay online', 'recurring-payments-bridge' ) ),
 			'description' => (string) ( $this->settings['description'] ?? '' ),

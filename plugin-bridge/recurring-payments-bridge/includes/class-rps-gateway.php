@@ -56,7 +56,12 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	}
 
 	public function is_available(): bool {
-		return parent::is_available() && RPS_Settings::is_configured() && array() !== self::offered_methods( $this->api() );
+		return parent::is_available() && RPS_Settings::is_configured() && array() !== self::offered_methods( $this->api(), self::for_mandate() );
+	}
+
+	/** A cart with a subscription is paid with a method that can create a mandate (only those are offered). */
+	private static function for_mandate(): bool {
+		return class_exists( RPS_Cart_Gateways::class ) && RPS_Cart_Gateways::cart_needs_mandate();
 	}
 
 	/** The methods picker under the description. */
@@ -64,7 +69,7 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		if ( '' !== $this->description ) {
 			echo wp_kses_post( wpautop( wptexturize( $this->description ) ) );
 		}
-		$methods = self::offered_methods( $this->api() );
+		$methods = self::offered_methods( $this->api(), self::for_mandate() );
 		echo '<fieldset id="rps-methods"><legend class="screen-reader-text">' . esc_html__( 'Payment method', 'recurring-payments-bridge' ) . '</legend>';
 		foreach ( $methods as $index => $method ) {
 			printf(
@@ -81,26 +86,29 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	 * The spec's methods the account's provider offers (`GET /api/v2/methods`), kept an hour. Asked
 	 * while the checkout renders, so with the quick client (3 s at most); a failure is kept a minute,
 	 * and meanwhile the list is empty: the gateway hides itself and the other methods stay usable.
+	 * With $for_mandate only those that can create a mandate (`?sequence_type=first`), cached apart.
 	 *
 	 * @return list<string>
 	 */
-	public static function offered_methods( RPS_Api_Client $api ): array {
-		$cached = get_transient( RPS_Settings::METHODS_TRANSIENT );
+	public static function offered_methods( RPS_Api_Client $api, bool $for_mandate = false ): array {
+		$transient = $for_mandate ? RPS_Settings::FIRST_METHODS_TRANSIENT : RPS_Settings::METHODS_TRANSIENT;
+		$failed    = $for_mandate ? RPS_Settings::FIRST_METHODS_FAILED_TRANSIENT : RPS_Settings::METHODS_FAILED_TRANSIENT;
+		$cached    = get_transient( $transient );
 		if ( is_array( $cached ) ) {
 			return $cached;
 		}
-		if ( false !== get_transient( RPS_Settings::METHODS_FAILED_TRANSIENT ) ) {
+		if ( false !== get_transient( $failed ) ) {
 			return array();
 		}
 		try {
-			$answer  = $api->quick()->get( '/api/v2/methods' );
+			$answer  = $api->quick()->get( $for_mandate ? '/api/v2/methods?sequence_type=first' : '/api/v2/methods' );
 			$methods = array_values( array_filter( array_map( static fn ( $method ) => is_array( $method ) ? ( $method['id'] ?? null ) : null, $answer['data'] ?? array() ), 'is_string' ) );
 		} catch ( RPS_Api_Error $error ) {
 			RPS_Callback::log( 'error', 'The payment methods could not be read: ' . $error->detail() );
-			set_transient( RPS_Settings::METHODS_FAILED_TRANSIENT, time(), RPS_Api_Client::UNREACHABLE_SECONDS );
+			set_transient( $failed, time(), RPS_Api_Client::UNREACHABLE_SECONDS );
 			return array();
 		}
-		set_transient( RPS_Settings::METHODS_TRANSIENT, $methods, HOUR_IN_SECONDS );
+		set_transient( $transient, $methods, HOUR_IN_SECONDS );
 		return $methods;
 	}
 
@@ -234,7 +242,7 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	private function chosen_method(): string {
 		// phpcs:ignore WordPress.Security.NonceVerification.Missing -- WooCommerce checked the checkout nonce.
 		$method = isset( $_POST['rps_method'] ) ? sanitize_key( wp_unslash( $_POST['rps_method'] ) ) : '';
-		return in_array( $method, self::offered_methods( $this->api() ), true ) ? $method : '';
+		return in_array( $method, self::offered_methods( $this->api(), self::for_mandate() ), true ) ? $method : '';
 	}
 
 	/** Shops share one service account only with their own keys: two sites never share an order's key. */

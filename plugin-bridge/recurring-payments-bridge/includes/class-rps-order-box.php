@@ -56,6 +56,8 @@ final class RPS_Order_Box {
 				$html .= '<li>' . esc_html( sprintf( __( '%1$s — %2$s, next payment %3$s', 'recurring-payments-bridge' ), (string) $subscription['name'], (string) $subscription['status'], (string) ( $subscription['next_payment_at'] ?? '—' ) ) ) . '</li>';
 			}
 			$html .= '</ul>';
+			$ids   = array_values( array_filter( array_map( static fn ( $subscription ): string => (string) ( $subscription['id'] ?? '' ), (array) $view['subscriptions'] ) ) );
+			$html .= sprintf( '<p><a href="%s">%s</a></p>', esc_url( RPS_Admin_Subscriptions::url( '', $ids ) ), esc_html__( 'Manage these subscriptions', 'recurring-payments-bridge' ) );
 		}
 		if ( ! empty( $view['follow_ups'] ) ) {
 			$html .= '<p><strong>' . esc_html__( 'Follow-ups', 'recurring-payments-bridge' ) . '</strong></p><ul>';

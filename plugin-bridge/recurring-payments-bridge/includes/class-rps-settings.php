@@ -12,10 +12,13 @@ final class RPS_Settings {
 	public const METHODS_TRANSIENT = 'rps_methods';
 	/** Set for a minute after the methods could not be read: the checkout does not ask again meanwhile. */
 	public const METHODS_FAILED_TRANSIENT = 'rps_methods_failed';
+	/** The same two for a cart with a subscription: the methods that can create a mandate. */
+	public const FIRST_METHODS_TRANSIENT        = 'rps_methods_first';
+	public const FIRST_METHODS_FAILED_TRANSIENT = 'rps_methods_first_failed';
 	/** Everything the plugin stores; uninstall removes all of it. */
 	public const OPTIONS = array( self::OPTION, self::RUNS_OPTION, 'woocommerce_rps_settings' );
 	/** Cached answers; uninstall removes them too. */
-	public const TRANSIENTS = array( self::METHODS_TRANSIENT, self::METHODS_FAILED_TRANSIENT, 'rps_unreachable', 'rps_settings_notice' );
+	public const TRANSIENTS = array( self::METHODS_TRANSIENT, self::METHODS_FAILED_TRANSIENT, self::FIRST_METHODS_TRANSIENT, self::FIRST_METHODS_FAILED_TRANSIENT, 'rps_unreachable', 'rps_settings_notice' );
 
 	private const DEFAULTS = array(
 		'service_url'          => '',

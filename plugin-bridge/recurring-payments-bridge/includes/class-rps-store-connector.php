@@ -38,6 +38,8 @@ final class RPS_Store_Connector {
 					'url'             => home_url(),
 					'consumer_key'    => $consumer_key,
 					'consumer_secret' => $consumer_secret,
+					// Where the service reports subscription changes (cancelled, paused…): the plugin's e-mails.
+					'callback_url'    => RPS_Subscription_Events::url(),
 				)
 			);
 		} catch ( RPS_Api_Error $error ) {

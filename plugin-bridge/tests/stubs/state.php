@@ -27,6 +27,21 @@ final class RPS_Stub_State {
 	public static bool $order_received_page = false;
 	public static string $home_url = 'https://shop.example';
 	public static int $user_id = 1;
+	/** @var list<string> capabilities the current user lacks (all others are granted) */
+	public static array $denied_capabilities = array();
+	/** @var array<int, array<string, mixed>> user id => user meta */
+	public static array $user_meta = array();
+	/** @var array<int, WC_Product> product id => product (wc_get_product) */
+	public static array $products = array();
+	/** @var array<string, string> English text => its translation (__, _n): localization in tests */
+	public static array $translations = array();
+	/** @var list<string> WC_Admin_Meta_Boxes::add_error texts */
+	public static array $admin_errors = array();
+	public static bool $user_can = true;
+	public static bool $is_admin = false;
+	public static ?WC_Cart $cart = null;
+	/** @var array<string, WC_Payment_Gateway> WC()->payment_gateways()->payment_gateways() */
+	public static array $gateways = array();
 
 	public static function reset(): void {
 		self::$options    = array();
@@ -39,6 +54,16 @@ final class RPS_Stub_State {
 		self::$transient_expirations = array();
 		self::$query_vars            = array();
 		self::$order_received_page   = false;
+		self::$denied_capabilities   = array();
+		self::$user_meta             = array();
+		self::$user_id               = 1;
+		self::$products              = array();
+		self::$translations          = array();
+		self::$admin_errors          = array();
+		self::$user_can              = true;
+		self::$is_admin              = false;
+		self::$cart                  = null;
+		self::$gateways              = array();
 	}
 
 	public static function load( string $file ): void {

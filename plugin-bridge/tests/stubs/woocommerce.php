@@ -3,6 +3,12 @@
 
 /** An order kept in RPS_Stub_State::$orders, saved back on save() and on every status change. */
 class WC_Order {
+	/** @var list<WC_Order_Item> the order's lines (not kept in the state) */
+	public array $items = array();
+	/** @return list<WC_Order_Item> */
+	public function get_items(): array {
+		return $this->items;
+	}
 
 	/** @param array<string, mixed> $data */
 	public function __construct( private array $data ) {
@@ -45,6 +51,15 @@ class WC_Order {
 	}
 	public function get_billing_email(): string {
 		return (string) ( $this->data['billing']['email'] ?? '' );
+	}
+	public function get_view_order_url(): string {
+		return home_url( '/my-account/view-order/' . $this->get_id() . '/' );
+	}
+	public function get_edit_order_url(): string {
+		return admin_url( 'admin.php?page=wc-orders&action=edit&id=' . $this->get_id() );
+	}
+	public function get_customer_id(): int {
+		return (int) ( $this->data['customer_id'] ?? 0 );
 	}
 	public function get_status(): string {
 		return (string) $this->data['status'];
@@ -148,8 +163,25 @@ class WC_Payment_Gateway extends WC_Settings_API {
 }
 
 final class RPS_Stub_WooCommerce {
+	public ?WC_Cart $cart = null;
+	public function __construct() {
+		$this->cart = RPS_Stub_State::$cart;
+	}
+	public function payment_gateways(): RPS_Stub_Payment_Gateways {
+		return new RPS_Stub_Payment_Gateways();
+	}
 	public function api_request_url( string $request ): string {
 		return home_url( '/wc-api/' . $request . '/' );
+	}
+	public function mailer(): RPS_Stub_Mailer {
+		return new RPS_Stub_Mailer(); // tests/stubs/emails.php
+	}
+}
+
+final class RPS_Stub_Payment_Gateways {
+	/** @return array<string, WC_Payment_Gateway> */
+	public function payment_gateways(): array {
+		return RPS_Stub_State::$gateways;
 	}
 }
 
@@ -184,4 +216,125 @@ function wc_rand_hash(): string {
 }
 function wc_api_hash( string $data ): string {
 	return hash_hmac( 'sha256', $data, 'wc-api' );
+}
+
+/** A product kept in RPS_Stub_State::$products: meta, price, type, tax class. */
+class WC_Product {
+	/** @var array<string, mixed> */
+	public array $meta = array();
+	public int $saves  = 0;
+
+	/** @param list<int> $children */
+	public function __construct( private int $id, private string $name = 'Coffee box', private string $price = '20.00', private string $type = 'simple', private array $children = array() ) {
+		RPS_Stub_State::$products[ $id ] = $this;
+	}
+	public function get_id(): int {
+		return $this->id;
+	}
+	public function get_name(): string {
+		return $this->name;
+	}
+	public function get_price(): string {
+		return $this->price;
+	}
+	/** @param string|list<string> $type */
+	public function is_type( string|array $type ): bool {
+		return in_array( $this->type, (array) $type, true );
+	}
+	/** @return list<int> */
+	public function get_children(): array {
+		return $this->children;
+	}
+	public function is_taxable(): bool {
+		return true;
+	}
+	public function get_tax_class(): string {
+		return '';
+	}
+	public function get_meta( string $key ): mixed {
+		return $this->meta[ $key ] ?? '';
+	}
+	public function update_meta_data( string $key, mixed $value ): void {
+		$this->meta[ $key ] = $value;
+	}
+	public function delete_meta_data( string $key ): void {
+		unset( $this->meta[ $key ] );
+	}
+	public function save(): int {
+		++$this->saves;
+		return $this->id;
+	}
+}
+
+function wc_get_product( mixed $id ): WC_Product|false {
+	return RPS_Stub_State::$products[ (int) $id ] ?? false;
+}
+
+class WC_Order_Item {}
+
+class WC_Order_Item_Product extends WC_Order_Item {
+	public function __construct( private ?WC_Product $product, private int $quantity = 1 ) {}
+	public function get_product(): WC_Product|false {
+		return $this->product ?? false;
+	}
+	public function get_quantity(): int {
+		return $this->quantity;
+	}
+}
+
+/** The cart: its lines (with 'data' the product) and the fees added to it. */
+class WC_Cart {
+	/** @var list<array{0: string, 1: float, 2: bool, 3: string}> */
+	public array $fees = array();
+	/** @param array<string, array<string, mixed>> $items */
+	public function __construct( public array $items = array() ) {}
+	/** @return array<string, array<string, mixed>> */
+	public function get_cart(): array {
+		return $this->items;
+	}
+	public function add_fee( string $name, float $amount, bool $taxable = false, string $tax_class = '' ): void {
+		$this->fees[] = array( $name, $amount, $taxable, $tax_class );
+	}
+}
+
+final class WC_Admin_Meta_Boxes {
+	public static function add_error( string $text ): void {
+		RPS_Stub_State::$admin_errors[] = $text;
+	}
+}
+
+/** Prices as the stub store shows them: the decimal separator option, a € sign, VAT 21 % when "incl" is set. */
+function wc_get_price_decimal_separator(): string {
+	return (string) get_option( 'woocommerce_price_decimal_sep', '.' );
+}
+/** @param array<string, mixed> $args `currency` (EUR: €, else its code before the amount) */
+function wc_price( float|string $price, array $args = array() ): string {
+	$currency = (string) ( $args['currency'] ?? 'EUR' );
+	$symbol   = 'EUR' === $currency ? '€' : $currency . ' ';
+	return '<span class="amount">' . $symbol . number_format( (float) $price, 2, wc_get_price_decimal_separator(), '' ) . '</span>';
+}
+/** @param array<string, mixed> $args */
+function wc_get_price_to_display( WC_Product $product, array $args = array() ): float {
+	$price = (float) ( $args['price'] ?? $product->get_price() ) * (int) ( $args['qty'] ?? 1 );
+	$key   = 'cart' === ( $args['display_context'] ?? 'shop' ) ? 'woocommerce_tax_display_cart' : 'woocommerce_tax_display_shop';
+	return 'incl' === get_option( $key, 'excl' ) ? round( $price * 1.21, 2 ) : $price;
+}
+
+function get_woocommerce_currency_symbol(): string {
+	return '€';
+}
+function wc_format_localized_price( string $value ): string {
+	return str_replace( '.', wc_get_price_decimal_separator(), $value );
+}
+/** The editor's fields, printed as name=value so a test can read what the form shows. @param array<string, mixed> $field */
+function woocommerce_wp_text_input( array $field ): void {
+	echo '[' . esc_attr( (string) ( $field['name'] ?? $field['id'] ) ) . '=' . esc_attr( (string) ( $field['value'] ?? '' ) ) . ']';
+}
+/** @param array<string, mixed> $field */
+function woocommerce_wp_checkbox( array $field ): void {
+	woocommerce_wp_text_input( $field );
+}
+/** @param array<string, mixed> $field */
+function woocommerce_wp_select( array $field ): void {
+	woocommerce_wp_text_input( $field );
 }

@@ -28,10 +28,22 @@ function add_filter( string $hook, callable|array|string $callback, int $priorit
 	return true;
 }
 function __( string $text, string $domain = 'default' ): string {
-	return $text;
+	return RPS_Stub_State::$translations[ $text ] ?? $text;
+}
+function number_format_i18n( float|int $number, int $decimals = 0 ): string {
+	return number_format( (float) $number, $decimals, ',' === get_option( 'woocommerce_price_decimal_sep', '.' ) ? ',' : '.', '' );
 }
 function esc_html__( string $text, string $domain = 'default' ): string {
-	return esc_html( $text );
+	return esc_html( __( $text, $domain ) );
+}
+function is_admin(): bool {
+	return RPS_Stub_State::$is_admin;
+}
+function wp_doing_ajax(): bool {
+	return false;
+}
+final class WP_Post {
+	public function __construct( public int $ID = 0 ) {}
 }
 function esc_html_e( string $text, string $domain = 'default' ): void {
 	echo esc_html( $text );
@@ -162,8 +174,8 @@ function wp_send_json( mixed $response, ?int $status = null ): never {
 function get_query_var( string $name, mixed $default = '' ): mixed {
 	return RPS_Stub_State::$query_vars[ $name ] ?? $default;
 }
-function current_user_can( string $capability ): bool {
-	return true;
+function current_user_can( string $capability, mixed ...$args ): bool {
+	return RPS_Stub_State::$user_can && ! in_array( $capability, RPS_Stub_State::$denied_capabilities, true );
 }
 function admin_url( string $path = '' ): string {
 	return RPS_Stub_State::$home_url . '/wp-admin/' . $path;
@@ -185,4 +197,22 @@ final class RPS_Stub_Wpdb {
 		$this->deleted[] = array( $table, $where );
 		return 1;
 	}
+}
+function wp_kses_post( string $html ): string {
+	return $html;
+}
+function wpautop( string $text ): string {
+	return '<p>' . $text . '</p>';
+}
+function wptexturize( string $text ): string {
+	return $text;
+}
+function checked( mixed $checked, mixed $current = true, bool $display = true ): string {
+	return (string) $checked === (string) $current ? " checked='checked'" : '';
+}
+function wp_strip_all_tags( string $text ): string {
+	return trim( strip_tags( $text ) );
+}
+function did_action( string $hook ): int {
+	return 1;
 }

@@ -8,6 +8,10 @@ import { wooOrder, type WooOrder } from './schemas';
 
 /** The meta key under which the service writes its payment id on store orders (the plugin reads it too). */
 export const META_PAYMENT_ID = '_rps_payment_id';
+/** On a renewal order: the service's subscription it charges (the store's contract with the plugin). */
+export const META_SUBSCRIPTION_ID = '_rps_subscription_id';
+/** On a paid checkout order: the service's subscriptions it started, comma-separated. */
+export const META_SUBSCRIPTION_IDS = '_rps_subscription_ids';
 /** Store order statuses that still wait for a payment: a paid write-back moves them to processing. */
 const PAYABLE = new Set(['pending', 'failed', 'on-hold', 'checkout-draft']);
 
@@ -22,9 +26,20 @@ const refOf = (order: WooOrder): StoreOrderRef => ({
 
 const addNote = (client: WooClient, shopOrderId: number, note: string) => client.post(`orders/${shopOrderId}/notes`, { note }, anyBody);
 
-export async function markPaid(client: WooClient, shopOrderId: number, payment: PaymentForStore): Promise<void> {
+export async function markPaid(
+  client: WooClient,
+  shopOrderId: number,
+  payment: PaymentForStore,
+  subscriptionIds: readonly string[] = [],
+): Promise<void> {
   const { body: current } = await client.get(`orders/${shopOrderId}`, wooOrder);
-  const record = { transaction_id: payment.providerPaymentId ?? '', meta_data: [{ key: META_PAYMENT_ID, value: payment.id }] };
+  const record = {
+    transaction_id: payment.providerPaymentId ?? '',
+    meta_data: [
+      { key: META_PAYMENT_ID, value: payment.id },
+      ...(subscriptionIds.length ? [{ key: META_SUBSCRIPTION_IDS, value: subscriptionIds.join(',') }] : []),
+    ],
+  };
   // Never moves an order back: one the merchant completed (or the plugin marked paid) keeps its status.
   await client.put(
     `orders/${shopOrderId}`,
@@ -62,10 +77,14 @@ export async function findRenewalOrder(
  */
 export async function createRenewalOrder(client: WooClient, renewal: RenewalOrder): Promise<StoreOrderRef> {
   const { buyer, payment } = renewal;
+  // The buyer's store account, as on the first order: without it WooCommerce files the renewal under
+  // no customer, and it is missing from the buyer's My Account → Orders ("Invalid order" on its link).
+  const { body: parent } = await client.get(`orders/${renewal.parentShopOrderId}`, wooOrder);
   const { body: made } = await client.post(
     'orders',
     {
       parent_id: renewal.parentShopOrderId,
+      ...(parent.customer_id > 0 ? { customer_id: parent.customer_id } : {}),
       status: 'pending',
       currency: renewal.currency,
       ...(renewal.paymentMethod ? { payment_method: renewal.paymentMethod } : {}),
@@ -98,6 +117,7 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
       meta_data: [
         { key: SERVICE_ORDER_ID_META, value: renewal.serviceOrderId },
         { key: META_PAYMENT_ID, value: payment.id },
+        ...(renewal.subscriptionId ? [{ key: META_SUBSCRIPTION_ID, value: renewal.subscriptionId }] : []),
       ],
     },
     wooOrder,

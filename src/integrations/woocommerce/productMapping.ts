@@ -63,15 +63,52 @@ export function mapVariation(variation: WooProduct, parent: WooProduct): StorePr
   };
 }
 
+/** The plugin's own subscription products: `_rps_recurring` "yes" on a simple product or on a variation itself. */
+export const RECURRING_FLAG = '_rps_recurring';
+
+/** A whole number ≥ `least` from the meta, `absent` when the meta is not there; throws naming the meta when it is no such number. */
+function wholeMeta(product: WooProduct, key: string, least: number, absent: number): number {
+  const text = metaText(product, key);
+  if (text === null) return absent;
+  const value = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || value < least) throw new Error(`${key} "${text}" is not a whole number ≥ ${least}`);
+  return value;
+}
+
+/**
+ * A product the plugin made recurring (the `_rps_*` meta, the store's contract): the price is the price per period;
+ * `_rps_length` counts payments including the first, 0 or absent until cancelled — what `times` means here; the trial
+ * delays the first charge and the sign-up fee is charged once at the checkout.
+ */
+function mapRecurringProduct(product: WooProduct, base: Omit<StoreProduct, 'type' | 'interval' | 'intervalValue' | 'times'>): StoreProduct {
+  const period = metaText(product, '_rps_interval');
+  if (!period || !PERIODS.has(period)) throw new Error(`_rps_interval "${period ?? ''}" is not day, week, month or year`);
+  const length = wholeMeta(product, '_rps_length', 0, 0);
+  const feeText = metaText(product, '_rps_signup_fee');
+  const signupFee = feeText === null ? 0 : centsFromDecimalString(feeText.trim());
+  if (signupFee === null || signupFee < 0) throw new Error(`_rps_signup_fee "${feeText ?? ''}" is not an amount`);
+  return {
+    ...base,
+    type: 'subscription',
+    interval: period as IntervalUnit,
+    intervalValue: wholeMeta(product, '_rps_interval_count', 1, 1),
+    times: length === 0 ? null : length,
+    trialDays: wholeMeta(product, '_rps_trial_days', 0, 0),
+    signupFee,
+  };
+}
+
 /** Throws an Error naming what is wrong; the sync records it against the product and goes on. */
 export function mapProduct(product: WooProduct, parent?: WooProduct): StoreProduct {
+  const recurring = ['yes', '1', 'true'].includes(String(meta(product, RECURRING_FLAG) ?? '').toLowerCase());
   const period = metaText(product, '_subscription_period');
   const subscription =
     product.type === 'subscription' ||
     product.type === 'variable-subscription' ||
     parent?.type === 'variable-subscription' ||
     period !== null;
-  const priceText = (subscription ? metaText(product, '_subscription_price') : null) ?? (product.price || product.regular_price || '0');
+  const priceText =
+    (subscription && !recurring ? metaText(product, '_subscription_price') : null) ?? (product.price || product.regular_price || '0');
   const amount = centsFromDecimalString(priceText);
   if (amount === null || amount < 0) throw new Error(`price "${priceText}" is not an amount`);
   const base = {
@@ -88,6 +125,8 @@ export function mapProduct(product: WooProduct, parent?: WooProduct): StoreProdu
   if (shipping) {
     return { ...base, type: 'shipping_costs', interval: null, intervalValue: null, times: null };
   }
+  // The plugin's own meta wins over WooCommerce Subscriptions' on a product that has both.
+  if (recurring) return mapRecurringProduct(product, base);
   if (!subscription) return { ...base, type: 'once', interval: null, intervalValue: null, times: null };
   if (!period || !PERIODS.has(period)) throw new Error(`_subscription_period "${period ?? ''}" is not day, week, month or year`);
   const every = Number(metaText(product, '_subscription_period_interval') ?? '1');

@@ -48,6 +48,8 @@ export const wooOrder = z.object({
   id: z.number().int().positive(),
   number: z.string(),
   parent_id: z.number().int().default(0),
+  /** The store account that placed the order; 0: a guest. */
+  customer_id: z.number().int().default(0),
   status: z.string(),
   currency: z.string().length(3),
   total: z.string(),

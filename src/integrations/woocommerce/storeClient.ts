@@ -80,8 +80,8 @@ export class WooStoreClient implements StoreClient {
     return listChanged(this.client, kind, since, onPage);
   }
 
-  markPaid(shopOrderId: number, payment: PaymentForStore): Promise<void> {
-    return markPaid(this.client, shopOrderId, payment);
+  markPaid(shopOrderId: number, payment: PaymentForStore, subscriptionIds: readonly string[] = []): Promise<void> {
+    return markPaid(this.client, shopOrderId, payment, subscriptionIds);
   }
 
   noteUnpaid(shopOrderId: number, payment: PaymentForStore): Promise<void> {

@@ -16,6 +16,8 @@ export interface AccountRow extends Account, AccountProviderSettings {
   portal_allowed_actions: string | null;
   /** The longest pause a customer can choose in the portal; null: the default. */
   portal_max_pause_days: number | null;
+  /** Who mails customers about their subscriptions' changes: `store` (the plugin); null: the service. */
+  portal_mails: 'store' | null;
   created_at: string;
   updated_at: string;
 }

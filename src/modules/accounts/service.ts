@@ -25,6 +25,7 @@ export async function findOrCreateAccount(db: Knex, clock: Clock, name: string):
     creditor_id: null,
     portal_allowed_actions: null,
     portal_max_pause_days: null,
+    portal_mails: null,
     ...NO_PROVIDER_SETTINGS,
     created_at: now,
     updated_at: now,
@@ -81,7 +82,7 @@ export async function setProfile(db: Knex, clock: Clock, accountName: string, ch
 }
 
 /** What the customer portal allows; null columns mean the defaults (see portalSettings). */
-export type PortalChanges = Partial<Pick<AccountRow, 'portal_allowed_actions' | 'portal_max_pause_days'>>;
+export type PortalChanges = Partial<Pick<AccountRow, 'portal_allowed_actions' | 'portal_max_pause_days' | 'portal_mails'>>;
 
 export async function setPortalSettings(db: Knex, clock: Clock, accountName: string, changes: PortalChanges) {
   const account = await requireAccount(db, accountName);

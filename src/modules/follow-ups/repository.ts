@@ -56,6 +56,15 @@ const { table } = shared;
 export const followUpsRepository = {
   ...shared,
 
+  /** How many of the account's follow-ups are still pending (what the shop owner still has to see settled). */
+  countPending: async (db: Knex, accountId: string): Promise<number> => {
+    const row: { count?: number | string } | undefined = await table(db)
+      .where({ account_id: accountId, status: 'pending' })
+      .count({ count: '*' })
+      .first();
+    return Number(row?.count ?? 0);
+  },
+
   /** The latest follow-ups of some subscriptions, newest first. */
   latestOfSubscriptions: async (db: Knex, accountId: string, subscriptionIds: string[], limit: number): Promise<FollowUpRow[]> =>
     subscriptionIds.length

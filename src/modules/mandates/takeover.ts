@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors';
 import type { Cents } from '../../money';
 import { todayIn, toDbDateTime } from '../../time';
 import { daysAfter } from '../../time/calendar';
+import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
 import { customersRepository } from '../customers/repository';
 import { paymentLinksRepository, type PaymentLinkRow } from '../links/repository';
 import { followUpLinkRow } from '../links/service';
@@ -187,6 +188,7 @@ export async function moveSubscriptionsTo(
   });
   const today = todayIn(ctx);
   const oldMandates: string[] = [];
+  const movedIds: string[] = [];
   for (const subscription of subscriptions) {
     const moved = await subscriptionsRepository.updateIfInStatuses(trx, subscription, [...TAKEN_OVER], {
       provider_mandate_id: mandate.id,
@@ -194,11 +196,19 @@ export async function moveSubscriptionsTo(
     });
     if (!moved) continue;
     oldMandates.push(subscription.provider_mandate_id);
+    movedIds.push(subscription.id);
     await enqueueSubscriptionUpdated(trx, subscription, ['provider_mandate_id'], now, origin.via ? { via: origin.via } : {});
     if (subscription.status === 'draft' && mandate.status === 'valid') {
       const rules = await subscriptionsRepository.rulesOf(trx, mandate.account_id, [subscription.id]);
       await activateDraftIn(trx, { ...subscription, provider_mandate_id: mandate.id }, rules, today, now);
     }
+  }
+  const [first] = movedIds;
+  // A takeover link (not a store checkout) is a change of payment method: the store hears of it once,
+  // named by its first subscription, with all it moved.
+  if (origin.linkId && first) {
+    const extra = { subscription_ids: movedIds, ...(origin.via ? { via: origin.via } : {}) };
+    await enqueueStoreSubscriptionEvent(trx, { id: first, account_id: mandate.account_id }, 'method_changed', now, extra);
   }
   const due = await scheduleRevocationOfUnused(trx, mandate.account_id, oldMandates, now);
   if (due.length) revokeDueAfterCommit(ctx, trx);

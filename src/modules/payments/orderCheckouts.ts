@@ -6,6 +6,11 @@ import type { PaymentRow } from './repository';
 export interface CheckoutOrder {
   order: OrderRow;
   subscription: boolean;
+  /**
+   * Cents the provider is asked: the order's total, or for an order with subscriptions whose total is 0.00 (a free trial)
+   * the provider's smallest first payment, which a mandate needs.
+   */
+  chargeAmount: number;
   /** The order's open payment that this request asks for again (same payer, method and amount): answered instead of a new one. */
   inProgress: PaymentRow | null;
 }

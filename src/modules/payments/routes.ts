@@ -1,7 +1,15 @@
 import { idParams, listRoute } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
 import { presentCreatedPayment, presentPaymentDetail, presentPaymentList } from './presenter';
-import { createPaymentBody, methodsResponse, paymentDetailResponse, paymentListItem, paymentListQuery, paymentResponse } from './schemas';
+import {
+  createPaymentBody,
+  methodsQuery,
+  methodsResponse,
+  paymentDetailResponse,
+  paymentListItem,
+  paymentListQuery,
+  paymentResponse,
+} from './schemas';
 import { createPayment, getPayment, listPayments, offeredMethods } from './service';
 
 export const paymentRoutes = [
@@ -56,10 +64,11 @@ export const paymentRoutes = [
     tag: 'Payments',
     status: 200,
     extension: true,
+    query: methodsQuery,
     response: methodsResponse,
     invalidMessage: 'Could not list payment methods',
-    async handle({ ctx, account }) {
-      return { data: (await offeredMethods(ctx, account)).map((id) => ({ id })) };
+    async handle({ ctx, account, query }) {
+      return { data: (await offeredMethods(ctx, account, query.sequence_type)).map((id) => ({ id })) };
     },
   }),
 ];

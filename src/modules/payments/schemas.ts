@@ -5,22 +5,34 @@ import { PAYMENT_ROW_STATUSES } from './transitions';
 
 export const PAYMENT_METHODS = ['ideal', 'creditcard', 'bancontact', 'sofort', 'eps', 'giropay', 'belfius', 'kbc', 'banktransfer'] as const;
 
-export const createPaymentBody = z.object({
-  amount: amountInCents('positive'),
-  currency: z.enum(['EUR']),
-  provider_customer_id: requiredText(64),
-  description: requiredText(191),
-  redirect_url: httpUrl(),
-  method: z.enum(PAYMENT_METHODS).optional(),
-  webhook_url: httpUrl().optional(),
-  provider_profile_id: requiredText(64).optional(),
-  /**
-   * Extension: the WooCommerce order this checkout pays (its `id` in the store). The payment is then
-   * for that order: its amount must be the order's total, a paid payment marks the order paid in the
-   * store, and an order with subscription products is paid with a `first` payment that starts them.
-   */
-  shop_order_id: z.number().int().positive().optional(),
-});
+export const createPaymentBody = z
+  .object({
+    amount: amountInCents('any').describe(
+      'greater than 0; 0 only with shop_order_id for a store order with subscriptions and nothing to pay now (a free trial)',
+    ),
+    currency: z.enum(['EUR']),
+    provider_customer_id: requiredText(64),
+    description: requiredText(191),
+    redirect_url: httpUrl(),
+    method: z.enum(PAYMENT_METHODS).optional(),
+    webhook_url: httpUrl().optional(),
+    provider_profile_id: requiredText(64).optional(),
+    /**
+     * Extension: the WooCommerce order this checkout pays (its `id` in the store). The payment is then
+     * for that order: its amount must be the order's total, a paid payment marks the order paid in the
+     * store, and an order with subscription products is paid with a `first` payment that starts them.
+     */
+    shop_order_id: z.number().int().positive().optional(),
+  })
+  .superRefine(
+    (body, ctx) => {
+      // A store checkout may total 0.00 (a free trial): the order decides whether that is allowed (checkout.ts).
+      if (typeof body.amount === 'number' && (body.amount < 0 || (body.amount === 0 && body.shop_order_id === undefined))) {
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: 'The :attribute field must be greater than 0.' });
+      }
+    },
+    { when: () => true },
+  );
 
 export type CreatePaymentInput = z.output<typeof createPaymentBody>;
 
@@ -64,6 +76,17 @@ export const paymentDetailResponse = z.object({
 
 export type PaymentResponse = z.infer<typeof paymentResponse>;
 export type PaymentDetailResponse = z.infer<typeof paymentDetailResponse>;
+
+/**
+ * `GET /api/v2/methods` query: `first` for a checkout that must create a mandate (a cart with subscriptions), `oneoff`
+ * (as without the parameter) for a plain payment.
+ */
+export const methodsQuery = z.object({
+  sequence_type: z
+    .enum(['first', 'oneoff'])
+    .optional()
+    .describe('`first`: only the methods whose payment creates a mandate, as a checkout that starts subscriptions needs'),
+});
 
 /** `GET /api/v2/methods` (extension): what a checkout may offer. */
 export const methodsResponse = z.object({

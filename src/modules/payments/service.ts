@@ -1,3 +1,4 @@
+import type { MethodSequenceType } from '../../providers/types';
 import type { ListFilterValues } from '../../db/tenantTable';
 import type { Page, PageRequest } from '../../paging';
 import type { Account, AppContext } from '../../context';
@@ -55,7 +56,8 @@ export async function createPayment(
       // Subscription products are charged later on the mandate this payment leaves.
       sequenceType: checkout?.subscription ? 'first' : 'oneoff',
       mandateId: null,
-      amount: input.amount,
+      // A store order's free trial (total 0.00) still needs a mandate: its payment is the provider's smallest.
+      amount: checkout?.chargeAmount ?? input.amount,
       currency: input.currency,
       description: input.description,
       method: input.method ?? null,
@@ -132,7 +134,11 @@ export async function syncPaymentFromProvider(ctx: AppContext, accountId: string
  * The spec's methods the account's provider has enabled, in the spec's order: a checkout that offers
  * these never offers one the provider would refuse.
  */
-export async function offeredMethods(ctx: AppContext, account: Account): Promise<Array<(typeof PAYMENT_METHODS)[number]>> {
-  const enabled = new Set(await (await ctx.providers.forAccount(account)).listMethods());
+export async function offeredMethods(
+  ctx: AppContext,
+  account: Account,
+  sequenceType?: MethodSequenceType,
+): Promise<Array<(typeof PAYMENT_METHODS)[number]>> {
+  const enabled = new Set(await (await ctx.providers.forAccount(account)).listMethods(sequenceType));
   return PAYMENT_METHODS.filter((method) => enabled.has(method));
 }

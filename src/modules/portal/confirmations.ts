@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { queueMail } from '../../mail/queue';
+import { subscriptionMailer } from '../../outbox/storeEvents';
 import type { PortalActionBase } from '../../mail/templates/portalActions';
 import { formatDate, formatNullableDate } from '../../time';
 import { merchantProfileOf } from '../accounts/profile';
@@ -24,6 +25,8 @@ interface Recipient {
 }
 
 async function recipientOf(ctx: AppContext, trx: Knex, accountId: string, customerId: string): Promise<Recipient | null> {
+  // The account left these mails to its store's plugin, which hears of the change by callback: never both.
+  if ((await subscriptionMailer(trx, accountId)) === 'store') return null;
   const customer = await customersRepository.find(trx, accountId, customerId);
   if (!customer?.email) return null;
   const merchant = await merchantProfileOf(trx, accountId);

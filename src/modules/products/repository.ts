@@ -25,6 +25,10 @@ export interface ProductRow {
   shop_parent_product_id?: number | null;
   /** A store product's: 1 when it is shipped, 0 when virtual; null when not known (taken as shipped). */
   shipped?: number | null;
+  /** A store product's free trial in days before its first charge (migration 042); null or 0: none. */
+  trial_days?: number | null;
+  /** A store product's sign-up fee in cents, charged once at the checkout (migration 042); null or 0: none. */
+  signup_fee?: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -19,6 +19,8 @@ function fieldsOf(product: StoreProduct, now: string, existing: ProductRow | und
     shop_parent_product_id: product.parentShopProductId ?? null,
     // Stored as the database gives it back (0/1), so a repeated sync compares equal.
     shipped: product.shipped === undefined || product.shipped === null ? (existing?.shipped ?? null) : Number(product.shipped),
+    trial_days: product.trialDays || null,
+    signup_fee: product.signupFee || null,
   };
 }
 

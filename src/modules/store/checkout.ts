@@ -18,6 +18,11 @@ import { holdsSubscriptionProducts } from './orderSubscriptions';
 import { requireConnectedStore, storeClient } from './storeClient';
 
 const CREATE_FAILED = 'Could not create payment. Some fields contain invalid data';
+/**
+ * What a store order that pays nothing now (a free trial without a sign-up fee) is charged to obtain its mandate: 0.01,
+ * the smallest first payment every method takes (as a mandate link's default). The cent is kept, as for links.
+ */
+const MANDATE_FIRST_AMOUNT = 1;
 /** The buyer is waiting at the checkout: the store is asked once more at most. */
 const CHECKOUT_RETRIES = 1;
 
@@ -172,12 +177,16 @@ export async function checkoutOrder(
     );
   }
   const subscription = await holdsSubscriptionProducts(ctx.db, order);
+  if (amount === 0 && !subscription)
+    throw ValidationError.field(CREATE_FAILED, 'amount', 'The amount must be greater than 0: the order has nothing to pay.');
+  // A free trial's order (0.00) still leaves a mandate: the first payment is the smallest one the provider takes.
+  const chargeAmount = amount === 0 ? MANDATE_FIRST_AMOUNT : amount;
   const inProgress = await oneAtATime(ctx, account, order, shopOrderId, {
     ...request,
-    amount,
+    amount: chargeAmount,
     sequenceType: subscription ? 'first' : 'oneoff',
   });
-  return { order, subscription, inProgress };
+  return { order, subscription, chargeAmount, inProgress };
 }
 
 /** Payments for a store order (`shop_order_id`) find it here: registered at start. */

@@ -2,12 +2,14 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
 import { calendarDateIn, toDbDateTime } from '../../time';
+import { daysAfter } from '../../time/calendar';
 import { accountsRepository } from '../accounts/repository';
 import { mandatesRepository } from '../mandates/repository';
 import { ordersRepository, type OrderLineRow, type OrderRow } from '../orders/repository';
 import type { PaymentRow } from '../payments/repository';
 import { productsRepository, type ProductRow } from '../products/repository';
-import { subscriptionsRepository } from '../subscriptions/repository';
+import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/repository';
+import { newSubscription } from '../subscriptions/service';
 import { insertPaidFirst, subscriptionPaidFirst } from '../subscriptions/paidFirstPeriod';
 import { renewalAmount, ships } from './renewalAmounts';
 
@@ -21,19 +23,24 @@ interface SubscriptionGroup {
   names: string[];
 }
 
-/** An order's subscription lines, one group per interval (and length): each group is one Subscription. */
+/**
+ * An order's subscription lines, one group — one Subscription — per line. Not one per interval: lines
+ * may differ in trial and length, and a buyer who bought two subscriptions expects to see, pause or
+ * cancel each by itself (docs/woocommerce.md says why). The key is the line's position on the order.
+ */
 function groupsOf(lines: OrderLineRow[], products: Map<string, ProductRow>): SubscriptionGroup[] {
-  const groups = new Map<string, SubscriptionGroup>();
-  for (const line of lines) {
+  const groups: SubscriptionGroup[] = [];
+  for (const line of [...lines].sort((a, b) => a.position - b.position)) {
     const product = products.get(line.product_id);
     if (!product || product.type !== 'subscription' || !product.interval || !product.interval_value) continue;
-    const key = `${product.interval_value}${product.interval}-${product.times ?? 'open'}`;
-    const group = groups.get(key) ?? { key, product, lines: [], names: [] };
-    group.lines.push({ ...line, name: product.name });
-    group.names.push(line.quantity > 1 ? `${line.quantity} × ${product.name}` : product.name);
-    groups.set(key, group);
+    groups.push({
+      key: `line${line.position}`,
+      product,
+      lines: [{ ...line, name: product.name }],
+      names: [line.quantity > 1 ? `${line.quantity} × ${product.name}` : product.name],
+    });
   }
-  return [...groups.values()];
+  return groups;
 }
 
 /** Whether an order holds products billed by interval: its payment must then leave a mandate (`first`). */
@@ -48,13 +55,17 @@ export async function holdsSubscriptionProducts(db: Knex, order: OrderRow): Prom
 }
 
 /**
- * The Subscriptions a paid store order starts, one per product interval, on the mandate its first
- * payment left. Runs in the payment's settlement transaction. Each is keyed by the order and its
- * interval (unique per account), so a second paid payment of the order makes none again. The
- * checkout paid the first period of each: it is their charge 1, counted in the product's `times`
- * (the number of payments in all), and their next charge is one interval after it. Each charges
- * what the buyer bought (renewalAmounts.ts); when that cannot be derived, none is started and the
- * order says why.
+ * The Subscriptions a paid store order starts, one per subscription line, on the mandate its first
+ * payment left. Runs in the payment's settlement transaction. Each is keyed by the order and its line
+ * (unique per account), and an order that started any already (also under the earlier key per
+ * interval) starts none again, so a second paid payment of the order makes none. Each charges what
+ * the buyer bought (renewalAmounts.ts); when that cannot be derived, none is started and the order
+ * says why.
+ *
+ * Without a trial the checkout paid the first period: it is the subscription's charge 1, counted in
+ * the product's `times` (payments in all), and the next charge is one interval after it. With a trial
+ * the checkout paid no period (only a sign-up fee and one-time lines): the charges start the day the
+ * trial ends and all `times` of them are still to come.
  */
 export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction, order: OrderRow, payment: PaymentRow): Promise<string[]> {
   const lines = await ordersRepository.linesOf(trx, order.account_id, [order.id]);
@@ -65,6 +76,7 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
   );
   const groups = groupsOf(lines, products);
   if (!groups.length) return [];
+  if ((await subscriptionsRepository.startedByOrder(trx, order.account_id, order.id, 1)).length) return [];
   // The group of the order's first subscription line that ships carries the order's shipping (carriesShipping).
   const shipping = groups.findIndex((group) => group.lines.some((line) => ships(products.get(line.product_id))));
   const amounts = groups.map((group, index) => renewalAmount(order, group.lines, index === shipping));
@@ -103,31 +115,40 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
     const originKey = `order-${order.id}-${group.key}`;
     if (await subscriptionsRepository.findByOriginKey(trx, order.account_id, originKey)) continue;
     const interval = group.product.interval as NonNullable<ProductRow['interval']>;
-    const started = subscriptionPaidFirst(
-      { id: order.account_id },
-      {
-        name: `Order ${order.shop_order_number ?? order.order_number}: ${group.names.join(', ')}`.slice(0, 191),
-        customer_id: mandate.customer_id,
-        provider_profile_id: settings?.provider_profile_id ?? OWN_PROFILE,
-        provider_mandate_id: mandate.id,
-        rules: [
-          {
-            amount,
-            interval,
-            interval_amount: Number(group.product.interval_value),
-            times: group.product.times === null ? null : Number(group.product.times),
-          },
-        ],
-        workflow_id: null,
-        docstyle_id: null,
-      },
-      mandate,
-      { payment, amount, paidDate },
-      ctx.clock.now(),
-    );
-    const { row } = started;
+    const input = {
+      name: `Order ${order.shop_order_number ?? order.order_number}: ${group.names.join(', ')}`.slice(0, 191),
+      customer_id: mandate.customer_id,
+      provider_profile_id: settings?.provider_profile_id ?? OWN_PROFILE,
+      provider_mandate_id: mandate.id,
+      rules: [
+        {
+          amount,
+          interval,
+          interval_amount: Number(group.product.interval_value),
+          times: group.product.times === null ? null : Number(group.product.times),
+        },
+      ],
+      workflow_id: null,
+      docstyle_id: null,
+    };
+    const origin = { origin_key: originKey, origin_order_id: order.id };
+    const trialDays = Number(group.product.trial_days ?? 0);
+    let row: SubscriptionRow;
     try {
-      await insertPaidFirst(ctx, trx, started, payment, { origin_key: originKey, origin_order_id: order.id });
+      if (trialDays > 0) {
+        const trial = newSubscription(
+          { id: order.account_id },
+          { ...input, start_date: daysAfter(paidDate, trialDays) },
+          mandate,
+          ctx.clock.now(),
+        );
+        row = { ...trial.row, ...origin };
+        await subscriptionsRepository.insertWithRules(trx, row, trial.rules, trial.invoiceRules);
+      } else {
+        const started = subscriptionPaidFirst({ id: order.account_id }, input, mandate, { payment, amount, paidDate }, ctx.clock.now());
+        row = started.row;
+        await insertPaidFirst(ctx, trx, started, payment, origin);
+      }
     } catch (error) {
       if (isUniqueViolation(error)) continue; // made a moment ago by the order's other payment
       throw error;

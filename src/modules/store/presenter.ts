@@ -1,3 +1,4 @@
+import { PORTAL_ACTIONS, type PortalSettings } from '../accounts/portalSettings';
 import type { Config } from '../../config';
 import type { Account } from '../../context';
 import { formatNullableDateTime } from '../../time';
@@ -7,7 +8,7 @@ import { shopWebhookUrl } from './webhookHealth';
 import type { StoreWebhookStatus } from '../../integrations/platform';
 
 /** The connection as the merchant sees it: never the secret, the key only masked. */
-export function presentShop(config: Config, account: Pick<Account, 'public_ref'>, row: ShopRow): ShopResponse {
+export function presentShop(config: Config, account: Pick<Account, 'public_ref'>, row: ShopRow, portal: PortalSettings): ShopResponse {
   return {
     // Only WooCommerce is connected through the API (its REST API keys are the body).
     platform: row.platform as ShopResponse['platform'],
@@ -24,5 +25,6 @@ export function presentShop(config: Config, account: Pick<Account, 'public_ref'>
       last_checked_at: formatNullableDateTime(row.webhooks_checked_at, config.APP_TIMEZONE),
     },
     connected_at: formatNullableDateTime(row.connected_at, config.APP_TIMEZONE),
+    portal: { allowed_actions: PORTAL_ACTIONS.filter((action) => portal.allowed.has(action)), max_pause_days: portal.maxPauseDays },
   };
 }

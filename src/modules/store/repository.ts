@@ -21,6 +21,8 @@ export interface ShopRow {
   products_cursor: string | null;
   orders_cursor: string | null;
   connected_at: string | null;
+  /** The plugin's signed callback for subscription events (migration 043); null: connected without the plugin. */
+  callback_url: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../http/route';
 import { presentShop } from './presenter';
 import { connectShopBody, shopOrderParams, shopOrderViewResponse, shopResponse } from './schemas';
-import { connectShop, disconnectShop, eventSigningSecret, getShop, getShopOrder } from './service';
+import { connectShop, disconnectShop, eventSigningSecret, getShop, getShopOrder, shopPortal } from './service';
 
 const path = '/api/v2/shop';
 const tag = 'Shop';
@@ -20,7 +20,7 @@ export const shopRoutes = [
     response: shopResponse,
     invalidMessage: 'Could not connect the store',
     async handle({ ctx, account, body }) {
-      const shop = presentShop(ctx.config, account, await connectShop(ctx, account, body));
+      const shop = presentShop(ctx.config, account, await connectShop(ctx, account, body), await shopPortal(ctx, account));
       // The connecting plugin verifies the payment events it receives with this; GET never shows it.
       return { ...shop, event_signing_secret: await eventSigningSecret(ctx, account) };
     },
@@ -36,7 +36,7 @@ export const shopRoutes = [
     response: shopResponse,
     invalidMessage: 'Could not get the store',
     async handle({ ctx, account }) {
-      return presentShop(ctx.config, account, await getShop(ctx, account));
+      return presentShop(ctx.config, account, await getShop(ctx, account), await shopPortal(ctx, account));
     },
   }),
   defineRoute({
@@ -50,7 +50,7 @@ export const shopRoutes = [
     response: shopResponse,
     invalidMessage: 'Could not disconnect the store',
     async handle({ ctx, account }) {
-      return presentShop(ctx.config, account, await disconnectShop(ctx, account));
+      return presentShop(ctx.config, account, await disconnectShop(ctx, account), await shopPortal(ctx, account));
     },
   }),
   defineRoute({

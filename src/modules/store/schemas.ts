@@ -1,3 +1,4 @@
+import { PORTAL_ACTIONS } from '../accounts/portalSettings';
 import { z } from 'zod';
 import { requiredText } from '../../http/fields';
 
@@ -7,6 +8,11 @@ export const connectShopBody = z
     url: z.url({ protocol: /^https?$/, error: 'The url field must be the http(s) address of the store.' }).max(2048),
     consumer_key: requiredText(191).refine((key) => key.startsWith('ck_'), 'The consumer key field must start with ck_.'),
     consumer_secret: requiredText(191).refine((secret) => secret.startsWith('cs_'), 'The consumer secret field must start with cs_.'),
+    callback_url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional()
+      .describe("the plugin's signed callback for subscription events (cancelled, paused, resumed, skipped, method changed)"),
   })
   .strict();
 
@@ -46,6 +52,12 @@ export const shopResponse = z.object({
     last_checked_at: z.string().nullable().describe('when the store was last asked; Y-m-d H:i:s in APP_TIMEZONE'),
   }),
   connected_at: z.string().nullable().describe('Y-m-d H:i:s in APP_TIMEZONE'),
+  portal: z
+    .object({
+      allowed_actions: z.array(z.enum(PORTAL_ACTIONS)).describe('what a customer may do to a subscription themselves, in this order'),
+      max_pause_days: z.number().int().describe('how far ahead a pause may end'),
+    })
+    .describe("the account's self-service settings, so the store offers only the allowed actions"),
   event_signing_secret: z
     .string()
     .optional()

@@ -1,3 +1,4 @@
+import { portalSettingsOf, type PortalSettings } from '../accounts/portalSettings';
 import type { Account, AppContext } from '../../context';
 import { encryptSecret } from '../../crypto/secrets';
 import { NotFoundError, ValidationError } from '../../errors';
@@ -20,6 +21,8 @@ export interface ShopCredentialsInput {
   url: string;
   consumer_key: string;
   consumer_secret: string;
+  /** The plugin's signed callback for subscription events; absent when connected without the plugin. */
+  callback_url?: string;
 }
 
 /** Connecting asks the store once more after a failure a retry may cure; the merchant is waiting. */
@@ -82,6 +85,7 @@ export async function connectShop(ctx: AppContext, account: Account, input: Shop
     products_cursor: earlier?.url === url ? earlier.products_cursor : null,
     orders_cursor: earlier?.url === url ? earlier.orders_cursor : null,
     connected_at: now,
+    callback_url: input.callback_url ?? null,
     created_at: earlier?.created_at ?? now,
     updated_at: now,
   };
@@ -175,6 +179,11 @@ export async function disconnectShop(ctx: AppContext, account: Pick<Account, 'id
  * The account's store connection, its webhooks' status read from the store now (once, not repaired:
  * the sync job repairs); when the store does not answer, the status of the last check.
  */
+/** The account's portal settings, which the store's plugin follows when it offers subscription actions. */
+export async function shopPortal(ctx: AppContext, account: Pick<Account, 'id'>): Promise<PortalSettings> {
+  return portalSettingsOf(ctx.db, account.id);
+}
+
 export async function getShop(ctx: AppContext, account: Pick<Account, 'id'>): Promise<ShopRow> {
   const shop = await shopsRepository.ofAccount(ctx.db, account.id);
   if (!shop) throw new NotFoundError('Shop');

@@ -6,11 +6,14 @@ import { ordersRepository, type OrderRow } from '../orders/repository';
 import { providerDisplayName } from '../payments/providerLabel';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { productsRepository } from '../products/repository';
+import { subscriptionsRepository } from '../subscriptions/repository';
 import { shippingLinesOf } from './renewalAmounts';
 import type { ShopRow } from './repository';
 import { connectedStore, storeClient } from './storeClient';
 import type { ShopTaskRow } from './tasksRepository';
 
+/** More subscriptions than one order's lines could start: the meta lists them all. */
+const MAX_LISTED_SUBSCRIPTIONS = 100;
 /** Quick retries within one attempt (a store's hiccup); longer outages wait for the task's next attempt. */
 const TASK_CLIENT_RETRIES = 2;
 
@@ -109,6 +112,7 @@ async function writeRenewal(
       }),
       shippingLines: shippingLinesOf(order),
       payment: forStore(payment, providerName),
+      subscriptionId: order.subscription_id,
     });
     shopOrderId = made.shopOrderId;
     await recordStoreOrder(ctx, db, order, made);
@@ -127,7 +131,13 @@ export async function performShopTask(ctx: AppContext, task: ShopTaskRow): Promi
   if (task.kind === 'renewal') return writeRenewal(ctx, ctx.db, shop, task, order, payment, providerName);
   const store = storeClient(ctx, shop, TASK_CLIENT_RETRIES);
   if (task.kind === 'paid') {
-    await store.markPaid(requireShopOrderId(order), forStore(payment, providerName));
+    // The subscriptions the order started (in the paid payment's settlement, before this task): the plugin's My Account reads them.
+    const started = await subscriptionsRepository.startedByOrder(ctx.db, order.account_id, order.id, MAX_LISTED_SUBSCRIPTIONS);
+    await store.markPaid(
+      requireShopOrderId(order),
+      forStore(payment, providerName),
+      started.map((subscription) => subscription.id),
+    );
     if (order.subscription_refusal) await store.noteSubscriptionRefused(requireShopOrderId(order), order.subscription_refusal);
   } else await store.noteUnpaid(requireShopOrderId(order), forStore(payment, providerName));
 }

@@ -3,6 +3,7 @@ import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import { formatDate, formatNullableDate, todayIn, toDbDateTime } from '../../time';
+import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
 import { chargesRepository } from '../billing/chargesRepository';
 import { enqueueSubscriptionEvent, enqueueSubscriptionUpdated } from './events';
 import { pausesRepository } from './pausesRepository';
@@ -126,6 +127,8 @@ export function cancelSubscription(
       async (trx, stamp) => {
         if (now) await enqueueSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on, ...told });
         else if (origin.via) await enqueueSubscriptionUpdated(trx, row, ['cancel_at'], stamp, { cancel_at: on, ...told });
+        // The store hears of the cancellation when it is made, dated or not: its mail confirms the request.
+        await enqueueStoreSubscriptionEvent(trx, row, 'cancelled', stamp, { cancel_at: on, ...viaOf(origin) });
         if (!now) return { cancel_at: on, ...reason };
         const plannedBefore = row.next_charge_date !== null && formatDate(row.next_charge_date) < on ? row.next_charge_date : null;
         return { status: 'cancelled', cancel_at: on, next_charge_date: plannedBefore, ...reason };
@@ -164,6 +167,7 @@ export function pauseSubscription(
           created_at: stamp,
         });
         await enqueueSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: resumeAt ?? null, ...viaOf(origin) });
+        await enqueueStoreSubscriptionEvent(trx, row, 'paused', stamp, { resume_at: resumeAt ?? null, ...viaOf(origin) });
         return { status: 'paused', resume_at: resumeAt ?? null };
       },
       origin,
@@ -191,6 +195,7 @@ async function resumeIn(
   await pausesRepository.endOpen(trx, row.account_id, row.id, on);
   const revived = await reviveSkippedCharges(trx, row, paused, stamp);
   await enqueueSubscriptionEvent(trx, row, 'resumed', stamp, viaOf(origin));
+  await enqueueStoreSubscriptionEvent(trx, row, 'resumed', stamp, viaOf(origin));
   // next_charge_date back on the first revived charge: the run that makes it then passes this
   // subscription in its planning, which moves next_payment_at past it as for every charge it plans.
   const replan = revived !== null && (row.next_charge_date === null || revived < formatDate(row.next_charge_date));

@@ -29,7 +29,7 @@ export interface SubscriptionRow {
   cancel_reason?: string | null;
   workflow_id: string | null;
   docstyle_id: string | null;
-  /** `order-<order id>-<interval>` for a subscription a paid store order made; unique per account. */
+  /** `order-<order id>-line<position>` (before: `-<interval>`) for a subscription a paid store order made; unique per account. */
   origin_key?: string | null;
   /** The store order it was made from: its later charges become renewal orders of it. */
   origin_order_id?: string | null;
@@ -261,6 +261,25 @@ export const subscriptionsRepository = {
     if (rules.length) await trx<SubscriptionRuleRow>('subscription_rules').insert(rules);
     if (invoiceRules.length) await trx<InvoiceRuleRow>('invoice_rules').insert(invoiceRules);
   },
+
+  /** How many of the account's subscriptions are in each status (statuses without any are absent). */
+  countByStatus: async (db: Knex, accountId: string): Promise<Map<SubscriptionStatus, number>> => {
+    const rows: Array<{ status: SubscriptionStatus; count: number | string }> = await shared
+      .table(db)
+      .where({ account_id: accountId })
+      .groupBy('status')
+      .select('status')
+      .count({ count: '*' });
+    return new Map(rows.map((row) => [row.status, Number(row.count)]));
+  },
+
+  /** The rules of the account's active subscriptions, with the subscription's currency, in running order. */
+  rulesOfActive: (db: Knex, accountId: string): Promise<Array<SubscriptionRuleRow & { subscription_currency: string }>> =>
+    db<SubscriptionRuleRow>('subscription_rules')
+      .join('subscriptions', 'subscriptions.id', 'subscription_rules.subscription_id')
+      .where({ 'subscriptions.account_id': accountId, 'subscriptions.status': 'active' })
+      .select('subscription_rules.*', 'subscriptions.currency as subscription_currency')
+      .orderBy([{ column: 'subscription_rules.subscription_id' }, { column: 'subscription_rules.position' }]),
 
   /** Rules of several subscriptions in one query, in their running order. */
   rulesOf: async (db: Knex, accountId: string, subscriptionIds: string[]): Promise<SubscriptionRuleRow[]> =>

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { ConflictError } from '../../errors';
 import { newId } from '../../ids';
+import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
 import { formatDate, formatNullableDate } from '../../time';
 import { daysAfter } from '../../time/calendar';
 import { chargesRepository } from '../billing/chargesRepository';
@@ -46,6 +47,7 @@ export function skipNextCharge(
           created_at: stamp,
         });
         await enqueueSubscriptionEvent(trx, row, 'skipped', stamp, { skipped_date: date, ...viaOf(origin) });
+        await enqueueStoreSubscriptionEvent(trx, row, 'skipped', stamp, { skipped_date: date, ...viaOf(origin) });
         return {};
       },
       origin,

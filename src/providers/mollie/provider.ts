@@ -1,9 +1,10 @@
-import createMollieClient, { type MollieClient, type Page } from '@mollie/api-client';
+import createMollieClient, { SequenceType as MollieSequenceType, type MollieClient, type Page } from '@mollie/api-client';
 import { cacheSecureContextsByCa } from './secureContexts';
 import type { Logger } from '../../logger';
 import { ProviderOutageError } from '../errors';
 import type {
   CustomerLookup,
+  MethodSequenceType,
   PaymentLookup,
   PaymentProvider,
   ProviderCustomerInput,
@@ -164,9 +165,12 @@ export class MollieProvider implements PaymentProvider {
     return providerPaymentFrom(payment);
   }
 
-  async listMethods(): Promise<string[]> {
-    // Mollie answers the methods that are active on the profile of the key.
-    const methods = await this.call('list methods', {}, () => this.client.methods.list());
+  async listMethods(sequenceType: MethodSequenceType = 'oneoff'): Promise<string[]> {
+    // Mollie answers the methods that are active on the profile of the key; with `first`, only those that can create a
+    // mandate. One-off is Mollie's default, so that list is asked for as it always was.
+    const methods = await this.call('list methods', {}, () =>
+      this.client.methods.list(sequenceType === 'first' ? { sequenceType: MollieSequenceType.first } : {}),
+    );
     return methods.map((method) => method.id);
   }
 

@@ -3,6 +3,7 @@ import { readRows } from '../../db/hotReads';
 import { toDbDateTime, type Clock } from '../../time';
 import type {
   CustomerLookup,
+  MethodSequenceType,
   PaymentLookup,
   PaymentProvider,
   ProviderCustomerInput,
@@ -193,9 +194,13 @@ export class SandboxProvider implements PaymentProvider {
     return row ? this.current(row) : null;
   }
 
-  /** What a provider's test profile with the usual methods enabled offers (giropay and sofort are gone there). */
-  async listMethods(): Promise<string[]> {
-    return ['ideal', 'creditcard', 'bancontact', 'eps', 'belfius', 'kbc', 'banktransfer'];
+  /**
+   * What a provider's test profile with the usual methods enabled offers (giropay and sofort are gone there). A first
+   * payment must create a mandate, which a bank transfer cannot (Mollie lists it only for one-off payments).
+   */
+  async listMethods(sequenceType: MethodSequenceType = 'oneoff'): Promise<string[]> {
+    const methods = ['ideal', 'creditcard', 'bancontact', 'eps', 'belfius', 'kbc', 'banktransfer'];
+    return sequenceType === 'first' ? methods.filter((method) => method !== 'banktransfer') : methods;
   }
 
   async cancelPayment(paymentId: string): Promise<ProviderPayment> {
