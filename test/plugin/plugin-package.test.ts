@@ -83,12 +83,8 @@ describe('the WordPress plugin', () => {
           'recurring-payments-bridge/uninstall.php',
           'recurring-payments-bridge/readme.txt',
           // The subscription e-mails' templates, HTML and plain, which a theme may override.
-          'recurring-payments-bridge/templates/emails/rps-subscription-cancelled.php',
-          'recurring-payments-bridge/templates/emails/plain/rps-subscription-cancelled.php',
-          'recurring-payments-bridge/templates/emails/rps-subscription-paused.php',
-          'recurring-payments-bridge/templates/emails/plain/rps-subscription-paused.php',
-          'recurring-payments-bridge/templates/emails/rps-payment-method-changed.php',
-          'recurring-payments-bridge/templates/emails/plain/rps-payment-method-changed.php',
+          'recurring-payments-bridge/templates/emails/rps-subscription.php',
+          'recurring-payments-bridge/templates/emails/plain/rps-subscription.php',
           'recurring-payments-bridge/languages/recurring-payments-bridge-nl_NL.mo',
         ]),
       );

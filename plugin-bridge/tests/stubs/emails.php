@@ -119,6 +119,9 @@ if ( ! function_exists( 'do_action' ) ) {
 }
 if ( ! function_exists( 'apply_filters' ) ) {
 	function apply_filters( string $hook, mixed $value, mixed ...$args ): mixed {
+		foreach ( RPS_Stub_Filters::$callbacks[ $hook ] ?? array() as [ $callback, $accepted ] ) {
+			$value = $callback( ...array_slice( array( $value, ...$args ), 0, $accepted ) );
+		}
 		return $value;
 	}
 }

@@ -24,7 +24,18 @@ final class RPS_Stub_Exit extends RuntimeException {
 function add_action( string $hook, callable|array|string $callback, int $priority = 10, int $args = 1 ): bool {
 	return true;
 }
+/**
+ * The plugin's own filters (`rps_…`, its extension points) run in tests, so a test can show that one
+ * works; WordPress's and WooCommerce's hooks are not run (the tests call the plugin's handlers directly).
+ */
+final class RPS_Stub_Filters {
+	/** @var array<string, list<array{0: callable, 1: int}>> hook => [callback, accepted args] */
+	public static array $callbacks = array();
+}
 function add_filter( string $hook, callable|array|string $callback, int $priority = 10, int $args = 1 ): bool {
+	if ( str_starts_with( $hook, 'rps_' ) && is_callable( $callback ) ) {
+		RPS_Stub_Filters::$callbacks[ $hook ][] = array( $callback, $args );
+	}
 	return true;
 }
 function __( string $text, string $domain = 'default' ): string {

@@ -50,7 +50,7 @@ final class SubscriptionEmailsTest extends StubTestCase {
 			$this->assertFileExists( RPS_Emails::template_base() . $email->template_html );
 			$this->assertFileExists( RPS_Emails::template_base() . $email->template_plain );
 		}
-		$this->assertSame( 'recurring-payments-bridge', RPS_Emails::template_directory( 'woocommerce', 'emails/rps-subscription-paused.php' ) );
+		$this->assertSame( 'recurring-payments-bridge', RPS_Emails::template_directory( 'woocommerce', 'emails/rps-subscription.php' ) );
 		$this->assertSame( 'woocommerce', RPS_Emails::template_directory( 'woocommerce', 'emails/customer-processing-order.php' ) );
 	}
 
@@ -128,15 +128,28 @@ final class SubscriptionEmailsTest extends StubTestCase {
 		$this->assertSame( array(), RPS_Stub_Mailer::$sent );
 	}
 
-	public function test_a_theme_copy_of_a_template_in_its_recurring_payments_bridge_folder_is_used(): void {
+	public function test_a_theme_copy_of_the_layout_in_its_recurring_payments_bridge_folder_is_used_and_knows_which_email_it_is(): void {
 		$theme = sys_get_temp_dir() . '/rps-theme-' . getmypid();
 		@mkdir( $theme . '/recurring-payments-bridge/emails', 0777, true );
-		file_put_contents( $theme . '/recurring-payments-bridge/emails/rps-subscription-resumed.php', '<?php echo "Theme says: " . esc_html( $subscription["name"] ) . " is back";' );
+		file_put_contents( $theme . '/recurring-payments-bridge/emails/rps-subscription.php', '<?php echo esc_html( $email->id . ": " . implode( " ", $lines ) );' );
 		RPS_Stub_Mailer::$theme_dir = $theme;
 		self::answer( 200, self::SUBSCRIPTION );
 		self::deliver( self::event( 'resumed' ) );
-		$this->assertSame( 'Theme says: Coffee box is back', RPS_Stub_Mailer::$sent[0]['message'] );
-		unlink( $theme . '/recurring-payments-bridge/emails/rps-subscription-resumed.php' );
+		$this->assertSame( 'rps_subscription_resumed: Your subscription Coffee box runs again.', RPS_Stub_Mailer::$sent[0]['message'] );
+		unlink( $theme . '/recurring-payments-bridge/emails/rps-subscription.php' );
+	}
+
+	public function test_a_filter_changes_what_one_email_says(): void {
+		add_filter(
+			'rps_subscription_email_lines',
+			static fn( array $lines, string $id ) => 'rps_subscription_cancelled' === $id ? array( 'We are sorry to see you go.' ) : $lines,
+			10,
+			2
+		);
+		self::answer( 200, self::SUBSCRIPTION );
+		self::deliver( self::event( 'cancelled', array( 'cancel_at' => '2027-01-01' ) ) );
+		$this->assertStringContainsString( '<p>We are sorry to see you go.</p>', RPS_Stub_Mailer::$sent[0]['message'] );
+		$this->assertStringNotContainsString( 'is cancelled', RPS_Stub_Mailer::$sent[0]['message'] );
 	}
 
 	public function test_an_event_that_is_not_a_subscription_event_is_refused(): void {

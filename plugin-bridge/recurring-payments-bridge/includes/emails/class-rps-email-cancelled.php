@@ -11,8 +11,16 @@ final class RPS_Email_Subscription_Cancelled extends RPS_Email_Subscription {
 		parent::__construct();
 	}
 
-	protected function template_name(): string {
-		return 'rps-subscription-cancelled';
+	/** @return list<string> */
+	protected function message_lines(): array {
+		$ends  = self::date( $this->event['cancel_at'] ?? ( $this->subscription['cancel_at'] ?? null ) );
+		/* translators: %s: the subscription's name */
+		$lines = array( sprintf( __( 'Your subscription %s is cancelled.', 'recurring-payments-bridge' ), $this->name() ) );
+		if ( '' !== $ends ) {
+			/* translators: %s: a date */
+			$lines[] = sprintf( __( 'It ends on %s: no payment is taken on or after that day.', 'recurring-payments-bridge' ), $ends );
+		}
+		return $lines;
 	}
 
 	public function get_default_subject(): string {

@@ -11,8 +11,15 @@ final class RPS_Email_Payment_Method_Changed extends RPS_Email_Subscription {
 		parent::__construct();
 	}
 
-	protected function template_name(): string {
-		return 'rps-payment-method-changed';
+	/** @return list<string> */
+	protected function message_lines(): array {
+		/* translators: %s: the subscription's name */
+		$lines = array( sprintf( __( 'Your subscription %s is now paid with your new payment method.', 'recurring-payments-bridge' ), $this->name() ) );
+		if ( $this->others ) {
+			/* translators: %s: names of subscriptions, comma-separated */
+			$lines[] = sprintf( __( 'So are: %s.', 'recurring-payments-bridge' ), implode( ', ', $this->others ) );
+		}
+		return $lines;
 	}
 
 	public function get_default_subject(): string {

@@ -11,8 +11,16 @@ final class RPS_Email_Subscription_Paused extends RPS_Email_Subscription {
 		parent::__construct();
 	}
 
-	protected function template_name(): string {
-		return 'rps-subscription-paused';
+	/** @return list<string> */
+	protected function message_lines(): array {
+		$until = self::date( $this->event['resume_at'] ?? ( $this->subscription['resume_at'] ?? null ) );
+		return array(
+			'' !== $until
+				/* translators: 1: the subscription's name, 2: a date */
+				? sprintf( __( 'Your subscription %1$s is paused until %2$s; no payment is taken until then.', 'recurring-payments-bridge' ), $this->name(), $until )
+				/* translators: %s: the subscription's name */
+				: sprintf( __( 'Your subscription %s is paused until you resume it; no payment is taken until then.', 'recurring-payments-bridge' ), $this->name() ),
+		);
 	}
 
 	public function get_default_subject(): string {

@@ -11,8 +11,11 @@ final class RPS_Email_Subscription_Resumed extends RPS_Email_Subscription {
 		parent::__construct();
 	}
 
-	protected function template_name(): string {
-		return 'rps-subscription-resumed';
+	/** @return list<string> */
+	protected function message_lines(): array {
+		/* translators: %s: the subscription's name */
+		$lines = array( sprintf( __( 'Your subscription %s runs again.', 'recurring-payments-bridge' ), $this->name() ) );
+		return array_merge( $lines, $this->next_payment_line() );
 	}
 
 	public function get_default_subject(): string {

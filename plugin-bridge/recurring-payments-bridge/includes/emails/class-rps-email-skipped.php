@@ -11,8 +11,12 @@ final class RPS_Email_Subscription_Skipped extends RPS_Email_Subscription {
 		parent::__construct();
 	}
 
-	protected function template_name(): string {
-		return 'rps-subscription-skipped';
+	/** @return list<string> */
+	protected function message_lines(): array {
+		$skipped = self::date( $this->event['skipped_date'] ?? null );
+		/* translators: 1: the subscription's name, 2: a date */
+		$lines = array( sprintf( __( 'The payment of your subscription %1$s on %2$s is skipped.', 'recurring-payments-bridge' ), $this->name(), $skipped ) );
+		return array_merge( $lines, $this->next_payment_line() );
 	}
 
 	public function get_default_subject(): string {

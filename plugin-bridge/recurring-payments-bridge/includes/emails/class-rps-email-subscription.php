@@ -4,8 +4,10 @@ defined( 'ABSPATH' ) || exit;
 /**
  * What the plugin's subscription e-mails share: sent to the subscription's customer (the address the
  * service has, read from the API, never from the callback), the subscription's name in
- * `{subscription_name}`, and an HTML and a plain template each, looked up by wc_get_template in the
- * theme's recurring-payments-bridge/ folder first.
+ * `{subscription_name}`, and one layout — emails/rps-subscription.php and its plain twin, looked up by
+ * wc_get_template in the theme's recurring-payments-bridge/ folder first — around the lines each
+ * e-mail says (message_lines(); a theme or plugin changes them with the `rps_subscription_email_lines`
+ * filter, or the layout by the e-mail's id).
  */
 abstract class RPS_Email_Subscription extends WC_Email {
 
@@ -16,14 +18,21 @@ abstract class RPS_Email_Subscription extends WC_Email {
 	/** @var list<string> */
 	protected array $others = array();
 
-	/** The template's name under emails/ (without .php): rps-subscription-cancelled… */
-	abstract protected function template_name(): string;
+	/** The layout every subscription e-mail uses, under templates/. */
+	public const TEMPLATE = 'rps-subscription.php';
+
+	/**
+	 * What the e-mail tells the customer, one paragraph a line (plain text: the layout escapes it).
+	 *
+	 * @return list<string>
+	 */
+	abstract protected function message_lines(): array;
 
 	public function __construct() {
 		$this->customer_email = true;
 		$this->template_base  = RPS_Emails::template_base();
-		$this->template_html  = 'emails/' . $this->template_name() . '.php';
-		$this->template_plain = 'emails/plain/' . $this->template_name() . '.php';
+		$this->template_html  = 'emails/' . self::TEMPLATE;
+		$this->template_plain = 'emails/plain/' . self::TEMPLATE;
 		$this->placeholders   = array( '{subscription_name}' => '' );
 		parent::__construct();
 	}
@@ -52,11 +61,15 @@ abstract class RPS_Email_Subscription extends WC_Email {
 	/** @return array<string, mixed> what every template gets */
 	protected function template_args( bool $plain_text ): array {
 		$customer = is_array( $this->subscription['customer'] ?? null ) ? $this->subscription['customer'] : array();
+		$name     = trim( (string) ( $customer['first_name'] ?? '' ) );
+		/** @var list<string> $lines */
+		$lines = (array) apply_filters( 'rps_subscription_email_lines', $this->message_lines(), $this->id, $this->subscription, $this->event );
 		return array(
 			'subscription'       => $this->subscription,
-			'customer_name'      => trim( (string) ( $customer['first_name'] ?? '' ) ),
 			'event'              => $this->event,
-			'others'             => $this->others,
+			/* translators: %s: the customer's first name */
+			'greeting'           => '' !== $name ? sprintf( __( 'Hi %s,', 'recurring-payments-bridge' ), $name ) : __( 'Hello,', 'recurring-payments-bridge' ),
+			'lines'              => array_map( 'strval', $lines ),
 			'email_heading'      => $this->get_heading(),
 			'additional_content' => $this->get_additional_content(),
 			'sent_to_admin'      => false,
@@ -71,6 +84,22 @@ abstract class RPS_Email_Subscription extends WC_Email {
 
 	public function get_content_plain(): string {
 		return wc_get_template_html( $this->template_plain, $this->template_args( true ), RPS_Emails::TEMPLATE_PATH, $this->template_base );
+	}
+
+	/** The subscription's name, as the service has it. */
+	protected function name(): string {
+		return (string) ( $this->subscription['name'] ?? '' );
+	}
+
+	/**
+	 * "The next payment is on …", when the subscription has a next payment.
+	 *
+	 * @return list<string>
+	 */
+	protected function next_payment_line(): array {
+		$next = self::date( $this->subscription['next_payment_at'] ?? null );
+		/* translators: %s: a date */
+		return '' === $next ? array() : array( sprintf( __( 'The next payment is on %s.', 'recurring-payments-bridge' ), $next ) );
 	}
 
 	/** A date of the service (Y-m-d) in the store's date format. */
