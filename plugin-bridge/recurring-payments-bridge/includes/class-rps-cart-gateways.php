@@ -45,6 +45,27 @@ final class RPS_Cart_Gateways {
 	}
 
 	/**
+	 * True when an order holds a recurring product (ours or the extension's): paid on the order-pay page
+	 * (a failed first attempt, an order the shop owner made), its payment must leave a mandate too.
+	 */
+	public static function order_needs_mandate( WC_Order $order ): bool {
+		foreach ( $order->get_items() as $item ) {
+			$product = $item instanceof WC_Order_Item_Product ? $item->get_product() : null;
+			if ( $product instanceof WC_Product && ( null !== RPS_Product_Fields::terms_of( $product ) || self::is_wcs_subscription( $product ) ) ) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** The order of the order-pay page being shown or submitted; null elsewhere. */
+	public static function order_being_paid(): ?WC_Order {
+		$order_id = absint( get_query_var( 'order-pay' ) );
+		$order    = $order_id > 0 ? wc_get_order( $order_id ) : false;
+		return $order instanceof WC_Order ? $order : null;
+	}
+
+	/**
 	 * @param array<string, WC_Payment_Gateway> $gateways
 	 * @return array<string, WC_Payment_Gateway>
 	 */

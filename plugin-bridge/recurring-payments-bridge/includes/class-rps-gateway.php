@@ -59,9 +59,16 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		return parent::is_available() && RPS_Settings::is_configured() && array() !== self::offered_methods( $this->api(), self::for_mandate() );
 	}
 
-	/** A cart with a subscription is paid with a method that can create a mandate (only those are offered). */
-	private static function for_mandate(): bool {
-		return class_exists( RPS_Cart_Gateways::class ) && RPS_Cart_Gateways::cart_needs_mandate();
+	/**
+	 * A cart or an order with a subscription is paid with a method that can create a mandate (only those
+	 * are offered): the checkout's cart, or the order of the order-pay page (its cart is empty).
+	 */
+	private static function for_mandate( ?WC_Order $order = null ): bool {
+		if ( ! class_exists( RPS_Cart_Gateways::class ) ) {
+			return false;
+		}
+		$order ??= RPS_Cart_Gateways::order_being_paid();
+		return RPS_Cart_Gateways::cart_needs_mandate() || ( null !== $order && RPS_Cart_Gateways::order_needs_mandate( $order ) );
 	}
 
 	/** The methods picker under the description. */
@@ -137,7 +144,7 @@ class RPS_Gateway extends WC_Payment_Gateway {
 			return $this->refuse( __( 'Your order could not be found. Please try again.', 'recurring-payments-bridge' ), sprintf( 'Order %d not found at payment', (int) $order_id ) );
 		}
 		try {
-			$method = $this->chosen_method();
+			$method = $this->chosen_method( $order );
 			$reused = $this->open_payment( $order, $method );
 			if ( null !== $reused ) {
 				return array( 'result' => 'success', 'redirect' => $reused );
@@ -239,10 +246,10 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	}
 
 	/** The method the buyer picked, when the account offers it; '' lets the provider's checkout ask. */
-	private function chosen_method(): string {
+	private function chosen_method( WC_Order $order ): string {
 		// phpcs:ignore WordPress.Security.NonceVerification.Missing -- WooCommerce checked the checkout nonce.
 		$method = isset( $_POST['rps_method'] ) ? sanitize_key( wp_unslash( $_POST['rps_method'] ) ) : '';
-		return in_array( $method, self::offered_methods( $this->api(), self::for_mandate() ), true ) ? $method : '';
+		return in_array( $method, self::offered_methods( $this->api(), self::for_mandate( $order ) ), true ) ? $method : '';
 	}
 
 	/** Shops share one service account only with their own keys: two sites never share an order's key. */

@@ -5,6 +5,8 @@
 class WC_Order {
 	/** @var list<WC_Order_Item> the order's lines (not kept in the state) */
 	public array $items = array();
+	/** @var array<int, list<WC_Order_Item>> order id => the lines wc_get_order gives it (tests set them) */
+	public static array $lines_of = array();
 	/** @return list<WC_Order_Item> */
 	public function get_items(): array {
 		return $this->items;
@@ -119,7 +121,12 @@ class WC_Order {
 
 function wc_get_order( mixed $id ): WC_Order|false {
 	$data = RPS_Stub_State::$orders[ (int) $id ] ?? null;
-	return is_array( $data ) ? new WC_Order( $data ) : false;
+	if ( ! is_array( $data ) ) {
+		return false;
+	}
+	$order        = new WC_Order( $data );
+	$order->items = WC_Order::$lines_of[ (int) $id ] ?? array();
+	return $order;
 }
 
 class WC_Settings_API {

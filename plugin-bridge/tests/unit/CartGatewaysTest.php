@@ -94,6 +94,40 @@ final class CartGatewaysTest extends StubTestCase {
 		$this->assertSame( array(), self::requests_made() );
 	}
 
+	public function test_the_order_pay_page_of_an_order_with_a_recurring_product_offers_and_takes_only_methods_that_can_create_a_mandate(): void {
+		RPS_Stub_State::$transients[ RPS_Settings::METHODS_TRANSIENT ]       = array( 'ideal', 'creditcard', 'banktransfer' );
+		RPS_Stub_State::$transients[ RPS_Settings::FIRST_METHODS_TRANSIENT ] = array( 'ideal', 'creditcard' );
+		$order                                = self::order( array( 'id' => 41 ) );
+		WC_Order::$lines_of[ $order->get_id() ] = array( new WC_Order_Item_Product( self::recurring() ) );
+		RPS_Stub_State::$query_vars['order-pay'] = '41';
+		$gateway                                 = new RPS_Gateway();
+
+		ob_start();
+		$gateway->payment_fields();
+		$html = (string) ob_get_clean();
+		$this->assertStringContainsString( 'value="creditcard"', $html );
+		$this->assertStringNotContainsString( 'banktransfer', $html, 'the cart is empty on the order-pay page: the order decides' );
+
+		// A method the page did not offer, posted anyway, is not passed on: the provider's checkout asks.
+		$_POST['rps_method'] = 'banktransfer';
+		self::answer( 200, array( 'data' => array( array( 'id' => 'cus_1', 'provider_customer_id' => 'cst_1' ) ) ) );
+		self::answer( 201, array( 'id' => 'pay_1', 'status' => 'open', 'provider_checkout_url' => 'https://pay.example/1' ) );
+		$this->assertSame( 'success', $gateway->process_payment( 41 )['result'] );
+		unset( $_POST['rps_method'] );
+		$this->assertArrayNotHasKey( 'method', self::body_sent_to( 'POST', '/api/v2/payments' ) );
+	}
+
+	public function test_the_order_pay_page_of_a_one_time_order_keeps_the_plain_method_list(): void {
+		RPS_Stub_State::$transients[ RPS_Settings::METHODS_TRANSIENT ] = array( 'ideal', 'banktransfer' );
+		$order                                = self::order( array( 'id' => 42 ) );
+		WC_Order::$lines_of[ $order->get_id() ] = array( new WC_Order_Item_Product( new WC_Product( 8, 'Mug', '9.99' ) ) );
+		RPS_Stub_State::$query_vars['order-pay'] = '42';
+
+		ob_start();
+		( new RPS_Gateway() )->payment_fields();
+		$this->assertStringContainsString( 'banktransfer', (string) ob_get_clean() );
+	}
+
 	public function test_when_no_method_can_create_a_mandate_the_gateway_hides_itself_for_a_recurring_cart(): void {
 		self::cart( array( self::recurring() ) );
 		self::answer( 422, array( 'error' => 'sequence_type must be first or oneoff' ) );

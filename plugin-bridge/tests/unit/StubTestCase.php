@@ -12,6 +12,7 @@ abstract class StubTestCase extends TestCase {
 	protected function setUp(): void {
 		RPS_Stub_State::reset();
 		RPS_Stub_Filters::$callbacks = array();
+		WC_Order::$lines_of          = array();
 		RPS_Return::reset();
 		RPS_Settings::update(
 			array(
