@@ -80,6 +80,7 @@ add_action(
 		add_action( 'woocommerce_api_' . RPS_Callback::ENDPOINT, array( RPS_Callback::class, 'handle_request' ) );
 		// The service reports a subscription's change here: /wc-api/rps_subscription; its e-mails go through WooCommerce's mailer.
 		add_action( 'woocommerce_api_' . RPS_Subscription_Events::ENDPOINT, array( RPS_Subscription_Events::class, 'handle_request' ) );
+		RPS_Subscription_Events::register();
 		RPS_Emails::register();
 		// The buyer's return: the order is settled (or shown as being processed) before the page renders.
 		RPS_Return::register();

@@ -12,6 +12,7 @@ require_once __DIR__ . '/includes/class-rps-settings.php';
 require_once __DIR__ . '/includes/class-rps-api-error.php';
 require_once __DIR__ . '/includes/class-rps-api-client.php';
 require_once __DIR__ . '/includes/class-rps-store-connector.php';
+require_once __DIR__ . '/includes/class-rps-subscription-events.php';
 
 delete_transient( RPS_Api_Client::UNREACHABLE_TRANSIENT ); // Asked once more whatever a page found a minute ago; 3 s at most.
 RPS_Store_Connector::disconnect_on_uninstall( RPS_Api_Client::from_settings()->quick() );
@@ -26,3 +27,6 @@ foreach ( RPS_Settings::TRANSIENTS as $transient ) {
 delete_option( 'rps_account_endpoint' );
 delete_transient( 'rps_portal' );
 delete_transient( 'rps_subscription_summary' );
+// The subscription callbacks' handled event ids, and their daily prune.
+RPS_Subscription_Events::prune( null, true );
+wp_clear_scheduled_hook( RPS_Subscription_Events::PRUNE_HOOK );

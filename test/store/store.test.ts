@@ -570,6 +570,10 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
       'Store connected; the service hears of every change at once.',
     );
     expect(pluginKeys()).toHaveLength(1);
+    // A subscription callback handled a while ago (one row per event id) and the daily prune that forgets them.
+    storeQuery("INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('rps_event_evt_suite', UNIX_TIMESTAMP(), 'off')");
+    const cron = () => storeQuery("SELECT option_value FROM wp_options WHERE option_name = 'cron'")[0]?.[0] ?? '';
+    expect(cron()).toContain('rps_prune_handled_events');
 
     await admin.goto(`${STORE_URL}/wp-admin/plugins.php`);
     const row = admin.locator('tr[data-slug="recurring-payments-bridge"]');
@@ -579,8 +583,12 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
 
     expect(existsSync(path.join(DOCROOT, 'wp-content/plugins/recurring-payments-bridge'))).toBe(false);
     expect(
-      storeQuery("SELECT option_name FROM wp_options WHERE option_name IN ('rps_connection', 'rps_sync_runs', 'woocommerce_rps_settings')"),
+      storeQuery(
+        "SELECT option_name FROM wp_options WHERE option_name IN ('rps_connection', 'rps_sync_runs', 'woocommerce_rps_settings', " +
+          "'rps_account_endpoint') OR option_name LIKE 'rps\\_event\\_%'",
+      ),
     ).toEqual([]);
+    expect(cron()).not.toContain('rps_prune_handled_events');
     expect(pluginKeys()).toEqual([]);
     expect((await api('GET', '/api/v2/shop')).body).toMatchObject({ status: 'disconnected' });
     expect(await ourWebhooks()).toEqual([]);

@@ -12,8 +12,15 @@ defined( 'ABSPATH' ) || exit;
 final class RPS_Subscription_Events {
 
 	public const ENDPOINT = 'rps_subscription';
-	/** Option name prefix: one row per handled event id (add_option fails when it exists). */
+	/** Option name prefix: one row per handled event id (add_option fails when it exists), its value the time. */
 	public const SEEN_PREFIX = 'rps_event_';
+	/**
+	 * How long a handled event id is kept: far longer than the service goes on delivering one (its
+	 * outbox gives up after days), so a late retry still finds it; then the daily prune removes it.
+	 */
+	public const KEEP_SECONDS = 30 * DAY_IN_SECONDS;
+	/** The daily WP-Cron event that prunes them. */
+	public const PRUNE_HOOK = 'rps_prune_handled_events';
 	/** The names of other subscriptions a change of payment method names, at most. */
 	private const MAX_NAMED = 10;
 
@@ -35,6 +42,36 @@ final class RPS_Subscription_Events {
 	}
 
 	public function __construct( private readonly RPS_Api_Client $api, private readonly string $secret ) {}
+
+	/** The daily prune: scheduled once, run by WP-Cron. */
+	public static function register(): void {
+		add_action( self::PRUNE_HOOK, array( self::class, 'prune' ) );
+		if ( ! wp_next_scheduled( self::PRUNE_HOOK ) ) {
+			wp_schedule_event( time() + HOUR_IN_SECONDS, 'daily', self::PRUNE_HOOK );
+		}
+	}
+
+	/**
+	 * Forgets the event ids handled more than KEEP_SECONDS ago (one row each would otherwise pile up
+	 * for ever); with $everything, all of them (the plugin is being deleted).
+	 *
+	 * @return int how many were removed
+	 */
+	public static function prune( ?int $now = null, bool $everything = false ): int {
+		global $wpdb;
+		if ( ! isset( $wpdb ) ) {
+			return 0;
+		}
+		$before = $everything ? PHP_INT_MAX : ( $now ?? time() ) - self::KEEP_SECONDS;
+		// Not autoloaded and never cached by name: a direct delete leaves no stale copy behind.
+		return (int) $wpdb->query(
+			$wpdb->prepare(
+				"DELETE FROM {$wpdb->options} WHERE option_name LIKE %s AND CAST(option_value AS UNSIGNED) < %d",
+				$wpdb->esc_like( self::SEEN_PREFIX ) . '%',
+				$before
+			)
+		);
+	}
 
 	/**
 	 * @return array{0: int, 1: string} the HTTP status to answer and what was done

@@ -182,6 +182,20 @@ function wp_remote_retrieve_body( array|WP_Error $response ): string {
 function wp_send_json( mixed $response, ?int $status = null ): never {
 	throw new RPS_Stub_Exit( $status ?? 200, is_array( $response ) ? $response : null );
 }
+/** @var array<string, array{0: int, 1: string}> WP-Cron's scheduled events: hook => [first run, recurrence] */
+$GLOBALS['rps_stub_cron'] = array();
+function wp_next_scheduled( string $hook ): int|false {
+	return $GLOBALS['rps_stub_cron'][ $hook ][0] ?? false;
+}
+function wp_schedule_event( int $timestamp, string $recurrence, string $hook ): bool {
+	$GLOBALS['rps_stub_cron'][ $hook ] = array( $timestamp, $recurrence );
+	return true;
+}
+function wp_clear_scheduled_hook( string $hook ): int {
+	$had = isset( $GLOBALS['rps_stub_cron'][ $hook ] );
+	unset( $GLOBALS['rps_stub_cron'][ $hook ] );
+	return $had ? 1 : 0;
+}
 function get_query_var( string $name, mixed $default = '' ): mixed {
 	return RPS_Stub_State::$query_vars[ $name ] ?? $default;
 }
@@ -195,7 +209,22 @@ function admin_url( string $path = '' ): string {
 /** $wpdb as far as the store connector uses it: inserts get ids, deletes are recorded. */
 final class RPS_Stub_Wpdb {
 	public string $prefix = 'wp_';
+	public string $options = 'wp_options';
 	public int $insert_id = 0;
+	/** @var list<string> the queries run, their values put in (by prepare) */
+	public array $queries = array();
+	/** What query() answers: the rows it touched. */
+	public int $affected = 0;
+	public function prepare( string $query, mixed ...$args ): string {
+		return vsprintf( str_replace( array( '%s', '%d' ), array( "'%s'", '%d' ), $query ), $args );
+	}
+	public function esc_like( string $text ): string {
+		return addcslashes( $text, '_%\\' );
+	}
+	public function query( string $query ): int {
+		$this->queries[] = $query;
+		return $this->affected;
+	}
 	/** @var list<array{0: string, 1: array<string, mixed>}> */
 	public array $deleted = array();
 	/** @param array<string, mixed> $data */

@@ -112,6 +112,7 @@ final class ConnectionTest extends StubTestCase {
 		RPS_Settings::update( array( 'rest_key_id' => 7 ) );
 		RPS_Stub_State::$transients[ RPS_Api_Client::UNREACHABLE_TRANSIENT ] = time(); // A page found it down a minute ago.
 		$GLOBALS['wpdb'] = new RPS_Stub_Wpdb();
+		RPS_Subscription_Events::register();
 		self::answer( 200, array( 'status' => 'disconnected' ) );
 
 		self::uninstall();
@@ -119,6 +120,9 @@ final class ConnectionTest extends StubTestCase {
 		$this->assertSame( array( 'DELETE /api/v2/shop' ), self::requests_made() );
 		$this->assertLessThanOrEqual( 3, RPS_Stub_State::$requests[0]['args']['timeout'] );
 		$this->assertSame( array( array( 'wp_woocommerce_api_keys', array( 'key_id' => 7 ) ) ), $GLOBALS['wpdb']->deleted );
+		$this->assertCount( 1, $GLOBALS['wpdb']->queries, 'the handled event ids, all of them' );
+		$this->assertStringContainsString( "LIKE 'rps\\_event\\_%'", $GLOBALS['wpdb']->queries[0] );
+		$this->assertFalse( wp_next_scheduled( RPS_Subscription_Events::PRUNE_HOOK ) );
 		unset( $GLOBALS['wpdb'] );
 		$this->assertArrayNotHasKey( RPS_Settings::OPTION, RPS_Stub_State::$options );
 		$this->assertSame( array(), RPS_Stub_State::$transients );

@@ -158,6 +158,28 @@ final class SubscriptionEmailsTest extends StubTestCase {
 		$this->assertSame( array(), RPS_Stub_State::$requests );
 	}
 
+	public function test_handled_event_ids_are_pruned_daily_after_30_days_and_all_of_them_when_the_plugin_is_deleted(): void {
+		$GLOBALS['rps_stub_cron'] = array();
+		RPS_Subscription_Events::register();
+		RPS_Subscription_Events::register();
+		$this->assertSame( array( 'rps_prune_handled_events' ), array_keys( $GLOBALS['rps_stub_cron'] ), 'scheduled once' );
+		$this->assertSame( 'daily', $GLOBALS['rps_stub_cron']['rps_prune_handled_events'][1] );
+
+		$GLOBALS['wpdb'] = $wpdb = new RPS_Stub_Wpdb();
+		$wpdb->affected  = 3;
+		$now             = 1_790_000_000;
+		$this->assertSame( 3, RPS_Subscription_Events::prune( $now ) );
+		RPS_Subscription_Events::prune( null, true );
+		unset( $GLOBALS['wpdb'] );
+		$this->assertSame(
+			array(
+				"DELETE FROM wp_options WHERE option_name LIKE 'rps\\_event\\_%' AND CAST(option_value AS UNSIGNED) < " . ( $now - 30 * 86400 ),
+				"DELETE FROM wp_options WHERE option_name LIKE 'rps\\_event\\_%' AND CAST(option_value AS UNSIGNED) < " . PHP_INT_MAX,
+			),
+			$wpdb->queries
+		);
+	}
+
 	public function test_connecting_the_store_gives_the_service_the_callback_address(): void {
 		self::answer( 200, array( 'status' => 'connected', 'url' => 'https://shop.example', 'event_signing_secret' => self::SECRET ) );
 		$GLOBALS['wpdb'] = new RPS_Stub_Wpdb();
