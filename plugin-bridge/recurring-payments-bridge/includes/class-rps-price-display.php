@@ -5,11 +5,17 @@ defined( 'ABSPATH' ) || exit;
  * A recurring product's price says what it is: "€24.20 / month for 3 months with a 14-day free trial
  * and a €5.00 sign-up fee". The price itself stays WooCommerce's price HTML (so the store's tax
  * display, sale prices and suffix apply); the terms come from the product's meta and are added in
- * the shop, the cart, the checkout and the order's lines (order screens and e-mails).
+ * the shop, the cart, the checkout and the order's lines (order screens and e-mails). An order's line
+ * keeps the terms it was bought with (`_rps_terms`): a product changed later does not rewrite what the
+ * buyer agreed to.
  */
 final class RPS_Price_Display {
 
+	/** Order line meta: the terms as bought, JSON (hidden: the underscore keeps it out of the order screens). */
+	public const LINE_TERMS = '_rps_terms';
+
 	public static function register(): void {
+		add_action( 'woocommerce_checkout_create_order_line_item', array( self::class, 'remember_terms' ), 10, 3 );
 		add_filter( 'woocommerce_get_price_html', array( self::class, 'product_price_html' ), 20, 2 );
 		add_filter( 'woocommerce_cart_item_price', array( self::class, 'cart_item_price' ), 20, 2 );
 		add_filter( 'woocommerce_cart_item_subtotal', array( self::class, 'cart_item_subtotal' ), 20, 2 );
@@ -60,8 +66,48 @@ final class RPS_Price_Display {
 			return $subtotal_html;
 		}
 		$product = $item->get_product();
+		$terms   = self::terms_bought( $item ) ?? ( $product instanceof WC_Product ? RPS_Product_Fields::terms_of( $product ) : null );
+		if ( null === $terms ) {
+			return $subtotal_html;
+		}
+		$fee = $product instanceof WC_Product ? self::fee_html( $product, $terms, max( 1, (int) $item->get_quantity() ), 'cart' ) : '';
+		return self::describe( $subtotal_html, $terms, $fee );
+	}
+
+	/**
+	 * The classic checkout and the Checkout block (both make the order's lines here): the line keeps the
+	 * recurring terms of the moment it was bought.
+	 *
+	 * @param WC_Order_Item_Product $item
+	 * @param string                $cart_item_key
+	 * @param array<string, mixed>  $values the cart item
+	 */
+	public static function remember_terms( $item, $cart_item_key, $values ): void {
+		$product = is_array( $values ) ? ( $values['data'] ?? null ) : null;
 		$terms   = $product instanceof WC_Product ? RPS_Product_Fields::terms_of( $product ) : null;
-		return null === $terms ? $subtotal_html : self::describe( $subtotal_html, $terms, self::fee_html( $product, $terms, max( 1, (int) $item->get_quantity() ), 'cart' ) );
+		if ( null !== $terms && $item instanceof WC_Order_Item_Product ) {
+			$item->add_meta_data( self::LINE_TERMS, (string) wp_json_encode( $terms ), true );
+		}
+	}
+
+	/**
+	 * The terms an order line was bought with; null for a line without them (bought before this was
+	 * kept, or not recurring).
+	 *
+	 * @return array{interval: string, interval_count: int, length: int, trial_days: int, signup_fee: string}|null
+	 */
+	private static function terms_bought( WC_Order_Item_Product $item ): ?array {
+		$kept = json_decode( (string) $item->get_meta( self::LINE_TERMS ), true );
+		if ( ! is_array( $kept ) || ! in_array( $kept['interval'] ?? null, RPS_Product_Fields::INTERVALS, true ) ) {
+			return null;
+		}
+		return array(
+			'interval'       => (string) $kept['interval'],
+			'interval_count' => max( 1, (int) ( $kept['interval_count'] ?? 1 ) ),
+			'length'         => max( 0, (int) ( $kept['length'] ?? 0 ) ),
+			'trial_days'     => max( 0, (int) ( $kept['trial_days'] ?? 0 ) ),
+			'signup_fee'     => is_string( $kept['signup_fee'] ?? null ) ? $kept['signup_fee'] : '',
+		);
 	}
 
 	/** @param array<string, mixed> $cart_item */

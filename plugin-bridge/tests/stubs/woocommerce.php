@@ -280,7 +280,15 @@ function wc_get_product( mixed $id ): WC_Product|false {
 class WC_Order_Item {}
 
 class WC_Order_Item_Product extends WC_Order_Item {
+	/** @var array<string, mixed> the line's meta */
+	public array $meta = array();
 	public function __construct( private ?WC_Product $product, private int $quantity = 1 ) {}
+	public function add_meta_data( string $key, mixed $value, bool $unique = false ): void {
+		$this->meta[ $key ] = $value;
+	}
+	public function get_meta( string $key ): mixed {
+		return $this->meta[ $key ] ?? '';
+	}
 	public function get_product(): WC_Product|false {
 		return $this->product ?? false;
 	}

@@ -99,4 +99,23 @@ final class PriceDisplayTest extends StubTestCase {
 		$this->assertSame( '€24.20 / month for 3 months', self::text( RPS_Price_Display::order_line_subtotal( self::PRICE, $item ) ) );
 		$this->assertSame( self::PRICE, RPS_Price_Display::order_line_subtotal( self::PRICE, new WC_Order_Item_Product( null ) ), 'a deleted product' );
 	}
+
+	public function test_an_order_line_keeps_the_terms_it_was_bought_with_when_the_product_changes_later(): void {
+		$product = self::product( array( '_rps_length' => '3', '_rps_signup_fee' => '5.00' ) );
+		$item    = new WC_Order_Item_Product( $product, 1 );
+		RPS_Price_Display::remember_terms( $item, 'key0', array( 'data' => $product ) );
+		$this->assertSame( '{"interval":"month","interval_count":1,"length":3,"trial_days":0,"signup_fee":"5.00"}', $item->get_meta( '_rps_terms' ) );
+
+		$product->meta['_rps_length']   = '12';
+		$product->meta['_rps_interval'] = 'week';
+		$this->assertSame( '€24.20 / month for 3 months with a €5.00 sign-up fee', self::text( RPS_Price_Display::order_line_subtotal( self::PRICE, $item ) ) );
+
+		$gone = new WC_Order_Item_Product( null );
+		$gone->add_meta_data( '_rps_terms', $item->get_meta( '_rps_terms' ) );
+		$this->assertSame( '€24.20 / month for 3 months', self::text( RPS_Price_Display::order_line_subtotal( self::PRICE, $gone ) ), 'the product deleted since' );
+
+		$one_time = new WC_Order_Item_Product( new WC_Product( 8, 'Mug', '9.99' ) );
+		RPS_Price_Display::remember_terms( $one_time, 'key1', array( 'data' => new WC_Product( 8, 'Mug', '9.99' ) ) );
+		$this->assertSame( '', $one_time->get_meta( '_rps_terms' ) );
+	}
 }
