@@ -129,7 +129,9 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
         ...(renewal.shopSubscription
           ? [
               { key: META_WCS_RENEWAL, value: String(renewal.shopSubscription.id) },
-              ...(renewal.shopSubscription.nextPaymentAt ? [{ key: META_NEXT_PAYMENT, value: renewal.shopSubscription.nextPaymentAt }] : []),
+              ...(renewal.shopSubscription.nextPaymentAt
+                ? [{ key: META_NEXT_PAYMENT, value: renewal.shopSubscription.nextPaymentAt }]
+                : []),
             ]
           : []),
       ],

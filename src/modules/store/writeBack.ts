@@ -89,7 +89,9 @@ async function writeRenewal(
       order.account_id,
       lines.map((line) => line.product_id),
     );
-    const subscription = order.subscription_id ? await subscriptionsRepository.find(db, order.account_id, order.subscription_id) : undefined;
+    const subscription = order.subscription_id
+      ? await subscriptionsRepository.find(db, order.account_id, order.subscription_id)
+      : undefined;
     const shopSubscriptionId = subscription?.shop_subscription_id ? Number(subscription.shop_subscription_id) : null;
     // Made without retries of its own: the task's next attempt looks for it first instead.
     const made = await store.createRenewalOrder({

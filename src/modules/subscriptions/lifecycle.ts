@@ -143,7 +143,8 @@ export function cancelSubscription(
 
 /**
  * `POST /api/v2/subscriptions/{id}/pause` (extension): from today, charges are skipped — not made
- * up later — until `resume_at` (exclusive) or until resumed.
+ * up later — until `resume_at` (exclusive) or until resumed. The same pause of a paused subscription
+ * again (the same `resume_at`, or none) changes nothing and sends no event; another one is refused.
  */
 export function pauseSubscription(
   ctx: AppContext,
@@ -153,6 +154,8 @@ export function pauseSubscription(
   origin: ChangeOrigin = {},
 ): Promise<SubscriptionRow> {
   return withRetry(ctx, account, id, async (row) => {
+    // The same pause again (the store mirrors back the one it heard of): nothing changes, nobody is told twice.
+    if (row.status === 'paused' && formatNullableDate(row.resume_at) === (resumeAt ?? null)) return row;
     if (row.status !== 'active') refuse('Could not pause subscription', 'status', `A subscription that is ${row.status} cannot be paused.`);
     const from = todayIn(ctx);
     if (resumeAt !== undefined && resumeAt <= from)
