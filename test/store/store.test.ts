@@ -691,6 +691,10 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
         // The service's callback comes back to the store: the extension's subscription is pending-cancel already, nothing changes.
         cli('jobs', 'run', 'deliver-webhook-events');
         expect((await wcsNow()).status).toBe('pending-cancel');
+        const notes = await wcOk<Array<{ note: string }>>('GET', `subscriptions/${wcs.id}/notes`);
+        expect(notes.filter((note) => note.note.startsWith('The recurring payments service was told'))).toEqual([
+          expect.objectContaining({ note: 'The recurring payments service was told: cancel at the end of the paid period.' }),
+        ]);
         expect((await api('GET', `/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({ status: 'active', cancel_at: end });
         // That day's run (other scenarios' subscriptions may be charged on it) cancels it and charges it nothing.
         cli('billing', 'run', '--date', end, '--force');
