@@ -30,6 +30,7 @@ require_once __DIR__ . '/includes/class-rps-signature.php';
 require_once __DIR__ . '/includes/class-rps-callback.php';
 require_once __DIR__ . '/includes/class-rps-emails.php';
 require_once __DIR__ . '/includes/class-rps-subscription-events.php';
+require_once __DIR__ . '/includes/class-rps-wcs.php';
 require_once __DIR__ . '/includes/class-rps-store-connector.php';
 require_once __DIR__ . '/includes/class-rps-admin-page.php';
 require_once __DIR__ . '/includes/class-rps-order-box.php';
@@ -94,6 +95,8 @@ add_action(
 		RPS_Price_Display::register();
 		RPS_Cart_Gateways::register();
 		RPS_Block_Prices::register();
+		// WooCommerce Subscriptions active: our gateway bills its subscriptions (the extension makes no renewals).
+		RPS_Wcs::register();
 	}
 );
 

@@ -59,6 +59,8 @@ export interface StoreOrderLine {
   amount: number | null;
   /** The store's subtotal without tax (its own decimal text), given back on a renewal order; null when it does not say. */
   subtotal: string | null;
+  /** WooCommerce Subscriptions' subscription that holds the line (the plugin says so at checkout); null or absent: none. */
+  shopSubscriptionId?: number | null;
 }
 
 export interface StoreShippingLine {
@@ -144,4 +146,9 @@ export interface RenewalOrder {
   payment: PaymentForStore;
   /** The subscription this charge is of: kept on the store's order (`_rps_subscription_id`), so the plugin lists its orders. */
   subscriptionId: string | null;
+  /**
+   * WooCommerce Subscriptions' subscription the charge renews, when the extension sold it: the order
+   * is linked to it as its renewal (`_subscription_renewal`), with the service's next charge date.
+   */
+  shopSubscription?: { id: number; nextPaymentAt: string | null } | null;
 }

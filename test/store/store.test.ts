@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, DOCROOT, REALSTORE, SERVICE_URL, STORE_URL, hasRealStore } from './harness/config';
+import { CHROMIUM, DOCROOT, PLUGIN_ZIP, REALSTORE, SERVICE_URL, STORE_URL, hasRealStore } from './harness/config';
 import {
   adminPage,
   buyerWithCart,
@@ -12,7 +12,7 @@ import {
   placeBlockOrder,
   placeClassicOrder,
 } from './harness/browser';
-import { runQueue, storeQuery, untilDelivered, useCheckout, wcOk } from './harness/realStore';
+import { runQueue, setUpStore, storeQuery, untilDelivered, useCheckout, wcOk, wpEval } from './harness/realStore';
 import { api, cli, providerCallsForPendingCharges, suiteState } from './harness/service';
 
 /**
@@ -532,6 +532,177 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           await wcOk('PUT', 'settings/tax/woocommerce_tax_display_shop', { value: 'excl' });
           await wcOk('PUT', 'settings/tax/woocommerce_tax_display_cart', { value: 'excl' });
         }
+      },
+    );
+  });
+
+  describe('with WooCommerce Subscriptions active ("Accept manual renewals" on) and one of its subscription products', () => {
+    interface WcsSubscription {
+      id: number;
+      status: string;
+      parent_id: number;
+      payment_method: string;
+      requires_manual_renewal: boolean;
+      next_payment_date_gmt: string | null;
+    }
+    let product: WcProduct;
+    let firstOrderId: number;
+    let wcs: WcsSubscription;
+    let subscriptionId: string;
+    let renewal: WcOrder;
+
+    /** What WooCommerce Subscriptions has of its subscription now, and its related orders of a kind (renewal, parent). */
+    const wcsNow = () => wcOk<WcsSubscription>('GET', `subscriptions/${wcs.id}`);
+    const wcsRelated = (kind: 'renewal' | 'parent') =>
+      wpEval(`echo wp_json_encode( array_values( wcs_get_subscription( ${wcs.id} )->get_related_orders( 'ids', '${kind}' ) ) );`);
+    const storeOrderCount = () =>
+      wpEval("echo count( wc_get_orders( array( 'limit' => -1, 'return' => 'ids', 'type' => 'shop_order' ) ) );");
+
+    beforeAll(async () => {
+      setUpStore(PLUGIN_ZIP, { wcs: true }); // Only what is missing: the extension, installed and activated.
+      // Manual renewals accepted (both systems billed before), and accounts made at checkout without asking for a password.
+      wpEval(
+        "update_option( 'woocommerce_subscriptions_accept_manual_renewals', 'yes' ); " +
+          "update_option( 'woocommerce_registration_generate_password', 'yes' ); " +
+          "update_option( 'woocommerce_registration_generate_username', 'yes' );",
+      );
+      product = await wcOk<WcProduct>('POST', 'products', {
+        name: "Roaster's choice",
+        type: 'subscription',
+        regular_price: '15.00',
+        virtual: true,
+        meta_data: [
+          { key: '_subscription_price', value: '15.00' },
+          { key: '_subscription_period', value: 'month' },
+          { key: '_subscription_period_interval', value: '1' },
+          { key: '_subscription_length', value: '0' },
+          { key: '_subscription_trial_length', value: '0' },
+          { key: '_subscription_sign_up_fee', value: '' },
+        ],
+      });
+      await untilDelivered(async () => expect((await productsByShopId()).get(product.id)).toMatchObject({ type: 'subscription' }));
+    });
+    afterAll(() => {
+      // The later scenarios (disconnect, delete the plugin) run on the store as before.
+      wpEval(
+        "require_once ABSPATH . 'wp-admin/includes/plugin.php'; " +
+          "deactivate_plugins( 'woocommerce-subscriptions/woocommerce-subscriptions.php' );",
+      );
+    });
+
+    it(
+      "When a buyer subscribes with our gateway in Chromium, then the extension's subscription is automatic and paid by our gateway, " +
+        'and the service has one subscription for it',
+      async () => {
+        const buyer = await buyerWithCart(browser, product.id);
+        await placeClassicOrder(buyer, email('wcs'));
+        await finishOnSandbox(buyer, 'paid');
+        firstOrderId = orderIdOf(buyer.url());
+        await buyer.context().close();
+        const order = await expectPaid(firstOrderId, '15.00');
+        expect(order.subscription).toEqual(expect.any(String));
+        subscriptionId = order.subscription as string;
+
+        const made = JSON.parse(
+          wpEval(
+            `echo wp_json_encode( array_keys( wcs_get_subscriptions_for_order( ${firstOrderId}, array( 'order_type' => 'parent' ) ) ) );`,
+          ),
+        ) as number[];
+        expect(made).toHaveLength(1);
+        wcs = await wcOk<WcsSubscription>('GET', `subscriptions/${made[0]}`);
+        expect(wcs).toMatchObject({ status: 'active', payment_method: 'rps', requires_manual_renewal: false, parent_id: firstOrderId });
+        const first = await wcOk<WcOrder>('GET', `orders/${firstOrderId}`);
+        const lines = JSON.parse(String(first.meta_data.find((meta) => meta.key === '_rps_wcs_lines')?.value)) as Record<string, number>;
+        expect(Object.values(lines)).toEqual([wcs.id]);
+
+        const here = await api<{ status: string; shop_subscription_id: number; rules: Array<{ amount: string }> }>(
+          'GET',
+          `/api/v2/subscriptions/${subscriptionId}`,
+        );
+        expect(here.body).toMatchObject({
+          status: 'active',
+          shop_subscription_id: wcs.id,
+          rules: [expect.objectContaining({ amount: '15.00' })],
+        });
+        const all = await listAll<{ id: string; shop_subscription_id?: number }>('/api/v2/subscriptions');
+        expect(all.filter((subscription) => subscription.shop_subscription_id === wcs.id)).toHaveLength(1);
+      },
+    );
+
+    it(
+      "When the service bills the period, then the provider charges once and the store gets one renewal order, linked to the extension's " +
+        'subscription, whose next payment date follows the service',
+      async () => {
+        const before = await api<{ next_payment_at: string }>('GET', `/api/v2/subscriptions/${subscriptionId}`);
+        expect(cli('billing', 'run', '--date', before.body.next_payment_at.slice(0, 10), '--force')).toContain('1 charged');
+        const charged = await providerCallsForPendingCharges();
+        expect(charged).toEqual([expect.objectContaining({ amount: 1500, currency: 'EUR' })]);
+        cli('jobs', 'run', 'process-provider-webhooks');
+        cli('jobs', 'run', 'write-back-to-stores');
+
+        const children = await untilDelivered(async () => {
+          const found = await wcOk<WcOrder[]>('GET', `orders?parent=${firstOrderId}`);
+          expect(found).toEqual([expect.objectContaining({ status: 'processing' })]);
+          return found;
+        });
+        renewal = children[0] as WcOrder;
+        expect(renewal).toMatchObject({ total: '15.00', payment_method: 'rps', transaction_id: expect.stringMatching(/^tr_/) });
+        expect(renewal.meta_data).toContainEqual(expect.objectContaining({ key: '_subscription_renewal', value: String(wcs.id) }));
+        // The extension knows it as its subscription's renewal (its related-order store), and the subscription stays active.
+        expect(JSON.parse(wcsRelated('renewal'))).toEqual([renewal.id]);
+        const after = await api<{ next_payment_at: string }>('GET', `/api/v2/subscriptions/${subscriptionId}`);
+        // The store's midnight (its own time zone) of the service's next charge date, in GMT.
+        const midnight = wpEval(
+          `$day = new DateTimeImmutable( '${after.body.next_payment_at.slice(0, 10)} 00:00:00', wp_timezone() ); ` +
+            "echo gmdate( 'Y-m-d\\TH:i:s', $day->getTimestamp() );",
+        );
+        expect(await wcsNow()).toMatchObject({ status: 'active', next_payment_date_gmt: midnight });
+      },
+    );
+
+    it("When the extension's own scheduled payment runs, then it makes no renewal order and charges nothing", async () => {
+      const orders = storeOrderCount();
+      // The extension's renewal action, due now (as when its next payment date has passed), run by the store's queue.
+      wpEval(
+        `as_unschedule_all_actions( 'woocommerce_scheduled_subscription_payment', array( 'subscription_id' => ${wcs.id} ) ); ` +
+          `as_schedule_single_action( time() - 60, 'woocommerce_scheduled_subscription_payment', ` +
+          `array( 'subscription_id' => ${wcs.id} ) );`,
+      );
+      runQueue();
+      const ran = wpEval(
+        `echo count( as_get_scheduled_actions( array( 'hook' => 'woocommerce_scheduled_subscription_payment', ` +
+          `'args' => array( 'subscription_id' => ${wcs.id} ), 'status' => ActionScheduler_Store::STATUS_COMPLETE ), 'ids' ) );`,
+      );
+      expect(Number(ran)).toBeGreaterThanOrEqual(1);
+      expect(storeOrderCount()).toBe(orders);
+      expect(JSON.parse(wcsRelated('renewal'))).toEqual([renewal.id]);
+      expect((await wcsNow()).status).toBe('active');
+      expect(await providerCallsForPendingCharges()).toEqual([]);
+    });
+
+    it(
+      'When the shop owner cancels the subscription in the extension at the end of the paid period, then the service cancels it on its ' +
+        'next date and charges nothing more',
+      async () => {
+        const before = await api<{ next_payment_at: string }>('GET', `/api/v2/subscriptions/${subscriptionId}`);
+        const end = before.body.next_payment_at.slice(0, 10);
+        await wcOk('PUT', `subscriptions/${wcs.id}`, { status: 'pending-cancel' });
+        expect((await api('GET', `/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({ status: 'active', cancel_at: end });
+        // The service's callback comes back to the store: the extension's subscription is pending-cancel already, nothing changes.
+        cli('jobs', 'run', 'deliver-webhook-events');
+        expect((await wcsNow()).status).toBe('pending-cancel');
+        const notes = await wcOk<Array<{ note: string }>>('GET', `subscriptions/${wcs.id}/notes`);
+        expect(notes.filter((note) => note.note.startsWith('The recurring payments service was told'))).toEqual([
+          expect.objectContaining({ note: 'The recurring payments service was told: cancel at the end of the paid period.' }),
+        ]);
+        expect((await api('GET', `/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({ status: 'active', cancel_at: end });
+        // That day's run (other scenarios' subscriptions may be charged on it) cancels it and charges it nothing.
+        cli('billing', 'run', '--date', end, '--force');
+        expect((await providerCallsForPendingCharges()).filter((charge) => charge.amount === 1500)).toEqual([]);
+        expect((await api('GET', `/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({ status: 'cancelled', cancel_at: end });
+        cli('jobs', 'run', 'process-provider-webhooks');
+        cli('jobs', 'run', 'write-back-to-stores');
+        expect(await wcOk<WcOrder[]>('GET', `orders?parent=${firstOrderId}`)).toEqual([expect.objectContaining({ id: renewal.id })]);
       },
     );
   });

@@ -25,13 +25,24 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		$this->method_title       = __( 'Recurring payments', 'recurring-payments-bridge' );
 		$this->method_description = __( 'Payments and subscriptions through the recurring payments service (Mollie). Connect the service under WooCommerce → Recurring payments.', 'recurring-payments-bridge' );
 		$this->has_fields         = true;
-		$this->supports           = array( 'products' );
+		$this->supports           = self::supports_with( RPS_Wcs::active() );
 		$this->api                = $api;
 		$this->init_form_fields();
 		$this->init_settings();
 		$this->title       = (string) $this->get_option( 'title' );
 		$this->description = (string) $this->get_option( 'description' );
 		add_action( 'woocommerce_update_options_payment_gateways_' . $this->id, array( $this, 'process_admin_options' ) );
+	}
+
+	/**
+	 * Products always; with WooCommerce Subscriptions active, its subscriptions too, billed by the
+	 * service (`gateway_scheduled_payments`: the extension makes no renewal order and charges nothing).
+	 * No amount or date changes: the service's schedule is the one that counts.
+	 *
+	 * @return list<string>
+	 */
+	public static function supports_with( bool $wcs_active ): array {
+		return $wcs_active ? array_merge( array( 'products' ), RPS_Wcs::SUPPORTS ) : array( 'products' );
 	}
 
 	public function init_form_fields(): void {

@@ -280,9 +280,18 @@ function wc_get_product( mixed $id ): WC_Product|false {
 class WC_Order_Item {}
 
 class WC_Order_Item_Product extends WC_Order_Item {
+	public function __construct( private ?WC_Product $product, private int $quantity = 1, private int $id = 0, private int $variation_id = 0 ) {}
+	public function get_id(): int {
+		return $this->id;
+	}
+	public function get_product_id(): int {
+		return null === $this->product ? 0 : $this->product->get_id();
+	}
+	public function get_variation_id(): int {
+		return $this->variation_id;
+	}
 	/** @var array<string, mixed> the line's meta */
 	public array $meta = array();
-	public function __construct( private ?WC_Product $product, private int $quantity = 1 ) {}
 	public function add_meta_data( string $key, mixed $value, bool $unique = false ): void {
 		$this->meta[ $key ] = $value;
 	}

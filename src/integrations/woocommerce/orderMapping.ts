@@ -39,6 +39,34 @@ const text = (value: string | undefined, max = 191): string | null => {
 /** The meta key under which the service writes its own order id on an order it makes in the store. */
 export const SERVICE_ORDER_ID_META = '_rps_order_id';
 
+/**
+ * On a checkout order of WooCommerce Subscriptions' products paid with our gateway: which of the
+ * extension's subscriptions holds which line, `{"<line item id>": <subscription id>}` as JSON (the
+ * plugin writes it when the extension creates its subscriptions, before the order is paid).
+ */
+export const WCS_LINES_META = '_rps_wcs_lines';
+
+/** The extension's subscription of each line item id; empty when the order has none (or an unreadable value). */
+function wcsLinesOf(order: WooOrder): Map<number, number> {
+  const raw = order.meta_data.find((meta) => meta.key === WCS_LINES_META)?.value;
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return new Map();
+    }
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return new Map();
+  const lines = new Map<number, number>();
+  for (const [itemId, subscriptionId] of Object.entries(value as Record<string, unknown>)) {
+    const item = Number(itemId);
+    const subscription = Number(subscriptionId);
+    if (Number.isSafeInteger(item) && item > 0 && Number.isSafeInteger(subscription) && subscription > 0) lines.set(item, subscription);
+  }
+  return lines;
+}
+
 function serviceOrderIdOf(order: WooOrder): string | null {
   const value = order.meta_data.find((meta) => meta.key === SERVICE_ORDER_ID_META)?.value;
   return typeof value === 'string' && /^ord_[A-Za-z0-9]{1,36}$/.test(value) ? value : null;
@@ -56,6 +84,7 @@ export function mapOrder(order: WooOrder): StoreOrder {
     .filter(Boolean)
     .join(' ');
   const country = text(billing.country, 2);
+  const wcsLines = wcsLinesOf(order);
   return {
     shopOrderId: order.id,
     shopOrderNumber: order.number.slice(0, 64),
@@ -82,6 +111,7 @@ export function mapOrder(order: WooOrder): StoreOrder {
         quantity: line.quantity,
         amount: line.subtotal === undefined || line.subtotal_tax === undefined ? null : centsOfSum(line.subtotal, line.subtotal_tax),
         subtotal: line.subtotal !== undefined && centsOfSum(line.subtotal) !== null ? line.subtotal.trim() : null,
+        shopSubscriptionId: wcsLines.get(line.id) ?? null,
       })),
     paymentMethod: text(order.payment_method),
     paymentMethodTitle: text(order.payment_method_title),

@@ -12,6 +12,14 @@ export const META_PAYMENT_ID = '_rps_payment_id';
 export const META_SUBSCRIPTION_ID = '_rps_subscription_id';
 /** On a paid checkout order: the service's subscriptions it started, comma-separated. */
 export const META_SUBSCRIPTION_IDS = '_rps_subscription_ids';
+/**
+ * On a renewal order of WooCommerce Subscriptions' subscription: that subscription (the extension's
+ * own relation meta, read by `wcs_get_subscriptions_for_renewal_order`; the plugin adds the relation
+ * through the extension's related-order store too, which keeps its cache), and the service's next
+ * charge date (`Y-m-d`, the account's time zone), which the plugin gives the extension's subscription.
+ */
+export const META_WCS_RENEWAL = '_subscription_renewal';
+export const META_NEXT_PAYMENT = '_rps_next_payment_at';
 /** Store order statuses that still wait for a payment: a paid write-back moves them to processing. */
 const PAYABLE = new Set(['pending', 'failed', 'on-hold', 'checkout-draft']);
 
@@ -118,6 +126,14 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
         { key: SERVICE_ORDER_ID_META, value: renewal.serviceOrderId },
         { key: META_PAYMENT_ID, value: payment.id },
         ...(renewal.subscriptionId ? [{ key: META_SUBSCRIPTION_ID, value: renewal.subscriptionId }] : []),
+        ...(renewal.shopSubscription
+          ? [
+              { key: META_WCS_RENEWAL, value: String(renewal.shopSubscription.id) },
+              ...(renewal.shopSubscription.nextPaymentAt
+                ? [{ key: META_NEXT_PAYMENT, value: renewal.shopSubscription.nextPaymentAt }]
+                : []),
+            ]
+          : []),
       ],
     },
     wooOrder,

@@ -59,6 +59,8 @@ export interface OrderLineRow {
   amount?: number | null;
   /** A store line's subtotal without tax, as the store's decimal text. */
   shop_subtotal?: string | null;
+  /** WooCommerce Subscriptions' subscription holding the line (migration 044); null or absent: none. */
+  shop_subscription_id?: number | string | null;
 }
 
 const shared = tenantTable<OrderRow>('orders');

@@ -45,10 +45,11 @@ const sameFields = (existing: OrderRow, fields: Partial<OrderRow>) =>
     (key) => (existing[key] ?? null) === (fields[key] ?? null) || String(existing[key]) === String(fields[key]),
   );
 
-type LineFields = Pick<OrderLineRow, 'product_id' | 'quantity' | 'amount' | 'shop_subtotal'>;
+type LineFields = Pick<OrderLineRow, 'product_id' | 'quantity' | 'amount' | 'shop_subtotal' | 'shop_subscription_id'>;
 
 const lineKey = (lines: LineFields[]) => lines.map((line) => `${line.product_id}x${Number(line.quantity)}`).join(',');
-const priceKey = (lines: LineFields[]) => lines.map((line) => `${line.amount ?? '-'}/${line.shop_subtotal ?? '-'}`).join(',');
+const priceKey = (lines: LineFields[]) =>
+  lines.map((line) => `${line.amount ?? '-'}/${line.shop_subtotal ?? '-'}/${line.shop_subscription_id ?? '-'}`).join(',');
 
 /**
  * Writes a page of store orders as Orders, by their unique store id, with their lines on the
@@ -127,7 +128,15 @@ async function writeStoreOrders(
           });
           return [];
         }
-        return [{ product_id: productId, quantity: line.quantity, amount: line.amount, shop_subtotal: line.subtotal }];
+        return [
+          {
+            product_id: productId,
+            quantity: line.quantity,
+            amount: line.amount,
+            shop_subtotal: line.subtotal,
+            shop_subscription_id: line.shopSubscriptionId ?? null,
+          },
+        ];
       });
       const found = existing.get(order.shopOrderId);
       const fields = { ...fieldsOf(order, found), shop_order_id: order.shopOrderId };
@@ -164,13 +173,14 @@ async function writeStoreOrders(
         .where({ id: found.id, account_id: accountId })
         .update({ ...fields, updated_at: now });
       if (linesSame && !pricesSame) {
-        // The same lines with their prices now known (or changed): kept, with the subscriptions they became.
+        // The same lines with their prices (or the extension's subscriptions holding them) now known or
+        // changed: kept, with the subscriptions they became.
         for (const [index, line] of linesBefore.entries()) {
           const current = lines[index];
           if (current)
             await trx('order_lines')
               .where({ account_id: accountId, id: line.id })
-              .update({ amount: current.amount, shop_subtotal: current.shop_subtotal });
+              .update({ amount: current.amount, shop_subtotal: current.shop_subtotal, shop_subscription_id: current.shop_subscription_id });
         }
       }
       if (!linesSame) {

@@ -21,24 +21,45 @@ interface SubscriptionGroup {
   product: ProductRow;
   lines: Array<OrderLineRow & { name: string }>;
   names: string[];
+  /** WooCommerce Subscriptions' subscription the group is (its lines), or null. */
+  shopSubscriptionId: number | null;
 }
+
+const shopSubscriptionOf = (line: OrderLineRow): number | null =>
+  line.shop_subscription_id === null || line.shop_subscription_id === undefined ? null : Number(line.shop_subscription_id);
 
 /**
  * An order's subscription lines, one group — one Subscription — per line. Not one per interval: lines
  * may differ in trial and length, and a buyer who bought two subscriptions expects to see, pause or
  * cancel each by itself (docs/woocommerce.md says why). The key is the line's position on the order.
+ *
+ * Lines WooCommerce Subscriptions put in one of its subscriptions (the plugin names it on each line)
+ * are one group instead, keyed by that subscription: one Subscription here per subscription there,
+ * billed on the terms of its first line (the extension groups only lines of one billing schedule).
  */
 function groupsOf(lines: OrderLineRow[], products: Map<string, ProductRow>): SubscriptionGroup[] {
   const groups: SubscriptionGroup[] = [];
+  const byShopSubscription = new Map<number, SubscriptionGroup>();
   for (const line of [...lines].sort((a, b) => a.position - b.position)) {
     const product = products.get(line.product_id);
     if (!product || product.type !== 'subscription' || !product.interval || !product.interval_value) continue;
-    groups.push({
-      key: `line${line.position}`,
+    const name = line.quantity > 1 ? `${line.quantity} × ${product.name}` : product.name;
+    const shopSubscriptionId = shopSubscriptionOf(line);
+    const joined = shopSubscriptionId === null ? undefined : byShopSubscription.get(shopSubscriptionId);
+    if (joined) {
+      joined.lines.push({ ...line, name: product.name });
+      joined.names.push(name);
+      continue;
+    }
+    const group: SubscriptionGroup = {
+      key: shopSubscriptionId === null ? `line${line.position}` : `wcs${shopSubscriptionId}`,
       product,
       lines: [{ ...line, name: product.name }],
-      names: [line.quantity > 1 ? `${line.quantity} × ${product.name}` : product.name],
-    });
+      names: [name],
+      shopSubscriptionId,
+    };
+    groups.push(group);
+    if (shopSubscriptionId !== null) byShopSubscription.set(shopSubscriptionId, group);
   }
   return groups;
 }
@@ -131,7 +152,7 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
       workflow_id: null,
       docstyle_id: null,
     };
-    const origin = { origin_key: originKey, origin_order_id: order.id };
+    const origin = { origin_key: originKey, origin_order_id: order.id, shop_subscription_id: group.shopSubscriptionId };
     const trialDays = Number(group.product.trial_days ?? 0);
     let row: SubscriptionRow;
     try {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import type { PaymentForStore, StoreBuyer, StoreOrderRef } from '../../integrations/records';
-import { toDbDateTime } from '../../time';
+import { formatDate, toDbDateTime } from '../../time';
 import { ordersRepository, type OrderRow } from '../orders/repository';
 import { providerDisplayName } from '../payments/providerLabel';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
@@ -89,6 +89,10 @@ async function writeRenewal(
       order.account_id,
       lines.map((line) => line.product_id),
     );
+    const subscription = order.subscription_id
+      ? await subscriptionsRepository.find(db, order.account_id, order.subscription_id)
+      : undefined;
+    const shopSubscriptionId = subscription?.shop_subscription_id ? Number(subscription.shop_subscription_id) : null;
     // Made without retries of its own: the task's next attempt looks for it first instead.
     const made = await store.createRenewalOrder({
       serviceOrderId: order.id,
@@ -113,6 +117,10 @@ async function writeRenewal(
       shippingLines: shippingLinesOf(order),
       payment: forStore(payment, providerName),
       subscriptionId: order.subscription_id,
+      shopSubscription:
+        shopSubscriptionId === null
+          ? null
+          : { id: shopSubscriptionId, nextPaymentAt: subscription?.next_payment_at ? formatDate(subscription.next_payment_at) : null },
     });
     shopOrderId = made.shopOrderId;
     await recordStoreOrder(ctx, db, order, made);

@@ -104,7 +104,8 @@ export async function withRetry(
 /**
  * `DELETE /api/v2/subscriptions/{id}` (extension): no charge on or after `cancel_at`; the status
  * becomes `cancelled` on that date (today when absent or past). Cancelling again only moves a
- * future date; a cancelled or completed subscription stays as it is. A cancellation dated later
+ * future date (the same date again changes nothing and sends no event); a cancelled or completed
+ * subscription stays as it is. A cancellation dated later
  * that the customer made in the portal is told to the merchant at once (`subscription.updated`,
  * changes `cancel_at`), as the merchant did not make it; `subscription.cancelled` follows on the date.
  */
@@ -118,6 +119,8 @@ export function cancelSubscription(
   return withRetry(ctx, account, id, async (row) => {
     if (!LIVE.has(row.status)) return row;
     const on = cancelAt && cancelAt > todayIn(ctx) ? cancelAt : todayIn(ctx);
+    // The same cancellation again (the store mirrors back the one it heard of): nothing changes, nobody is told twice.
+    if (row.cancel_at && formatDate(row.cancel_at) === on) return row;
     const now = on === todayIn(ctx);
     const reason = origin.reason ? { cancel_reason: origin.reason } : {};
     const told = { ...viaOf(origin), ...(origin.reason ? { reason: origin.reason } : {}) };
@@ -140,7 +143,8 @@ export function cancelSubscription(
 
 /**
  * `POST /api/v2/subscriptions/{id}/pause` (extension): from today, charges are skipped — not made
- * up later — until `resume_at` (exclusive) or until resumed.
+ * up later — until `resume_at` (exclusive) or until resumed. The same pause of a paused subscription
+ * again (the same `resume_at`, or none) changes nothing and sends no event; another one is refused.
  */
 export function pauseSubscription(
   ctx: AppContext,
@@ -150,6 +154,8 @@ export function pauseSubscription(
   origin: ChangeOrigin = {},
 ): Promise<SubscriptionRow> {
   return withRetry(ctx, account, id, async (row) => {
+    // The same pause again (the store mirrors back the one it heard of): nothing changes, nobody is told twice.
+    if (row.status === 'paused' && formatNullableDate(row.resume_at) === (resumeAt ?? null)) return row;
     if (row.status !== 'active') refuse('Could not pause subscription', 'status', `A subscription that is ${row.status} cannot be paused.`);
     const from = todayIn(ctx);
     if (resumeAt !== undefined && resumeAt <= from)

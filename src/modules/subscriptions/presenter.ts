@@ -37,6 +37,7 @@ export function presentNestedSubscription(row: SubscriptionRow, rules: Subscript
     last_payment_created_at: formatNullableDateTime(row.last_payment_created_at, zone.APP_TIMEZONE),
     resume_at: formatNullableDate(row.resume_at),
     cancel_at: formatNullableDate(row.cancel_at),
+    ...(row.shop_subscription_id ? { shop_subscription_id: Number(row.shop_subscription_id) } : {}),
     rules: rules.map(presentRule),
   };
 }

@@ -29,10 +29,15 @@ export interface SubscriptionRow {
   cancel_reason?: string | null;
   workflow_id: string | null;
   docstyle_id: string | null;
-  /** `order-<order id>-line<position>` (before: `-<interval>`) for a subscription a paid store order made; unique per account. */
+  /**
+   * `order-<order id>-line<position>` (`-wcs<the WooCommerce Subscriptions id>`; before: `-<interval>`) for a
+   * subscription a paid store order made; unique per account.
+   */
   origin_key?: string | null;
   /** The store order it was made from: its later charges become renewal orders of it. */
   origin_order_id?: string | null;
+  /** WooCommerce Subscriptions' subscription it bills (migration 044): its renewal orders are linked to it. */
+  shop_subscription_id?: number | string | null;
   created_at: string;
   updated_at: string;
 }

@@ -27,6 +27,11 @@ export const nestedSubscriptionResponse = z.object({
   last_payment_created_at: z.string().nullable(),
   resume_at: z.string().nullable(),
   cancel_at: z.string().nullable(),
+  shop_subscription_id: z
+    .number()
+    .int()
+    .optional()
+    .describe("WooCommerce Subscriptions' subscription this one bills (the store's id); absent when none"),
   rules: z.array(subscriptionRuleResponse),
 });
 

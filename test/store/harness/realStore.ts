@@ -13,9 +13,24 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): string {
   return result.stdout;
 }
 
-/** setup.sh: the store from nothing (or what is missing), with the plugin zip installed and active. */
-export function setUpStore(pluginZip: string): string {
-  return run('bash', [path.join(REALSTORE, 'setup.sh')], storeEnv({ RS_PLUGIN_ZIP: pluginZip }));
+/**
+ * setup.sh: the store from nothing (or what is missing), with the plugin zip installed and active;
+ * with `wcs`, WooCommerce Subscriptions 7.8.2 installed and active too (RS_WCS=1). Run again on a
+ * running store it only adds what is missing (and sets the store's options again: taxes off).
+ */
+export function setUpStore(pluginZip: string, options: { wcs?: boolean } = {}): string {
+  return run('bash', [path.join(REALSTORE, 'setup.sh')], storeEnv({ RS_PLUGIN_ZIP: pluginZip, ...(options.wcs ? { RS_WCS: '1' } : {}) }));
+}
+
+/**
+ * PHP run inside the store (wp-load.php loaded, as the admin user), for what neither REST nor a page
+ * does: its output. The code comes from the tests themselves, never from a request.
+ */
+export function wpEval(php: string): string {
+  const boot =
+    `$_SERVER['HTTP_HOST'] = '127.0.0.1:' . getenv('RS_PORT'); $_SERVER['REQUEST_URI'] = '/'; ` +
+    `require ${JSON.stringify(path.join(DOCROOT, 'wp-load.php'))}; wp_set_current_user(1); `;
+  return run('php', ['-r', boot + php], storeEnv());
 }
 
 /** stop.sh with RS_PURGE=1: the server stopped, its database dropped, its files removed. */

@@ -70,13 +70,18 @@ export interface ApiAnswer<T> {
   body: T;
 }
 
-/** The service's API v2 as the account's client (the token globalSetup made). */
+/**
+ * The service's API v2 as the account's client (the token globalSetup made). A connection per call: the
+ * suite's CLI and store scripts block this process, and a kept-alive connection the service closed (after
+ * 5 s idle) meanwhile would be reused as it closes ("other side closed").
+ */
 export async function api<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<ApiAnswer<T>> {
   const res = await fetch(`${SERVICE_URL}${route}`, {
     method,
     headers: {
       Authorization: `Bearer ${suiteState().token}`,
       Accept: 'application/json',
+      Connection: 'close',
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -115,7 +120,7 @@ export async function providerCallsForPendingCharges(): Promise<ProviderCharge[]
   for (const { id, ref } of pending) {
     const res = await fetch(`${SERVICE_URL}/webhooks/mollie?account=${ref}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Connection: 'close' },
       body: new URLSearchParams({ id }).toString(),
     });
     if (!res.ok) throw new Error(`the provider webhook for ${id} answered ${res.status}`);

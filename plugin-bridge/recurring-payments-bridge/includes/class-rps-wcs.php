@@ -1,0 +1,325 @@
+<?php
+defined( 'ABSPATH' ) || exit;
+
+/**
+ * WooCommerce Subscriptions (the paid extension), when it is active: our gateway is one of its
+ * gateways with `gateway_scheduled_payments`, so the service alone bills. The extension keeps its
+ * subscriptions (its My Account pages, its admin screens) and makes no renewal order itself; the
+ * service makes one subscription per subscription of the extension and writes each charge as a
+ * renewal order linked to it.
+ *
+ * - Checkout: which of the extension's subscriptions holds which line of the checkout order is
+ *   written on the order (`_rps_wcs_lines`) before the order is paid; the service reads it.
+ * - Renewals: a renewal order the service writes over REST names the extension's subscription
+ *   (`_subscription_renewal`); here the relation is added through the extension's related-order
+ *   store (which keeps its caches), and the subscription's next payment date follows the service's.
+ * - Status, both ways: cancel, pending-cancel (cancel at the end of the paid period), on-hold and
+ *   reactivation in the extension → the service's API; the service's cancel, pause and resume (its
+ *   signed callback) → the extension. Each side asks the other only when the other is not in that
+ *   state already, and a change applied from the service does not call the service back.
+ */
+final class RPS_Wcs {
+
+	/** On a checkout order: `{"<line item id>": <extension subscription id>}` as JSON. */
+	public const LINES_META = '_rps_wcs_lines';
+	/** On the extension's subscription: the service's subscription (`sub_…`) that bills it. */
+	public const SERVICE_ID_META = '_rps_service_subscription_id';
+	/** On a renewal order the service writes: the extension's relation, and the service's next charge date (Y-m-d). */
+	public const RENEWAL_META      = '_subscription_renewal';
+	public const NEXT_PAYMENT_META = '_rps_next_payment_at';
+	/** On a renewal order: the service's subscription (written by the service). */
+	public const ORDER_SERVICE_ID_META = '_rps_subscription_id';
+	/** On a checkout order: the service's subscriptions it started (written by the service). */
+	public const ORDER_SERVICE_IDS_META = '_rps_subscription_ids';
+	/** What our gateway supports besides products while the extension is active. */
+	public const SUPPORTS = array(
+		'subscriptions',
+		'gateway_scheduled_payments',
+		'subscription_cancellation',
+		'subscription_suspension',
+		'subscription_reactivation',
+		'multiple_subscriptions',
+	);
+	/** The extension's statuses whose change is told to the service (its gateway-specific hooks). */
+	public const MIRRORED = array( 'cancelled', 'pending-cancel', 'on-hold', 'activated' );
+
+	/** True while a change the service told of is applied here: the extension's hooks then ask the service nothing. */
+	private static bool $applying = false;
+
+	public static function active(): bool {
+		return class_exists( 'WC_Subscriptions', false ) && function_exists( 'wcs_get_subscription' );
+	}
+
+	public static function register(): void {
+		if ( ! self::active() ) {
+			return;
+		}
+		add_action( 'woocommerce_checkout_subscription_created', array( self::class, 'record_lines' ), 10, 2 );
+		add_action( 'woocommerce_rest_insert_shop_order_object', array( self::class, 'link_renewal' ), 10, 3 );
+		foreach ( self::MIRRORED as $status ) {
+			add_action(
+				'woocommerce_subscription_' . $status . '_' . RPS_Gateway::ID,
+				static function ( $subscription ) use ( $status ): void {
+					if ( $subscription instanceof WC_Order ) {
+						self::status_changed( $subscription, $status, RPS_Api_Client::from_settings() );
+					}
+				}
+			);
+		}
+		add_action(
+			'rps_subscription_event',
+			static function ( $event, $subscription ): void {
+				if ( is_array( $event ) && is_array( $subscription ) ) {
+					self::apply_event( $event, $subscription );
+				}
+			},
+			10,
+			2
+		);
+	}
+
+	/**
+	 * The extension made one of its subscriptions at checkout: the order's lines it holds are named on
+	 * the order (same product and variation), so the service makes one subscription of them.
+	 *
+	 * @param WC_Order $subscription the extension's subscription
+	 * @param WC_Order $order        the checkout order
+	 */
+	public static function record_lines( $subscription, $order ): void {
+		if ( ! $subscription instanceof WC_Order || ! $order instanceof WC_Order || RPS_Gateway::ID !== $order->get_payment_method() ) {
+			return;
+		}
+		$held = array();
+		foreach ( $subscription->get_items() as $item ) {
+			if ( $item instanceof WC_Order_Item_Product ) {
+				$held[ $item->get_product_id() . ':' . $item->get_variation_id() ] = true;
+			}
+		}
+		$current = json_decode( (string) $order->get_meta( self::LINES_META ), true );
+		$current = is_array( $current ) ? $current : array();
+		$lines   = array();
+		foreach ( $order->get_items() as $item_id => $item ) {
+			if ( ! $item instanceof WC_Order_Item_Product ) {
+				continue;
+			}
+			$id = (int) ( $item->get_id() ?: $item_id );
+			if ( isset( $held[ $item->get_product_id() . ':' . $item->get_variation_id() ] ) ) {
+				$lines[ (string) $id ] = $subscription->get_id();
+			} elseif ( isset( $current[ (string) $id ] ) ) {
+				$lines[ (string) $id ] = (int) $current[ (string) $id ]; // Another subscription of this checkout.
+			}
+		}
+		if ( array() === $lines ) {
+			return;
+		}
+		$order->update_meta_data( self::LINES_META, (string) wp_json_encode( (object) $lines ) );
+		$order->save();
+	}
+
+	/**
+	 * A renewal order the service wrote over REST: linked as the extension's renewal of its subscription
+	 * (through the extension's store, so its caches know), with the service's subscription kept on the
+	 * extension's one and the extension's next payment date moved to the service's.
+	 *
+	 * @param WC_Order $order
+	 * @param mixed    $request
+	 * @param bool     $creating
+	 */
+	public static function link_renewal( $order, $request = null, $creating = true ): void {
+		if ( ! $creating || ! $order instanceof WC_Order ) {
+			return;
+		}
+		$subscription_id = (int) $order->get_meta( self::RENEWAL_META );
+		$service_id      = (string) $order->get_meta( self::ORDER_SERVICE_ID_META );
+		if ( $subscription_id <= 0 || '' === $service_id ) {
+			return; // Not one of the service's renewals of the extension's subscription.
+		}
+		$subscription = wcs_get_subscription( $subscription_id );
+		if ( ! $subscription instanceof WC_Order ) {
+			RPS_Callback::log( 'warning', sprintf( 'Renewal order %d names subscription %d, which WooCommerce Subscriptions does not have', $order->get_id(), $subscription_id ) );
+			return;
+		}
+		if ( class_exists( 'WCS_Related_Order_Store' ) ) {
+			WCS_Related_Order_Store::instance()->add_relation( $order, $subscription, 'renewal' );
+		}
+		if ( '' === (string) $subscription->get_meta( self::SERVICE_ID_META ) ) {
+			$subscription->update_meta_data( self::SERVICE_ID_META, $service_id );
+			$subscription->save();
+		}
+		/* translators: %s: the renewal order's number */
+		$subscription->add_order_note( sprintf( __( 'Renewal order %s was made by the recurring payments service, which charges this subscription.', 'recurring-payments-bridge' ), $order->get_order_number() ) );
+		self::follow_next_payment( $subscription, (string) $order->get_meta( self::NEXT_PAYMENT_META ) );
+	}
+
+	/**
+	 * The extension's next payment date becomes the service's next charge date (the site's midnight of
+	 * that day), so its screens and e-mails say when the service charges. A date the extension refuses
+	 * (not in the future) is left as it is.
+	 */
+	public static function follow_next_payment( WC_Order $subscription, string $date ): void {
+		if ( ! preg_match( '/^\d{4}-\d{2}-\d{2}$/', $date ) || ! method_exists( $subscription, 'update_dates' ) ) {
+			return;
+		}
+		try {
+			$local = new DateTimeImmutable( $date . ' 00:00:00', wp_timezone() );
+			$gmt   = $local->setTimezone( new DateTimeZone( 'UTC' ) )->format( 'Y-m-d H:i:s' );
+			if ( $subscription->get_date( 'next_payment' ) !== $gmt && $local->getTimestamp() > time() ) {
+				$subscription->update_dates( array( 'next_payment' => $gmt ) );
+			}
+		} catch ( Exception $error ) {
+			RPS_Callback::log( 'warning', sprintf( 'The next payment date of subscription %d was not moved to %s: %s', $subscription->get_id(), $date, $error->getMessage() ) );
+		}
+	}
+
+	/**
+	 * The extension changed one of its subscriptions paid with our gateway: the service is told, unless
+	 * the change came from the service (a callback being applied) or from a renewal order's outcome
+	 * (the service's own charge: it handles a failure with its follow-ups), or the service's
+	 * subscription is in that state already.
+	 *
+	 * @param string $status one of MIRRORED
+	 * @return string what was done (for the log and the tests)
+	 */
+	public static function status_changed( WC_Order $subscription, string $status, RPS_Api_Client $api ): string {
+		if ( self::$applying ) {
+			return 'applying the service\'s change';
+		}
+		if ( doing_action( 'woocommerce_order_status_changed' ) || doing_action( 'woocommerce_payment_complete' ) ) {
+			return 'a renewal order\'s outcome';
+		}
+		try {
+			$service_id = self::service_id_of( $subscription, $api );
+			if ( '' === $service_id ) {
+				return 'no subscription at the service';
+			}
+			$path    = '/api/v2/subscriptions/' . rawurlencode( $service_id );
+			$current = $api->get( $path );
+			$state   = (string) ( $current['status'] ?? '' );
+			$live    = in_array( $state, array( 'active', 'paused' ), true );
+			$cancels = (string) ( $current['cancel_at'] ?? '' );
+			switch ( $status ) {
+				case 'cancelled':
+					// A cancellation dated at or before the next charge stands already (the extension's
+					// pending-cancel ending): nothing more is charged, and the service ends it on its date.
+					$next = substr( (string) ( $current['next_payment_at'] ?? '' ), 0, 10 );
+					if ( ! $live || ( '' !== $cancels && ( '' === $next || $cancels <= $next || $cancels <= wp_date( 'Y-m-d' ) ) ) ) {
+						return 'already cancelled';
+					}
+					$api->delete_json( $path, array() );
+					$done = __( 'The recurring payments service was told: cancelled.', 'recurring-payments-bridge' );
+					break;
+				case 'pending-cancel':
+					if ( ! $live || '' !== $cancels ) {
+						return 'already cancelled';
+					}
+					$end = (string) ( $current['next_payment_at'] ?? '' );
+					$api->delete_json( $path, '' === $end ? array() : array( 'cancel_at' => substr( $end, 0, 10 ) ) );
+					$done = __( 'The recurring payments service was told: cancel at the end of the paid period.', 'recurring-payments-bridge' );
+					break;
+				case 'on-hold':
+					if ( 'active' !== $state ) {
+						return 'not active';
+					}
+					$api->post( $path . '/pause', array() );
+					$done = __( 'The recurring payments service was told: paused.', 'recurring-payments-bridge' );
+					break;
+				case 'activated':
+					if ( 'paused' !== $state ) {
+						return 'not paused';
+					}
+					$api->post( $path . '/resume', array() );
+					$done = __( 'The recurring payments service was told: resumed.', 'recurring-payments-bridge' );
+					break;
+				default:
+					return 'not mirrored';
+			}
+		} catch ( RPS_Api_Error $error ) {
+			RPS_Callback::log( 'error', sprintf( 'Subscription %d is %s in WooCommerce Subscriptions; the service could not be told: %s', $subscription->get_id(), $status, $error->detail() ) );
+			/* translators: %s: the service's error */
+			$subscription->add_order_note( sprintf( __( 'The recurring payments service could not be told of this change: %s. Make the same change in the service.', 'recurring-payments-bridge' ), $error->getMessage() ) );
+			return 'failed';
+		}
+		$subscription->add_order_note( $done );
+		return 'told';
+	}
+
+	/**
+	 * A verified change from the service (its callback) on the extension's subscription it bills:
+	 * cancelled (pending-cancel while its date is to come), paused (on-hold), resumed (active), and
+	 * after a skip the next payment date. A subscription in that state already is left alone.
+	 *
+	 * @param array<string, mixed> $event        the callback's body
+	 * @param array<string, mixed> $subscription the service's subscription
+	 * @return string what was done
+	 */
+	public static function apply_event( array $event, array $subscription ): string {
+		$shop_id = (int) ( $subscription['shop_subscription_id'] ?? 0 );
+		if ( $shop_id <= 0 || ! function_exists( 'wcs_get_subscription' ) ) {
+			return 'not an extension subscription';
+		}
+		$wcs = wcs_get_subscription( $shop_id );
+		if ( ! $wcs instanceof WC_Order || RPS_Gateway::ID !== $wcs->get_payment_method() ) {
+			return 'not an extension subscription';
+		}
+		if ( '' === (string) $wcs->get_meta( self::SERVICE_ID_META ) && is_string( $subscription['id'] ?? null ) ) {
+			$wcs->update_meta_data( self::SERVICE_ID_META, $subscription['id'] );
+			$wcs->save();
+		}
+		$kind = substr( (string) ( $event['event'] ?? '' ), strlen( 'subscription.' ) );
+		$to   = null;
+		if ( 'cancelled' === $kind ) {
+			$on = (string) ( $event['cancel_at'] ?? $subscription['cancel_at'] ?? '' );
+			$to = 'cancelled' === ( $subscription['status'] ?? '' ) || '' === $on || $on <= wp_date( 'Y-m-d' ) ? 'cancelled' : 'pending-cancel';
+			if ( $wcs->has_status( array( 'cancelled', 'expired' ) ) || ( 'pending-cancel' === $to && $wcs->has_status( 'pending-cancel' ) ) ) {
+				return 'already ' . $wcs->get_status();
+			}
+		} elseif ( 'paused' === $kind ) {
+			$to = $wcs->has_status( 'active' ) ? 'on-hold' : null;
+		} elseif ( 'resumed' === $kind ) {
+			$to = $wcs->has_status( 'on-hold' ) ? 'active' : null;
+		}
+		if ( in_array( $kind, array( 'resumed', 'skipped' ), true ) ) {
+			self::follow_next_payment( $wcs, substr( (string) ( $subscription['next_payment_at'] ?? '' ), 0, 10 ) );
+		}
+		if ( null === $to ) {
+			return 'nothing to change';
+		}
+		self::$applying = true;
+		try {
+			$wcs->update_status( $to, __( 'Changed by the recurring payments service.', 'recurring-payments-bridge' ) );
+		} catch ( Exception $error ) {
+			RPS_Callback::log( 'error', sprintf( 'Subscription %d could not be made %s as the service says: %s', $wcs->get_id(), $to, $error->getMessage() ) );
+			return 'failed';
+		} finally {
+			self::$applying = false;
+		}
+		return $to;
+	}
+
+	/**
+	 * The service's subscription billing one of the extension's: kept on it, else found among those
+	 * its checkout order started (the one naming it as `shop_subscription_id`) and kept.
+	 */
+	public static function service_id_of( WC_Order $subscription, RPS_Api_Client $api ): string {
+		$known = (string) $subscription->get_meta( self::SERVICE_ID_META );
+		if ( '' !== $known ) {
+			return $known;
+		}
+		$parent = method_exists( $subscription, 'get_parent_id' ) ? wc_get_order( $subscription->get_parent_id() ) : false;
+		if ( ! $parent instanceof WC_Order ) {
+			return '';
+		}
+		foreach ( array_filter( explode( ',', (string) $parent->get_meta( self::ORDER_SERVICE_IDS_META ) ) ) as $candidate ) {
+			if ( ! preg_match( '/^sub_[A-Za-z0-9]{1,64}$/', $candidate ) ) {
+				continue;
+			}
+			$found = $api->get( '/api/v2/subscriptions/' . rawurlencode( $candidate ) );
+			if ( (int) ( $found['shop_subscription_id'] ?? 0 ) === $subscription->get_id() ) {
+				$subscription->update_meta_data( self::SERVICE_ID_META, $candidate );
+				$subscription->save();
+				return $candidate;
+			}
+		}
+		return '';
+	}
+}
