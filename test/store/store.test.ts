@@ -798,7 +798,8 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
 
       it(
         'When the customer opens My Account → Subscriptions, ' +
-          'then each of their subscriptions shows its status, amount, next payment, remaining payments and orders',
+          'then each of their subscriptions shows its status, amount, next payment, remaining payments and orders, ' +
+          'and the renewal orders are in their list of orders',
         async () => {
           const renewalsOf = async (orderId: number) =>
             (await wcOk<WcOrder[]>('GET', `orders?parent=${orderId}`)).map((order) => order.id).sort((a, b) => b - a);
@@ -827,6 +828,13 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
             'Remaining payments': 'until cancelled',
             Orders: orderNumbers([...(await renewalsOf(trial.orderId)), trial.orderId]),
           });
+
+          // The renewal orders are the customer's orders as any other: My Account → Orders lists them.
+          await shopper.goto(`${STORE_URL}/my-account/orders/`);
+          const listed = await shopper.locator('.woocommerce-orders-table__cell-order-number a').allInnerTexts();
+          const theirs = [monthly.orderId, variation.orderId, trial.orderId];
+          for (const orderId of [...theirs]) theirs.push(...(await renewalsOf(orderId)));
+          expect(listed.map((text) => text.trim()).sort()).toEqual(theirs.map((id) => `#${id}`).sort());
         },
       );
 
@@ -853,6 +861,13 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
 
           expect(await billAsOf(renewalDay, subscription)).toEqual([]);
           expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'cancelled' });
+          expect((await subscriptionsShown()).get(subscription.name)).toEqual({
+            Status: 'Cancelled',
+            Amount: '€18.15',
+            'Next payment': '—',
+            'Remaining payments': '0',
+            Orders: orderNumbers([variation.orderId]),
+          });
           expect(await billAsOf(monthsAfter(today(), 2), subscription)).toEqual([]);
           expect(await wcOk<WcOrder[]>('GET', `orders?parent=${variation.orderId}`)).toEqual([]);
         },

@@ -104,16 +104,7 @@ final class RPS_Subscriptions_List_Table extends WP_List_Table {
 
 	/** @param array<string, mixed> $item */
 	protected function column_status( $item ): string {
-		$text = RPS_Subscriptions::status_label( (string) $item['status'] );
-		if ( ! empty( $item['cancel_at'] ) ) {
-			/* translators: %s: date */
-			$text .= ' ' . sprintf( __( '(ends %s)', 'recurring-payments-bridge' ), RPS_Subscriptions::date_text( $item['cancel_at'] ) );
-		}
-		if ( ! empty( $item['resume_at'] ) ) {
-			/* translators: %s: date */
-			$text .= ' ' . sprintf( __( '(until %s)', 'recurring-payments-bridge' ), RPS_Subscriptions::date_text( $item['resume_at'] ) );
-		}
-		return esc_html( $text );
+		return esc_html( RPS_Subscriptions::status_text( $item ) );
 	}
 
 	/** @param array<string, mixed> $item */

@@ -195,6 +195,30 @@ final class RPS_Subscriptions {
 		};
 	}
 
+	/**
+	 * A subscription's status as shown to people, with the day it ends (cancelled at the end of a
+	 * period) or resumes (paused until a date) while that is still to come: an ended subscription
+	 * says only that it ended, not "ends" on a day that is past.
+	 *
+	 * @param array<string, mixed> $subscription
+	 */
+	public static function status_text( array $subscription ): string {
+		$status = (string) ( $subscription['status'] ?? '' );
+		$text   = self::status_label( $status );
+		if ( in_array( $status, array( 'cancelled', 'completed' ), true ) ) {
+			return $text;
+		}
+		if ( ! empty( $subscription['cancel_at'] ) ) {
+			/* translators: %s: date */
+			$text .= ' ' . sprintf( __( '(ends %s)', 'recurring-payments-bridge' ), self::date_text( $subscription['cancel_at'] ) );
+		}
+		if ( 'paused' === $status && ! empty( $subscription['resume_at'] ) ) {
+			/* translators: %s: date */
+			$text .= ' ' . sprintf( __( '(until %s)', 'recurring-payments-bridge' ), self::date_text( $subscription['resume_at'] ) );
+		}
+		return $text;
+	}
+
 	/** A status as shown to people. */
 	public static function status_label( string $status ): string {
 		return match ( $status ) {

@@ -56,6 +56,17 @@ final class AdminSubscriptionsTest extends StubTestCase {
 		$this->assertStringNotContainsString( 'do=skip&subscription=sub_2', $html );
 	}
 
+	public function test_a_cancelled_subscription_is_listed_as_cancelled_not_as_ending_on_a_past_day(): void {
+		$ending    = array_merge( self::subscription( 'sub_1' ), array( 'cancel_at' => '2026-12-24' ) );
+		$cancelled = array_merge( self::subscription( 'sub_2', 'cancelled' ), array( 'cancel_at' => '2026-12-24', 'next_payment_at' => null ) );
+		self::answer( 200, array( 'data' => array( $ending, $cancelled ), 'meta' => array( 'total' => 2 ) ) );
+		self::answer( 200, array( 'data' => array() ) );
+		$html = RPS_Admin_Subscriptions::html( array( 'status' => '', 'subscription_id' => '', 'paged' => 1 ), RPS_Api_Client::from_settings() );
+
+		$this->assertStringContainsString( '<td class="column-status">Active (ends 2026-12-24)</td>', $html );
+		$this->assertStringContainsString( '<td class="column-status">Cancelled</td>', $html );
+	}
+
 	public function test_the_order_boxs_link_shows_that_orders_subscriptions(): void {
 		$order = self::order();
 		self::answer( 200, array( 'payments' => array(), 'subscriptions' => array( self::subscription(), self::subscription( 'sub_2' ) ) ) );
