@@ -856,7 +856,14 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           );
           const renewalDay = monthsAfter(today(), 1);
           expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', cancel_at: renewalDay });
-          expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({ Status: `Active (ends ${renewalDay})` });
+          // Nothing more to pay: the period paid runs out on the day it would have renewed.
+          expect((await subscriptionsShown()).get(subscription.name)).toEqual({
+            Status: `Active (ends ${renewalDay})`,
+            Amount: '€18.15',
+            'Next payment': '—',
+            'Remaining payments': '0',
+            Orders: orderNumbers([variation.orderId]),
+          });
           await expect(section.getByRole('button', { name: 'Cancel', exact: true }).count()).resolves.toBe(0);
 
           expect(await billAsOf(renewalDay, subscription)).toEqual([]);

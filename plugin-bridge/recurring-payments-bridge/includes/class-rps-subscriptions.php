@@ -87,11 +87,18 @@ final class RPS_Subscriptions {
 
 	/**
 	 * Payments still to come: the rules' times minus times done; null when a rule runs until cancelled.
+	 * None once it ended, nor when it is cancelled before its next payment (a cancel at the end of the
+	 * paid period: the service then has no next payment).
 	 *
 	 * @param array<string, mixed> $subscription
 	 */
 	public static function remaining_payments( array $subscription ): ?int {
 		if ( in_array( $subscription['status'] ?? '', array( 'cancelled', 'completed' ), true ) ) {
+			return 0;
+		}
+		$cancel_at = (string) ( $subscription['cancel_at'] ?? '' );
+		$next      = (string) ( $subscription['next_payment_at'] ?? '' );
+		if ( '' !== $cancel_at && ( '' === $next || self::date_text( $next ) >= self::date_text( $cancel_at ) ) ) {
 			return 0;
 		}
 		$remaining = 0;
