@@ -898,6 +898,60 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           expect(listed.get(trial.subscription.name)).toEqual({ customer: who, status: 'Active' });
         },
       );
+
+      it(
+        'When the customer buys two subscription products and a one-time product in one cart, ' +
+          'then the first payment pays all three, each subscription line is a subscription of its own, ' +
+          'and each renewal order holds only its own line',
+        async () => {
+          const recurring = (name: string, price: string) =>
+            wcOk<WcProduct>('POST', 'products', {
+              name,
+              regular_price: price,
+              virtual: true,
+              meta_data: [
+                { key: '_rps_recurring', value: 'yes' },
+                { key: '_rps_interval', value: 'month' },
+                { key: '_rps_interval_count', value: '1' },
+              ],
+            });
+          const syrup = await recurring('Syrup club', '8.00');
+          const milk = await recurring('Milk club', '6.00');
+          const papers = await wcOk<WcProduct>('POST', 'products', { name: 'Filter papers', regular_price: '3.00', virtual: true });
+          await untilDelivered(async () => {
+            const here = await productsByShopId();
+            for (const product of [syrup, milk, papers]) expect(here.get(product.id)).toBeDefined();
+          });
+
+          await shopper.goto(`${STORE_URL}/?add-to-cart=${syrup.id}`);
+          await shopper.goto(`${STORE_URL}/?add-to-cart=${milk.id}`);
+          // (8.00 + 6.00 + 3.00) + 21 % VAT
+          const orderId = await checkOut(`add-to-cart=${papers.id}`);
+          await expectFirstPayment(orderId, '20.57');
+          const theirs = await listAll<Subscription>('/api/v2/subscriptions');
+          const started = theirs.filter((subscription) => subscription.name.startsWith(`Order ${orderId}: `));
+          expect(started.map((subscription) => [subscription.name, subscription.rules[0]?.amount]).sort()).toEqual([
+            [`Order ${orderId}: Milk club`, '7.26'],
+            [`Order ${orderId}: Syrup club`, '9.68'],
+          ]);
+
+          const renewalDay = monthsAfter(today(), 1);
+          cli('billing', 'run', '--date', renewalDay, '--force');
+          const charged = await providerCallsForPendingCharges();
+          cli('jobs', 'run', 'process-provider-webhooks');
+          cli('jobs', 'run', 'write-back-to-stores');
+          const ours = charged.filter((charge) => started.some((subscription) => charge.description.startsWith(`${subscription.name} `)));
+          expect(ours.map((charge) => charge.amount).sort()).toEqual([726, 968]);
+          const renewals = await untilDelivered(async () => {
+            const found = await wcOk<Array<WcOrder & { customer_id: number }>>('GET', `orders?parent=${orderId}`);
+            expect(found).toHaveLength(2);
+            return found;
+          });
+          const byProduct = new Map(renewals.map((renewal) => [renewal.line_items[0]?.product_id, renewal]));
+          expectRenewal(byProduct.get(syrup.id) as WcOrder & { customer_id: number }, syrup.id, '8.00', '1.68');
+          expectRenewal(byProduct.get(milk.id) as WcOrder & { customer_id: number }, milk.id, '6.00', '1.26');
+        },
+      );
     });
   });
 
