@@ -576,6 +576,7 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
         start_date: string;
         next_payment_at: string | null;
         cancel_at: string | null;
+        resume_at: string | null;
         rules: Array<{ amount: string; interval: string; interval_amount: number; times: number | null; times_done: number }>;
         customer: { id: string; email: string };
       }
@@ -950,6 +951,53 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           const byProduct = new Map(renewals.map((renewal) => [renewal.line_items[0]?.product_id, renewal]));
           expectRenewal(byProduct.get(syrup.id) as WcOrder & { customer_id: number }, syrup.id, '8.00', '1.68');
           expectRenewal(byProduct.get(milk.id) as WcOrder & { customer_id: number }, milk.id, '6.00', '1.26');
+        },
+      );
+
+      it(
+        'When the customer skips the next payment in My Account, ' + 'then its date charges nothing and the period after it is charged',
+        async () => {
+          const { subscription } = trial;
+          const next = (await subscriptionOf(subscription.id)).next_payment_at as string;
+          await subscriptionsShown();
+          const skip = shopper
+            .locator(`section.rps-subscription[id="${subscription.id}"]`)
+            .getByRole('button', { name: 'Skip next payment' });
+          await skip.click();
+          await expect(shopper.locator('.wc-block-components-notice-banner.is-success').first().innerText()).resolves.toBe(
+            'The next payment is skipped.',
+          );
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', next_payment_at: monthsAfter(next, 1) });
+          expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({ 'Next payment': monthsAfter(next, 1) });
+
+          expect(await billAsOf(next, subscription)).toEqual([]);
+          expect(await billAsOf(monthsAfter(next, 1), subscription)).toEqual([expect.objectContaining({ amount: 1210 })]);
+        },
+      );
+
+      it(
+        'When the customer pauses a subscription in My Account until a date and resumes it, ' +
+          'then it is paused until then and active again',
+        async () => {
+          const { subscription } = trial;
+          const next = (await subscriptionOf(subscription.id)).next_payment_at;
+          const resumeAt = daysAfter(today(), 10);
+          await subscriptionsShown();
+          const section = shopper.locator(`section.rps-subscription[id="${subscription.id}"]`);
+          await section.locator('input[name=rps_resume_at]').fill(resumeAt);
+          await section.getByRole('button', { name: 'Pause', exact: true }).click();
+          await expect(shopper.locator('.wc-block-components-notice-banner.is-success').first().innerText()).resolves.toBe(
+            'The subscription is paused.',
+          );
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'paused', resume_at: resumeAt });
+          expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({ Status: `Paused (until ${resumeAt})` });
+
+          await section.getByRole('button', { name: 'Resume', exact: true }).click();
+          await expect(shopper.locator('.wc-block-components-notice-banner.is-success').first().innerText()).resolves.toBe(
+            'The subscription is resumed.',
+          );
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', resume_at: null, next_payment_at: next });
+          expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({ Status: 'Active' });
         },
       );
     });
