@@ -591,6 +591,8 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
       let monthly: Bought;
       let variation: Bought;
       let trial: Bought;
+      /** The subscriptions of the cart with two subscription products. */
+      let mixed: Subscription[];
 
       const subscriptionOf = async (id: string) => {
         const res = await api<Subscription>('GET', `/api/v2/subscriptions/${id}`);
@@ -931,6 +933,7 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           await expectFirstPayment(orderId, '20.57');
           const theirs = await listAll<Subscription>('/api/v2/subscriptions');
           const started = theirs.filter((subscription) => subscription.name.startsWith(`Order ${orderId}: `));
+          mixed = started;
           expect(started.map((subscription) => [subscription.name, subscription.rules[0]?.amount]).sort()).toEqual([
             [`Order ${orderId}: Milk club`, '7.26'],
             [`Order ${orderId}: Syrup club`, '9.68'],
@@ -998,6 +1001,33 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           );
           expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', resume_at: null, next_payment_at: next });
           expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({ Status: 'Active' });
+        },
+      );
+
+      it(
+        'When the shop owner cancels a subscription from WooCommerce → Subscriptions, ' +
+          'then it ends after its paid period and the list and the buyer say so',
+        async () => {
+          const subscription = mixed.find((one) => one.name.endsWith(': Milk club')) as Subscription;
+          const next = (await subscriptionOf(subscription.id)).next_payment_at as string;
+          await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-subscriptions`);
+          await admin.locator('.subsubsub').getByRole('link', { name: 'Active' }).click();
+          await admin.waitForURL(/status=active/);
+          const row = admin.locator('table.wp-list-table tbody tr').filter({ hasText: subscription.id });
+          await row.hover();
+          // The list asks "Cancel … after the period already paid?": the shop owner says OK (the admin page's dialog handler).
+          await Promise.all([admin.waitForURL(/page=rps-subscriptions/), row.locator('.row-actions a', { hasText: 'Cancel' }).click()]);
+          await expect(admin.locator('.notice-success p').innerText()).resolves.toBe(
+            'The subscription is cancelled: it ends after the period already paid.',
+          );
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', cancel_at: next });
+          const listed = admin.locator('table.wp-list-table tbody tr').filter({ hasText: subscription.id });
+          await expect(listed.locator('td.column-status').innerText()).resolves.toBe(`Active (ends ${next})`);
+          expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({
+            Status: `Active (ends ${next})`,
+            'Remaining payments': '0',
+          });
+          expect(await billAsOf(next, subscription)).toEqual([]);
         },
       );
     });
