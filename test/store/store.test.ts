@@ -1016,7 +1016,11 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           const row = admin.locator('table.wp-list-table tbody tr').filter({ hasText: subscription.id });
           await row.hover();
           // The list asks "Cancel … after the period already paid?": the shop owner says OK (the admin page's dialog handler).
-          await Promise.all([admin.waitForURL(/page=rps-subscriptions/), row.locator('.row-actions a', { hasText: 'Cancel' }).click()]);
+          // Back on the Active view the shop owner was in.
+          await Promise.all([
+            admin.waitForURL(/admin\.php\?page=rps-subscriptions&status=active$/),
+            row.locator('.row-actions a', { hasText: 'Cancel' }).click(),
+          ]);
           await expect(admin.locator('.notice-success p').innerText()).resolves.toBe(
             'The subscription is cancelled: it ends after the period already paid.',
           );

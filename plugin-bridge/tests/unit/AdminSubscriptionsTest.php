@@ -51,7 +51,7 @@ final class AdminSubscriptionsTest extends StubTestCase {
 		$this->assertStringContainsString( 'mdt_1', $html );
 		$this->assertStringContainsString( '<td class="column-follow_ups">2</td>', $html );
 		$this->assertStringContainsString( 'page=wc-orders&action=edit&id=50', $html );
-		$this->assertStringContainsString( 'do=skip&subscription=sub_1&_wpnonce=', $html, 'active: skip' );
+		$this->assertStringContainsString( 'do=skip&subscription=sub_1&status=active&_wpnonce=', $html, 'active: skip' );
 		$this->assertStringContainsString( 'do=resume&subscription=sub_2', $html, 'paused: resume' );
 		$this->assertStringNotContainsString( 'do=skip&subscription=sub_2', $html );
 	}
@@ -117,6 +117,23 @@ final class AdminSubscriptionsTest extends StubTestCase {
 		$this->assertSame( 'https://shop.example/wp-admin/admin.php?page=rps-subscriptions', self::act( 'cancel' ) );
 		$this->assertSame( array( 'cancel_at' => '2026-12-24' ), self::body_sent_to( 'DELETE', '/api/v2/subscriptions/sub_1' ) );
 		$this->assertSame( 'success', RPS_Stub_State::$transients['rps_subscriptions_notice_1'][0] );
+	}
+
+	public function test_an_action_from_a_status_view_returns_to_that_view(): void {
+		self::answer( 200, array( 'data' => array( self::subscription() ), 'meta' => array( 'total' => 1 ) ) );
+		self::answer( 200, array( 'data' => array() ) );
+		$html = RPS_Admin_Subscriptions::html( array( 'status' => 'active', 'subscription_id' => '', 'paged' => 1 ), RPS_Api_Client::from_settings() );
+		$this->assertStringContainsString( 'do=cancel&subscription=sub_1&status=active&_wpnonce=', $html );
+
+		self::answer( 200, self::subscription() );
+		self::answer( 200, self::subscription() );
+		$_REQUEST = array( '_wpnonce' => wp_create_nonce( RPS_Admin_Subscriptions::ACTION . '-cancel-sub_1' ) );
+		$back     = RPS_Admin_Subscriptions::handle( array( 'do' => 'cancel', 'subscription' => 'sub_1', 'status' => 'active' ), RPS_Api_Client::from_settings() );
+		$this->assertSame( 'https://shop.example/wp-admin/admin.php?page=rps-subscriptions&status=active', $back );
+
+		$_REQUEST = array( '_wpnonce' => wp_create_nonce( RPS_Admin_Subscriptions::ACTION . '-cancel-sub_1' ) );
+		$back     = RPS_Admin_Subscriptions::handle( array( 'do' => 'cancel', 'subscription' => 'sub_1', 'status' => '"><script>' ), RPS_Api_Client::from_settings() );
+		$this->assertSame( 'https://shop.example/wp-admin/admin.php?page=rps-subscriptions', $back, 'no view but the known ones' );
 	}
 
 	public function test_pause_has_no_end_date_and_an_action_the_status_does_not_allow_is_refused(): void {
