@@ -593,6 +593,7 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
       let trial: Bought;
       /** The subscriptions of the cart with two subscription products. */
       let mixed: Subscription[];
+      let mixedOrderId: number;
 
       const subscriptionOf = async (id: string) => {
         const res = await api<Subscription>('GET', `/api/v2/subscriptions/${id}`);
@@ -930,6 +931,7 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           await shopper.goto(`${STORE_URL}/?add-to-cart=${milk.id}`);
           // (8.00 + 6.00 + 3.00) + 21 % VAT
           const orderId = await checkOut(`add-to-cart=${papers.id}`);
+          mixedOrderId = orderId;
           await expectFirstPayment(orderId, '20.57');
           const theirs = await listAll<Subscription>('/api/v2/subscriptions');
           const started = theirs.filter((subscription) => subscription.name.startsWith(`Order ${orderId}: `));
@@ -1032,6 +1034,34 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
             'Remaining payments': '0',
           });
           expect(await billAsOf(next, subscription)).toEqual([]);
+        },
+      );
+
+      it(
+        "When the shop owner opens a subscription's order from the list, " +
+          'then its box shows the subscriptions the order started and links to just those in the list',
+        async () => {
+          await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-subscriptions`);
+          const row = admin.locator('table.wp-list-table tbody tr').filter({ hasText: mixed[0]?.id ?? '' });
+          await Promise.all([admin.waitForURL(/action=edit/), row.locator('td.column-orders a', { hasText: `#${mixedOrderId}` }).click()]);
+          const box = admin.locator('#rps-order-box');
+          const listedInBox = (await box.locator('ul').nth(1).locator('li').allInnerTexts()).map((text) => text.trim()).sort();
+          const [milk, syrup] = await Promise.all(
+            [': Milk club', ': Syrup club'].map((name) =>
+              subscriptionOf((mixed.find((one) => one.name.endsWith(name)) as Subscription).id),
+            ),
+          );
+          // Their statuses as the list says them (Milk club ended on the day its cancel took effect).
+          expect(listedInBox).toEqual([
+            `${milk?.name} — Cancelled, next payment —`,
+            `${syrup?.name} — Active, next payment ${syrup?.next_payment_at}`,
+          ]);
+          await Promise.all([
+            admin.waitForURL(/page=rps-subscriptions/),
+            box.getByRole('link', { name: 'Manage these subscriptions' }).click(),
+          ]);
+          const names = await admin.locator('table.wp-list-table tbody td.column-name strong').allInnerTexts();
+          expect(names.sort()).toEqual(mixed.map((one) => one.name).sort());
         },
       );
     });

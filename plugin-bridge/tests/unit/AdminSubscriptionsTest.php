@@ -67,6 +67,25 @@ final class AdminSubscriptionsTest extends StubTestCase {
 		$this->assertStringContainsString( '<td class="column-status">Cancelled</td>', $html );
 	}
 
+	public function test_the_order_box_shows_each_subscriptions_status_as_the_list_does(): void {
+		$order = self::order();
+		self::answer(
+			200,
+			array(
+				'payments'      => array(),
+				'subscriptions' => array(
+					array( 'id' => 'sub_1', 'name' => 'Order 35: Milk club', 'status' => 'active', 'next_payment_at' => null, 'cancel_at' => '2026-12-24' ),
+					array( 'id' => 'sub_2', 'name' => 'Order 35: Syrup club', 'status' => 'active', 'next_payment_at' => '2026-12-24', 'cancel_at' => null ),
+					array( 'id' => 'sub_3', 'name' => 'Order 35: Tea club', 'status' => 'cancelled', 'next_payment_at' => null, 'cancel_at' => '2026-11-24' ),
+				),
+			)
+		);
+		$box = RPS_Order_Box::html( $order, RPS_Api_Client::from_settings() );
+		$this->assertStringContainsString( '<li>Order 35: Milk club — Active (ends 2026-12-24), next payment —</li>', $box );
+		$this->assertStringContainsString( '<li>Order 35: Syrup club — Active, next payment 2026-12-24</li>', $box );
+		$this->assertStringContainsString( '<li>Order 35: Tea club — Cancelled, next payment —</li>', $box );
+	}
+
 	public function test_the_order_boxs_link_shows_that_orders_subscriptions(): void {
 		$order = self::order();
 		self::answer( 200, array( 'payments' => array(), 'subscriptions' => array( self::subscription(), self::subscription( 'sub_2' ) ) ) );
