@@ -208,7 +208,16 @@ describe.each(TEST_DATABASES)('the endpoints the plugin uses, on %s', (kind) => 
             name: expect.any(String),
             status: 'active',
             next_payment_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+            cancel_at: null,
           }),
+        ]);
+        // Cancelled at the end of its period (as the plugin's Cancel does): the box says the day it ends.
+        const [started] = paid.body.subscriptions as Array<{ id: string; next_payment_at: string }>;
+        const subscriptionId = started?.id as string;
+        const nextDay = started?.next_payment_at as string;
+        expect((await t.as(token).delete(`/api/v2/subscriptions/${subscriptionId}`).send({ cancel_at: nextDay })).status).toBe(200);
+        expect((await view()).body.subscriptions).toEqual([
+          expect.objectContaining({ id: subscriptionId, status: 'active', cancel_at: nextDay, next_payment_at: null }),
         ]);
 
         expect((await t.as(other.token).get(`/api/v2/shop/orders/${shopOrderId}`)).status).toBe(404);

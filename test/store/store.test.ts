@@ -3,8 +3,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, DOCROOT, PLUGIN_ZIP, REALSTORE, SERVICE_URL, STORE_URL, hasRealStore } from './harness/config';
 import {
+  BUYER,
   adminPage,
   buyerWithCart,
+  customerPage,
   finishOnSandbox,
   launchChromium,
   openBlockCheckout,
@@ -13,7 +15,7 @@ import {
   placeClassicOrder,
 } from './harness/browser';
 import { runQueue, setUpStore, storeQuery, untilDelivered, useCheckout, wcOk, wpEval } from './harness/realStore';
-import { api, cli, providerCallsForPendingCharges, suiteState } from './harness/service';
+import { api, cli, providerCallsForPendingCharges, providerPayment, suiteState, type ProviderCharge } from './harness/service';
 
 /**
  * The service and the plugin against the real WordPress 6.8.8 + WooCommerce 9.9.5 store of
@@ -139,12 +141,38 @@ async function expectPaid(shopOrderId: number, total: string): Promise<ServiceOr
   return here;
 }
 
+/**
+ * "Publish" in the classic post editor. Leaving the title starts an autosave, and while it runs the editor
+ * greys out its buttons and ignores a click on them: a click that led nowhere is made again once they are back.
+ */
+async function publishInEditor(page: Page): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await page.locator('#publish:not(.disabled)').waitFor();
+    try {
+      await Promise.all([page.waitForURL(/post\.php\?post=\d+&action=edit/, { timeout: 10_000 }), page.click('#publish')]);
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 /** The order-confirmation block's heading and text (the store's block theme shows it on the order-received page). */
 async function orderStatusShown(page: Page): Promise<{ heading: string; text: string }> {
   const status = page.locator('.wc-block-order-confirmation-status');
   return { heading: (await status.locator('h1').textContent()) ?? '', text: (await status.locator('p').first().textContent()) ?? '' };
 }
 const THANK_YOU = { heading: 'Order received', text: 'Thank you. Your order has been received.' };
+
+/** Today in the service's time zone (APP_TIMEZONE of the suite's service), and dates from it, as the API writes them. */
+const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(new Date());
+const daysAfter = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+/** The same day `months` later, clamped to the month's last day (as the service's monthly schedule). */
+function monthsAfter(date: string, months: number): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const last = new Date(Date.UTC(year, month - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month - 1 + months, Math.min(day, last))).toISOString().slice(0, 10);
+}
 
 let unique = 0;
 const email = (who: string) => `${who}.${Date.now()}.${(unique += 1)}@example.nl`;
@@ -398,6 +426,8 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
     let firstOrderId: number;
     let subscriptionId: string;
     let renewal: WcOrder;
+    /** "Coffee of the month", made recurring in the product editor. */
+    let monthlyProductId: number;
 
     beforeAll(async () => {
       await wcOk('PUT', 'settings/general/woocommerce_calc_taxes', { value: 'yes' });
@@ -498,12 +528,15 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           await admin.goto(`${STORE_URL}/wp-admin/post-new.php?post_type=product`);
           await admin.fill('#title', 'Coffee of the month');
           await admin.fill('#_regular_price', '20.00');
+          // Nothing shipped (a voucher each month): what the buyer pays is the price with its VAT alone.
+          await admin.check('#_virtual');
           await admin.check('#rps_recurring');
           await admin.fill('#rps_interval_count', '1');
           await admin.selectOption('#rps_interval', 'month');
           await admin.fill('#rps_length', '3');
-          await Promise.all([admin.waitForURL(/post\.php\?post=\d+&action=edit/), admin.click('#publish')]);
+          await publishInEditor(admin);
           const id = Number(/post=(\d+)/.exec(admin.url())?.[1]);
+          monthlyProductId = id;
           const meta = (await wcOk<{ meta_data: Array<{ key: string; value: unknown }> }>('GET', `products/${id}`)).meta_data;
           expect(Object.fromEntries(meta.filter((m) => m.key.startsWith('_rps_')).map((m) => [m.key, m.value]))).toEqual({
             _rps_recurring: 'yes',
@@ -534,6 +567,504 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
         }
       },
     );
+
+    describe('bought by a registered customer', () => {
+      interface Subscription {
+        id: string;
+        name: string;
+        status: string;
+        start_date: string;
+        next_payment_at: string | null;
+        cancel_at: string | null;
+        resume_at: string | null;
+        rules: Array<{ amount: string; interval: string; interval_amount: number; times: number | null; times_done: number }>;
+        customer: { id: string; email: string };
+      }
+      const password = `Pw-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      let customer: { id: number; email: string; username: string };
+      let shopper: Page;
+      /** The subscriptions bought, each with its checkout order in the store. */
+      interface Bought {
+        orderId: number;
+        subscription: Subscription;
+      }
+      let monthly: Bought;
+      let variation: Bought;
+      let trial: Bought;
+      /** The subscriptions of the cart with two subscription products. */
+      let mixed: Subscription[];
+      let mixedOrderId: number;
+
+      const subscriptionOf = async (id: string) => {
+        const res = await api<Subscription>('GET', `/api/v2/subscriptions/${id}`);
+        expect(res.status).toBe(200);
+        return res.body;
+      };
+      /**
+       * A billing run as of `date` (ahead of today: --force), the provider's webhooks and the write-back:
+       * the charges it made for `subscription` (the run bills the block's other subscriptions too).
+       */
+      async function billAsOf(date: string, subscription: Subscription): Promise<ProviderCharge[]> {
+        cli('billing', 'run', '--date', date, '--force');
+        const charged = await providerCallsForPendingCharges();
+        cli('jobs', 'run', 'process-provider-webhooks');
+        cli('jobs', 'run', 'write-back-to-stores');
+        return charged.filter((charge) => charge.description.startsWith(`${subscription.name} `));
+      }
+      /** The customer buys what is in their cart at the classic checkout and pays on the sandbox: the store order. */
+      async function checkOut(addToCart: string): Promise<number> {
+        await shopper.goto(`${STORE_URL}/?${addToCart}`);
+        await placeClassicOrder(shopper, customer.email);
+        await finishOnSandbox(shopper, 'paid');
+        return orderIdOf(shopper.url());
+      }
+      /** The first payment: the store order paid for `total` in the customer's account, and the provider asked for it. */
+      async function expectFirstPayment(orderId: number, total: string): Promise<Subscription> {
+        const order = await expectPaid(orderId, total);
+        const inStore = await wcOk<WcOrder & { customer_id: number }>('GET', `orders/${orderId}`);
+        expect(inStore.customer_id).toBe(customer.id);
+        expect(providerPayment(inStore.transaction_id)).toEqual({
+          amount: Math.round(Number(total) * 100),
+          currency: 'EUR',
+          sequence_type: 'first',
+        });
+        expect(order.subscription).toEqual(expect.any(String));
+        return subscriptionOf(order.subscription as string);
+      }
+      /** A renewal order of the store: paid with our method, in the customer's account, with its line and the 21 % VAT. */
+      function expectRenewal(order: WcOrder & { customer_id: number }, productId: number, net: string, tax: string): void {
+        const total = (Number(net) + Number(tax)).toFixed(2);
+        expect(order).toMatchObject({ status: 'processing', customer_id: customer.id, total, total_tax: tax, payment_method: 'rps' });
+        expect(order.line_items).toEqual([
+          expect.objectContaining({ product_id: productId, quantity: 1, subtotal: net, total: net, total_tax: tax }),
+        ]);
+        expect(order.tax_lines).toEqual([expect.objectContaining({ label: 'BTW', rate_percent: 21, tax_total: tax })]);
+      }
+      /** What My Account → Subscriptions shows: per subscription its name and its table's rows. */
+      async function subscriptionsShown(): Promise<Map<string, Record<string, string>>> {
+        await shopper.goto(`${STORE_URL}/my-account/subscriptions/`);
+        const shown = new Map<string, Record<string, string>>();
+        for (const section of await shopper.locator('section.rps-subscription').all()) {
+          const rows: Record<string, string> = {};
+          for (const row of await section.locator('tr').all()) {
+            rows[(await row.locator('th').innerText()).trim()] = (await row.locator('td').innerText()).replace(/\s+/g, ' ').trim();
+          }
+          shown.set((await section.locator('h3').innerText()).trim(), rows);
+        }
+        return shown;
+      }
+      const orderNumbers = (ids: number[]) => ids.map((id) => `Order #${id}`).join(', ');
+
+      beforeAll(async () => {
+        const address = { first_name: BUYER.firstName, last_name: BUYER.lastName, country: 'NL' };
+        const username = `customer${Date.now()}`;
+        customer = await wcOk('POST', 'customers', {
+          email: email('registered'),
+          username,
+          password,
+          ...address,
+          billing: { ...address, address_1: BUYER.address, postcode: BUYER.postcode, city: BUYER.city },
+        });
+        shopper = await customerPage(browser, username, password);
+      });
+      afterAll(async () => {
+        await shopper?.context().close();
+      });
+
+      it(
+        'When a registered customer buys "Coffee of the month" at the classic checkout in Chromium, ' +
+          'then the first payment is 24.20 and a subscription of 24.20 a month has two payments to come',
+        async () => {
+          const orderId = await checkOut(`add-to-cart=${monthlyProductId}`);
+          const subscription = await expectFirstPayment(orderId, '24.20');
+          expect(await wcOk<WcOrder>('GET', `orders/${orderId}`)).toMatchObject({ total_tax: '4.20' });
+          expect(subscription).toMatchObject({
+            status: 'active',
+            next_payment_at: monthsAfter(today(), 1),
+            customer: { email: customer.email },
+            rules: [expect.objectContaining({ amount: '24.20', interval: 'month', interval_amount: 1, times: 3, times_done: 1 })],
+          });
+          monthly = { orderId, subscription };
+        },
+      );
+
+      it(
+        'When the service bills "Coffee of the month" at +1, +2 and +3 months, then it charges 24.20 twice and then nothing, ' +
+          "and each renewal is an order in the customer's account with its line (20.00) and VAT (4.20)",
+        async () => {
+          const { orderId, subscription } = monthly;
+          const first = monthsAfter(today(), 1);
+          expect(await billAsOf(first, subscription)).toEqual([expect.objectContaining({ amount: 2420, currency: 'EUR' })]);
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', next_payment_at: monthsAfter(today(), 2) });
+          expect(await billAsOf(monthsAfter(today(), 2), subscription)).toEqual([
+            expect.objectContaining({ amount: 2420, currency: 'EUR' }),
+          ]);
+          expect(await subscriptionOf(subscription.id)).toMatchObject({
+            status: 'completed',
+            next_payment_at: null,
+            rules: [expect.objectContaining({ times: 3, times_done: 3 })],
+          });
+          expect(await billAsOf(monthsAfter(today(), 3), subscription)).toEqual([]);
+
+          const renewals = await untilDelivered(async () => {
+            const found = await wcOk<Array<WcOrder & { customer_id: number }>>('GET', `orders?parent=${orderId}`);
+            expect(found).toHaveLength(2);
+            return found;
+          });
+          for (const renewal of renewals) expectRenewal(renewal, monthlyProductId, '20.00', '4.20');
+          const theirs = await wcOk<WcOrder[]>('GET', `orders?customer=${customer.id}&per_page=100`);
+          expect(theirs.map((order) => order.id).sort()).toEqual([orderId, ...renewals.map((renewal) => renewal.id)].sort());
+        },
+      );
+
+      it(
+        'When the customer buys the recurring variation of a variable product, ' +
+          'then the first payment is its price with VAT and a subscription of that amount starts for the variation',
+        async () => {
+          const parent = await wcOk<WcProduct>('POST', 'products', {
+            name: 'Tea box',
+            type: 'variable',
+            attributes: [{ name: 'Plan', options: ['Once', 'Monthly'], variation: true, visible: true }],
+          });
+          await wcOk('POST', `products/${parent.id}/variations`, {
+            regular_price: '9.00',
+            virtual: true,
+            attributes: [{ name: 'Plan', option: 'Once' }],
+          });
+          const recurring = await wcOk<WcProduct>('POST', `products/${parent.id}/variations`, {
+            regular_price: '15.00',
+            virtual: true,
+            attributes: [{ name: 'Plan', option: 'Monthly' }],
+            meta_data: [
+              { key: '_rps_recurring', value: 'yes' },
+              { key: '_rps_interval', value: 'month' },
+              { key: '_rps_interval_count', value: '1' },
+            ],
+          });
+          await untilDelivered(async () =>
+            expect((await productsByShopId()).get(recurring.id)).toMatchObject({ type: 'subscription', interval: 'month' }),
+          );
+
+          const orderId = await checkOut(`add-to-cart=${parent.id}&variation_id=${recurring.id}&attribute_plan=Monthly`);
+          const subscription = await expectFirstPayment(orderId, '18.15');
+          expect((await wcOk<WcOrder>('GET', `orders/${orderId}`)).line_items).toEqual([
+            expect.objectContaining({ product_id: parent.id, variation_id: recurring.id, total: '15.00', total_tax: '3.15' }),
+          ]);
+          expect(subscription).toMatchObject({
+            status: 'active',
+            next_payment_at: monthsAfter(today(), 1),
+            rules: [expect.objectContaining({ amount: '18.15', interval: 'month', interval_amount: 1, times: null })],
+          });
+          variation = { orderId, subscription };
+        },
+      );
+
+      it(
+        'When the customer buys a product with a 14-day trial and a sign-up fee, ' +
+          'then the first payment is the fee with VAT and the subscription is first charged when the trial ends',
+        async () => {
+          const product = await wcOk<WcProduct>('POST', 'products', {
+            name: 'Tasting club',
+            regular_price: '10.00',
+            virtual: true,
+            meta_data: [
+              { key: '_rps_recurring', value: 'yes' },
+              { key: '_rps_interval', value: 'month' },
+              { key: '_rps_interval_count', value: '1' },
+              { key: '_rps_trial_days', value: '14' },
+              { key: '_rps_signup_fee', value: '5.00' },
+            ],
+          });
+          await untilDelivered(async () => expect((await productsByShopId()).get(product.id)).toMatchObject({ type: 'subscription' }));
+
+          const orderId = await checkOut(`add-to-cart=${product.id}`);
+          // 5.00 + 21 % VAT; the period's 12.10 is taken off until the trial ends.
+          const subscription = await expectFirstPayment(orderId, '6.05');
+          const trialEnds = daysAfter(today(), 14);
+          expect(subscription).toMatchObject({
+            status: 'active',
+            start_date: trialEnds,
+            next_payment_at: trialEnds,
+            rules: [expect.objectContaining({ amount: '12.10', interval: 'month', times: null, times_done: 0 })],
+          });
+          trial = { orderId, subscription };
+
+          expect(await billAsOf(daysAfter(trialEnds, -1), subscription)).toEqual([]);
+          expect(await billAsOf(trialEnds, subscription)).toEqual([expect.objectContaining({ amount: 1210, currency: 'EUR' })]);
+          const renewals = await untilDelivered(async () => {
+            const found = await wcOk<Array<WcOrder & { customer_id: number }>>('GET', `orders?parent=${orderId}`);
+            expect(found).toHaveLength(1);
+            return found;
+          });
+          expectRenewal(renewals[0] as WcOrder & { customer_id: number }, product.id, '10.00', '2.10');
+        },
+      );
+
+      it(
+        'When the customer opens My Account → Subscriptions, ' +
+          'then each of their subscriptions shows its status, amount, next payment, remaining payments and orders, ' +
+          'and the renewal orders are in their list of orders',
+        async () => {
+          const renewalsOf = async (orderId: number) =>
+            (await wcOk<WcOrder[]>('GET', `orders?parent=${orderId}`)).map((order) => order.id).sort((a, b) => b - a);
+          const shown = await subscriptionsShown();
+          expect([...shown.keys()].sort()).toEqual(
+            [monthly.subscription.name, variation.subscription.name, trial.subscription.name].sort(),
+          );
+          expect(shown.get(monthly.subscription.name)).toEqual({
+            Status: 'Completed',
+            Amount: '€24.20',
+            'Next payment': '—',
+            'Remaining payments': '0',
+            Orders: orderNumbers([...(await renewalsOf(monthly.orderId)), monthly.orderId]),
+          });
+          expect(shown.get(variation.subscription.name)).toEqual({
+            Status: 'Active',
+            Amount: '€18.15',
+            'Next payment': monthsAfter(today(), 1),
+            'Remaining payments': 'until cancelled',
+            Orders: orderNumbers([variation.orderId]),
+          });
+          expect(shown.get(trial.subscription.name)).toEqual({
+            Status: 'Active',
+            Amount: '€12.10',
+            'Next payment': monthsAfter(daysAfter(today(), 14), 1),
+            'Remaining payments': 'until cancelled',
+            Orders: orderNumbers([...(await renewalsOf(trial.orderId)), trial.orderId]),
+          });
+
+          // The renewal orders are the customer's orders as any other: My Account → Orders lists them.
+          await shopper.goto(`${STORE_URL}/my-account/orders/`);
+          const listed = await shopper.locator('.woocommerce-orders-table__cell-order-number a').allInnerTexts();
+          const theirs = [monthly.orderId, variation.orderId, trial.orderId];
+          for (const orderId of [...theirs]) theirs.push(...(await renewalsOf(orderId)));
+          expect(listed.map((text) => text.trim()).sort()).toEqual(theirs.map((id) => `#${id}`).sort());
+        },
+      );
+
+      it(
+        'When the customer cancels a subscription in My Account, ' +
+          'then it ends after the period paid and the billing run of its next date charges nothing for it',
+        async () => {
+          const { subscription } = variation;
+          await subscriptionsShown();
+          const section = shopper.locator(`section.rps-subscription[id="${subscription.id}"]`);
+          shopper.once('dialog', (dialog) => void dialog.accept());
+          await Promise.all([
+            shopper.waitForURL(/\/my-account\/subscriptions\/$/),
+            section.getByRole('button', { name: 'Cancel', exact: true }).click(),
+          ]);
+          // The store's block theme shows WooCommerce's notices as banners.
+          await expect(shopper.locator('.wc-block-components-notice-banner.is-success').first().innerText()).resolves.toBe(
+            'The subscription is cancelled: it ends after the period already paid.',
+          );
+          const renewalDay = monthsAfter(today(), 1);
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', cancel_at: renewalDay });
+          // Nothing more to pay: the period paid runs out on the day it would have renewed.
+          expect((await subscriptionsShown()).get(subscription.name)).toEqual({
+            Status: `Active (ends ${renewalDay})`,
+            Amount: '€18.15',
+            'Next payment': '—',
+            'Remaining payments': '0',
+            Orders: orderNumbers([variation.orderId]),
+          });
+          await expect(section.getByRole('button', { name: 'Cancel', exact: true }).count()).resolves.toBe(0);
+
+          expect(await billAsOf(renewalDay, subscription)).toEqual([]);
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'cancelled' });
+          expect((await subscriptionsShown()).get(subscription.name)).toEqual({
+            Status: 'Cancelled',
+            Amount: '€18.15',
+            'Next payment': '—',
+            'Remaining payments': '0',
+            Orders: orderNumbers([variation.orderId]),
+          });
+          expect(await billAsOf(monthsAfter(today(), 2), subscription)).toEqual([]);
+          expect(await wcOk<WcOrder[]>('GET', `orders?parent=${variation.orderId}`)).toEqual([]);
+        },
+      );
+
+      it(
+        'When the shop owner opens WooCommerce → Subscriptions, ' +
+          'then the list shows these subscriptions with their customer and status',
+        async () => {
+          await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-subscriptions`);
+          const listed = new Map<string, { customer: string; status: string }>();
+          for (const row of await admin.locator('table.wp-list-table tbody tr').all()) {
+            listed.set((await row.locator('td.column-name strong').innerText()).trim(), {
+              customer: (await row.locator('td.column-customer').innerText()).replace(/\s+/g, ' ').trim(),
+              status: (await row.locator('td.column-status').innerText()).trim(),
+            });
+          }
+          const who = `${BUYER.firstName} ${BUYER.lastName} ${customer.email}`;
+          expect(listed.get(monthly.subscription.name)).toEqual({ customer: who, status: 'Completed' });
+          expect(listed.get(variation.subscription.name)).toEqual({ customer: who, status: 'Cancelled' });
+          expect(listed.get(trial.subscription.name)).toEqual({ customer: who, status: 'Active' });
+        },
+      );
+
+      it(
+        'When the customer buys two subscription products and a one-time product in one cart, ' +
+          'then the first payment pays all three, each subscription line is a subscription of its own, ' +
+          'and each renewal order holds only its own line',
+        async () => {
+          const recurring = (name: string, price: string) =>
+            wcOk<WcProduct>('POST', 'products', {
+              name,
+              regular_price: price,
+              virtual: true,
+              meta_data: [
+                { key: '_rps_recurring', value: 'yes' },
+                { key: '_rps_interval', value: 'month' },
+                { key: '_rps_interval_count', value: '1' },
+              ],
+            });
+          const syrup = await recurring('Syrup club', '8.00');
+          const milk = await recurring('Milk club', '6.00');
+          const papers = await wcOk<WcProduct>('POST', 'products', { name: 'Filter papers', regular_price: '3.00', virtual: true });
+          await untilDelivered(async () => {
+            const here = await productsByShopId();
+            for (const product of [syrup, milk, papers]) expect(here.get(product.id)).toBeDefined();
+          });
+
+          await shopper.goto(`${STORE_URL}/?add-to-cart=${syrup.id}`);
+          await shopper.goto(`${STORE_URL}/?add-to-cart=${milk.id}`);
+          // (8.00 + 6.00 + 3.00) + 21 % VAT
+          const orderId = await checkOut(`add-to-cart=${papers.id}`);
+          mixedOrderId = orderId;
+          await expectFirstPayment(orderId, '20.57');
+          const theirs = await listAll<Subscription>('/api/v2/subscriptions');
+          const started = theirs.filter((subscription) => subscription.name.startsWith(`Order ${orderId}: `));
+          mixed = started;
+          expect(started.map((subscription) => [subscription.name, subscription.rules[0]?.amount]).sort()).toEqual([
+            [`Order ${orderId}: Milk club`, '7.26'],
+            [`Order ${orderId}: Syrup club`, '9.68'],
+          ]);
+
+          const renewalDay = monthsAfter(today(), 1);
+          cli('billing', 'run', '--date', renewalDay, '--force');
+          const charged = await providerCallsForPendingCharges();
+          cli('jobs', 'run', 'process-provider-webhooks');
+          cli('jobs', 'run', 'write-back-to-stores');
+          const ours = charged.filter((charge) => started.some((subscription) => charge.description.startsWith(`${subscription.name} `)));
+          expect(ours.map((charge) => charge.amount).sort()).toEqual([726, 968]);
+          const renewals = await untilDelivered(async () => {
+            const found = await wcOk<Array<WcOrder & { customer_id: number }>>('GET', `orders?parent=${orderId}`);
+            expect(found).toHaveLength(2);
+            return found;
+          });
+          const byProduct = new Map(renewals.map((renewal) => [renewal.line_items[0]?.product_id, renewal]));
+          expectRenewal(byProduct.get(syrup.id) as WcOrder & { customer_id: number }, syrup.id, '8.00', '1.68');
+          expectRenewal(byProduct.get(milk.id) as WcOrder & { customer_id: number }, milk.id, '6.00', '1.26');
+        },
+      );
+
+      it(
+        'When the customer skips the next payment in My Account, ' + 'then its date charges nothing and the period after it is charged',
+        async () => {
+          const { subscription } = trial;
+          const next = (await subscriptionOf(subscription.id)).next_payment_at as string;
+          await subscriptionsShown();
+          const skip = shopper
+            .locator(`section.rps-subscription[id="${subscription.id}"]`)
+            .getByRole('button', { name: 'Skip next payment' });
+          await skip.click();
+          await expect(shopper.locator('.wc-block-components-notice-banner.is-success').first().innerText()).resolves.toBe(
+            'The next payment is skipped.',
+          );
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', next_payment_at: monthsAfter(next, 1) });
+          expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({ 'Next payment': monthsAfter(next, 1) });
+
+          expect(await billAsOf(next, subscription)).toEqual([]);
+          expect(await billAsOf(monthsAfter(next, 1), subscription)).toEqual([expect.objectContaining({ amount: 1210 })]);
+        },
+      );
+
+      it(
+        'When the customer pauses a subscription in My Account until a date and resumes it, ' +
+          'then it is paused until then and active again',
+        async () => {
+          const { subscription } = trial;
+          const next = (await subscriptionOf(subscription.id)).next_payment_at;
+          const resumeAt = daysAfter(today(), 10);
+          await subscriptionsShown();
+          const section = shopper.locator(`section.rps-subscription[id="${subscription.id}"]`);
+          await section.locator('input[name=rps_resume_at]').fill(resumeAt);
+          await section.getByRole('button', { name: 'Pause', exact: true }).click();
+          await expect(shopper.locator('.wc-block-components-notice-banner.is-success').first().innerText()).resolves.toBe(
+            'The subscription is paused.',
+          );
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'paused', resume_at: resumeAt });
+          expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({ Status: `Paused (until ${resumeAt})` });
+
+          await section.getByRole('button', { name: 'Resume', exact: true }).click();
+          await expect(shopper.locator('.wc-block-components-notice-banner.is-success').first().innerText()).resolves.toBe(
+            'The subscription is resumed.',
+          );
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', resume_at: null, next_payment_at: next });
+          expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({ Status: 'Active' });
+        },
+      );
+
+      it(
+        'When the shop owner cancels a subscription from WooCommerce → Subscriptions, ' +
+          'then it ends after its paid period and the list and the buyer say so',
+        async () => {
+          const subscription = mixed.find((one) => one.name.endsWith(': Milk club')) as Subscription;
+          const next = (await subscriptionOf(subscription.id)).next_payment_at as string;
+          await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-subscriptions`);
+          await admin.locator('.subsubsub').getByRole('link', { name: 'Active' }).click();
+          await admin.waitForURL(/status=active/);
+          const row = admin.locator('table.wp-list-table tbody tr').filter({ hasText: subscription.id });
+          await row.hover();
+          // The list asks "Cancel … after the period already paid?": the shop owner says OK (the admin page's dialog handler).
+          // Back on the Active view the shop owner was in.
+          await Promise.all([
+            admin.waitForURL(/admin\.php\?page=rps-subscriptions&status=active$/),
+            row.locator('.row-actions a', { hasText: 'Cancel' }).click(),
+          ]);
+          await expect(admin.locator('.notice-success p').innerText()).resolves.toBe(
+            'The subscription is cancelled: it ends after the period already paid.',
+          );
+          expect(await subscriptionOf(subscription.id)).toMatchObject({ status: 'active', cancel_at: next });
+          const listed = admin.locator('table.wp-list-table tbody tr').filter({ hasText: subscription.id });
+          await expect(listed.locator('td.column-status').innerText()).resolves.toBe(`Active (ends ${next})`);
+          expect((await subscriptionsShown()).get(subscription.name)).toMatchObject({
+            Status: `Active (ends ${next})`,
+            'Remaining payments': '0',
+          });
+          expect(await billAsOf(next, subscription)).toEqual([]);
+        },
+      );
+
+      it(
+        "When the shop owner opens a subscription's order from the list, " +
+          'then its box shows the subscriptions the order started and links to just those in the list',
+        async () => {
+          await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-subscriptions`);
+          const row = admin.locator('table.wp-list-table tbody tr').filter({ hasText: mixed[0]?.id ?? '' });
+          await Promise.all([admin.waitForURL(/action=edit/), row.locator('td.column-orders a', { hasText: `#${mixedOrderId}` }).click()]);
+          const box = admin.locator('#rps-order-box');
+          const listedInBox = (await box.locator('ul').nth(1).locator('li').allInnerTexts()).map((text) => text.trim()).sort();
+          const [milk, syrup] = await Promise.all(
+            [': Milk club', ': Syrup club'].map((name) =>
+              subscriptionOf((mixed.find((one) => one.name.endsWith(name)) as Subscription).id),
+            ),
+          );
+          // Their statuses as the list says them (Milk club ended on the day its cancel took effect).
+          expect(listedInBox).toEqual([
+            `${milk?.name} — Cancelled, next payment —`,
+            `${syrup?.name} — Active, next payment ${syrup?.next_payment_at}`,
+          ]);
+          await Promise.all([
+            admin.waitForURL(/page=rps-subscriptions/),
+            box.getByRole('link', { name: 'Manage these subscriptions' }).click(),
+          ]);
+          const names = await admin.locator('table.wp-list-table tbody td.column-name strong').allInnerTexts();
+          expect(names.sort()).toEqual(mixed.map((one) => one.name).sort());
+        },
+      );
+    });
   });
 
   describe('with WooCommerce Subscriptions active ("Accept manual renewals" on) and one of its subscription products', () => {

@@ -127,19 +127,20 @@ final class RPS_Admin_Subscriptions {
 		);
 	}
 
-	/** A row action's link: admin-post.php with the action, the subscription and a nonce. */
-	public static function action_url( string $action, string $subscription_id ): string {
-		return wp_nonce_url(
-			add_query_arg(
-				array(
-					'action'       => self::ACTION,
-					'do'           => $action,
-					'subscription' => $subscription_id,
-				),
-				admin_url( 'admin-post.php' )
-			),
-			self::ACTION . '-' . $action . '-' . $subscription_id
+	/**
+	 * A row action's link: admin-post.php with the action, the subscription and a nonce, and the list's
+	 * status view to return to.
+	 */
+	public static function action_url( string $action, string $subscription_id, string $status = '' ): string {
+		$args = array(
+			'action'       => self::ACTION,
+			'do'           => $action,
+			'subscription' => $subscription_id,
 		);
+		if ( in_array( $status, self::STATUSES, true ) ) {
+			$args['status'] = $status;
+		}
+		return wp_nonce_url( add_query_arg( $args, admin_url( 'admin-post.php' ) ), self::ACTION . '-' . $action . '-' . $subscription_id );
 	}
 
 	public static function handle_request(): void {
@@ -151,7 +152,8 @@ final class RPS_Admin_Subscriptions {
 
 	/**
 	 * One row action, after the capability and the nonce. Cancel ends the subscription after the
-	 * period paid; pause has no end date (Resume ends it). The outcome is shown once on the list.
+	 * period paid; pause has no end date (Resume ends it). The outcome is shown once on the list, in
+	 * the status view the action was taken in.
 	 *
 	 * @param array<string, mixed> $get
 	 */
@@ -162,7 +164,9 @@ final class RPS_Admin_Subscriptions {
 			wp_die( esc_html__( 'You are not allowed to manage subscriptions.', 'recurring-payments-bridge' ), '', array( 'response' => 403 ) );
 		}
 		check_admin_referer( self::ACTION . '-' . $action . '-' . $subscription_id );
-		$back = self::url();
+		// Back to the view the action was taken in (the Active list stays the Active list).
+		$status = sanitize_key( (string) ( $get['status'] ?? '' ) );
+		$back   = self::url( in_array( $status, self::STATUSES, true ) ? $status : '' );
 		try {
 			if ( ! preg_match( '/^sub_[A-Za-z0-9]+$/', $subscription_id ) ) {
 				throw new RPS_Api_Error( 'Not a subscription id', 404 );

@@ -163,9 +163,7 @@ final class RPS_My_Account {
 	private static function subscription_html( array $subscription, array $portal ): string {
 		$remaining = RPS_Subscriptions::remaining_payments( $subscription );
 		$rows      = array(
-			__( 'Status', 'recurring-payments-bridge' )             => esc_html( RPS_Subscriptions::status_label( (string) $subscription['status'] ) )
-				. ( empty( $subscription['cancel_at'] ) ? '' : esc_html( ' ' . sprintf( /* translators: %s: date */ __( '(ends %s)', 'recurring-payments-bridge' ), RPS_Subscriptions::date_text( $subscription['cancel_at'] ) ) ) )
-				. ( empty( $subscription['resume_at'] ) ? '' : esc_html( ' ' . sprintf( /* translators: %s: date */ __( '(until %s)', 'recurring-payments-bridge' ), RPS_Subscriptions::date_text( $subscription['resume_at'] ) ) ) ),
+			__( 'Status', 'recurring-payments-bridge' )             => esc_html( RPS_Subscriptions::status_text( $subscription ) ),
 			__( 'Amount', 'recurring-payments-bridge' )             => wp_kses_post( RPS_Subscriptions::amount_html( $subscription ) ),
 			__( 'Next payment', 'recurring-payments-bridge' )       => esc_html( RPS_Subscriptions::date_text( $subscription['next_payment_at'] ?? null ) ),
 			__( 'Remaining payments', 'recurring-payments-bridge' ) => esc_html( null === $remaining ? __( 'until cancelled', 'recurring-payments-bridge' ) : (string) $remaining ),

@@ -53,7 +53,7 @@ final class RPS_Order_Box {
 			$html .= '<p><strong>' . esc_html__( 'Subscriptions', 'recurring-payments-bridge' ) . '</strong></p><ul>';
 			foreach ( (array) $view['subscriptions'] as $subscription ) {
 				/* translators: 1: subscription name, 2: status, 3: next payment date */
-				$html .= '<li>' . esc_html( sprintf( __( '%1$s — %2$s, next payment %3$s', 'recurring-payments-bridge' ), (string) $subscription['name'], (string) $subscription['status'], (string) ( $subscription['next_payment_at'] ?? '—' ) ) ) . '</li>';
+				$html .= '<li>' . esc_html( sprintf( __( '%1$s — %2$s, next payment %3$s', 'recurring-payments-bridge' ), (string) $subscription['name'], RPS_Subscriptions::status_text( (array) $subscription ), RPS_Subscriptions::date_text( $subscription['next_payment_at'] ?? null ) ) ) . '</li>';
 			}
 			$html .= '</ul>';
 			$ids   = array_values( array_filter( array_map( static fn ( $subscription ): string => (string) ( $subscription['id'] ?? '' ), (array) $view['subscriptions'] ) ) );

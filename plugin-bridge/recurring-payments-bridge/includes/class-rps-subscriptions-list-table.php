@@ -89,7 +89,7 @@ final class RPS_Subscriptions_List_Table extends WP_List_Table {
 		foreach ( RPS_Subscriptions::actions_for_status( $item ) as $action ) {
 			if ( isset( $labels[ $action ] ) ) {
 				$confirm            = RPS_Subscriptions::CANCEL === $action ? ' onclick="return confirm(this.dataset.confirm)" data-confirm="' . esc_attr__( 'Cancel this subscription after the period already paid?', 'recurring-payments-bridge' ) . '"' : '';
-				$actions[ $action ] = sprintf( '<a href="%s"%s>%s</a>', esc_url( RPS_Admin_Subscriptions::action_url( $action, $id ) ), $confirm, esc_html( $labels[ $action ] ) );
+				$actions[ $action ] = sprintf( '<a href="%s"%s>%s</a>', esc_url( RPS_Admin_Subscriptions::action_url( $action, $id, $this->status ) ), $confirm, esc_html( $labels[ $action ] ) );
 			}
 		}
 		return $this->row_actions( $actions );
@@ -104,16 +104,7 @@ final class RPS_Subscriptions_List_Table extends WP_List_Table {
 
 	/** @param array<string, mixed> $item */
 	protected function column_status( $item ): string {
-		$text = RPS_Subscriptions::status_label( (string) $item['status'] );
-		if ( ! empty( $item['cancel_at'] ) ) {
-			/* translators: %s: date */
-			$text .= ' ' . sprintf( __( '(ends %s)', 'recurring-payments-bridge' ), RPS_Subscriptions::date_text( $item['cancel_at'] ) );
-		}
-		if ( ! empty( $item['resume_at'] ) ) {
-			/* translators: %s: date */
-			$text .= ' ' . sprintf( __( '(until %s)', 'recurring-payments-bridge' ), RPS_Subscriptions::date_text( $item['resume_at'] ) );
-		}
-		return esc_html( $text );
+		return esc_html( RPS_Subscriptions::status_text( $item ) );
 	}
 
 	/** @param array<string, mixed> $item */

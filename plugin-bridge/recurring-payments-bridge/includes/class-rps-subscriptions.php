@@ -87,11 +87,18 @@ final class RPS_Subscriptions {
 
 	/**
 	 * Payments still to come: the rules' times minus times done; null when a rule runs until cancelled.
+	 * None once it ended, nor when it is cancelled before its next payment (a cancel at the end of the
+	 * paid period: the service then has no next payment).
 	 *
 	 * @param array<string, mixed> $subscription
 	 */
 	public static function remaining_payments( array $subscription ): ?int {
 		if ( in_array( $subscription['status'] ?? '', array( 'cancelled', 'completed' ), true ) ) {
+			return 0;
+		}
+		$cancel_at = (string) ( $subscription['cancel_at'] ?? '' );
+		$next      = (string) ( $subscription['next_payment_at'] ?? '' );
+		if ( '' !== $cancel_at && ( '' === $next || self::date_text( $next ) >= self::date_text( $cancel_at ) ) ) {
 			return 0;
 		}
 		$remaining = 0;
@@ -193,6 +200,30 @@ final class RPS_Subscriptions {
 			self::SKIP   => __( 'The next payment is skipped.', 'recurring-payments-bridge' ),
 			default      => '',
 		};
+	}
+
+	/**
+	 * A subscription's status as shown to people, with the day it ends (cancelled at the end of a
+	 * period) or resumes (paused until a date) while that is still to come: an ended subscription
+	 * says only that it ended, not "ends" on a day that is past.
+	 *
+	 * @param array<string, mixed> $subscription
+	 */
+	public static function status_text( array $subscription ): string {
+		$status = (string) ( $subscription['status'] ?? '' );
+		$text   = self::status_label( $status );
+		if ( in_array( $status, array( 'cancelled', 'completed' ), true ) ) {
+			return $text;
+		}
+		if ( ! empty( $subscription['cancel_at'] ) ) {
+			/* translators: %s: date */
+			$text .= ' ' . sprintf( __( '(ends %s)', 'recurring-payments-bridge' ), self::date_text( $subscription['cancel_at'] ) );
+		}
+		if ( 'paused' === $status && ! empty( $subscription['resume_at'] ) ) {
+			/* translators: %s: date */
+			$text .= ' ' . sprintf( __( '(until %s)', 'recurring-payments-bridge' ), self::date_text( $subscription['resume_at'] ) );
+		}
+		return $text;
 	}
 
 	/** A status as shown to people. */

@@ -51,9 +51,39 @@ final class AdminSubscriptionsTest extends StubTestCase {
 		$this->assertStringContainsString( 'mdt_1', $html );
 		$this->assertStringContainsString( '<td class="column-follow_ups">2</td>', $html );
 		$this->assertStringContainsString( 'page=wc-orders&action=edit&id=50', $html );
-		$this->assertStringContainsString( 'do=skip&subscription=sub_1&_wpnonce=', $html, 'active: skip' );
+		$this->assertStringContainsString( 'do=skip&subscription=sub_1&status=active&_wpnonce=', $html, 'active: skip' );
 		$this->assertStringContainsString( 'do=resume&subscription=sub_2', $html, 'paused: resume' );
 		$this->assertStringNotContainsString( 'do=skip&subscription=sub_2', $html );
+	}
+
+	public function test_a_cancelled_subscription_is_listed_as_cancelled_not_as_ending_on_a_past_day(): void {
+		$ending    = array_merge( self::subscription( 'sub_1' ), array( 'cancel_at' => '2026-12-24' ) );
+		$cancelled = array_merge( self::subscription( 'sub_2', 'cancelled' ), array( 'cancel_at' => '2026-12-24', 'next_payment_at' => null ) );
+		self::answer( 200, array( 'data' => array( $ending, $cancelled ), 'meta' => array( 'total' => 2 ) ) );
+		self::answer( 200, array( 'data' => array() ) );
+		$html = RPS_Admin_Subscriptions::html( array( 'status' => '', 'subscription_id' => '', 'paged' => 1 ), RPS_Api_Client::from_settings() );
+
+		$this->assertStringContainsString( '<td class="column-status">Active (ends 2026-12-24)</td>', $html );
+		$this->assertStringContainsString( '<td class="column-status">Cancelled</td>', $html );
+	}
+
+	public function test_the_order_box_shows_each_subscriptions_status_as_the_list_does(): void {
+		$order = self::order();
+		self::answer(
+			200,
+			array(
+				'payments'      => array(),
+				'subscriptions' => array(
+					array( 'id' => 'sub_1', 'name' => 'Order 35: Milk club', 'status' => 'active', 'next_payment_at' => null, 'cancel_at' => '2026-12-24' ),
+					array( 'id' => 'sub_2', 'name' => 'Order 35: Syrup club', 'status' => 'active', 'next_payment_at' => '2026-12-24', 'cancel_at' => null ),
+					array( 'id' => 'sub_3', 'name' => 'Order 35: Tea club', 'status' => 'cancelled', 'next_payment_at' => null, 'cancel_at' => '2026-11-24' ),
+				),
+			)
+		);
+		$box = RPS_Order_Box::html( $order, RPS_Api_Client::from_settings() );
+		$this->assertStringContainsString( '<li>Order 35: Milk club — Active (ends 2026-12-24), next payment —</li>', $box );
+		$this->assertStringContainsString( '<li>Order 35: Syrup club — Active, next payment 2026-12-24</li>', $box );
+		$this->assertStringContainsString( '<li>Order 35: Tea club — Cancelled, next payment —</li>', $box );
 	}
 
 	public function test_the_order_boxs_link_shows_that_orders_subscriptions(): void {
@@ -106,6 +136,23 @@ final class AdminSubscriptionsTest extends StubTestCase {
 		$this->assertSame( 'https://shop.example/wp-admin/admin.php?page=rps-subscriptions', self::act( 'cancel' ) );
 		$this->assertSame( array( 'cancel_at' => '2026-12-24' ), self::body_sent_to( 'DELETE', '/api/v2/subscriptions/sub_1' ) );
 		$this->assertSame( 'success', RPS_Stub_State::$transients['rps_subscriptions_notice_1'][0] );
+	}
+
+	public function test_an_action_from_a_status_view_returns_to_that_view(): void {
+		self::answer( 200, array( 'data' => array( self::subscription() ), 'meta' => array( 'total' => 1 ) ) );
+		self::answer( 200, array( 'data' => array() ) );
+		$html = RPS_Admin_Subscriptions::html( array( 'status' => 'active', 'subscription_id' => '', 'paged' => 1 ), RPS_Api_Client::from_settings() );
+		$this->assertStringContainsString( 'do=cancel&subscription=sub_1&status=active&_wpnonce=', $html );
+
+		self::answer( 200, self::subscription() );
+		self::answer( 200, self::subscription() );
+		$_REQUEST = array( '_wpnonce' => wp_create_nonce( RPS_Admin_Subscriptions::ACTION . '-cancel-sub_1' ) );
+		$back     = RPS_Admin_Subscriptions::handle( array( 'do' => 'cancel', 'subscription' => 'sub_1', 'status' => 'active' ), RPS_Api_Client::from_settings() );
+		$this->assertSame( 'https://shop.example/wp-admin/admin.php?page=rps-subscriptions&status=active', $back );
+
+		$_REQUEST = array( '_wpnonce' => wp_create_nonce( RPS_Admin_Subscriptions::ACTION . '-cancel-sub_1' ) );
+		$back     = RPS_Admin_Subscriptions::handle( array( 'do' => 'cancel', 'subscription' => 'sub_1', 'status' => '"><script>' ), RPS_Api_Client::from_settings() );
+		$this->assertSame( 'https://shop.example/wp-admin/admin.php?page=rps-subscriptions', $back, 'no view but the known ones' );
 	}
 
 	public function test_pause_has_no_end_date_and_an_action_the_status_does_not_allow_is_refused(): void {

@@ -81,6 +81,38 @@ final class MyAccountTest extends StubTestCase {
 		$this->assertSame( RPS_Subscriptions::PORTAL_SECONDS, RPS_Stub_State::$transient_expirations[ RPS_Subscriptions::PORTAL_TRANSIENT ] );
 	}
 
+	public function test_an_ended_subscription_says_it_ended_and_one_cancelled_at_the_periods_end_says_when_with_nothing_left_to_pay(): void {
+		self::customers_found( 'cus_1' );
+		self::answer(
+			200,
+			array(
+				'data' => array(
+					self::subscription(
+						'sub_1',
+						'cus_1',
+						array(
+							'cancel_at'       => '2026-12-24',
+							'next_payment_at' => null,
+							'rules'           => array( array( 'amount' => '18.15', 'currency' => 'EUR', 'times' => null, 'times_done' => 1 ) ),
+						)
+					),
+					self::subscription( 'sub_4', 'cus_1', array( 'cancel_at' => '2027-01-24' ) ),
+					self::subscription( 'sub_2', 'cus_1', array( 'status' => 'cancelled', 'cancel_at' => '2026-11-24', 'next_payment_at' => null ) ),
+					self::subscription( 'sub_3', 'cus_1', array( 'status' => 'completed', 'next_payment_at' => null ) ),
+				),
+			)
+		);
+		self::portal( array( 'cancel' ) );
+
+		$html = RPS_My_Account::html( self::BUYER, RPS_Api_Client::from_settings() );
+
+		preg_match_all( '#Status</th><td>([^<]*)</td>#', $html, $statuses );
+		$this->assertSame( array( 'Completed', 'Cancelled', 'Active (ends 2027-01-24)', 'Active (ends 2026-12-24)' ), $statuses[1], 'newest first' );
+		$this->assertStringNotContainsString( 'value="cancel"', $html, 'nothing left to cancel' );
+		preg_match_all( '#Remaining payments</th><td>([^<]*)</td>#', $html, $remaining );
+		$this->assertSame( array( '0', '0', '2', '0' ), $remaining[1], 'cancelled at the end of the paid period: nothing more is charged; a later end leaves what is due before it' );
+	}
+
 	public function test_a_buyer_without_orders_is_matched_by_no_address_and_sees_no_subscriptions(): void {
 		RPS_Stub_State::$user_id = 8;
 		$html                    = RPS_My_Account::html( 8, RPS_Api_Client::from_settings() );

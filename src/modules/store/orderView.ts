@@ -49,6 +49,7 @@ export async function shopOrderView(db: Knex, accountId: string, shopOrderId: nu
       name: row.name,
       status: row.status,
       next_payment_at: formatNullableDate(row.next_payment_at),
+      cancel_at: formatNullableDate(row.cancel_at),
     })),
     follow_ups: followUps.map((row) => ({
       id: row.id,

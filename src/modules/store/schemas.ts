@@ -83,7 +83,15 @@ export const shopOrderViewResponse = z.object({
       provider_checkout_url: z.string().nullable().describe('only while the payment can still be paid'),
     }),
   ),
-  subscriptions: z.array(z.object({ id: z.string(), name: z.string(), status: z.string(), next_payment_at: z.string().nullable() })),
+  subscriptions: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      status: z.string(),
+      next_payment_at: z.string().nullable(),
+      cancel_at: z.string().nullable().describe('the day it ends when cancelled at the end of a period (Y-m-d)'),
+    }),
+  ),
   follow_ups: z.array(
     z.object({
       id: z.string(),

@@ -17,6 +17,17 @@ export async function adminPage(browser: Browser): Promise<Page> {
   return page;
 }
 
+/** A new browser session logged in at /wp-login.php as a customer of the store (one with an account). */
+export async function customerPage(browser: Browser, login: string, password: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${STORE_URL}/wp-login.php`);
+  await page.fill('#user_login', login);
+  await page.fill('#user_pass', password);
+  // WordPress sends a customer to My Account (WooCommerce keeps them out of wp-admin).
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/wp-login.php')), page.click('#wp-submit')]);
+  return page;
+}
+
 /** A buyer's own browser session (its own cart), with the product in the cart. */
 export async function buyerWithCart(browser: Browser, productId: number): Promise<Page> {
   const page = await (await browser.newContext()).newPage();

@@ -100,6 +100,8 @@ export interface ProviderCharge {
   /** In cents, as the provider was asked to charge it. */
   amount: number;
   currency: string;
+  /** What the charge says it is for: the subscription's name and the period's date. */
+  description: string;
 }
 
 export async function providerCallsForPendingCharges(): Promise<ProviderCharge[]> {
@@ -109,6 +111,7 @@ export async function providerCallsForPendingCharges(): Promise<ProviderCharge[]
     pending = db
       .prepare(
         `SELECT sandbox_payments.id AS id, sandbox_payments.amount AS amount, sandbox_payments.currency AS currency,
+                sandbox_payments.description AS description,
                 accounts.public_ref AS ref FROM sandbox_payments
          JOIN accounts ON accounts.id = sandbox_payments.account_id
          WHERE sandbox_payments.sequence_type = 'recurring' AND sandbox_payments.status = 'pending'`,
@@ -125,5 +128,17 @@ export async function providerCallsForPendingCharges(): Promise<ProviderCharge[]
     });
     if (!res.ok) throw new Error(`the provider webhook for ${id} answered ${res.status}`);
   }
-  return pending.map(({ id, amount, currency }) => ({ id, amount: Number(amount), currency }));
+  return pending.map(({ id, amount, currency, description }) => ({ id, amount: Number(amount), currency, description }));
+}
+
+/** What the provider was asked for one of its payments (the store order's `transaction_id`), from the sandbox's own table. */
+export function providerPayment(id: string): { amount: number; currency: string; sequence_type: string } | undefined {
+  const db = new Database(path.join(SERVICE_DIR, 'service.sqlite'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT amount, currency, sequence_type FROM sandbox_payments WHERE id = ?').get(id) as
+      { amount: number | bigint; currency: string; sequence_type: string } | undefined;
+    return row && { amount: Number(row.amount), currency: row.currency, sequence_type: row.sequence_type };
+  } finally {
+    db.close();
+  }
 }
