@@ -684,6 +684,13 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
             customer: { email: customer.email },
             rules: [expect.objectContaining({ amount: '24.20', interval: 'month', interval_amount: 1, times: 3, times_done: 1 })],
           });
+          // The order's line keeps the terms it was bought with, whatever the product says later.
+          expect(
+            storeQuery(
+              'SELECT m.meta_value FROM wp_woocommerce_order_itemmeta m JOIN wp_woocommerce_order_items i ' +
+                `ON i.order_item_id = m.order_item_id WHERE i.order_id = ${orderId} AND m.meta_key = '_rps_terms'`,
+            ),
+          ).toEqual([['{"interval":"month","interval_count":1,"length":3,"trial_days":0,"signup_fee":""}']]);
           monthly = { orderId, subscription };
         },
       );
