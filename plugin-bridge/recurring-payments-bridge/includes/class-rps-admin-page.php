@@ -145,6 +145,10 @@ final class RPS_Admin_Page {
 		if ( 'yes' === RPS_Settings::get( 'connection_lost' ) ) {
 			$html .= '<div class="notice notice-warning"><p>' . esc_html__( 'The recurring payments service says this store is no longer connected. Checkout still takes payments, without the check against the store\'s order; connect the store again under', 'recurring-payments-bridge' ) . $link . '.</p></div>';
 		}
+		if ( 'yes' === RPS_Settings::get( 'store_connected' ) && 'yes' !== RPS_Settings::get( 'connection_lost' ) && '' === (string) RPS_Settings::get( 'event_signing_secret' ) ) {
+			// Connected by a version before subscription callbacks: the service has no address to tell the store at.
+			$html .= '<div class="notice notice-warning"><p>' . esc_html__( 'This store was connected by an earlier version of the plugin: it does not hear of subscription changes made elsewhere (the customer portal, the API), and sends none of their e-mails. Connect the store again under', 'recurring-payments-bridge' ) . $link . '.</p></div>';
+		}
 		if ( false !== get_transient( RPS_Api_Client::UNREACHABLE_TRANSIENT ) ) {
 			$html .= '<div class="notice notice-error"><p>' . esc_html__( 'The recurring payments service did not answer in time. Its payment method is hidden at checkout until it answers again (asked again after a minute); the other payment methods are not affected.', 'recurring-payments-bridge' ) . $link . '</p></div>';
 		}

@@ -53,6 +53,15 @@ final class ConnectionTest extends StubTestCase {
 		$this->assertMatchesRegularExpression( '/-order-43-1-any-plain$/', RPS_Stub_State::$requests[4]['args']['headers']['Idempotency-Key'] );
 	}
 
+	public function test_a_store_connected_before_subscription_callbacks_is_asked_to_connect_again(): void {
+		RPS_Settings::update( array( 'store_connected' => 'yes', 'event_signing_secret' => '' ) );
+		$this->assertStringContainsString( 'connected by an earlier version of the plugin', RPS_Admin_Page::notices_html() );
+		RPS_Settings::update( array( 'event_signing_secret' => 'whsec_new' ) );
+		$this->assertSame( '', RPS_Admin_Page::notices_html(), 'connected again: the service has the callback address' );
+		RPS_Settings::update( array( 'store_connected' => 'no', 'event_signing_secret' => '' ) );
+		$this->assertSame( '', RPS_Admin_Page::notices_html(), 'a store never connected is not told to connect again' );
+	}
+
 	public function test_other_refusals_are_not_taken_for_a_lost_connection(): void {
 		self::order();
 		self::answer( 200, array( 'data' => array( self::CUSTOMER ) ) );
