@@ -6,6 +6,8 @@ import type {
   StoreProduct,
   StoreRecordKind,
   StoreRecords,
+  StoreSubscription,
+  StoreSubscriptionPage,
   Tracking,
 } from './records';
 
@@ -95,6 +97,18 @@ export interface StoreClient {
 
   /** Tracking of these orders (at most 100) where the store has tracking; a failed look-up is counted, the others go on. */
   readTracking(shopOrderIds: readonly number[]): Promise<{ found: Map<number, Tracking>; failed: number }>;
+
+  /**
+   * One page (1 first) of the subscriptions the store's subscriptions extension keeps, every status,
+   * oldest first; one in a shape we cannot use is rejected alone, named.
+   */
+  listSubscriptions(page: number): Promise<StoreSubscriptionPage>;
+  /**
+   * Hands the store's subscription to our gateway, so that the store bills it no more itself (the
+   * service does); answers it as the store has it afterwards. A store that does not take it throws a
+   * ShopApiError (`refused`). Call it only once the service's own subscription holds the next charge.
+   */
+  switchToOurGateway(shopSubscriptionId: number): Promise<StoreSubscription>;
 }
 
 /** What a store changed, as one webhook delivery says. Reading a record throws an Error naming what is wrong. */

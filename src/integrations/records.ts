@@ -152,3 +152,69 @@ export interface RenewalOrder {
    */
   shopSubscription?: { id: number; nextPaymentAt: string | null } | null;
 }
+
+/**
+ * A subscription as a store's subscriptions extension keeps it (WooCommerce Subscriptions), read to be
+ * taken over: what it bills, when, through which gateway, and the provider's customer and mandate the
+ * gateway charges (null when the store keeps none). Times `YYYY-MM-DD HH:MM:SS`, GMT.
+ */
+export interface StoreSubscription {
+  shopSubscriptionId: number;
+  /** The extension's status; `other` for one we do not know (kept in `shopStatus`). */
+  status: StoreSubscriptionStatus;
+  shopStatus: string;
+  interval: IntervalUnit;
+  intervalCount: number;
+  /** The next charge; null when none is scheduled (ended, or a manual subscription without one). */
+  nextPaymentAt: string | null;
+  /** When it ends by itself; null: until cancelled. */
+  endAt: string | null;
+  startAt: string | null;
+  /** What each period costs, tax included, in cents; and the tax in it. */
+  amountCents: number;
+  taxCents: number;
+  currency: string;
+  customer: StoreSubscriber;
+  lines: StoreSubscriptionLine[];
+  /** The gateway that charges it, as the store names it (id); null when none. */
+  paymentMethod: string | null;
+  /** The payment provider behind that gateway (`mollie`), null when the gateway is another one. */
+  provider: string | null;
+  /** The customer renews by paying each renewal order themselves: nothing to take over. */
+  requiresManualRenewal: boolean;
+  providerCustomerId: string | null;
+  providerMandateId: string | null;
+  /** Paid periods so far, when the store says (it does not in the subscription itself). */
+  completedPayments?: number | null;
+}
+
+export type StoreSubscriptionStatus = 'pending' | 'active' | 'on_hold' | 'pending_cancel' | 'cancelled' | 'expired' | 'other';
+
+/** The subscriber: the store's account (null: none) and the billing details. */
+export interface StoreSubscriber {
+  shopCustomerId: number | null;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  organizationName: string | null;
+  country: string | null;
+}
+
+export interface StoreSubscriptionLine {
+  shopProductId: number;
+  /** The variation's id when a variation is subscribed to; null: none. */
+  variationId: number | null;
+  name: string;
+  quantity: number;
+  /** The line's total per period with its tax, in cents. */
+  amount: number;
+}
+
+/** A page of a store's subscriptions: those it answered in a shape we cannot use fail alone, named. */
+export interface StoreSubscriptionPage {
+  page: number;
+  totalPages: number;
+  total: number | null;
+  subscriptions: StoreSubscription[];
+  rejected: Array<{ id: unknown; error: string }>;
+}

@@ -8,6 +8,7 @@ import type {
   StoreProduct,
   StoreRecordKind,
   StoreRecords,
+  StoreSubscription,
   Tracking,
 } from '../../src/integrations/records';
 
@@ -19,6 +20,8 @@ import type {
 export class MemoryStore {
   readonly orders = new Map<number, StoreOrder>();
   readonly products = new Map<number, StoreProduct>();
+  /** Its subscriptions extension's subscriptions; one handed to the service names `memory-service` as its gateway. */
+  readonly subscriptions = new Map<number, StoreSubscription>();
   /** What the service told the store, in order: `paid <order> <payment>`, `unpaid …`, `renewal …`. */
   readonly told: string[] = [];
   private nextId = 7000;
@@ -85,6 +88,22 @@ export class MemoryStore {
       settleRenewal: async () => undefined,
       noteSubscriptionRefused: async () => undefined,
       readTracking: async () => ({ found: new Map<number, Tracking>(), failed: 0 }),
+      // All of them on one page.
+      listSubscriptions: async (page) => ({
+        page,
+        totalPages: 1,
+        total: store.subscriptions.size,
+        subscriptions: page === 1 ? [...store.subscriptions.values()] : [],
+        rejected: [],
+      }),
+      async switchToOurGateway(shopSubscriptionId) {
+        const subscription = store.subscriptions.get(shopSubscriptionId);
+        if (!subscription) throw notFound(`subscription ${shopSubscriptionId}`);
+        const switched = { ...subscription, paymentMethod: 'memory-service', provider: null, requiresManualRenewal: false };
+        store.subscriptions.set(shopSubscriptionId, switched);
+        store.told.push(`switched ${shopSubscriptionId}`);
+        return switched;
+      },
     };
   }
 }

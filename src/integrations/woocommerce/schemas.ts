@@ -97,3 +97,47 @@ export type WooWebhook = z.infer<typeof wooWebhook>;
 
 /** `GET /wp-json/wc/v3` (the API index): proves the address is a WooCommerce store and the keys work. */
 export const wooIndex = z.object({ namespace: z.literal('wc/v3'), routes: z.record(z.string(), z.unknown()) });
+
+/** A date of WooCommerce Subscriptions' REST answer: `2026-12-25T10:00:00` (GMT), or "" when the subscription has none. */
+const subscriptionDate = z
+  .string()
+  .nullable()
+  .default('')
+  .transform((value) => (value ? value : null));
+
+/**
+ * A subscription as WooCommerce Subscriptions' `/wc/v3/subscriptions` answers it (7.8, checked in the
+ * real store: test/fixtures/woocommerce/subscription-created.json): an order's fields plus the
+ * schedule. `billing_interval` comes as a string ("1"); dates the subscription lacks come as "".
+ */
+export const wooSubscription = z.object({
+  id: z.number().int().positive(),
+  parent_id: z.number().int().default(0),
+  status: z.string(),
+  currency: z.string().length(3),
+  total: z.string(),
+  total_tax: z.string().default('0.00'),
+  customer_id: z.number().int().default(0),
+  billing: address.partial().default({}),
+  payment_method: z.string().default(''),
+  billing_period: z.enum(['day', 'week', 'month', 'year']),
+  billing_interval: z.union([z.string().regex(/^\d+$/), z.number().int()]).transform((value) => Number(value)),
+  requires_manual_renewal: z.boolean(),
+  start_date_gmt: subscriptionDate,
+  next_payment_date_gmt: subscriptionDate,
+  end_date_gmt: subscriptionDate,
+  line_items: z
+    .array(
+      z.object({
+        product_id: z.number().int(),
+        variation_id: z.number().int().default(0),
+        name: z.string().default(''),
+        quantity: z.number().int(),
+        total: z.string(),
+        total_tax: z.string().default('0.00'),
+      }),
+    )
+    .default([]),
+  meta_data: metaData,
+});
+export type WooSubscription = z.infer<typeof wooSubscription>;

@@ -8,6 +8,8 @@ import type {
   StoreProduct,
   StoreRecordKind,
   StoreRecords,
+  StoreSubscription,
+  StoreSubscriptionPage,
   Tracking,
 } from '../records';
 import { listChanged } from './changes';
@@ -16,6 +18,7 @@ import { checkWebhooks, registerWebhooks, removeWebhooks, repairWebhooks, verify
 import { mapOrder } from './orderMapping';
 import { createRenewalOrder, findRenewalOrder, markPaid, noteSubscriptionRefused, noteUnpaid, settleRenewal } from './orderWrites';
 import { wooOrder, wooProduct } from './schemas';
+import { listSubscriptions, OUR_GATEWAY, switchSubscriptionToGateway } from './subscriptions';
 import { TRACKING_NAMESPACE, TrackingReader } from './tracking';
 import { productsOfAll } from './variations';
 
@@ -107,5 +110,13 @@ export class WooStoreClient implements StoreClient {
   readTracking(shopOrderIds: readonly number[]): Promise<{ found: Map<number, Tracking>; failed: number }> {
     this.tracking ??= new TrackingReader(this.client, this.variant(1, TRACKING_NAMESPACE));
     return this.tracking.read(shopOrderIds);
+  }
+
+  listSubscriptions(page: number): Promise<StoreSubscriptionPage> {
+    return listSubscriptions(this.client, page);
+  }
+
+  switchToOurGateway(shopSubscriptionId: number): Promise<StoreSubscription> {
+    return switchSubscriptionToGateway(this.client, shopSubscriptionId, OUR_GATEWAY);
   }
 }
