@@ -50,6 +50,17 @@ export class WooSimulator {
   /** Variations of variable products (`parent_id`): not in the product list, at `/products/{id}/variations`. */
   readonly variations = new Map<number, Json>();
   readonly orders = new Map<number, Json>();
+  /** WooCommerce Subscriptions' subscriptions (`/subscriptions`), in the shape its REST API answers (7.8). */
+  readonly subscriptions = new Map<number, Json>();
+  /**
+   * Gateways WooCommerce Subscriptions takes as a subscription's new payment method over REST: an
+   * available gateway that supports `subscription_payment_method_change_admin`. Any other is refused
+   * (400), and the refusal has already cleared the subscription's gateway and made it manual, as the
+   * real extension does.
+   */
+  readonly switchableGateways = new Set<string>(['rps']);
+  /** Gateways that bill by themselves (`gateway_scheduled_payments`): the extension makes them no renewal order. */
+  readonly scheduledPaymentGateways = new Set<string>(['rps']);
   readonly webhooks = new Map<number, Hook>();
   /** Deliveries waiting for the store's queue (Action Scheduler): the topic and the resource's id only. */
   readonly queued: Array<{ topic: string; id: number }> = [];
@@ -102,6 +113,13 @@ export class WooSimulator {
       this.list(req, res, new Map(own.map((variation) => [Number(variation.id), variation])));
     });
     api.get('/orders', (req, res) => this.list(req, res, this.orders));
+    api.get('/subscriptions', (req, res) => this.list(req, res, this.subscriptions));
+    api.get('/subscriptions/:id', (req, res) => this.one(res, this.subscriptions, Number(req.params.id)));
+    api.put('/subscriptions/:id', (req, res) => {
+      const subscription = this.subscriptions.get(Number(req.params.id));
+      if (!subscription) return void this.notFound(res);
+      this.updateSubscription(subscription, req.body as Json, res);
+    });
     api.get('/orders/:id', (req, res) => this.one(res, this.orders, Number(req.params.id)));
     api.put('/orders/:id', (req, res) => {
       const order = this.orders.get(Number(req.params.id));
@@ -364,6 +382,136 @@ export class WooSimulator {
     const parent = variation && this.products.get(Number(variation.parent_id));
     if (!variation || !parent) throw new Error(`no variation ${id}`);
     return { ...variation, name: `${String(parent.name)} - ${String(variation.name)}` };
+  }
+
+  /**
+   * A subscription of WooCommerce Subscriptions as its REST API answers it (the real store's shape:
+   * test/fixtures/woocommerce/subscription-created.json): monthly, one line of 15.00, paid through
+   * Mollie's SEPA Direct Debit gateway, unless `fields` says otherwise. `meta` adds meta_data entries.
+   */
+  addSubscription(fields: Json = {}, meta: Record<string, string> = {}): number {
+    const id = this.nextId++;
+    const now = new Date().toISOString().slice(0, 19);
+    this.subscriptions.set(id, {
+      id,
+      parent_id: 0,
+      status: 'active',
+      currency: 'EUR',
+      total: '15.00',
+      total_tax: '0.00',
+      customer_id: 2,
+      billing: {
+        first_name: 'Anna',
+        last_name: 'Jansen',
+        company: '',
+        address_1: 'Dorpsstraat 1',
+        address_2: '',
+        city: 'Utrecht',
+        state: '',
+        postcode: '3511AA',
+        country: 'NL',
+        email: 'anna@example.test',
+        phone: '',
+      },
+      payment_method: 'mollie_wc_gateway_directdebit',
+      payment_method_title: 'SEPA Direct Debit',
+      created_via: 'rest-api',
+      number: String(id),
+      line_items: [
+        {
+          id: 1,
+          name: 'Coffee of the month',
+          product_id: 14,
+          variation_id: 0,
+          quantity: 1,
+          subtotal: '15.00',
+          subtotal_tax: '0.00',
+          total: '15.00',
+          total_tax: '0.00',
+          meta_data: [],
+        },
+      ],
+      shipping_lines: [],
+      date_created_gmt: now,
+      date_modified_gmt: now,
+      // As the extension answers: the interval as a string, a date the subscription lacks as "".
+      billing_period: 'month',
+      billing_interval: '1',
+      trial_period: '',
+      suspension_count: 0,
+      requires_manual_renewal: false,
+      start_date_gmt: '2026-09-25T10:00:00',
+      trial_end_date_gmt: '',
+      next_payment_date_gmt: '2026-12-25T10:00:00',
+      last_payment_date_gmt: '',
+      cancelled_date_gmt: '',
+      end_date_gmt: '',
+      removed_line_items: [],
+      ...fields,
+      meta_data: [
+        ...(Array.isArray(fields.meta_data) ? (fields.meta_data as Json[]) : []),
+        ...Object.entries(meta).map(([key, value]) => ({ id: this.nextId++, key, value })),
+      ],
+    });
+    return id;
+  }
+
+  /**
+   * The extension's scheduled payment of a subscription (`woocommerce_scheduled_subscription_payment`):
+   * unless its gateway bills by itself and it is automatic, the subscription is put on hold and a
+   * renewal order made. Answers the renewal order's id, or null when none was made.
+   */
+  runScheduledPayment(id: number): number | null {
+    const subscription = this.subscriptions.get(id);
+    if (!subscription) throw new Error(`no subscription ${id}`);
+    const gateway = String(subscription.payment_method ?? '');
+    if (subscription.requires_manual_renewal !== true && this.scheduledPaymentGateways.has(gateway)) return null;
+    subscription.status = 'on-hold';
+    const [renewal] = this.addOrders(1, () => ({
+      status: 'pending',
+      total: subscription.total,
+      payment_method: gateway,
+      line_items: subscription.line_items,
+      meta_data: [{ key: '_subscription_renewal', value: String(id) }],
+    }));
+    return renewal ?? null;
+  }
+
+  /** `PUT /subscriptions/{id}` as WooCommerce Subscriptions 7.8 applies it. */
+  private updateSubscription(subscription: Json, body: Json, res: Response): void {
+    if (typeof body.requires_manual_renewal === 'boolean') subscription.requires_manual_renewal = body.requires_manual_renewal;
+    if (typeof body.status === 'string') subscription.status = body.status;
+    if (typeof body.next_payment_date === 'string') subscription.next_payment_date_gmt = body.next_payment_date.replace(' ', 'T');
+    if (Array.isArray(body.meta_data)) {
+      const meta = [...((subscription.meta_data as Json[]) ?? [])];
+      for (const entry of body.meta_data as Json[]) {
+        const found = meta.find((existing) => existing.key === entry.key);
+        if (found) found.value = entry.value;
+        else meta.push({ id: this.nextId++, key: entry.key, value: entry.value });
+      }
+      subscription.meta_data = meta;
+    }
+    subscription.date_modified_gmt = new Date().toISOString().slice(0, 19);
+    const gateway = typeof body.payment_method === 'string' ? body.payment_method : null;
+    if (gateway !== null && gateway !== subscription.payment_method) {
+      if (!this.switchableGateways.has(gateway)) {
+        // The extension clears the gateway (a manual renewal from now on) and saves before it answers the refusal.
+        subscription.payment_method = '';
+        subscription.payment_method_title = '';
+        subscription.requires_manual_renewal = true;
+        return void res.status(400).json({
+          code: 'woocommerce_rest_invalid_payment_data',
+          message:
+            `Subscription payment method could not be set to ${gateway} with error message: ` +
+            `The ${gateway} payment gateway does not support admin changing the payment method.`,
+          data: { status: 400 },
+        });
+      }
+      // The gateway is set after the other fields: an automatic gateway makes the subscription automatic.
+      subscription.payment_method = gateway;
+      subscription.requires_manual_renewal = false;
+    }
+    res.json(subscription);
   }
 
   addOrders(count: number, make: (index: number) => Json = () => ({})): number[] {

@@ -1,0 +1,132 @@
+import { wooCommerce } from '../../src/integrations/woocommerce/platform';
+import type { StoreClient } from '../../src/integrations/platform';
+import { WooSimulator } from '../../fakes/woocommerce/simulator';
+
+const MOLLIE = { _mollie_customer_id: 'cst_8wmqcHMN4U', _mollie_mandate_id: 'mdt_pWUnw6pkBN', _mollie_payment_id: 'tr_WDqYK6vllg' };
+
+/** WooCommerce Subscriptions' subscriptions read and handed over through the store contract, against the simulator over HTTP. */
+describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
+  let store: WooSimulator;
+  let client: StoreClient;
+
+  beforeEach(async () => {
+    store = new WooSimulator();
+    await store.start();
+    client = wooCommerce.client(
+      { url: store.url, consumerKey: store.consumerKey, consumerSecret: store.consumerSecret },
+      { allowPrivate: true },
+    );
+  });
+  afterEach(() => store.stop());
+
+  it('When a subscription is paid through Mollie, then it reads with its schedule, amount, subscriber, Mollie customer and mandate', async () => {
+    const id = store.addSubscription(
+      { end_date_gmt: '2027-09-25T10:00:00', total: '18.15', total_tax: '3.15', billing_interval: '3' },
+      MOLLIE,
+    );
+    const page = await client.listSubscriptions(1);
+    expect(page).toMatchObject({ page: 1, totalPages: 1, total: 1, rejected: [] });
+    expect(page.subscriptions).toEqual([
+      {
+        shopSubscriptionId: id,
+        status: 'active',
+        shopStatus: 'active',
+        interval: 'month',
+        intervalCount: 3,
+        nextPaymentAt: '2026-12-25 10:00:00',
+        endAt: '2027-09-25 10:00:00',
+        startAt: '2026-09-25 10:00:00',
+        amountCents: 1815,
+        taxCents: 315,
+        currency: 'EUR',
+        customer: {
+          shopCustomerId: 2,
+          email: 'anna@example.test',
+          firstName: 'Anna',
+          lastName: 'Jansen',
+          organizationName: null,
+          country: 'NL',
+        },
+        lines: [{ shopProductId: 14, variationId: null, name: 'Coffee of the month', quantity: 1, amount: 1500 }],
+        paymentMethod: 'mollie_wc_gateway_directdebit',
+        provider: 'mollie',
+        requiresManualRenewal: false,
+        providerCustomerId: 'cst_8wmqcHMN4U',
+        providerMandateId: 'mdt_pWUnw6pkBN',
+      },
+    ]);
+  });
+
+  it('When subscriptions renew manually, use another gateway or lack Mollie meta, then each says so and none names a mandate', async () => {
+    const manual = store.addSubscription({ requires_manual_renewal: true, payment_method: '' });
+    const otherGateway = store.addSubscription({ payment_method: 'stripe' }, MOLLIE);
+    const noMeta = store.addSubscription({ payment_method: 'mollie_wc_gateway_creditcard', status: 'on-hold' });
+    const { subscriptions } = await client.listSubscriptions(1);
+    const byId = new Map(subscriptions.map((subscription) => [subscription.shopSubscriptionId, subscription]));
+    expect(byId.get(manual)).toMatchObject({ requiresManualRenewal: true, paymentMethod: null, provider: null, providerMandateId: null });
+    // Left-over Mollie meta under another gateway is not the customer that gateway charges.
+    expect(byId.get(otherGateway)).toMatchObject({
+      paymentMethod: 'stripe',
+      provider: null,
+      providerCustomerId: null,
+      providerMandateId: null,
+    });
+    expect(byId.get(noMeta)).toMatchObject({
+      status: 'on_hold',
+      shopStatus: 'on-hold',
+      provider: 'mollie',
+      providerCustomerId: null,
+      providerMandateId: null,
+    });
+  });
+
+  it('When the store has several pages of subscriptions, then each is read by its number, and an unusable record fails alone', async () => {
+    const ids = Array.from({ length: 205 }, (_, index) => store.addSubscription({}, { _mollie_mandate_id: `mdt_${index}` }));
+    const broken = ids[150] as number;
+    (store.subscriptions.get(broken) as Record<string, unknown>).billing_period = 'fortnight';
+    const pages = await Promise.all([1, 2, 3].map((page) => client.listSubscriptions(page)));
+    expect(pages.map((page) => [page.page, page.totalPages, page.total, page.subscriptions.length])).toEqual([
+      [1, 3, 205, 100],
+      [2, 3, 205, 99],
+      [3, 3, 205, 5],
+    ]);
+    expect(pages[1]?.rejected).toEqual([{ id: broken, error: expect.stringContaining('billing_period') }]);
+    const read = pages.flatMap((page) => page.subscriptions.map((subscription) => subscription.shopSubscriptionId));
+    expect(new Set(read).size).toBe(204);
+    expect(store.requests.filter((request) => request.path.endsWith('/subscriptions')).map((request) => request.query.per_page)).toEqual([
+      '100',
+      '100',
+      '100',
+    ]);
+    expect(await client.listSubscriptions(4)).toMatchObject({ totalPages: 3, subscriptions: [] });
+  });
+
+  it('When a subscription is handed to our gateway, then the store bills it no more: no renewal order at its next payment', async () => {
+    const id = store.addSubscription({}, MOLLIE);
+    // Before: the extension makes a renewal order for Mollie's gateway to charge.
+    const before = store.addSubscription({}, MOLLIE);
+    expect(store.runScheduledPayment(before)).not.toBeNull();
+
+    const switched = await client.switchToOurGateway(id);
+    expect(switched).toMatchObject({ shopSubscriptionId: id, paymentMethod: 'rps', requiresManualRenewal: false, provider: null });
+    expect(store.requests.at(-1)).toMatchObject({ method: 'PUT', path: `/wp-json/wc/v3/subscriptions/${id}` });
+    expect(store.subscriptions.get(id)).toMatchObject({ payment_method: 'rps', requires_manual_renewal: false, status: 'active' });
+    expect(store.runScheduledPayment(id)).toBeNull();
+    expect(store.subscriptions.get(id)).toMatchObject({ status: 'active' });
+    // Handed over again (a rerun): the same end state.
+    await expect(client.switchToOurGateway(id)).resolves.toMatchObject({ paymentMethod: 'rps', requiresManualRenewal: false });
+  });
+
+  // The real extension has made the subscription manual by the time it refuses.
+  it('When the store refuses our gateway, then the switch fails as refused', async () => {
+    store.switchableGateways.clear();
+    const id = store.addSubscription({}, MOLLIE);
+    await expect(client.switchToOurGateway(id)).rejects.toMatchObject({
+      kind: 'refused',
+      status: 400,
+      message: expect.stringContaining('does not support admin changing the payment method'),
+    });
+    expect(store.subscriptions.get(id)).toMatchObject({ payment_method: '', requires_manual_renewal: true });
+    await expect(client.switchToOurGateway(999_999)).rejects.toMatchObject({ status: 404 });
+  });
+});
