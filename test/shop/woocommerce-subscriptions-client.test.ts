@@ -19,7 +19,7 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
   });
   afterEach(() => store.stop());
 
-  it('When a subscription is paid through Mollie, then it reads with its schedule, amount, subscriber, Mollie customer and mandate', async () => {
+  it('When paid through Mollie, then a subscription reads with schedule, amount, subscriber, Mollie customer and mandate', async () => {
     const id = store.addSubscription(
       { end_date_gmt: '2027-09-25T10:00:00', total: '18.15', total_tax: '3.15', billing_interval: '3' },
       MOLLIE,
