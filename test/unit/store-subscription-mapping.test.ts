@@ -30,7 +30,7 @@ describe('a WooCommerce Subscriptions subscription, mapped', () => {
     });
   });
 
-  it('When a subscription renews manually through another gateway, with no end, then no provider, no Mollie ids and no end are read', () => {
+  it('When a subscription renews manually through another gateway, then no provider, no Mollie ids and no end are read', () => {
     expect(read(manualBacs)).toMatchObject({
       interval: 'week',
       intervalCount: 2,
