@@ -411,7 +411,8 @@ export class MollieFake {
     const url = new URL(request.path, 'https://fake.invalid');
     const parts = url.pathname.split('/').filter(Boolean); // ['v2', 'payments', 'tr_…']
     const [, resource, id, sub, subId, subSub] = parts;
-    const key = `${request.method} ${resource}${id ? '/:id' : ''}${sub ? `/${sub}` : ''}${subId ? '/:id' : ''}${subSub ? `/${subSub}` : ''}`;
+    const key =
+      `${request.method} ${resource}${id ? '/:id' : ''}${sub ? `/${sub}` : ''}` + `${subId ? '/:id' : ''}${subSub ? `/${subSub}` : ''}`;
     switch (key) {
       case 'POST customers':
         return { status: 201, body: this.createCustomer(request.body) };

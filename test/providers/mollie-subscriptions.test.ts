@@ -91,21 +91,24 @@ describe("MollieProvider and Mollie's Subscriptions API (fake over HTTPS)", () =
   }
 
   describe('listCustomers', () => {
-    it('When Mollie has more customers than one page holds, then pages of 250 follow the next cursor to the end, each customer once', async () => {
-      const seeded = Array.from({ length: 260 }, (_, i) => fake.seedCustomer({ name: `Customer ${i}`, email: `c${i}@example.nl` }));
-      const first = await provider.listCustomers();
-      expect(first.customers).toHaveLength(250);
-      expect(first.next).toEqual(expect.stringMatching(/^cst_/));
-      // Newest first, with name and e-mail.
-      expect(first.customers[0]).toEqual({ id: seeded[259], name: 'Customer 259', email: 'c259@example.nl' });
-      const second = await provider.listCustomers(first.next ?? undefined);
-      expect(second.customers).toHaveLength(10);
-      expect(second.next).toBeNull();
-      const listed = [...first.customers, ...second.customers].map((customer) => customer.id);
-      expect(new Set(listed).size).toBe(260);
-      expect([...listed].sort()).toEqual([...seeded].sort());
-      expect(paths('GET')).toEqual(['/v2/customers?limit=250', `/v2/customers?limit=250&from=${first.next}`]);
-    });
+    it(
+      'When Mollie has more customers than one page holds, ' + 'then pages of 250 follow the next cursor to the end, each customer once',
+      async () => {
+        const seeded = Array.from({ length: 260 }, (_, i) => fake.seedCustomer({ name: `Customer ${i}`, email: `c${i}@example.nl` }));
+        const first = await provider.listCustomers();
+        expect(first.customers).toHaveLength(250);
+        expect(first.next).toEqual(expect.stringMatching(/^cst_/));
+        // Newest first, with name and e-mail.
+        expect(first.customers[0]).toEqual({ id: seeded[259], name: 'Customer 259', email: 'c259@example.nl' });
+        const second = await provider.listCustomers(first.next ?? undefined);
+        expect(second.customers).toHaveLength(10);
+        expect(second.next).toBeNull();
+        const listed = [...first.customers, ...second.customers].map((customer) => customer.id);
+        expect(new Set(listed).size).toBe(260);
+        expect([...listed].sort()).toEqual([...seeded].sort());
+        expect(paths('GET')).toEqual(['/v2/customers?limit=250', `/v2/customers?limit=250&from=${first.next}`]);
+      },
+    );
 
     it('When Mollie has no customers, then one empty page without a next cursor', async () => {
       expect(await provider.listCustomers()).toEqual({ customers: [], next: null });
@@ -113,75 +116,82 @@ describe("MollieProvider and Mollie's Subscriptions API (fake over HTTPS)", () =
   });
 
   describe('listSubscriptions', () => {
-    it('When a customer has subscriptions at Mollie, then each is mapped: cents, {unit, count}, times, dates, mandate, status', async () => {
-      const { customerId, mandateId, subscriptionId } = monthlyAtMollie();
-      const fortnightly = fake.seedSubscription(customerId, {
-        amount: 500,
-        interval: '14 days',
-        startDate: '2026-11-20',
-        description: 'Flowers',
-      });
-      const canceled = fake.seedSubscription(customerId, {
-        amount: 999,
-        interval: '2 weeks',
-        startDate: '2026-01-05',
-        description: 'Old plan',
-        status: 'canceled',
-      });
-      const listed = await provider.listSubscriptions(customerId);
-      const byId = new Map(listed.map((subscription) => [subscription.id, subscription]));
-      expect(listed).toHaveLength(3);
-      expect(byId.get(subscriptionId)).toEqual({
-        id: subscriptionId,
-        customerId,
-        mandateId,
-        status: 'active',
-        amount: 1250,
-        currency: 'EUR',
-        interval: { unit: 'month', count: 1 },
-        intervalText: '1 month',
-        intervalProblem: null,
-        times: 12,
-        timesRemaining: 9,
-        startDate: '2026-09-01',
-        nextPaymentDate: '2026-12-01',
-        description: 'Coffee of the month',
-        metadata: { plan: 'coffee' },
-        canceledAt: null,
-      });
-      expect(byId.get(fortnightly)).toMatchObject({
-        mandateId: null,
-        amount: 500,
-        interval: { unit: 'day', count: 14 },
-        times: null,
-        timesRemaining: null,
-        nextPaymentDate: '2026-11-20',
-      });
-      expect(byId.get(canceled)).toMatchObject({
-        status: 'canceled',
-        interval: { unit: 'week', count: 2 },
-        nextPaymentDate: null,
-        canceledAt: expect.any(Date),
-      });
-      expect(paths('GET')).toEqual([`/v2/customers/${customerId}/subscriptions?limit=250`]);
-    });
+    it(
+      'When a customer has subscriptions at Mollie, ' + 'then each is mapped: cents, {unit, count}, times, dates, mandate, status',
+      async () => {
+        const { customerId, mandateId, subscriptionId } = monthlyAtMollie();
+        const fortnightly = fake.seedSubscription(customerId, {
+          amount: 500,
+          interval: '14 days',
+          startDate: '2026-11-20',
+          description: 'Flowers',
+        });
+        const canceled = fake.seedSubscription(customerId, {
+          amount: 999,
+          interval: '2 weeks',
+          startDate: '2026-01-05',
+          description: 'Old plan',
+          status: 'canceled',
+        });
+        const listed = await provider.listSubscriptions(customerId);
+        const byId = new Map(listed.map((subscription) => [subscription.id, subscription]));
+        expect(listed).toHaveLength(3);
+        expect(byId.get(subscriptionId)).toEqual({
+          id: subscriptionId,
+          customerId,
+          mandateId,
+          status: 'active',
+          amount: 1250,
+          currency: 'EUR',
+          interval: { unit: 'month', count: 1 },
+          intervalText: '1 month',
+          intervalProblem: null,
+          times: 12,
+          timesRemaining: 9,
+          startDate: '2026-09-01',
+          nextPaymentDate: '2026-12-01',
+          description: 'Coffee of the month',
+          metadata: { plan: 'coffee' },
+          canceledAt: null,
+        });
+        expect(byId.get(fortnightly)).toMatchObject({
+          mandateId: null,
+          amount: 500,
+          interval: { unit: 'day', count: 14 },
+          times: null,
+          timesRemaining: null,
+          nextPaymentDate: '2026-11-20',
+        });
+        expect(byId.get(canceled)).toMatchObject({
+          status: 'canceled',
+          interval: { unit: 'week', count: 2 },
+          nextPaymentDate: null,
+          canceledAt: expect.any(Date),
+        });
+        expect(paths('GET')).toEqual([`/v2/customers/${customerId}/subscriptions?limit=250`]);
+      },
+    );
 
-    it('When one subscription has an interval that cannot be read, then it is listed with the reason and without an interval, and the others are read as usual', async () => {
-      const { customerId, subscriptionId } = monthlyAtMollie();
-      const odd = fake.seedSubscription(customerId, {
-        amount: 3000,
-        interval: '1 quarter',
-        startDate: '2026-10-01',
-        description: 'Quarterly',
-      });
-      const listed = await provider.listSubscriptions(customerId);
-      expect(listed.find((s) => s.id === subscriptionId)?.interval).toEqual({ unit: 'month', count: 1 });
-      expect(listed.find((s) => s.id === odd)).toMatchObject({
-        interval: null,
-        intervalText: '1 quarter',
-        intervalProblem: 'unreadable interval "1 quarter": Mollie\'s interval is expected as "<n> days", "<n> weeks" or "<n> months"',
-      });
-    });
+    it(
+      'When one subscription has an interval that cannot be read, ' +
+        'then it is listed with the reason and without an interval, and the others are read as usual',
+      async () => {
+        const { customerId, subscriptionId } = monthlyAtMollie();
+        const odd = fake.seedSubscription(customerId, {
+          amount: 3000,
+          interval: '1 quarter',
+          startDate: '2026-10-01',
+          description: 'Quarterly',
+        });
+        const listed = await provider.listSubscriptions(customerId);
+        expect(listed.find((s) => s.id === subscriptionId)?.interval).toEqual({ unit: 'month', count: 1 });
+        expect(listed.find((s) => s.id === odd)).toMatchObject({
+          interval: null,
+          intervalText: '1 quarter',
+          intervalProblem: 'unreadable interval "1 quarter": Mollie\'s interval is expected as "<n> days", "<n> weeks" or "<n> months"',
+        });
+      },
+    );
 
     it('When the customer is unknown at Mollie, then not found', async () => {
       await expect(provider.listSubscriptions('cst_unknown000')).rejects.toBeInstanceOf(ProviderNotFoundError);
@@ -189,49 +199,61 @@ describe("MollieProvider and Mollie's Subscriptions API (fake over HTTPS)", () =
   });
 
   describe('cancelSubscription', () => {
-    it('When an active subscription is canceled, then Mollie holds it canceled with canceledAt and no next payment date, and its run charges it no more', async () => {
-      const { customerId, subscriptionId } = monthlyAtMollie();
-      const canceled = await provider.cancelSubscription(customerId, subscriptionId);
-      expect(canceled).toMatchObject({ id: subscriptionId, status: 'canceled', nextPaymentDate: null, canceledAt: expect.any(Date) });
-      expect(fake.subscriptions.get(subscriptionId)).toMatchObject({ status: 'canceled', canceledAt: expect.any(String) });
-      expect(fake.subscriptions.get(subscriptionId)).not.toHaveProperty('nextPaymentDate');
-      expect(fake.runSubscriptions('2027-03-01')).toEqual([]);
-      expect(fake.chargesOf(subscriptionId)).toBe(0);
-      const deletes = fake.requests.filter((r) => r.method === 'DELETE');
-      expect(deletes.map((r) => [r.path, r.idempotencyKey])).toEqual([
-        [`/v2/customers/${customerId}/subscriptions/${subscriptionId}`, `cancel-${subscriptionId}`],
-      ]);
-    });
+    it(
+      'When an active subscription is canceled, ' +
+        'then Mollie holds it canceled with canceledAt and no next payment date, and its run charges it no more',
+      async () => {
+        const { customerId, subscriptionId } = monthlyAtMollie();
+        const canceled = await provider.cancelSubscription(customerId, subscriptionId);
+        expect(canceled).toMatchObject({ id: subscriptionId, status: 'canceled', nextPaymentDate: null, canceledAt: expect.any(Date) });
+        expect(fake.subscriptions.get(subscriptionId)).toMatchObject({ status: 'canceled', canceledAt: expect.any(String) });
+        expect(fake.subscriptions.get(subscriptionId)).not.toHaveProperty('nextPaymentDate');
+        expect(fake.runSubscriptions('2027-03-01')).toEqual([]);
+        expect(fake.chargesOf(subscriptionId)).toBe(0);
+        const deletes = fake.requests.filter((r) => r.method === 'DELETE');
+        expect(deletes.map((r) => [r.path, r.idempotencyKey])).toEqual([
+          [`/v2/customers/${customerId}/subscriptions/${subscriptionId}`, `cancel-${subscriptionId}`],
+        ]);
+      },
+    );
 
-    it('When it is canceled twice, also after Mollie forgot the idempotency key (its 422 "has been cancelled"), then both calls answer it canceled', async () => {
-      const { customerId, subscriptionId } = monthlyAtMollie();
-      const first = await provider.cancelSubscription(customerId, subscriptionId);
-      // Within the hour: Mollie replays the first answer.
-      expect(await provider.cancelSubscription(customerId, subscriptionId)).toEqual(first);
-      // Hours later the key is gone and Mollie refuses: the subscription is read and found canceled.
-      const later = Date.now() + 2 * 60 * 60 * 1000;
-      fake.now = () => later;
-      expect(await provider.cancelSubscription(customerId, subscriptionId)).toEqual(first);
-      expect(fake.requests.map((r) => `${r.method} ${r.path.replace(/\?.*/, '')}`)).toEqual([
-        `DELETE /v2/customers/${customerId}/subscriptions/${subscriptionId}`,
-        `DELETE /v2/customers/${customerId}/subscriptions/${subscriptionId}`,
-        `DELETE /v2/customers/${customerId}/subscriptions/${subscriptionId}`,
-        `GET /v2/customers/${customerId}/subscriptions/${subscriptionId}`,
-      ]);
-    });
+    it(
+      'When it is canceled twice, also after Mollie forgot the idempotency key (its 422 "has been cancelled"), ' +
+        'then both calls answer it canceled',
+      async () => {
+        const { customerId, subscriptionId } = monthlyAtMollie();
+        const first = await provider.cancelSubscription(customerId, subscriptionId);
+        // Within the hour: Mollie replays the first answer.
+        expect(await provider.cancelSubscription(customerId, subscriptionId)).toEqual(first);
+        // Hours later the key is gone and Mollie refuses: the subscription is read and found canceled.
+        const later = Date.now() + 2 * 60 * 60 * 1000;
+        fake.now = () => later;
+        expect(await provider.cancelSubscription(customerId, subscriptionId)).toEqual(first);
+        expect(fake.requests.map((r) => `${r.method} ${r.path.replace(/\?.*/, '')}`)).toEqual([
+          `DELETE /v2/customers/${customerId}/subscriptions/${subscriptionId}`,
+          `DELETE /v2/customers/${customerId}/subscriptions/${subscriptionId}`,
+          `DELETE /v2/customers/${customerId}/subscriptions/${subscriptionId}`,
+          `GET /v2/customers/${customerId}/subscriptions/${subscriptionId}`,
+        ]);
+      },
+    );
 
-    it('When Mollie cancels it but the answer is lost, then the call fails as "may have reached Mollie", and calling again answers it canceled', async () => {
-      const { customerId, subscriptionId } = monthlyAtMollie();
-      fake.loseAnswers('DELETE', /\/subscriptions\//, 1);
-      const lost = await provider.cancelSubscription(customerId, subscriptionId).then(
-        () => null,
-        (error: unknown) => error,
-      );
-      expect(lost).toBeInstanceOf(ProviderOutageError);
-      expect((lost as ProviderOutageError).mayHaveReachedProvider).toBe(true);
-      expect(fake.subscriptions.get(subscriptionId)?.status).toBe('canceled');
-      expect(await provider.cancelSubscription(customerId, subscriptionId)).toMatchObject({ id: subscriptionId, status: 'canceled' });
-    });
+    it(
+      'When Mollie cancels it but the answer is lost, ' +
+        'then the call fails as "may have reached Mollie", and calling again answers it canceled',
+      async () => {
+        const { customerId, subscriptionId } = monthlyAtMollie();
+        fake.loseAnswers('DELETE', /\/subscriptions\//, 1);
+        const lost = await provider.cancelSubscription(customerId, subscriptionId).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(lost).toBeInstanceOf(ProviderOutageError);
+        expect((lost as ProviderOutageError).mayHaveReachedProvider).toBe(true);
+        expect(fake.subscriptions.get(subscriptionId)?.status).toBe('canceled');
+        expect(await provider.cancelSubscription(customerId, subscriptionId)).toMatchObject({ id: subscriptionId, status: 'canceled' });
+      },
+    );
 
     it('When the answer is lost and the retry comes after Mollie forgot the key, then its 422 is read as done: canceled', async () => {
       const { customerId, subscriptionId } = monthlyAtMollie();
@@ -255,21 +277,25 @@ describe("MollieProvider and Mollie's Subscriptions API (fake over HTTPS)", () =
   });
 
   describe('listSubscriptionPayments and the fake charging a subscription', () => {
-    it("When Mollie's run comes on the next payment date (twice the same day), then one payment for the period, listed under the subscription", async () => {
-      const { customerId, mandateId, subscriptionId } = monthlyAtMollie();
-      expect(await provider.listSubscriptionPayments(customerId, subscriptionId)).toEqual([]);
-      expect(fake.runSubscriptions('2026-11-30')).toEqual([]);
-      expect(fake.runSubscriptions('2026-12-01')).toHaveLength(1);
-      expect(fake.runSubscriptions('2026-12-01')).toEqual([]);
-      expect(fake.chargesOf(subscriptionId)).toBe(1);
-      const payments = await provider.listSubscriptionPayments(customerId, subscriptionId);
-      expect(payments).toEqual([
-        expect.objectContaining({ status: 'pending', amount: 1250, currency: 'EUR', customerId, mandateId, method: 'directdebit' }),
-      ]);
-      const [subscription] = await provider.listSubscriptions(customerId);
-      expect(subscription).toMatchObject({ nextPaymentDate: '2027-01-01', timesRemaining: 8 });
-      expect(paths('GET')).toContain(`/v2/customers/${customerId}/subscriptions/${subscriptionId}/payments?limit=250`);
-    });
+    it(
+      "When Mollie's run comes on the next payment date (twice the same day), " +
+        'then one payment for the period, listed under the subscription',
+      async () => {
+        const { customerId, mandateId, subscriptionId } = monthlyAtMollie();
+        expect(await provider.listSubscriptionPayments(customerId, subscriptionId)).toEqual([]);
+        expect(fake.runSubscriptions('2026-11-30')).toEqual([]);
+        expect(fake.runSubscriptions('2026-12-01')).toHaveLength(1);
+        expect(fake.runSubscriptions('2026-12-01')).toEqual([]);
+        expect(fake.chargesOf(subscriptionId)).toBe(1);
+        const payments = await provider.listSubscriptionPayments(customerId, subscriptionId);
+        expect(payments).toEqual([
+          expect.objectContaining({ status: 'pending', amount: 1250, currency: 'EUR', customerId, mandateId, method: 'directdebit' }),
+        ]);
+        const [subscription] = await provider.listSubscriptions(customerId);
+        expect(subscription).toMatchObject({ nextPaymentDate: '2027-01-01', timesRemaining: 8 });
+        expect(paths('GET')).toContain(`/v2/customers/${customerId}/subscriptions/${subscriptionId}/payments?limit=250`);
+      },
+    );
 
     it('When periods pass, then one payment per period, newest first; the last one completes the subscription', async () => {
       const { customerId, subscriptionId } = monthlyAtMollie({ timesRemaining: 2, startDate: '2026-01-31', nextPaymentDate: '2026-11-30' });
