@@ -1,5 +1,12 @@
 import { randomBase62 } from '../src/ids';
-import type { PaymentProvider, ProviderMandate, ProviderPayment, ProviderPaymentInput } from '../src/providers/types';
+import type {
+  PaymentProvider,
+  ProviderCustomerPage,
+  ProviderMandate,
+  ProviderPayment,
+  ProviderPaymentInput,
+  ProviderSubscription,
+} from '../src/providers/types';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -70,6 +77,18 @@ export class SlowProvider implements PaymentProvider {
     return this.unused();
   }
   listMethods(): Promise<string[]> {
+    return this.unused();
+  }
+  listCustomers(): Promise<ProviderCustomerPage> {
+    return this.unused();
+  }
+  listSubscriptions(): Promise<ProviderSubscription[]> {
+    return this.unused();
+  }
+  cancelSubscription(): Promise<ProviderSubscription> {
+    return this.unused();
+  }
+  listSubscriptionPayments(): Promise<ProviderPayment[]> {
     return this.unused();
   }
 }

@@ -79,6 +79,10 @@ export class MollieFake {
   readonly customers = new Map<string, JsonObject>();
   readonly payments = new Map<string, JsonObject>();
   readonly mandates = new Map<string, JsonObject>();
+  /** Subscriptions Mollie bills itself (its Subscriptions API), seeded by tests with `seedSubscription`. */
+  readonly subscriptions = new Map<string, JsonObject>();
+  /** Per subscription, the dates of the periods Mollie charged (one entry per recurring payment it made). */
+  readonly subscriptionCharges = new Map<string, string[]>();
   /** Every revocation asked for, in order (a mandate revoked twice is here twice). */
   readonly revokedMandates: string[] = [];
   /** Every request that reached the fake, in order (lost and held ones included). */
@@ -195,6 +199,136 @@ export class MollieFake {
     mandate.status = status;
   }
 
+  /** A customer made at "Mollie" without a request (as one made in the dashboard or by another integration). */
+  seedCustomer(fields: { name?: string; email?: string; metadata?: JsonObject } = {}): string {
+    return String(this.createCustomer({ name: fields.name ?? null, email: fields.email ?? null, metadata: fields.metadata ?? null }).id);
+  }
+
+  /**
+   * A subscription Mollie bills itself, as made through its Subscriptions API by another integration. `amount`
+   * in cents; `interval` Mollie's text ("1 month", "14 days"); `times` null for one without end. Without
+   * `nextPaymentDate` the next charge is on `startDate`.
+   */
+  seedSubscription(
+    customerId: string,
+    fields: {
+      amount: number;
+      interval: string;
+      startDate: string;
+      description: string;
+      currency?: string;
+      times?: number | null;
+      timesRemaining?: number | null;
+      nextPaymentDate?: string | null;
+      mandateId?: string | null;
+      status?: 'pending' | 'active' | 'canceled' | 'suspended' | 'completed';
+      metadata?: JsonObject | null;
+    },
+  ): string {
+    if (!this.customers.has(customerId)) throw new Error(`no customer ${customerId} at the fake`);
+    const id = newId('sub');
+    const times = fields.times ?? null;
+    const status = fields.status ?? 'active';
+    const nextPaymentDate = fields.nextPaymentDate === undefined ? fields.startDate : fields.nextPaymentDate;
+    const subscription: JsonObject = {
+      resource: 'subscription',
+      id,
+      mode: 'test',
+      createdAt: new Date(this.now()).toISOString(),
+      status,
+      amount: { currency: fields.currency ?? 'EUR', value: (fields.amount / 100).toFixed(2) },
+      times,
+      timesRemaining: fields.timesRemaining === undefined ? times : fields.timesRemaining,
+      interval: fields.interval,
+      startDate: fields.startDate,
+      // Mollie leaves the field out when no payment will follow.
+      ...(nextPaymentDate && (status === 'active' || status === 'pending' || status === 'suspended') ? { nextPaymentDate } : {}),
+      description: fields.description,
+      method: null,
+      ...(fields.mandateId ? { mandateId: fields.mandateId } : {}),
+      webhookUrl: '',
+      metadata: fields.metadata ?? null,
+      customerId,
+      ...(status === 'canceled' ? { canceledAt: new Date(this.now()).toISOString() } : {}),
+      _links: {
+        ...this.links(`/v2/customers/${customerId}/subscriptions/${id}`),
+        customer: { href: `${this.baseUrl}/v2/customers/${customerId}`, type: 'application/hal+json' },
+        ...(fields.mandateId
+          ? { mandate: { href: `${this.baseUrl}/v2/customers/${customerId}/mandates/${fields.mandateId}`, type: 'application/hal+json' } }
+          : {}),
+      },
+    };
+    this.subscriptions.set(id, subscription);
+    this.subscriptionCharges.set(id, []);
+    return id;
+  }
+
+  /**
+   * Mollie's daily run on `date` (YYYY-MM-DD): every active subscription whose next payment date has come is
+   * charged, one recurring payment per period (catching up on periods passed), its next date moved one
+   * interval on and `timesRemaining` counted down (completed after the last). A canceled subscription is
+   * never charged. Answers the payments made.
+   */
+  runSubscriptions(date: string): JsonObject[] {
+    const made: JsonObject[] = [];
+    for (const subscription of this.subscriptions.values()) {
+      while (subscription.status === 'active' && typeof subscription.nextPaymentDate === 'string' && subscription.nextPaymentDate <= date) {
+        made.push(this.chargePeriod(subscription, subscription.nextPaymentDate));
+      }
+    }
+    return made;
+  }
+
+  /** How many recurring payments Mollie made for the subscription. */
+  chargesOf(subscriptionId: string): number {
+    return this.subscriptionCharges.get(subscriptionId)?.length ?? 0;
+  }
+
+  private chargePeriod(subscription: JsonObject, date: string): JsonObject {
+    const id = newId('tr');
+    const subscriptionId = String(subscription.id);
+    const customerId = String(subscription.customerId);
+    const payment: JsonObject = {
+      resource: 'payment',
+      id,
+      mode: 'test',
+      createdAt: new Date(this.now()).toISOString(),
+      amount: subscription.amount,
+      description: subscription.description,
+      method: 'directdebit',
+      // Mollie forwards the subscription's metadata to its payments.
+      metadata: subscription.metadata ?? null,
+      status: 'pending',
+      isCancelable: true,
+      profileId: 'pfl_QkEhN94Ba',
+      customerId,
+      mandateId: subscription.mandateId ?? null,
+      subscriptionId,
+      sequenceType: 'recurring',
+      redirectUrl: null,
+      webhookUrl: null,
+      _links: this.links(`/v2/payments/${id}`),
+    };
+    this.payments.set(id, payment);
+    this.subscriptionCharges.get(subscriptionId)?.push(date);
+    const remaining = typeof subscription.timesRemaining === 'number' ? subscription.timesRemaining - 1 : null;
+    subscription.timesRemaining = remaining;
+    if (remaining !== null && remaining <= 0) {
+      subscription.status = 'completed';
+      delete subscription.nextPaymentDate;
+    } else {
+      subscription.nextPaymentDate = nextDate(date, String(subscription.interval), Number(String(subscription.startDate).slice(8, 10)));
+    }
+    subscription._links = {
+      ...(subscription._links as JsonObject),
+      payments: {
+        href: `${this.baseUrl}/v2/customers/${customerId}/subscriptions/${subscriptionId}/payments`,
+        type: 'application/hal+json',
+      },
+    };
+    return payment;
+  }
+
   paymentsWithReference(reference: string): JsonObject[] {
     return [...this.payments.values()].filter((payment) => (payment.metadata as JsonObject | null)?.payment_id === reference);
   }
@@ -276,8 +410,9 @@ export class MollieFake {
   private route(request: FakeRequest): { status: number; body: unknown } {
     const url = new URL(request.path, 'https://fake.invalid');
     const parts = url.pathname.split('/').filter(Boolean); // ['v2', 'payments', 'tr_…']
-    const [, resource, id, sub, subId] = parts;
-    const key = `${request.method} ${resource}${id ? '/:id' : ''}${sub ? `/${sub}` : ''}${subId ? '/:id' : ''}`;
+    const [, resource, id, sub, subId, subSub] = parts;
+    const key =
+      `${request.method} ${resource}${id ? '/:id' : ''}${sub ? `/${sub}` : ''}` + `${subId ? '/:id' : ''}${subSub ? `/${subSub}` : ''}`;
     switch (key) {
       case 'POST customers':
         return { status: 201, body: this.createCustomer(request.body) };
@@ -317,6 +452,30 @@ export class MollieFake {
         return this.found(this.mandates, subId);
       case 'DELETE customers/:id/mandates/:id':
         return this.revokeMandate(id ?? '', subId ?? '');
+      case 'GET customers/:id/subscriptions':
+        if (!id || !this.customers.has(id)) return error(404, `No customer exists with token ${id}.`);
+        return {
+          status: 200,
+          body: this.list(
+            'subscriptions',
+            [...this.subscriptions.values()].filter((s) => s.customerId === id),
+            url,
+          ),
+        };
+      case 'GET customers/:id/subscriptions/:id':
+        return this.subscriptionOf(id, subId) ? { status: 200, body: this.subscriptionOf(id, subId) } : noSubscription(subId);
+      case 'DELETE customers/:id/subscriptions/:id':
+        return this.cancelSubscription(id, subId);
+      case 'GET customers/:id/subscriptions/:id/payments':
+        if (!this.subscriptionOf(id, subId)) return noSubscription(subId);
+        return {
+          status: 200,
+          body: this.list(
+            'payments',
+            [...this.payments.values()].filter((p) => p.subscriptionId === subId),
+            url,
+          ),
+        };
       default:
         return error(404, `The fake does not know ${request.method} ${url.pathname}`);
     }
@@ -388,6 +547,27 @@ export class MollieFake {
     return { status: 204, body: '' };
   }
 
+  private subscriptionOf(customerId: string | undefined, id: string | undefined): JsonObject | null {
+    const subscription = id ? this.subscriptions.get(id) : undefined;
+    return subscription && subscription.customerId === customerId ? subscription : null;
+  }
+
+  /**
+   * Mollie cancels an active (or pending, suspended) subscription: status `canceled`, `canceledAt`, no next
+   * payment date. One already canceled, or completed, is refused with a 422 (Mollie: "The subscription has
+   * been cancelled."); one it does not know is a 404.
+   */
+  private cancelSubscription(customerId: string | undefined, id: string | undefined): { status: number; body: unknown } {
+    const subscription = this.subscriptionOf(customerId, id);
+    if (!subscription) return noSubscription(id);
+    if (subscription.status === 'canceled') return error(422, 'The subscription has been cancelled.');
+    if (subscription.status === 'completed') return error(422, 'The subscription has been completed.');
+    subscription.status = 'canceled';
+    subscription.canceledAt = new Date(this.now()).toISOString();
+    delete subscription.nextPaymentDate;
+    return { status: 200, body: subscription };
+  }
+
   private cancelPayment(id: string): { status: number; body: unknown } {
     const payment = this.payments.get(id);
     if (!payment) return error(404, `No payment with id ${id}`);
@@ -456,6 +636,28 @@ const TITLES: Record<number, string> = {
   429: 'Too Many Requests',
   503: 'Service Unavailable',
 };
+
+function noSubscription(id: string | undefined): { status: number; body: unknown } {
+  return error(404, `No subscription exists with token ${id}.`);
+}
+
+const INTERVAL = /^(\d+) (day|days|week|weeks|month|months)$/;
+
+/** The date one interval after `date` (YYYY-MM-DD); months keep the start date's day, clamped to the month's end. */
+function nextDate(date: string, interval: string, anchorDay: number): string {
+  const match = INTERVAL.exec(interval);
+  if (!match) throw new Error(`the fake cannot bill the interval "${interval}"`);
+  const count = Number(match[1]);
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  if ((match[2] ?? '').startsWith('month')) {
+    const index = year * 12 + (month - 1) + count;
+    const [nextYear, nextMonth] = [Math.floor(index / 12), (index % 12) + 1];
+    const lastDay = new Date(Date.UTC(nextYear, nextMonth, 0)).getUTCDate();
+    return new Date(Date.UTC(nextYear, nextMonth - 1, Math.min(anchorDay, lastDay))).toISOString().slice(0, 10);
+  }
+  const days = (match[2] ?? '').startsWith('week') ? count * 7 : count;
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
 
 function error(status: number, detail: string, field?: string): { status: number; body: unknown } {
   return {

@@ -112,6 +112,64 @@ export interface CustomerLookup {
   createdAfter: Date;
 }
 
+/** A customer as a provider lists it (what an import needs to find its subscriptions). */
+export interface ProviderCustomerSummary {
+  id: string;
+  name: string | null;
+  email: string | null;
+}
+
+/** One page of the provider's customers; `next` is the cursor of the following page, null after the last. */
+export interface ProviderCustomerPage {
+  customers: ProviderCustomerSummary[];
+  next: string | null;
+}
+
+export type ProviderIntervalUnit = 'day' | 'week' | 'month';
+
+/** The time between two charges: Mollie's "1 month", "14 days", "2 weeks" as { unit, count }. */
+export interface ProviderInterval {
+  unit: ProviderIntervalUnit;
+  count: number;
+}
+
+export const PROVIDER_SUBSCRIPTION_STATUSES = ['pending', 'active', 'canceled', 'suspended', 'completed'] as const;
+export type ProviderSubscriptionStatus = (typeof PROVIDER_SUBSCRIPTION_STATUSES)[number];
+
+/**
+ * A subscription the provider itself bills (Mollie's Subscriptions API), read to take it over. Dates are
+ * `YYYY-MM-DD` as the provider keeps them.
+ */
+export interface ProviderSubscription {
+  id: string;
+  customerId: string;
+  /** The mandate it charges on; null when the provider may pick any valid mandate of the customer. */
+  mandateId: string | null;
+  status: ProviderSubscriptionStatus;
+  amount: Cents;
+  currency: string;
+  /**
+   * The interval read from `intervalText`; null when it cannot be read (`intervalProblem` says why). Such a
+   * subscription is still listed, so that one unreadable subscription does not hide the others: whoever takes
+   * it over must refuse it with `intervalProblem`.
+   */
+  interval: ProviderInterval | null;
+  /** The provider's own text, e.g. "1 month". */
+  intervalText: string;
+  intervalProblem: string | null;
+  /** Total number of charges; null for a subscription without end. */
+  times: number | null;
+  /** Charges still to come; null for a subscription without end. */
+  timesRemaining: number | null;
+  startDate: string;
+  /** The date of the next charge; null when none will follow (ended, canceled). */
+  nextPaymentDate: string | null;
+  description: string;
+  metadata: unknown;
+  /** When it was canceled; null when it was not. */
+  canceledAt: Date | null;
+}
+
 /**
  * What the service needs of a payment provider. Every create carries an idempotency key that the
  * caller derives from its own row, so a retried call never creates a second object.
@@ -139,6 +197,17 @@ export interface PaymentProvider {
    * `first` only those whose payment creates a mandate (a bank transfer, for one, cannot).
    */
   listMethods(sequenceType?: MethodSequenceType): Promise<string[]>;
+  /** One page of the account's customers, newest first; `cursor` is a page's `next`, none for the first page. */
+  listCustomers(cursor?: string): Promise<ProviderCustomerPage>;
+  /** Every subscription the provider bills for the customer, whatever its status. */
+  listSubscriptions(customerId: string): Promise<ProviderSubscription[]>;
+  /**
+   * Stops the provider's subscription, so that it charges no more; answers it as it now is. Safe to call again:
+   * a subscription that is already canceled (or completed, so it charges no more either) is answered as it is.
+   */
+  cancelSubscription(customerId: string, subscriptionId: string): Promise<ProviderSubscription>;
+  /** The payments the provider made for the subscription, newest first (to see one still under way). */
+  listSubscriptionPayments(customerId: string, subscriptionId: string): Promise<ProviderPayment[]>;
 }
 
 /** Payment statuses after which nothing but a refund or chargeback can follow. */

@@ -3,7 +3,13 @@ import type { ProviderAdapter } from '../../src/providers/adapter';
 import { ProviderSettingsError } from '../../src/providers/adapter';
 import { ProviderNotFoundError } from '../../src/providers/errors';
 import { USUAL_PAYMENT_EXPIRY } from '../../src/providers/methodExpiry';
-import type { PaymentProvider, ProviderMandate, ProviderPayment, ProviderPaymentInput } from '../../src/providers/types';
+import type {
+  PaymentProvider,
+  ProviderMandate,
+  ProviderPayment,
+  ProviderPaymentInput,
+  ProviderSubscription,
+} from '../../src/providers/types';
 
 /**
  * "Fakepay": a second payment provider that exists in the tests only, registered through the
@@ -85,6 +91,19 @@ export function fakepay(): Fakepay {
     },
     async listMethods() {
       return ['fakecard'];
+    },
+    // Fakepay bills no subscriptions of its own.
+    async listCustomers() {
+      return { customers: [], next: null };
+    },
+    async listSubscriptions() {
+      return [];
+    },
+    async cancelSubscription(_customerId: string, subscriptionId: string): Promise<ProviderSubscription> {
+      throw new ProviderNotFoundError(`subscription ${subscriptionId}`);
+    },
+    async listSubscriptionPayments() {
+      return [];
     },
   });
 

@@ -1,7 +1,7 @@
 import createMollieClient, { SequenceType as MollieSequenceType, type MollieClient, type Page } from '@mollie/api-client';
 import { cacheSecureContextsByCa } from './secureContexts';
 import type { Logger } from '../../logger';
-import { ProviderOutageError } from '../errors';
+import { ProviderNotFoundError, ProviderOutageError, ProviderRejectedError } from '../errors';
 import type {
   CustomerLookup,
   MethodSequenceType,
@@ -12,12 +12,16 @@ import type {
   ProviderMandateInput,
   ProviderPayment,
   ProviderPaymentInput,
+  ProviderCustomerPage,
+  ProviderSubscription,
 } from '../types';
 import { providerErrorFrom, RETRY_AFTER_SECONDS } from './errors';
 import { noteAnswers, type Answers } from './retryAfter';
 import {
   CUSTOMER_FIELDS,
   customerParams,
+  customerSummaryFrom,
+  providerSubscriptionFrom,
   isLocalUrl,
   isSupportedMandate,
   MANDATE_FIELDS,
@@ -172,6 +176,54 @@ export class MollieProvider implements PaymentProvider {
       this.client.methods.list(sequenceType === 'first' ? { sequenceType: MollieSequenceType.first } : {}),
     );
     return methods.map((method) => method.id);
+  }
+
+  async listCustomers(cursor?: string): Promise<ProviderCustomerPage> {
+    const page = await this.call('list customers', {}, () =>
+      this.client.customers.page({ limit: PAGE_SIZE, ...(cursor ? { from: cursor } : {}) }),
+    );
+    // Mollie's `next` link names the first customer of the following page (`from`): that is the cursor.
+    return { customers: page.map(customerSummaryFrom), next: page.nextPageCursor ?? null };
+  }
+
+  async listSubscriptions(customerId: string): Promise<ProviderSubscription[]> {
+    const subscriptions: ProviderSubscription[] = [];
+    for await (const subscription of this.listed('list subscriptions', () =>
+      this.client.customerSubscriptions.page({ customerId, limit: PAGE_SIZE }),
+    )) {
+      subscriptions.push(providerSubscriptionFrom(subscription));
+    }
+    return subscriptions;
+  }
+
+  /**
+   * Mollie refuses to cancel a subscription that is already canceled (a 422, or a 404 for some): when the
+   * subscription then reads as canceled (or completed: it charges no more either) that is the outcome wanted,
+   * as after a cancel whose answer was lost. Any other refusal stands.
+   */
+  async cancelSubscription(customerId: string, subscriptionId: string): Promise<ProviderSubscription> {
+    try {
+      const canceled = await this.call('cancel subscription', {}, () =>
+        this.client.customerSubscriptions.cancel(subscriptionId, { customerId, idempotencyKey: `cancel-${subscriptionId}` }),
+      );
+      return providerSubscriptionFrom(canceled);
+    } catch (error) {
+      if (!(error instanceof ProviderRejectedError) && !(error instanceof ProviderNotFoundError)) throw error;
+      const current = await this.call('get subscription', {}, () => this.client.customerSubscriptions.get(subscriptionId, { customerId }));
+      const subscription = providerSubscriptionFrom(current);
+      if (subscription.status === 'canceled' || subscription.status === 'completed') return subscription;
+      throw error;
+    }
+  }
+
+  async listSubscriptionPayments(customerId: string, subscriptionId: string): Promise<ProviderPayment[]> {
+    const payments: ProviderPayment[] = [];
+    for await (const payment of this.listed('list subscription payments', () =>
+      this.client.subscriptionPayments.page({ customerId, subscriptionId, limit: PAGE_SIZE }),
+    )) {
+      payments.push(providerPaymentFrom(payment));
+    }
+    return payments;
   }
 
   /**

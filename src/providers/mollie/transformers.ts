@@ -10,6 +10,7 @@ import {
   type Payment,
   type PaymentCreateParams,
   type PaymentMethod,
+  type Subscription,
 } from '@mollie/api-client';
 import { centsFromDecimalString, formatCents, type Cents } from '../../money';
 import { ProviderFailedError } from '../errors';
@@ -20,7 +21,12 @@ import type {
   ProviderMandateInput,
   ProviderPayment,
   ProviderPaymentInput,
+  ProviderCustomerSummary,
+  ProviderInterval,
+  ProviderSubscription,
+  ProviderSubscriptionStatus,
 } from '../types';
+import { PROVIDER_SUBSCRIPTION_STATUSES } from '../types';
 
 /**
  * Request and response shapes between our provider contract and Mollie's API v2, and the one
@@ -226,4 +232,58 @@ export function providerMandateFrom(mandate: Mandate): ProviderMandate {
       cardFingerprint: detailText(details, 'cardFingerprint'),
     },
   };
+}
+
+/** Mollie's interval: a whole number and days, weeks or months ("1 month", "14 days", "2 weeks"). */
+const INTERVAL_PATTERN = /^\s*(\d{1,4})\s+(day|days|week|weeks|month|months)\s*$/i;
+
+/**
+ * Mollie's interval text as { unit, count }, or why it cannot be read. Mollie documents only
+ * "… days", "… weeks" and "… months"; anything else (a text Mollie adds later) is refused, never guessed.
+ */
+export function intervalFromMollie(text: string): { interval: ProviderInterval } | { problem: string } {
+  const match = INTERVAL_PATTERN.exec(text);
+  const count = match ? Number(match[1]) : 0;
+  if (!match || count < 1) {
+    return { problem: `unreadable interval "${text}": Mollie's interval is expected as "<n> days", "<n> weeks" or "<n> months"` };
+  }
+  const word = (match[2] ?? '').toLowerCase();
+  const unit = word.startsWith('day') ? 'day' : word.startsWith('week') ? 'week' : 'month';
+  return { interval: { unit, count } };
+}
+
+function subscriptionStatusFrom(status: string): ProviderSubscriptionStatus {
+  const known = PROVIDER_SUBSCRIPTION_STATUSES.find((candidate) => candidate === status);
+  // As with payments: a status Mollie adds later is not guessed at.
+  if (!known) throw new ProviderFailedError(`unknown subscription status "${status}"`);
+  return known;
+}
+
+/** Mollie leaves `times`/`timesRemaining` out (or null) for a subscription without end. */
+const countOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
+
+export function providerSubscriptionFrom(subscription: Subscription): ProviderSubscription {
+  const read = intervalFromMollie(subscription.interval);
+  return {
+    id: subscription.id,
+    customerId: subscription.customerId,
+    mandateId: subscription.mandateId ?? null,
+    status: subscriptionStatusFrom(String(subscription.status)),
+    amount: centsFromValue(subscription.amount.value),
+    currency: subscription.amount.currency,
+    interval: 'interval' in read ? read.interval : null,
+    intervalText: subscription.interval,
+    intervalProblem: 'problem' in read ? read.problem : null,
+    times: countOrNull(subscription.times),
+    timesRemaining: countOrNull(subscription.timesRemaining),
+    startDate: subscription.startDate,
+    nextPaymentDate: subscription.nextPaymentDate ?? null,
+    description: subscription.description,
+    metadata: subscription.metadata ?? null,
+    canceledAt: subscription.canceledAt ? new Date(subscription.canceledAt) : null,
+  };
+}
+
+export function customerSummaryFrom(customer: { id: string; name?: string | null; email?: string | null }): ProviderCustomerSummary {
+  return { id: customer.id, name: customer.name ?? null, email: customer.email ?? null };
 }

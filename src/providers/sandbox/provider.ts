@@ -11,9 +11,12 @@ import type {
   ProviderMandateInput,
   ProviderPayment,
   ProviderPaymentInput,
+  ProviderCustomerPage,
+  ProviderSubscription,
 } from '../types';
 import { ProviderNotFoundError, ProviderRejectedError } from '../errors';
 import { settleRecurringCharge } from './outcomes';
+import { sandboxSubscriptions } from './subscriptions';
 import {
   providerId,
   providerMandateOf,
@@ -25,6 +28,8 @@ import {
 
 /** Statuses in which a payment can still be canceled, as at a real provider (an open checkout, a pending debit). */
 const CANCELABLE: ReadonlyArray<SandboxPaymentRow['status']> = ['open', 'pending'];
+/** Customers per page of listCustomers, as Mollie's largest page. */
+const CUSTOMER_PAGE = 250;
 
 /**
  * An in-process provider that keeps its state in our database, so `npm start` works with no outside
@@ -213,6 +218,49 @@ export class SandboxProvider implements PaymentProvider {
     // A real provider answers 422 for a payment that can no longer be canceled.
     if (!canceled) throw new ProviderRejectedError(`The payment cannot be canceled: it is ${row.status}`, null);
     return providerPaymentOf(row, this.publicUrl);
+  }
+
+  /** Newest first; the cursor is the offset of the next page (opaque to callers). */
+  async listCustomers(cursor?: string): Promise<ProviderCustomerPage> {
+    const offset = cursor && /^\d+$/.test(cursor) ? Number(cursor) : 0;
+    const rows = await this.db('sandbox_customers')
+      .where({ account_id: this.accountId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .offset(offset)
+      .limit(CUSTOMER_PAGE + 1)
+      .select<Array<{ id: string; name: string | null; email: string | null }>>('id', 'name', 'email');
+    const page = rows.slice(0, CUSTOMER_PAGE);
+    return {
+      customers: page.map((row) => ({ id: row.id, name: row.name, email: row.email })),
+      next: rows.length > CUSTOMER_PAGE ? String(offset + CUSTOMER_PAGE) : null,
+    };
+  }
+
+  /** The sandbox bills no subscriptions itself: only those a test put in (sandbox/subscriptions.ts). */
+  async listSubscriptions(customerId: string): Promise<ProviderSubscription[]> {
+    return sandboxSubscriptions.list(this.accountId, customerId);
+  }
+
+  async cancelSubscription(customerId: string, subscriptionId: string): Promise<ProviderSubscription> {
+    const held = sandboxSubscriptions.find(this.accountId, customerId, subscriptionId);
+    if (!held) throw new ProviderNotFoundError(`subscription ${subscriptionId}`);
+    const { subscription } = held;
+    // Canceled or completed already: it charges no more, which is what was asked.
+    if (subscription.status !== 'canceled' && subscription.status !== 'completed') {
+      subscription.status = 'canceled';
+      subscription.canceledAt = this.clock.now();
+      subscription.nextPaymentDate = null;
+    }
+    return { ...subscription };
+  }
+
+  async listSubscriptionPayments(customerId: string, subscriptionId: string): Promise<ProviderPayment[]> {
+    const held = sandboxSubscriptions.find(this.accountId, customerId, subscriptionId);
+    if (!held) throw new ProviderNotFoundError(`subscription ${subscriptionId}`);
+    return [...held.payments];
   }
 
   /** The payment as it is now: a pending recurring charge settles when it is first looked at. */
