@@ -32,6 +32,11 @@ export const nestedSubscriptionResponse = z.object({
     .int()
     .optional()
     .describe("WooCommerce Subscriptions' subscription this one bills (the store's id); absent when none"),
+  source: z
+    .enum(['woocommerce-subscriptions', 'mollie-subscriptions', 'csv'])
+    .optional()
+    .describe('where an imported subscription came from (POST /api/v2/imports); absent when it was made here'),
+  source_id: z.string().optional().describe("the source's own id of it (CSV: the mandate reference); absent when made here"),
   rules: z.array(subscriptionRuleResponse),
 });
 
