@@ -24,7 +24,7 @@ export const importRoutes = [
     methods: ['get'],
     path: '/api/v2/imports/:id',
     operationId: 'getImport',
-    summary: "An import's report: its counts and each row's outcome (paged with page / per_page)",
+    summary: 'The report of an import: its counts and the outcome of each row (paged with page / per_page)',
     tag: 'Imports',
     status: 200,
     extension: true,

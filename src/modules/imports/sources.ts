@@ -2,9 +2,9 @@ import type { Account, AppContext } from '../../context';
 import type { Cents } from '../../money';
 import type { RuleInterval } from '../subscriptions/repository';
 
-/** Where running subscriptions can be imported from. */
-export const IMPORT_SOURCES = ['woocommerce-subscriptions', 'mollie-subscriptions', 'csv'] as const;
-export type ImportSourceName = (typeof IMPORT_SOURCES)[number];
+import type { ImportSourceName } from './sourceNames';
+
+export { IMPORT_SOURCES, type ImportSourceName } from './sourceNames';
 
 /** A customer as the source knows it; `providerCustomerId` when it already exists at the provider. */
 export interface CandidateCustomer {
