@@ -5,6 +5,7 @@ import { newId } from '../../ids';
 import { formatCents } from '../../money';
 import type { PaymentProvider } from '../../providers';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
+import type { ProviderMandate } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
 import { firstResumeAfter, resumeCustomer, sendCustomerToProvider } from '../customers/creation';
 import { customersRepository, type CustomerRow } from '../customers/repository';
@@ -259,6 +260,17 @@ async function ensureSepaMandate(
   return recordMandate(ctx, item, row);
 }
 
+/** The provider's mandate of that customer, when it is valid there. */
+async function checkExistingMandate(
+  provider: PaymentProvider,
+  providerCustomerId: string,
+  providerMandateId: string,
+): Promise<ProviderMandate> {
+  const mandate = await provider.getMandate(providerCustomerId, providerMandateId);
+  if (mandate.status !== 'valid') throw new RowFailure('mandate', `The mandate is ${mandate.status} at the provider.`);
+  return mandate;
+}
+
 /** A mandate the provider already holds for the customer: it must be valid there. */
 async function ensureExistingMandate(
   ctx: AppContext,
@@ -271,8 +283,7 @@ async function ensureExistingMandate(
     if (recorded.customer_id !== customer.id) throw new RowFailure('mandate', 'The mandate is recorded for another customer.');
     return recorded;
   }
-  const mandate = await provider.getMandate(customer.provider_customer_id as string, providerMandateId);
-  if (mandate.status !== 'valid') throw new RowFailure('mandate', `The mandate is ${mandate.status} at the provider.`);
+  const mandate = await checkExistingMandate(provider, customer.provider_customer_id as string, providerMandateId);
   const now = ctx.clock.now();
   await ctx.db.transaction((trx) =>
     recordProviderMandate(trx, customer, mandate, { now: toDbDateTime(now), today: calendarDateIn(now, ctx.config.APP_TIMEZONE) }),
@@ -305,11 +316,12 @@ export async function importCandidate(
   candidate: ImportCandidate,
   dryRun: boolean,
 ): Promise<RowResult> {
-  if (candidate.invalid) return result('failed', { field: candidate.invalid.field, reason: candidate.invalid.message });
+  // Imported before wins over what the source says now (a start date since passed, say): the row is done.
   const existing = await importsRepository.subscriptionFromSource(ctx.db, account.id, source, candidate.sourceId);
   if (existing) {
     return result('exists', { reason: 'Imported before.', customerId: existing.customer_id, subscriptionId: existing.id });
   }
+  if (candidate.invalid) return result('failed', { field: candidate.invalid.field, reason: candidate.invalid.message });
   if (candidate.skipReason) return result(dryRun ? 'would_skip' : 'skipped', { reason: candidate.skipReason });
   const { customer: wantedCustomer, mandate: wantedMandate, subscription: wanted } = candidate;
   if (!wantedCustomer) return result('failed', { field: 'customer', reason: 'The source names no customer.' });
@@ -321,7 +333,17 @@ export async function importCandidate(
     return failureOf(error, 'subscription');
   }
   const plan = planOfRow(wantedMandate, wanted);
-  if (dryRun) return result('would_create', { reason: plan });
+  if (dryRun) {
+    // Asking is harmless: a dry run plans what the run will do with the mandate as the provider holds it now.
+    if (wantedMandate.kind === 'existing' && wantedCustomer.providerCustomerId) {
+      try {
+        await checkExistingMandate(provider, wantedCustomer.providerCustomerId, wantedMandate.providerMandateId);
+      } catch (error) {
+        return failureOf(error, 'mandate');
+      }
+    }
+    return result('would_create', { reason: plan });
+  }
 
   let customer: CustomerRow;
   try {
