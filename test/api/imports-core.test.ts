@@ -48,6 +48,7 @@ describe.each(TEST_DATABASES)('runImport over a source of existing mandates, on 
       { sourceId: 'sub_valid', customer: carla, mandate: { kind: 'existing', providerMandateId: valid.id }, subscription },
       { sourceId: 'sub_revoked', customer: carla, mandate: { kind: 'existing', providerMandateId: revoked.id }, subscription },
       { sourceId: 'sub_other', customer: carla, mandate: null, subscription: null, skipReason: 'Paid with another method.' },
+      { sourceId: 'sub_valid', customer: carla, mandate: { kind: 'existing', providerMandateId: valid.id }, subscription },
     ];
     const progress: number[] = [];
 
@@ -55,12 +56,12 @@ describe.each(TEST_DATABASES)('runImport over a source of existing mandates, on 
       dryRun: false,
       onProgress: (counts) => progress.push(counts.total),
     });
-    expect(progress).toEqual([1, 2, 3]);
+    expect(progress).toEqual([1, 2, 3, 4]);
     const report = await t.as(token).get(`/api/v2/imports/${run.id}`);
     expect(report.body).toMatchObject({
       source: 'mollie-subscriptions',
       status: 'finished',
-      counts: { total: 3, created: 1, skipped: 1, failed: 1 },
+      counts: { total: 4, created: 1, skipped: 1, failed: 2 },
     });
     expect(report.body.rows.data).toMatchObject([
       {
@@ -71,6 +72,7 @@ describe.each(TEST_DATABASES)('runImport over a source of existing mandates, on 
       },
       { source_id: 'sub_revoked', outcome: 'failed', field: 'mandate', reason: 'The mandate is invalid at the provider.' },
       { source_id: 'sub_other', outcome: 'skipped', reason: 'Paid with another method.' },
+      { source_id: 'sub_valid (#4)', outcome: 'failed', field: 'source_id', reason: 'The source gave this id twice.' },
     ]);
     const made = await t.as(token).get(`/api/v2/subscriptions/${report.body.rows.data[0].subscription_id}`);
     expect(made.body).toMatchObject({
@@ -87,6 +89,6 @@ describe.each(TEST_DATABASES)('runImport over a source of existing mandates, on 
 
     const again = await runImport(t.ctx, account, sourceOf(candidates), { dryRun: true });
     const second = await t.as(token).get(`/api/v2/imports/${again.id}`);
-    expect(second.body.rows.data.map((row: { outcome: string }) => row.outcome)).toEqual(['exists', 'failed', 'would_skip']);
+    expect(second.body.rows.data.map((row: { outcome: string }) => row.outcome)).toEqual(['exists', 'failed', 'would_skip', 'failed']);
   });
 });

@@ -63,7 +63,18 @@ export async function runImport(ctx: AppContext, account: Account, source: Impor
   const provider = await ctx.providers.forAccount(account);
   const counts: ImportCounts = { total: 0, created: 0, skipped: 0, failed: 0 };
   try {
-    for await (const candidate of source.candidates(ctx, account)) {
+    const seen = new Set<string>();
+    for await (const given of source.candidates(ctx, account)) {
+      // Each source id once per run: a second candidate with it fails alone (under the id and its position).
+      const repeated = seen.has(given.sourceId);
+      seen.add(given.sourceId);
+      const candidate = repeated
+        ? {
+            ...given,
+            sourceId: `${given.sourceId} (#${counts.total + 1})`,
+            invalid: { field: 'source_id', message: 'The source gave this id twice.' },
+          }
+        : given;
       const outcome = await importCandidate(ctx, account, provider, source.name, candidate, options.dryRun);
       counts.total += 1;
       counts[COUNTED_AS[outcome.outcome]] += 1;
