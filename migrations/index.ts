@@ -42,6 +42,7 @@ import * as portalActions from './20261205_041_portal_actions';
 import * as productTrials from './20261206_042_product_trials';
 import * as storeSubscriptionMails from './20261206_043_store_subscription_mails';
 import * as shopSubscriptions from './20261207_044_shop_subscriptions';
+import * as imports from './20261208_045_imports';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -92,6 +93,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261206_042_product_trials': productTrials,
   '20261206_043_store_subscription_mails': storeSubscriptionMails,
   '20261207_044_shop_subscriptions': shopSubscriptions,
+  '20261208_045_imports': imports,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

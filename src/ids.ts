@@ -38,7 +38,8 @@ export type IdPrefix =
   | 'syn'
   | 'stk'
   | 'ptk'
-  | 'pss';
+  | 'pss'
+  | 'imp';
 
 /** An opaque random id such as `cus_4fJ9aZ…`: 16 base62 characters ≈ 95 bits. */
 export function newId(prefix: IdPrefix): string {

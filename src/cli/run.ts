@@ -4,6 +4,7 @@ import { registerAccountCommands } from './accounts';
 import { registerBillingCommands, registerFollowUpCommands } from './billing';
 import type { CliEnvironment } from './environment';
 import { CliUsageError, type CliIo } from './io';
+import { registerImportCommands } from './imports';
 import { JobFailedError, registerJobCommands } from './jobs';
 import { registerMailCommands } from './mails';
 import { registerMigrateCommand } from './migrate';
@@ -37,6 +38,7 @@ function buildProgram(env: CliEnvironment, io: CliIo): Command {
   registerBillingCommands(program, env.ctx, io);
   registerFollowUpCommands(program, env.ctx, io);
   registerShopCommands(program, env.ctx, io);
+  registerImportCommands(program, env.ctx, io);
   return program;
 }
 

@@ -1,6 +1,7 @@
 import type { RouteSpec } from '../http/route';
 import { customerRoutes } from './customers/routes';
 import { followUpRoutes } from './follow-ups/routes';
+import { importRoutes } from './imports/routes';
 import { linkRoutes } from './links/routes';
 import { mandateRoutes } from './mandates/routes';
 import { orderRoutes } from './orders/routes';
@@ -28,4 +29,5 @@ export const apiRoutes: RouteSpec[] = [
   ...linkRoutes,
   ...followUpRoutes,
   ...orderRoutes,
+  ...importRoutes,
 ];

@@ -66,7 +66,10 @@ export function providerFieldsOf(
 }
 
 /** Our record of the provider's mandate. */
-function rowFrom(created: ProviderMandate, { customer, reference, customReference, now, today }: MandateRecordContext): MandateRow {
+export function mandateRowFrom(
+  created: ProviderMandate,
+  { customer, reference, customReference, now, today }: MandateRecordContext,
+): MandateRow {
   return {
     id: created.id,
     account_id: customer.account_id,
@@ -92,7 +95,7 @@ export async function recordProviderMandate(
   at: { now: string; today: string },
 ): Promise<void> {
   if (await mandatesRepository.findForCustomer(trx, customer.account_id, customer.id, mandate.id)) return;
-  const row = rowFrom(mandate, { customer, reference: mandate.mandateReference, customReference: false, ...at });
+  const row = mandateRowFrom(mandate, { customer, reference: mandate.mandateReference, customReference: false, ...at });
   await mandatesRepository.insert(trx, row);
   await enqueueMandateEvent(trx, row, 'created', at.now);
 }
@@ -195,7 +198,7 @@ export async function createMandate(
     },
     `mandate-${customer.id}-${reference}`,
   );
-  const row = rowFrom(created, { customer, reference, customReference: custom !== null, now: toDbDateTime(now), today });
+  const row = mandateRowFrom(created, { customer, reference, customReference: custom !== null, now: toDbDateTime(now), today });
   try {
     await ctx.db.transaction(async (trx) => {
       await mandatesRepository.insert(trx, row);

@@ -38,6 +38,7 @@ export function presentNestedSubscription(row: SubscriptionRow, rules: Subscript
     resume_at: formatNullableDate(row.resume_at),
     cancel_at: formatNullableDate(row.cancel_at),
     ...(row.shop_subscription_id ? { shop_subscription_id: Number(row.shop_subscription_id) } : {}),
+    ...(row.source && row.source_id ? { source: row.source, source_id: row.source_id } : {}),
     rules: rules.map(presentRule),
   };
 }

@@ -1,3 +1,4 @@
+import type { ImportSourceName } from '../imports/sourceNames';
 import type { Knex } from 'knex';
 import { tenantTable } from '../../db/tenantTable';
 import type { IntervalUnit } from '../../time/calendar';
@@ -38,6 +39,9 @@ export interface SubscriptionRow {
   origin_order_id?: string | null;
   /** WooCommerce Subscriptions' subscription it bills (migration 044): its renewal orders are linked to it. */
   shop_subscription_id?: number | string | null;
+  /** Where an imported subscription came from and its id there (migration 045); null when made here. */
+  source?: ImportSourceName | null;
+  source_id?: string | null;
   created_at: string;
   updated_at: string;
 }

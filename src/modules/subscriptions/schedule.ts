@@ -106,6 +106,14 @@ function nthChargeOfRule(rule: ScheduledRule, first: string, k: number): string 
 }
 
 /**
+ * The start date of a schedule in which `done` charges lie before the one on `nextDate` (a date on
+ * the rule's day): an imported subscription numbers its charges on from the source's count.
+ */
+export function startBeforeCharges(rule: ScheduledRule, nextDate: string, done: number): string {
+  return nthChargeOfRule(rule, nextDate, -done);
+}
+
+/**
  * The start date of a subscription whose charge 1 is a first payment made on `paidDate` that paid
  * the first period (a link without a trial, a store checkout). It is chosen so that the schedule puts
  * charge 2 on the rule's first day on or after the end of that period (`paidDate` plus one

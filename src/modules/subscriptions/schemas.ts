@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { customerResponse } from '../customers/schemas';
+import { IMPORT_SOURCES } from '../imports/sourceNames';
 import { SUBSCRIPTION_STATUSES } from './repository';
 
 export const subscriptionRuleResponse = z.object({
@@ -32,6 +33,11 @@ export const nestedSubscriptionResponse = z.object({
     .int()
     .optional()
     .describe("WooCommerce Subscriptions' subscription this one bills (the store's id); absent when none"),
+  source: z
+    .enum(IMPORT_SOURCES)
+    .optional()
+    .describe('where an imported subscription came from (POST /api/v2/imports); absent when it was made here'),
+  source_id: z.string().optional().describe("the source's own id of it (CSV: the mandate reference); absent when made here"),
   rules: z.array(subscriptionRuleResponse),
 });
 

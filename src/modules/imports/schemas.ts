@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { pagedEnvelopeSchema, pageQuerySchema } from '../../http/pagination';
+import { IMPORT_STATUSES, ROW_OUTCOMES } from './repository';
+import { IMPORT_SOURCES } from './sources';
+
+/** A CSV import's file travels as text in the JSON body (at most the 1 MB body limit; larger files: the CLI). */
+export const createImportBody = z.object({
+  source: z.enum(IMPORT_SOURCES).describe('only `csv` is available in this version; the others answer 422'),
+  dry_run: z.boolean().optional().describe('true: nothing is created or sent to the provider; the report shows the plan'),
+  csv: z.string().min(1).nullable().optional().describe('the file, for source csv (columns: docs/moving-over.md)'),
+});
+export type CreateImportInput = z.output<typeof createImportBody>;
+
+export const importParams = z.object({ id: z.string() });
+export const importQuery = pageQuerySchema;
+
+export const importRowResponse = z.object({
+  source_id: z.string().describe("the source's own id (CSV: the mandate reference)"),
+  line: z.number().int().nullable().describe('the line of the file (CSV); null for other sources'),
+  outcome: z.enum(ROW_OUTCOMES).describe('a dry run answers would_create / would_skip; exists: imported by an earlier run'),
+  field: z.string().nullable().describe('for failed: the field that is wrong'),
+  reason: z.string().nullable(),
+  customer_id: z.string().nullable(),
+  subscription_id: z.string().nullable(),
+});
+
+/** The report of one run: its counts and (paged) what became of each row. */
+export const importResponse = z.object({
+  id: z.string(),
+  source: z.enum(IMPORT_SOURCES),
+  dry_run: z.boolean(),
+  status: z.enum(IMPORT_STATUSES),
+  counts: z.object({
+    total: z.number().int(),
+    created: z.number().int().describe('a dry run: would be created'),
+    skipped: z.number().int().describe('skipped, would be skipped, or imported before'),
+    failed: z.number().int(),
+  }),
+  error: z.string().nullable().describe('why a failed run stopped'),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  rows: pagedEnvelopeSchema(importRowResponse),
+});
+export type ImportResponse = z.infer<typeof importResponse>;
+export type ImportRowResponse = z.infer<typeof importRowResponse>;

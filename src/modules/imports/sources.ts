@@ -1,0 +1,66 @@
+import type { Account, AppContext } from '../../context';
+import type { Cents } from '../../money';
+import type { RuleInterval } from '../subscriptions/repository';
+
+import type { ImportSourceName } from './sourceNames';
+
+export { IMPORT_SOURCES, type ImportSourceName } from './sourceNames';
+
+/** A customer as the source knows it; `providerCustomerId` when it already exists at the provider. */
+export interface CandidateCustomer {
+  firstName: string;
+  lastName: string;
+  email: string;
+  locale: string | null;
+  providerCustomerId: string | null;
+}
+
+/**
+ * The mandate to charge: one the provider already holds (Mollie, WooCommerce Subscriptions), or a
+ * SEPA mandate signed elsewhere that is made at the provider with its own reference and date (CSV).
+ */
+export type CandidateMandate =
+  | { kind: 'existing'; providerMandateId: string }
+  | { kind: 'sepa'; consumerName: string; iban: string; signatureDate: string; reference: string };
+
+/**
+ * The subscription as it runs at the source. `times` is its total length (null: until cancelled),
+ * `timesDone` the charges the source made already: ours numbers on from there, so `times` and
+ * `completed` stay right. `nextDate` (Y-m-d) is the first charge ours makes; `day` the rule's day
+ * (null: the day of `nextDate`).
+ */
+export interface CandidateSubscription {
+  amount: Cents;
+  interval: RuleInterval;
+  intervalAmount: number;
+  day: number | null;
+  times: number | null;
+  timesDone: number;
+  nextDate: string;
+  description: string;
+}
+
+/**
+ * One of the source's subscriptions. `sourceId` is the source's own key for it (a CSV's mandate
+ * reference, a Mollie subscription id, a WooCommerce Subscriptions id): every import of it is keyed
+ * by it. A candidate that cannot be taken over says why in `skipReason`; one the source could not
+ * read says which field in `invalid` (it fails alone, with its `line`).
+ */
+export interface ImportCandidate {
+  sourceId: string;
+  line?: number | null;
+  customer: CandidateCustomer | null;
+  mandate: CandidateMandate | null;
+  subscription: CandidateSubscription | null;
+  skipReason?: string;
+  invalid?: { field: string; message: string };
+}
+
+/**
+ * A place running subscriptions are read from, one candidate at a time (an async generator), for
+ * one account. `runImport` does the rest: customer, mandate record and subscription, idempotently.
+ */
+export interface ImportSource {
+  readonly name: ImportSourceName;
+  candidates(ctx: AppContext, account: Account): AsyncIterable<ImportCandidate>;
+}
