@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { useConnectedStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
@@ -12,19 +12,15 @@ import type { WooSimulator } from '../../fakes/woocommerce/simulator';
  */
 describe.each(TEST_DATABASES)('checkout of recurring products on %s', (kind) => {
   const t = useTestApp(kind, { perTest: true });
+  const shop = useConnectedStore(t);
   let store: WooSimulator;
   let token: string;
   let accountId: string;
   let customer: { id: string; provider_customer_id: string };
 
   beforeEach(async () => {
-    ({ token, accountId } = await t.newAccount());
-    store = await connectedSimulatorStore(t, token);
+    ({ store, token, accountId } = shop);
     customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body;
-  });
-  afterEach(async () => {
-    await t.ctx.background.idle();
-    await store.stop();
   });
 
   /** A product the plugin's editor made recurring. */

@@ -4,7 +4,7 @@ import { deliverDueEvents } from '../../src/outbox/delivery';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { useConnectedStore } from '../support/connectedStore';
 import { paidStoreOrder } from '../support/storeCheckout';
 import { startReceiver } from '../support/receiver';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
@@ -18,19 +18,15 @@ import type { WooSimulator } from '../../fakes/woocommerce/simulator';
  */
 describe.each(TEST_DATABASES)('WooCommerce Subscriptions subscriptions on %s', (kind) => {
   const t = useTestApp(kind, { perTest: true });
+  const shop = useConnectedStore(t);
   let store: WooSimulator;
   let token: string;
   let accountId: string;
   let publicRef: string;
 
   beforeEach(async () => {
-    ({ token, accountId } = await t.newAccount());
+    ({ store, token, accountId } = shop);
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
-    store = await connectedSimulatorStore(t, token);
-  });
-  afterEach(async () => {
-    await t.ctx.background.idle();
-    await store.stop();
   });
 
   /**

@@ -24,3 +24,43 @@ export async function connectedSimulatorStore(t: TestApp, token: string): Promis
   expect(connected.status).toBe(200);
   return store;
 }
+
+/** What useConnectedStore gives each test: its account, that account's token and the store connected to it. */
+export interface ConnectedAccount {
+  token: string;
+  accountId: string;
+  store: WooSimulator;
+}
+
+/**
+ * Per test: a new account with a simulator store connected to it, stopped after the test once the
+ * app's background work is done. Read the fields inside a test or a later beforeEach (they are set
+ * in this beforeEach, which runs first).
+ */
+export function useConnectedStore(t: TestApp): ConnectedAccount {
+  const current: Partial<ConnectedAccount> = {};
+  beforeEach(async () => {
+    const { token, accountId } = await t.newAccount();
+    Object.assign(current, { token, accountId, store: await connectedSimulatorStore(t, token) });
+  });
+  afterEach(async () => {
+    await t.ctx.background.idle();
+    await current.store?.stop();
+  });
+  const field = <K extends keyof ConnectedAccount>(key: K): ConnectedAccount[K] => {
+    const value = current[key];
+    if (value === undefined) throw new Error(`useConnectedStore: ${key} is read before its beforeEach ran`);
+    return value as ConnectedAccount[K];
+  };
+  return {
+    get token() {
+      return field('token');
+    },
+    get accountId() {
+      return field('accountId');
+    },
+    get store() {
+      return field('store');
+    },
+  };
+}
