@@ -13,11 +13,18 @@ import { enqueueMandateEvent } from '../mandates/events';
 import { mandatesRepository, type MandateRow } from '../mandates/repository';
 import { mandateRowFrom, recordProviderMandate } from '../mandates/service';
 import { planOf } from '../subscriptions/plan';
-import { subscriptionsRepository } from '../subscriptions/repository';
+import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/repository';
 import { effectiveRuleDay, scheduledCharge, startBeforeCharges, timesDoneBefore } from '../subscriptions/schedule';
 import { newSubscription, type NewSubscription } from '../subscriptions/service';
 import { importsRepository, type ImportItem, type RowOutcome } from './repository';
-import type { CandidateCustomer, CandidateMandate, CandidateSubscription, ImportCandidate, ImportSourceName } from './sources';
+import type {
+  CandidateCustomer,
+  CandidateMandate,
+  CandidateSubscription,
+  ImportCandidate,
+  ImportSource,
+  ImportSourceName,
+} from './sources';
 
 /** What became of one candidate. */
 export interface RowResult {
@@ -56,7 +63,7 @@ const result = (outcome: RowOutcome, fields: Partial<Omit<RowResult, 'outcome'>>
  */
 function importedSubscription(
   account: Account,
-  source: ImportSourceName,
+  source: ImportSource,
   sourceId: string,
   wanted: CandidateSubscription,
   mandate: MandateRow,
@@ -93,8 +100,10 @@ function importedSubscription(
       next_charge_date: next.date,
       next_payment_at: next.date,
       next_amount: next.amount,
-      source,
+      source: source.name,
       source_id: sourceId,
+      // Billing waits while the source may still bill it (see ImportSource.handOver).
+      handover_pending: source.handOver !== undefined,
     },
     rules: made.rules.map((made, index) => ({ ...made, times_done: done[index] ?? 0 })),
     invoiceRules: made.invoiceRules,
@@ -303,6 +312,43 @@ function failureOf(error: unknown, field: string): RowResult {
   throw error;
 }
 
+/** A row's reason and what the hand-over said, within the report's 500 characters. */
+const withNote = (reason: string, note: string | undefined): string => (note ? `${reason}; ${note}` : reason).slice(0, 500);
+
+/**
+ * Asks the source to stop billing the subscription ours now holds, and lets billing charge it once
+ * it has (`handover_pending` cleared). Waiting or failing keeps it pending: the next run asks again.
+ */
+async function handOverRow(
+  ctx: AppContext,
+  account: Account,
+  provider: PaymentProvider,
+  source: ImportSource,
+  candidate: ImportCandidate,
+  subscription: SubscriptionRow,
+  done: RowResult,
+): Promise<RowResult> {
+  if (!source.handOver) return done;
+  try {
+    const handed = await source.handOver(ctx, account, provider, candidate, subscription);
+    if (!handed.done) return { ...done, reason: withNote(done.reason ?? '', `hand-over waits: ${handed.note}`) };
+    await subscriptionsRepository.update(ctx.db, subscription, {
+      handover_pending: false,
+      updated_at: toDbDateTime(ctx.clock.now()),
+    });
+    return { ...done, reason: withNote(done.reason ?? '', handed.note ?? 'handed over') };
+  } catch (error) {
+    // Whatever went wrong, ours stays pending (billing charges none of it) and the next run asks again.
+    const message = error instanceof Error ? error.message : String(error);
+    return result('failed', {
+      field: error instanceof RowFailure ? error.field : 'handover',
+      reason: withNote(`Imported, but the source still bills it: ${message}`, 'run the import again to hand it over'),
+      customerId: subscription.customer_id,
+      subscriptionId: subscription.id,
+    });
+  }
+}
+
 /**
  * One candidate, idempotently: a subscription already imported from this source id is left as it
  * is; otherwise customer, mandate and subscription are made (or found, when an earlier run made
@@ -312,14 +358,19 @@ export async function importCandidate(
   ctx: AppContext,
   account: Account,
   provider: PaymentProvider,
-  source: ImportSourceName,
+  importSource: ImportSource,
   candidate: ImportCandidate,
   dryRun: boolean,
 ): Promise<RowResult> {
-  // Imported before wins over what the source says now (a start date since passed, say): the row is done.
+  const source = importSource.name;
+  // Imported before wins over what the source says now (a start date since passed, say): the row is done,
+  // but for a hand-over that did not finish (a crash, a refusal, a charge the source made first).
   const existing = await importsRepository.subscriptionFromSource(ctx.db, account.id, source, candidate.sourceId);
   if (existing) {
-    return result('exists', { reason: 'Imported before.', customerId: existing.customer_id, subscriptionId: existing.id });
+    const before = result('exists', { reason: 'Imported before.', customerId: existing.customer_id, subscriptionId: existing.id });
+    if (!existing.handover_pending) return before;
+    if (dryRun) return { ...before, reason: 'Imported before; the source still bills it: the run hands it over.' };
+    return handOverRow(ctx, account, provider, importSource, candidate, existing, before);
   }
   if (candidate.invalid) return result('failed', { field: candidate.invalid.field, reason: candidate.invalid.message });
   if (candidate.skipReason) return result(dryRun ? 'would_skip' : 'skipped', { reason: candidate.skipReason });
@@ -361,16 +412,20 @@ export async function importCandidate(
   } catch (error) {
     return { ...failureOf(error, 'mandate'), customerId: customer.id };
   }
+  let made: NewSubscription;
   try {
-    const made = importedSubscription(account, source, candidate.sourceId, wanted, mandate, ctx.clock.now());
-    await ctx.db.transaction((trx) => subscriptionsRepository.insertWithRules(trx, made.row, made.rules, made.invoiceRules));
-    return result('created', { reason: plan, customerId: customer.id, subscriptionId: made.row.id });
+    made = importedSubscription(account, importSource, candidate.sourceId, wanted, mandate, ctx.clock.now());
+    const { row, rules, invoiceRules } = made;
+    await ctx.db.transaction((trx) => subscriptionsRepository.insertWithRules(trx, row, rules, invoiceRules));
   } catch (error) {
     if (isUniqueViolation(error)) {
-      // A concurrent run of the same import made it first: the database keeps one.
+      // A concurrent run of the same import made it first: the database keeps one (and hands it over).
       const other = await importsRepository.subscriptionFromSource(ctx.db, account.id, source, candidate.sourceId);
       if (other) return result('exists', { reason: 'Imported before.', customerId: other.customer_id, subscriptionId: other.id });
     }
     return { ...failureOf(error, 'subscription'), customerId: customer.id };
   }
+  // Ours holds the next charge now: only then is the source told to stop.
+  const created = result('created', { reason: plan, customerId: customer.id, subscriptionId: made.row.id });
+  return handOverRow(ctx, account, provider, importSource, candidate, made.row, created);
 }

@@ -75,7 +75,7 @@ export async function runImport(ctx: AppContext, account: Account, source: Impor
             invalid: { field: 'source_id', message: 'The source gave this id twice.' },
           }
         : given;
-      const outcome = await importCandidate(ctx, account, provider, source.name, candidate, options.dryRun);
+      const outcome = await importCandidate(ctx, account, provider, source, candidate, options.dryRun);
       counts.total += 1;
       counts[COUNTED_AS[outcome.outcome]] += 1;
       const now = toDbDateTime(ctx.clock.now());

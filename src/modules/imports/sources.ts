@@ -1,6 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import type { Cents } from '../../money';
-import type { RuleInterval } from '../subscriptions/repository';
+import type { PaymentProvider } from '../../providers';
+import type { RuleInterval, SubscriptionRow } from '../subscriptions/repository';
 
 import type { ImportSourceName } from './sourceNames';
 
@@ -57,10 +58,31 @@ export interface ImportCandidate {
 }
 
 /**
+ * Where a hand-over stands: `done` when the source bills the subscription no more; otherwise `note`
+ * says what it waits for (a charge the source makes today, say) and the next run tries again.
+ */
+export type HandOver = { done: true; note?: string } | { done: false; note: string };
+
+/**
  * A place running subscriptions are read from, one candidate at a time (an async generator), for
  * one account. `runImport` does the rest: customer, mandate record and subscription, idempotently.
  */
 export interface ImportSource {
   readonly name: ImportSourceName;
   candidates(ctx: AppContext, account: Account): AsyncIterable<ImportCandidate>;
+  /**
+   * For a source that goes on billing by itself (Mollie's subscription, the store's WooCommerce
+   * Subscriptions renewal): stops it, after our subscription holds the next charge. Until it answers
+   * `done` our subscription is `handover_pending` and billing charges none of it, so that exactly
+   * one system bills a period. Called again on every run while it is pending (also for a row
+   * imported before, with what the source says now), so it must be safe to repeat; an error leaves
+   * the row failed on `handover` and pending. Absent for a source that bills nothing itself (a file).
+   */
+  handOver?(
+    ctx: AppContext,
+    account: Account,
+    provider: PaymentProvider,
+    candidate: ImportCandidate,
+    subscription: SubscriptionRow,
+  ): Promise<HandOver>;
 }

@@ -42,6 +42,8 @@ export interface SubscriptionRow {
   /** Where an imported subscription came from and its id there (migration 045); null when made here. */
   source?: ImportSourceName | null;
   source_id?: string | null;
+  /** An imported subscription its source still bills (migration 046): billing plans none of its charges yet. */
+  handover_pending?: boolean | number;
   created_at: string;
   updated_at: string;
 }
@@ -205,6 +207,8 @@ export const subscriptionsRepository = {
       .table(db)
       .whereIn('status', options.statuses)
       .andWhere('next_charge_date', '<=', options.date)
+      // An import's subscription waits until its source stops billing it (see the import's hand-over).
+      .andWhere('handover_pending', false)
       .andWhere('seq', '>', options.afterSeq)
       .orderBy('seq')
       .limit(options.limit)) as Array<SubscriptionRow & { seq: number }>,
