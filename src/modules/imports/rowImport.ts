@@ -313,7 +313,8 @@ function failureOf(error: unknown, field: string): RowResult {
 }
 
 /** A row's reason and what the hand-over said, within the report's 500 characters. */
-const withNote = (reason: string, note: string | undefined): string => (note ? `${reason}; ${note}` : reason).slice(0, 500);
+const withNote = (reason: string, note: string | undefined): string =>
+  (note ? `${reason.replace(/\.$/, '')}; ${note}` : reason).slice(0, 500);
 
 /**
  * Asks the source to stop billing the subscription ours now holds, and lets billing charge it once
