@@ -1,5 +1,7 @@
 import type { Account } from '../../src/context';
+import { sendPreNotifications } from '../../src/modules/billing/preNotification';
 import { runImport } from '../../src/modules/imports/service';
+import { cli } from '../cli/runInMemory';
 import type { HandOver, ImportCandidate, ImportSource } from '../../src/modules/imports/sources';
 import { billAsOf } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
@@ -28,11 +30,13 @@ describe.each(TEST_DATABASES)("an import's hand-over from a source that bills by
   const t = useTestApp(kind);
 
   it(
-    'When the hand-over fails or waits, then ours is made but billing charges none of it; ' +
+    'When the hand-over fails or waits, then ours is made but no notice is sent and billing charges none of it; ' +
       'when a later run hands it over, then billing charges it from its next date',
     async () => {
       t.clock.set('2026-11-21T10:00:00Z');
-      const { token, accountId } = await t.newAccount();
+      const accountName = `Handover ${kind}`;
+      const { token, accountId } = await t.newAccount(accountName);
+      expect((await cli(t.ctx, 'accounts', 'set-pre-notification', '--account', accountName, '--days', '5')).code).toBe(0);
       const account = (await t.ctx.db('accounts').where({ id: accountId }).first()) as Account;
       const provider = await t.ctx.providers.forAccount(account);
       const customer = await provider.createCustomer(
@@ -80,7 +84,8 @@ describe.each(TEST_DATABASES)("an import's hand-over from a source that bills by
       });
       const subscriptionId = failed.subscription_id as string;
       expect(answers.calls).toEqual([`sub_h1:${subscriptionId}`]);
-      // Made and holding the next date, but the source still bills it: the billing run charges nothing of it.
+      // Made and holding the next date, but the source still bills it: no notice of it, and billing charges nothing of it.
+      expect(await sendPreNotifications(t.ctx, '2026-12-05')).toBe(0);
       await billAsOf(t.ctx, '2026-12-10');
       expect(await chargesOf(subscriptionId)).toHaveLength(0);
       expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}`)).body).toMatchObject({
@@ -108,6 +113,7 @@ describe.each(TEST_DATABASES)("an import's hand-over from a source that bills by
       answers.next = { done: true, note: 'cancelled at the source' };
       const handed = await runImport(t.ctx, account, source, { dryRun: false });
       expect(await rowsOf(handed.id)).toMatchObject([{ outcome: 'exists', reason: 'Imported before; cancelled at the source' }]);
+      expect(await sendPreNotifications(t.ctx, '2026-12-05')).toBe(1);
       await billAsOf(t.ctx, '2026-12-10');
       expect(await chargesOf(subscriptionId)).toMatchObject([{ amount: 1250, sequence_type: 'recurring' }]);
 

@@ -229,6 +229,8 @@ export const subscriptionsRepository = {
       .join('accounts', 'accounts.id', 'subscriptions.account_id')
       .where('subscriptions.account_id', accountId)
       .where('subscriptions.status', 'active')
+      // Not while an import's source still bills it: that charge may be the source's, not ours.
+      .where('subscriptions.handover_pending', false)
       .where('mandates.method', 'directdebit')
       .where('subscriptions.next_payment_at', '>', dates.after)
       .where('subscriptions.next_payment_at', '<=', dates.until)
