@@ -4,6 +4,7 @@ import { cli } from '../cli/runInMemory';
 import { billAsOf } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
+import { customerWithMandate } from '../support/mollieSubscriptions';
 import { useTestApp } from '../support/testApp';
 
 const TODAY = '2026-11-21';
@@ -14,19 +15,6 @@ interface RowAnswer {
   field: string | null;
   reason: string | null;
   subscription_id: string | null;
-}
-
-/** A customer at "Mollie" with a valid SEPA mandate (made there by another integration); answers both ids. */
-async function customerWithMandate(fake: MollieFake, name = 'Anna de Vries'): Promise<{ customerId: string; mandateId: string }> {
-  const customerId = fake.seedCustomer({ name, email: 'anna@example.nl' });
-  const answer = await fake.handle({
-    method: 'POST',
-    path: `/v2/customers/${customerId}/mandates`,
-    idempotencyKey: undefined,
-    body: { method: 'directdebit', consumerName: name, consumerAccount: 'NL91ABNA0417164300', signatureDate: '2025-01-02' },
-  });
-  if ('lost' in answer) throw new Error('mandate answer lost');
-  return { customerId, mandateId: String((answer.body as { id: string }).id) };
 }
 
 const monthly = (fields: { startDate: string; nextPaymentDate?: string; times?: number | null; timesRemaining?: number | null }) => ({
