@@ -200,6 +200,12 @@ describe.each(TEST_DATABASES)("imports of Mollie's own subscriptions (the Mollie
         mandateId: anna.mandateId,
       });
 
+      const dry = await postImport(true);
+      expect(rowsOf(dry.body).get(due)?.reason).toBe(
+        `9.95 EUR every month, next 2026-12-21 (charge 4 of 6); mandate ${anna.mandateId}; Mollie charges 2026-11-21 itself ` +
+          "first (due today or earlier); a run after that charge cancels Mollie's",
+      );
+
       const first = await postImport();
       expect(first.body.counts).toMatchObject({ created: 1, failed: 0 });
       expect(rowsOf(first.body).get(due)?.reason).toBe(

@@ -115,9 +115,13 @@ async function candidateOf(
         'nothing is left to take over.',
     );
   }
+  const charged = first.chargedByMollie.join(', ');
   return {
     sourceId,
     customer: wantedCustomer,
+    ...(charged
+      ? { dryRunNote: `Mollie charges ${charged} itself first (due today or earlier); a run after that charge cancels Mollie's` }
+      : {}),
     mandate: { kind: 'existing', providerMandateId: mandateId },
     subscription: {
       amount: subscription.amount,
