@@ -5,7 +5,9 @@ import { ValidationError } from '../errors';
 import { pageRequestFrom } from '../http/pagination';
 import { requireAccount } from '../modules/accounts/service';
 import { csvHeaderOf, csvSource } from '../modules/imports/csvSource';
+import { mollieSubscriptionsSource } from '../modules/imports/mollieSource';
 import { importReport, runImport, type ImportCounts } from '../modules/imports/service';
+import type { ImportSource } from '../modules/imports/sources';
 import { MAX_PER_PAGE } from '../paging';
 import { CliUsageError, type CliIo } from './io';
 
@@ -45,14 +47,28 @@ async function printReport(ctx: AppContext, io: CliIo, account: Account, importI
   }
 }
 
+/** Runs the import with a progress line on stderr, then prints every row and the counts. */
+async function runAndPrint(ctx: AppContext, io: CliIo, account: Account, source: ImportSource, dryRun: boolean): Promise<void> {
+  const run = await runImport(ctx, account, source, {
+    dryRun,
+    onProgress: (counts) => {
+      if (counts.total % PROGRESS_EVERY === 0) io.err(`import: ${countsLine(counts, dryRun)} so far`);
+    },
+  });
+  await ctx.background.idle();
+  await printReport(ctx, io, account, run.id);
+  io.out(`${dryRun ? 'dry run' : 'import'} ${run.id}: ${countsLine(run, dryRun)}`);
+}
+
 export function registerImportCommands(program: Command, ctx: AppContext, io: CliIo): void {
   const imports = program.command('import').description('import running subscriptions from elsewhere (docs/moving-over.md)');
+  const dryRunHelp = 'create nothing: print what would be created and what is skipped and why';
 
   imports
     .command('csv')
     .description('import SEPA mandates and their subscriptions from a CSV file; run it with --dry-run first')
     .requiredOption('--account <name>', 'account name')
-    .option('--dry-run', 'create nothing: print what would be created and what is skipped and why')
+    .option('--dry-run', dryRunHelp)
     .argument('<file>', 'the CSV file (columns: docs/moving-over.md)')
     .action(async (file: string, options: { account: string; dryRun?: boolean }) => {
       const account = await requireAccount(ctx.db, options.account);
@@ -63,15 +79,18 @@ export function registerImportCommands(program: Command, ctx: AppContext, io: Cl
         if (error instanceof ValidationError) throw new CliUsageError(`${file}: ${Object.values(error.fields).flat().join(' ')}`);
         throw error;
       }
-      const dryRun = options.dryRun === true;
-      const run = await runImport(ctx, account, csvSource(text), {
-        dryRun,
-        onProgress: (counts) => {
-          if (counts.total % PROGRESS_EVERY === 0) io.err(`import: ${countsLine(counts, dryRun)} so far`);
-        },
-      });
-      await ctx.background.idle();
-      await printReport(ctx, io, account, run.id);
-      io.out(`${dryRun ? 'dry run' : 'import'} ${run.id}: ${countsLine(run, dryRun)}`);
+      await runAndPrint(ctx, io, account, csvSource(text), options.dryRun === true);
+    });
+
+  imports
+    .command('mollie-subscriptions')
+    .description(
+      "take over the subscriptions Mollie bills itself for the account's customers, and cancel them there; run it with --dry-run first",
+    )
+    .requiredOption('--account <name>', 'account name')
+    .option('--dry-run', `${dryRunHelp} (reads Mollie only)`)
+    .action(async (options: { account: string; dryRun?: boolean }) => {
+      const account = await requireAccount(ctx.db, options.account);
+      await runAndPrint(ctx, io, account, mollieSubscriptionsSource(), options.dryRun === true);
     });
 }

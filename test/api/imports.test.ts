@@ -216,9 +216,9 @@ describe.each(TEST_DATABASES)('imports from a CSV file on %s', (kind) => {
     const noIban = await postImport('reference,amount\nREF-1,12.50');
     expect(noIban.status).toBe(422);
     expect(noIban.body.fields.csv[0]).toContain('signature_date, iban, account_holder');
-    const mollie = await t.as(token).post('/api/v2/imports', { source: 'mollie-subscriptions' });
-    expect(mollie.status).toBe(422);
-    expect(mollie.body.fields).toEqual({ source: ['The mollie-subscriptions import is not available in this version.'] });
+    const store = await t.as(token).post('/api/v2/imports', { source: 'woocommerce-subscriptions' });
+    expect(store.status).toBe(422);
+    expect(store.body.fields).toEqual({ source: ['The woocommerce-subscriptions import is not available in this version.'] });
     expect(await countOf('imports')).toBe(0);
   });
 

@@ -9,7 +9,9 @@ export const importRoutes = [
     methods: ['post'],
     path: '/api/v2/imports',
     operationId: 'createImport',
-    summary: 'Import running subscriptions (a CSV file of SEPA mandates); dry_run reports the plan and creates nothing',
+    summary:
+      'Import running subscriptions (a CSV file of SEPA mandates, or the subscriptions Mollie bills); ' +
+      'dry_run reports the plan and creates nothing',
     tag: 'Imports',
     status: 201,
     extension: true,

@@ -394,7 +394,7 @@ export async function importCandidate(
         return failureOf(error, 'mandate');
       }
     }
-    return result('would_create', { reason: plan });
+    return result('would_create', { reason: withNote(plan, candidate.dryRunNote) });
   }
 
   let customer: CustomerRow;

@@ -5,7 +5,12 @@ import { IMPORT_SOURCES } from './sources';
 
 /** A CSV import's file travels as text in the JSON body (at most the 1 MB body limit; larger files: the CLI). */
 export const createImportBody = z.object({
-  source: z.enum(IMPORT_SOURCES).describe('only `csv` is available in this version; the others answer 422'),
+  source: z
+    .enum(IMPORT_SOURCES)
+    .describe(
+      "`csv` (a file) or `mollie-subscriptions` (the account's subscriptions at Mollie); " +
+        '`woocommerce-subscriptions` answers 422 in this version',
+    ),
   dry_run: z.boolean().optional().describe('true: nothing is created or sent to the provider; the report shows the plan'),
   csv: z.string().min(1).nullable().optional().describe('the file, for source csv (columns: docs/moving-over.md)'),
 });
@@ -15,7 +20,7 @@ export const importParams = z.object({ id: z.string() });
 export const importQuery = pageQuerySchema;
 
 export const importRowResponse = z.object({
-  source_id: z.string().describe("the source's own id (CSV: the mandate reference)"),
+  source_id: z.string().describe("the source's own id (CSV: the mandate reference; Mollie: its subscription id)"),
   line: z.number().int().nullable().describe('the line of the file (CSV); null for other sources'),
   outcome: z.enum(ROW_OUTCOMES).describe('a dry run answers would_create / would_skip; exists: imported by an earlier run'),
   field: z.string().nullable().describe('for failed: the field that is wrong'),

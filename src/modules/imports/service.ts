@@ -5,6 +5,7 @@ import type { Page, PageRequest } from '../../paging';
 import { pageRequestFrom } from '../../http/pagination';
 import { toDbDateTime } from '../../time';
 import { csvHeaderOf, csvSource } from './csvSource';
+import { mollieSubscriptionsSource } from './mollieSource';
 import { importsRepository, type ImportRow, type ImportRowOutcome, type RowOutcome } from './repository';
 import { importCandidate } from './rowImport';
 import type { ImportSource } from './sources';
@@ -108,7 +109,7 @@ export async function runImport(ctx: AppContext, account: Account, source: Impor
   return finished;
 }
 
-/** The source a request names. Only the CSV source is built so far; the others answer 422. */
+/** The source a request names. WooCommerce Subscriptions is not built yet: it answers 422. */
 function sourceOf(input: CreateImportInput): ImportSource {
   if (input.source === 'csv') {
     if (input.csv === undefined || input.csv === null) {
@@ -121,6 +122,7 @@ function sourceOf(input: CreateImportInput): ImportSource {
     csvHeaderOf(input.csv);
     return csvSource(input.csv);
   }
+  if (input.source === 'mollie-subscriptions') return mollieSubscriptionsSource();
   throw ValidationError.field(
     'Could not start import. Some fields contain invalid data',
     'source',

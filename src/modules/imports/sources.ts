@@ -55,6 +55,8 @@ export interface ImportCandidate {
   subscription: CandidateSubscription | null;
   skipReason?: string;
   invalid?: { field: string; message: string };
+  /** Said after the plan in a dry run: what the hand-over will do besides (wait for a charge the source makes today). */
+  dryRunNote?: string;
 }
 
 /**
