@@ -224,7 +224,7 @@ describe.each(TEST_DATABASES)("imports of Mollie's own subscriptions (the Mollie
       const second = await postImport();
       expect(rowsOf(second.body).get(due)).toMatchObject({
         outcome: 'exists',
-        reason: 'Imported before.; canceled at Mollie; ours starts 2026-12-21',
+        reason: 'Imported before; canceled at Mollie; ours starts 2026-12-21',
       });
       expect(fake.subscriptions.get(due)?.status).toBe('canceled');
       expect((await ours(due)).handover_pending).toBeFalsy();
@@ -258,7 +258,7 @@ describe.each(TEST_DATABASES)("imports of Mollie's own subscriptions (the Mollie
 
       const late = await postImport();
       expect(rowsOf(late.body).get(due)?.reason).toBe(
-        'Imported before.; canceled at Mollie; Mollie charged up to it, so ours now starts 2027-01-21',
+        'Imported before; canceled at Mollie; Mollie charged up to it, so ours now starts 2027-01-21',
       );
       const row = await ours(due);
       expect(row.next_charge_number).toBe(5);
@@ -299,7 +299,7 @@ describe.each(TEST_DATABASES)("imports of Mollie's own subscriptions (the Mollie
       const again = await postImport();
       expect(rowsOf(again.body).get(taken)).toMatchObject({
         outcome: 'exists',
-        reason: 'Imported before.; canceled at Mollie; ours starts 2026-12-05',
+        reason: 'Imported before; canceled at Mollie; ours starts 2026-12-05',
       });
       expect((await ours(taken)).handover_pending).toBeFalsy();
       expect(await countOf('subscriptions')).toBe(1);
