@@ -6,6 +6,8 @@ import { pageRequestFrom } from '../http/pagination';
 import { requireAccount } from '../modules/accounts/service';
 import { csvHeaderOf, csvSource } from '../modules/imports/csvSource';
 import { importReport, runImport, type ImportCounts } from '../modules/imports/service';
+import type { ImportSource } from '../modules/imports/sources';
+import { wcsSource } from '../modules/imports/wcsSource';
 import { MAX_PER_PAGE } from '../paging';
 import { CliUsageError, type CliIo } from './io';
 
@@ -45,6 +47,19 @@ async function printReport(ctx: AppContext, io: CliIo, account: Account, importI
   }
 }
 
+/** Runs the import from `source` (a dry run when asked) with a progress line on stderr, then prints its report. */
+async function runAndPrint(ctx: AppContext, io: CliIo, account: Account, source: ImportSource, dryRun: boolean): Promise<void> {
+  const run = await runImport(ctx, account, source, {
+    dryRun,
+    onProgress: (counts) => {
+      if (counts.total % PROGRESS_EVERY === 0) io.err(`import: ${countsLine(counts, dryRun)} so far`);
+    },
+  });
+  await ctx.background.idle();
+  await printReport(ctx, io, account, run.id);
+  io.out(`${dryRun ? 'dry run' : 'import'} ${run.id}: ${countsLine(run, dryRun)}`);
+}
+
 export function registerImportCommands(program: Command, ctx: AppContext, io: CliIo): void {
   const imports = program.command('import').description('import running subscriptions from elsewhere (docs/moving-over.md)');
 
@@ -63,15 +78,16 @@ export function registerImportCommands(program: Command, ctx: AppContext, io: Cl
         if (error instanceof ValidationError) throw new CliUsageError(`${file}: ${Object.values(error.fields).flat().join(' ')}`);
         throw error;
       }
-      const dryRun = options.dryRun === true;
-      const run = await runImport(ctx, account, csvSource(text), {
-        dryRun,
-        onProgress: (counts) => {
-          if (counts.total % PROGRESS_EVERY === 0) io.err(`import: ${countsLine(counts, dryRun)} so far`);
-        },
-      });
-      await ctx.background.idle();
-      await printReport(ctx, io, account, run.id);
-      io.out(`${dryRun ? 'dry run' : 'import'} ${run.id}: ${countsLine(run, dryRun)}`);
+      await runAndPrint(ctx, io, account, csvSource(text), options.dryRun === true);
+    });
+
+  imports
+    .command('woocommerce-subscriptions')
+    .description("take over the connected store's WooCommerce Subscriptions billed by Mollie's plugin; run it with --dry-run first")
+    .requiredOption('--account <name>', 'account name')
+    .option('--dry-run', 'create and switch nothing: print what would be taken over and what is skipped and why')
+    .action(async (options: { account: string; dryRun?: boolean }) => {
+      const account = await requireAccount(ctx.db, options.account);
+      await runAndPrint(ctx, io, account, wcsSource(), options.dryRun === true);
     });
 }

@@ -9,6 +9,7 @@ import { importsRepository, type ImportRow, type ImportRowOutcome, type RowOutco
 import { importCandidate } from './rowImport';
 import type { ImportSource } from './sources';
 import type { CreateImportInput } from './schemas';
+import { wcsSource } from './wcsSource';
 
 /** The counts of a run so far, for a progress line. */
 export interface ImportCounts {
@@ -108,8 +109,9 @@ export async function runImport(ctx: AppContext, account: Account, source: Impor
   return finished;
 }
 
-/** The source a request names. Only the CSV source is built so far; the others answer 422. */
+/** The source a request names; one not built yet answers 422. */
 function sourceOf(input: CreateImportInput): ImportSource {
+  if (input.source === 'woocommerce-subscriptions') return wcsSource();
   if (input.source === 'csv') {
     if (input.csv === undefined || input.csv === null) {
       throw ValidationError.field(
