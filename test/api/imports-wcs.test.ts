@@ -61,6 +61,7 @@ describe.each(TEST_DATABASES)('importing WooCommerce Subscriptions on %s', (kind
       status: 'completed',
       total: '15.00',
       payment_method: 'mollie_wc_gateway_ideal',
+      payment_method_title: 'iDEAL',
       line_items: [{ id: 1, product_id: product, quantity: 1, total: '15.00', subtotal: '15.00', subtotal_tax: '0.00' }],
       meta_data: [
         { key: '_mollie_customer_id', value: customerId },
@@ -189,7 +190,9 @@ describe.each(TEST_DATABASES)('importing WooCommerce Subscriptions on %s', (kind
       expect(store.runScheduledPayment(coffee)).toBeNull();
       const renewals = serviceRenewals(coffee);
       expect(renewals).toHaveLength(1);
-      expect(renewals[0]).toMatchObject({ parent_id: parent, status: 'processing' });
+      // Charged through our gateway, though the parent order names Mollie's.
+      expect(renewals[0]).toMatchObject({ parent_id: parent, status: 'processing', payment_method: 'rps' });
+      expect(renewals[0]).not.toHaveProperty('payment_method_title', 'iDEAL');
       expect(renewals[0]?.meta_data).toEqual(expect.arrayContaining([{ key: '_rps_next_payment_at', value: '2027-01-25' }]));
     },
   );

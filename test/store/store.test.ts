@@ -1458,6 +1458,8 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
             expect(children[0]?.meta_data).toContainEqual(
               expect.objectContaining({ key: '_subscription_renewal', value: String(one.wcs) }),
             );
+            // Charged through our gateway, though the parent order names Mollie's.
+            expect(children[0]).toMatchObject({ payment_method: 'rps', total: (one.cents / 100).toFixed(2) });
             const related = wpEval(
               `echo wp_json_encode( array_values( wcs_get_subscription( ${one.wcs} )->get_related_orders( 'ids', 'renewal' ) ) );`,
             );
