@@ -115,6 +115,12 @@ export class WooSimulator {
     api.get('/orders', (req, res) => this.list(req, res, this.orders));
     api.get('/subscriptions', (req, res) => this.list(req, res, this.subscriptions));
     api.get('/subscriptions/:id', (req, res) => this.one(res, this.subscriptions, Number(req.params.id)));
+    api.get('/subscriptions/:id/orders', (req, res) => {
+      const id = Number(req.params.id);
+      const subscription = this.subscriptions.get(id);
+      if (!subscription) return void this.notFound(res);
+      res.json(this.subscriptionOrders(id, Number(subscription.parent_id ?? 0)));
+    });
     api.put('/subscriptions/:id', (req, res) => {
       const subscription = this.subscriptions.get(Number(req.params.id));
       if (!subscription) return void this.notFound(res);
@@ -475,6 +481,23 @@ export class WooSimulator {
       meta_data: [{ key: '_subscription_renewal', value: String(id) }],
     }));
     return renewal ?? null;
+  }
+
+  /**
+   * `GET /subscriptions/{id}/orders` as the extension answers it: the parent order, then its renewals
+   * (orders whose `_subscription_renewal` names it), each with `order_type`.
+   */
+  private subscriptionOrders(id: number, parentId: number): Json[] {
+    const parent = this.orders.get(parentId);
+    const renewals = [...this.orders.values()].filter((order) =>
+      ((order.meta_data as Json[] | undefined) ?? []).some(
+        (meta) => meta.key === '_subscription_renewal' && String(meta.value) === String(id),
+      ),
+    );
+    return [
+      ...(parent ? [{ ...parent, order_type: 'parent_order' }] : []),
+      ...renewals.map((order) => ({ ...order, order_type: 'renewal_order' })),
+    ];
   }
 
   /** `PUT /subscriptions/{id}` as WooCommerce Subscriptions 7.8 applies it. */

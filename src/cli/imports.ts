@@ -8,6 +8,7 @@ import { csvHeaderOf, csvSource } from '../modules/imports/csvSource';
 import { mollieSubscriptionsSource } from '../modules/imports/mollieSource';
 import { importReport, runImport, type ImportCounts } from '../modules/imports/service';
 import type { ImportSource } from '../modules/imports/sources';
+import { wcsSource } from '../modules/imports/wcsSource';
 import { MAX_PER_PAGE } from '../paging';
 import { CliUsageError, type CliIo } from './io';
 
@@ -92,5 +93,15 @@ export function registerImportCommands(program: Command, ctx: AppContext, io: Cl
     .action(async (options: { account: string; dryRun?: boolean }) => {
       const account = await requireAccount(ctx.db, options.account);
       await runAndPrint(ctx, io, account, mollieSubscriptionsSource(), options.dryRun === true);
+    });
+
+  imports
+    .command('woocommerce-subscriptions')
+    .description("take over the connected store's WooCommerce Subscriptions billed by Mollie's plugin; run it with --dry-run first")
+    .requiredOption('--account <name>', 'account name')
+    .option('--dry-run', `${dryRunHelp} (changes nothing in the store)`)
+    .action(async (options: { account: string; dryRun?: boolean }) => {
+      const account = await requireAccount(ctx.db, options.account);
+      await runAndPrint(ctx, io, account, wcsSource(), options.dryRun === true);
     });
 }

@@ -7,6 +7,7 @@ import type {
   StoreRecordKind,
   StoreRecords,
   StoreSubscription,
+  StoreSubscriptionOrder,
   StoreSubscriptionPage,
   Tracking,
 } from './records';
@@ -109,6 +110,11 @@ export interface StoreClient {
    * ShopApiError (`refused`). Call it only once the service's own subscription holds the next charge.
    */
   switchToOurGateway(shopSubscriptionId: number): Promise<StoreSubscription>;
+  /**
+   * The orders of the store's subscription (the one it was bought with, its renewals), with the
+   * provider's customer and mandate each keeps; a ShopApiError with status 404 when it has none.
+   */
+  subscriptionOrders(shopSubscriptionId: number): Promise<StoreSubscriptionOrder[]>;
 }
 
 /** What a store changed, as one webhook delivery says. Reading a record throws an Error naming what is wrong. */

@@ -186,6 +186,20 @@ export interface StoreSubscription {
   providerMandateId: string | null;
   /** Paid periods so far, when the store says (it does not in the subscription itself). */
   completedPayments?: number | null;
+  /** The order it was bought with (WooCommerce Subscriptions' parent order); null when it has none. */
+  parentShopOrderId?: number | null;
+}
+
+/**
+ * An order of a store's subscription (`GET /subscriptions/{id}/orders`): how it relates to it (the
+ * order it was bought with, a renewal, a switch), the order, and the provider's customer and mandate
+ * kept on it (Mollie's plugin keeps the mandate on the parent order; null when none).
+ */
+export interface StoreSubscriptionOrder {
+  relation: 'parent' | 'renewal' | 'switch' | 'other';
+  order: StoreOrder;
+  providerCustomerId: string | null;
+  providerMandateId: string | null;
 }
 
 export type StoreSubscriptionStatus = 'pending' | 'active' | 'on_hold' | 'pending_cancel' | 'cancelled' | 'expired' | 'other';

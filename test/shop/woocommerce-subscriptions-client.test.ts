@@ -53,6 +53,7 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
         requiresManualRenewal: false,
         providerCustomerId: 'cst_8wmqcHMN4U',
         providerMandateId: 'mdt_pWUnw6pkBN',
+        parentShopOrderId: null,
       },
     ]);
   });
@@ -128,5 +129,39 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
     });
     expect(store.subscriptions.get(id)).toMatchObject({ payment_method: '', requires_manual_renewal: true });
     await expect(client.switchToOurGateway(999_999)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("When a subscription's orders are asked for, then parent and renewal orders come with their relation and Mollie meta", async () => {
+    const [parent] = store.addOrders(1, () => ({
+      status: 'processing',
+      payment_method: 'mollie_wc_gateway_ideal',
+      meta_data: [
+        { key: '_mollie_customer_id', value: 'cst_8wmqcHMN4U' },
+        { key: '_mollie_mandate_id', value: 'mdt_pWUnw6pkBN' },
+      ],
+    })) as [number];
+    const id = store.addSubscription({ parent_id: parent }, { _mollie_customer_id: 'cst_8wmqcHMN4U' });
+    const [renewal] = store.addOrders(1, () => ({
+      status: 'completed',
+      meta_data: [{ key: '_subscription_renewal', value: String(id) }],
+    })) as [number];
+    expect((await client.listSubscriptions(1)).subscriptions[0]).toMatchObject({ parentShopOrderId: parent, providerMandateId: null });
+    const orders = await client.subscriptionOrders(id);
+    expect(orders).toEqual([
+      {
+        relation: 'parent',
+        order: expect.objectContaining({ shopOrderId: parent, status: 'paid' }),
+        providerCustomerId: 'cst_8wmqcHMN4U',
+        providerMandateId: 'mdt_pWUnw6pkBN',
+      },
+      {
+        relation: 'renewal',
+        order: expect.objectContaining({ shopOrderId: renewal, status: 'completed' }),
+        providerCustomerId: null,
+        providerMandateId: null,
+      },
+    ]);
+    expect(store.requests.at(-1)).toMatchObject({ method: 'GET', path: `/wp-json/wc/v3/subscriptions/${id}/orders` });
+    await expect(client.subscriptionOrders(999_999)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -15,7 +15,18 @@ import {
   placeClassicOrder,
 } from './harness/browser';
 import { runQueue, setUpStore, storeQuery, untilDelivered, useCheckout, wcOk, wpEval } from './harness/realStore';
-import { api, cli, providerCallsForPendingCharges, providerPayment, suiteState, type ProviderCharge } from './harness/service';
+import {
+  accountRef,
+  api,
+  cli,
+  cliAsync,
+  providerCallsForPendingCharges,
+  providerPayment,
+  suiteState,
+  type ProviderCharge,
+} from './harness/service';
+import { serveOverHttps } from '../../fakes/mollie/https';
+import { MollieFake } from '../../fakes/mollie/fake';
 
 /**
  * The service and the plugin against the real WordPress 6.8.8 + WooCommerce 9.9.5 store of
@@ -1243,6 +1254,236 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
         expect(await wcOk<WcOrder[]>('GET', `orders?parent=${firstOrderId}`)).toEqual([expect.objectContaining({ id: renewal.id })]);
       },
     );
+
+    /**
+     * Moving over (docs/moving-over.md, "From WooCommerce Subscriptions"): subscriptions the extension
+     * bills through Mollie's plugin, made over REST with the meta that plugin keeps (the store has no
+     * Mollie plugin: POST makes them manual, a PUT makes them automatic again). Their customers and
+     * mandates are at the Mollie fake, served here over HTTPS; the account uses it meanwhile.
+     */
+    describe("taken over from Mollie's plugin with the import", () => {
+      const ACCOUNT = 'Realstore suite';
+      const IBAN = 'NL91ABNA0417164300';
+      let fake: MollieFake;
+      let mollie: { apiUrl: string; close(): Promise<void> };
+      interface Taken {
+        wcs: number;
+        parent: number;
+        mandateId: string;
+        cents: number;
+      }
+      const taken: Taken[] = [];
+      let nextDate: string;
+      let ours: string[] = [];
+
+      /** A subscriber of Mollie's plugin: customer and SEPA mandate at Mollie, WordPress customer, paid parent order, subscription. */
+      async function mollieSubscription(who: string, mandateOnParentOnly: boolean): Promise<Taken> {
+        const address = email(who);
+        const cst = fake.seedCustomer({ name: `${who} Jansen`, email: address });
+        const made = await fake.handle({
+          idempotencyKey: undefined,
+          method: 'POST',
+          path: `/v2/customers/${cst}/mandates`,
+          body: { method: 'directdebit', consumerName: `${who} Jansen`, consumerAccount: IBAN, signatureDate: '2025-01-02' },
+        });
+        const mandateId = String((made as { body: { id: string } }).body.id);
+        const customer = await wcOk<{ id: number }>('POST', 'customers', { email: address, first_name: who, last_name: 'Jansen' });
+        const billing = { first_name: who, last_name: 'Jansen', email: address, country: 'NL' };
+        const mollieMeta = [
+          { key: '_mollie_customer_id', value: cst },
+          { key: '_mollie_mandate_id', value: mandateId },
+        ];
+        const parent = await wcOk<WcOrder>('POST', 'orders', {
+          status: 'completed',
+          customer_id: customer.id,
+          payment_method: 'mollie_wc_gateway_directdebit',
+          payment_method_title: 'SEPA Direct Debit',
+          billing,
+          line_items: [{ product_id: product.id, quantity: 1 }],
+          meta_data: mollieMeta,
+        });
+        // The extension reads its dates as start_date, next_payment_date (GMT, `Y-m-d H:i:s`); it answers them as …_gmt.
+        const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+        const created = await wcOk<WcsSubscription>('POST', 'subscriptions', {
+          customer_id: customer.id,
+          parent_id: parent.id,
+          status: 'active',
+          billing_period: 'month',
+          billing_interval: '1',
+          start_date: now,
+          next_payment_date: `${nextDate} 10:00:00`,
+          payment_method: 'mollie_wc_gateway_directdebit',
+          billing,
+          line_items: [{ product_id: product.id, quantity: 1 }],
+          meta_data: mandateOnParentOnly ? mollieMeta.slice(0, 1) : mollieMeta,
+        });
+        const automatic = await wcOk<WcsSubscription & { total: string }>('PUT', `subscriptions/${created.id}`, {
+          requires_manual_renewal: false,
+        });
+        expect(automatic).toMatchObject({
+          status: 'active',
+          payment_method: 'mollie_wc_gateway_directdebit',
+          requires_manual_renewal: false,
+        });
+        return { wcs: created.id, parent: parent.id, mandateId, cents: Math.round(Number(automatic.total) * 100) };
+      }
+
+      const importing = (dryRun: boolean) =>
+        api<{
+          counts: Record<string, number>;
+          rows: { data: Array<{ source_id: string; outcome: string; reason: string; subscription_id: string }> };
+        }>('POST', '/api/v2/imports', { source: 'woocommerce-subscriptions', dry_run: dryRun });
+      const rowsOf = <Row extends { source_id: string }>(rows: Row[]) =>
+        rows.filter((row) => taken.some((one) => String(one.wcs) === row.source_id));
+      /** The recurring payments Mollie was asked for on the mandates of these subscriptions. */
+      const mollieCharges = () =>
+        [...fake.payments.values()].filter(
+          (payment) => payment.sequenceType === 'recurring' && taken.some((one) => one.mandateId === payment.mandateId),
+        );
+
+      beforeAll(async () => {
+        fake = new MollieFake('');
+        mollie = await serveOverHttps(fake);
+        cli(
+          'accounts',
+          'set-provider',
+          '--account',
+          ACCOUNT,
+          '--mollie-api-key',
+          'test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM',
+          '--mollie-api-url',
+          mollie.apiUrl,
+        );
+        // A week ahead: before any other subscription of the suite's account is due again.
+        nextDate = daysAfter(today(), 7);
+        taken.push(await mollieSubscription('Mies', false), await mollieSubscription('Noor', true));
+      });
+      afterAll(async () => {
+        cli('accounts', 'set-provider', '--account', ACCOUNT, '--none');
+        await mollie.close();
+      });
+
+      it('When the import is dry run, then it lists each subscription it would take over with its plan and changes nothing', async () => {
+        const res = await importing(true);
+        expect(res.status).toBe(201);
+        expect(rowsOf(res.body.rows.data)).toEqual(
+          taken.map((one) =>
+            expect.objectContaining({
+              source_id: String(one.wcs),
+              outcome: 'would_create',
+              reason: `${(one.cents / 100).toFixed(2)} EUR every month, next ${nextDate} (until cancelled); mandate ${one.mandateId}`,
+            }),
+          ),
+        );
+        // The extension's subscription bought with our gateway earlier is ours already.
+        expect(res.body.rows.data).toContainEqual(
+          expect.objectContaining({ source_id: String(wcs.id), outcome: 'would_skip', reason: 'Billed through our gateway already.' }),
+        );
+        for (const one of taken) {
+          expect(await wcOk<WcsSubscription>('GET', `subscriptions/${one.wcs}`)).toMatchObject({
+            payment_method: 'mollie_wc_gateway_directdebit',
+            requires_manual_renewal: false,
+          });
+        }
+      });
+
+      it(
+        'When the import runs, then the service has a subscription for each on the same terms and the store bills them with our ' +
+          'gateway; a second run creates nothing',
+        async () => {
+          const res = await importing(false);
+          expect(res.status).toBe(201);
+          const rows = rowsOf(res.body.rows.data);
+          expect(rows).toEqual(
+            taken.map((one) =>
+              expect.objectContaining({
+                source_id: String(one.wcs),
+                outcome: 'created',
+                reason: expect.stringContaining('switched to our gateway'),
+              }),
+            ),
+          );
+          ours = rows.map((row) => row.subscription_id);
+          for (const [index, one] of taken.entries()) {
+            expect(await wcOk<WcsSubscription>('GET', `subscriptions/${one.wcs}`)).toMatchObject({
+              status: 'active',
+              payment_method: 'rps',
+              requires_manual_renewal: false,
+            });
+            const here = await api<Record<string, unknown>>('GET', `/api/v2/subscriptions/${ours[index]}`);
+            expect(here.body).toMatchObject({
+              status: 'active',
+              shop_subscription_id: one.wcs,
+              source: 'woocommerce-subscriptions',
+              source_id: String(one.wcs),
+              next_payment_at: expect.stringMatching(new RegExp(`^${nextDate}`)),
+            });
+          }
+          const again = await importing(false);
+          expect(rowsOf(again.body.rows.data).map((row) => row.outcome)).toEqual(['exists', 'exists']);
+          // The mandates are Mollie's already: the imports made none there (the two are this scenario's own setup).
+          expect(fake.requests.filter((request) => request.method === 'POST' && request.path.includes('/mandates'))).toHaveLength(
+            taken.length,
+          );
+        },
+      );
+
+      it(
+        'When billing runs at their next date, then Mollie charges each once through the service and the store gets one renewal ' +
+          "order of each, linked to the extension's subscription; the extension's own scheduled payment makes none",
+        async () => {
+          expect(await cliAsync('billing', 'run', '--date', nextDate, '--force')).toContain(`${taken.length} charged`);
+          const charges = mollieCharges();
+          expect(charges.map((charge) => [charge.mandateId, (charge.amount as { value: string }).value]).sort()).toEqual(
+            taken.map((one) => [one.mandateId, (one.cents / 100).toFixed(2)]).sort(),
+          );
+          const ref = accountRef(ACCOUNT);
+          for (const charge of charges) {
+            fake.setPaymentStatus(String(charge.id), 'paid');
+            const res = await fetch(`${SERVICE_URL}/webhooks/mollie?account=${ref}`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/x-www-form-urlencoded', Connection: 'close' },
+              body: new URLSearchParams({ id: String(charge.id) }).toString(),
+            });
+            expect(res.ok).toBe(true);
+          }
+          await cliAsync('jobs', 'run', 'process-provider-webhooks');
+          await cliAsync('jobs', 'run', 'write-back-to-stores');
+          for (const one of taken) {
+            const children = await untilDelivered(async () => {
+              const found = await wcOk<WcOrder[]>('GET', `orders?parent=${one.parent}`);
+              expect(found).toEqual([expect.objectContaining({ status: 'processing' })]);
+              return found;
+            });
+            expect(children[0]?.meta_data).toContainEqual(
+              expect.objectContaining({ key: '_subscription_renewal', value: String(one.wcs) }),
+            );
+            // Charged through our gateway, though the parent order names Mollie's.
+            expect(children[0]).toMatchObject({ payment_method: 'rps', total: (one.cents / 100).toFixed(2) });
+            const related = wpEval(
+              `echo wp_json_encode( array_values( wcs_get_subscription( ${one.wcs} )->get_related_orders( 'ids', 'renewal' ) ) );`,
+            );
+            expect(JSON.parse(related)).toEqual([children[0]?.id]);
+          }
+
+          // The extension's renewal action, due now, run by the store's queue: no order, no charge.
+          const orders = storeOrderCount();
+          for (const one of taken) {
+            wpEval(
+              `as_unschedule_all_actions( 'woocommerce_scheduled_subscription_payment', array( 'subscription_id' => ${one.wcs} ) ); ` +
+                `as_schedule_single_action( time() - 60, 'woocommerce_scheduled_subscription_payment', ` +
+                `array( 'subscription_id' => ${one.wcs} ) );`,
+            );
+          }
+          runQueue();
+          expect(storeOrderCount()).toBe(orders);
+          for (const one of taken) expect(await wcOk<WcOrder[]>('GET', `orders?parent=${one.parent}`)).toHaveLength(1);
+          // The same day billed again: nothing more.
+          expect(await cliAsync('billing', 'run', '--date', nextDate, '--force')).toContain('0 charged');
+          expect(mollieCharges()).toHaveLength(taken.length);
+        },
+      );
+    });
   });
 
   it(

@@ -104,6 +104,13 @@ export class MemoryStore {
         store.told.push(`switched ${shopSubscriptionId}`);
         return switched;
       },
+      // Its parent order, when it names one the store has (no renewals: this store makes none itself).
+      async subscriptionOrders(shopSubscriptionId) {
+        const subscription = store.subscriptions.get(shopSubscriptionId);
+        if (!subscription) throw notFound(`subscription ${shopSubscriptionId}`);
+        const parent = subscription.parentShopOrderId ? store.orders.get(subscription.parentShopOrderId) : undefined;
+        return parent ? [{ relation: 'parent' as const, order: parent, providerCustomerId: null, providerMandateId: null }] : [];
+      },
     };
   }
 }

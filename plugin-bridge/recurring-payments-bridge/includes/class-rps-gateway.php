@@ -45,6 +45,19 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		return $wcs_active ? array_merge( array( 'products' ), RPS_Wcs::SUPPORTS ) : array( 'products' );
 	}
 
+	/**
+	 * Handing a subscription to this gateway (`subscription_payment_method_change_admin`) only in the
+	 * service's own REST requests, while it takes the subscription over (RPS_Wcs::ADMIN_CHANGE).
+	 *
+	 * @param string $feature
+	 */
+	public function supports( $feature ): bool {
+		if ( RPS_Wcs::ADMIN_CHANGE === $feature ) {
+			return RPS_Wcs::active() && RPS_Wcs::request_from_service();
+		}
+		return parent::supports( $feature );
+	}
+
 	public function init_form_fields(): void {
 		$this->form_fields = array(
 			'enabled'     => array(

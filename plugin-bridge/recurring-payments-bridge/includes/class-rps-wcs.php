@@ -40,11 +40,20 @@ final class RPS_Wcs {
 		'subscription_reactivation',
 		'multiple_subscriptions',
 	);
+	/**
+	 * Taking a subscription over from another gateway (the service's import): the extension accepts a
+	 * new payment method over REST only from a gateway that supports this. Ours supports it only in
+	 * the service's own REST requests, so no one hands a subscription to our gateway in wp-admin
+	 * without the service holding a subscription that bills it.
+	 */
+	public const ADMIN_CHANGE = 'subscription_payment_method_change_admin';
 	/** The extension's statuses whose change is told to the service (its gateway-specific hooks). */
 	public const MIRRORED = array( 'cancelled', 'pending-cancel', 'on-hold', 'activated' );
 
 	/** True while a change the service told of is applied here: the extension's hooks then ask the service nothing. */
 	private static bool $applying = false;
+	/** The WooCommerce REST key this request was authenticated with (0: none, or not a REST request). */
+	private static int $rest_key_id = 0;
 
 	public static function active(): bool {
 		return class_exists( 'WC_Subscriptions', false ) && function_exists( 'wcs_get_subscription' );
@@ -55,6 +64,8 @@ final class RPS_Wcs {
 			return;
 		}
 		add_action( 'woocommerce_checkout_subscription_created', array( self::class, 'record_lines' ), 10, 2 );
+		// WooCommerce names the request's REST key in this filter (7.7+), before the request is handled.
+		add_filter( 'woocommerce_disable_rest_api_access_log', array( self::class, 'note_rest_key' ), 10, 2 );
 		add_action( 'woocommerce_rest_insert_shop_order_object', array( self::class, 'link_renewal' ), 10, 3 );
 		foreach ( self::MIRRORED as $status ) {
 			add_action(
@@ -76,6 +87,28 @@ final class RPS_Wcs {
 			10,
 			2
 		);
+	}
+
+	/**
+	 * `woocommerce_disable_rest_api_access_log`: keeps the REST key the request was authenticated with;
+	 * the filter's value is passed on unchanged.
+	 *
+	 * @param mixed $skip   whether WooCommerce records the key's last access
+	 * @param mixed $key_id the request's REST key
+	 * @return mixed
+	 */
+	public static function note_rest_key( $skip, $key_id = 0 ) {
+		self::$rest_key_id = is_numeric( $key_id ) ? (int) $key_id : 0;
+		return $skip;
+	}
+
+	/**
+	 * Whether this is one of the service's own REST requests: authenticated with the REST key this
+	 * plugin made for the service when the store was connected ("Connect this store").
+	 */
+	public static function request_from_service(): bool {
+		$service_key = (int) RPS_Settings::get( 'rest_key_id' );
+		return $service_key > 0 && self::$rest_key_id === $service_key;
 	}
 
 	/**

@@ -161,6 +161,10 @@ class WC_Payment_Gateway extends WC_Settings_API {
 	/** @var list<string> */
 	public array $supports = array();
 
+	/** As WooCommerce (without its `woocommerce_payment_gateway_supports` filter). */
+	public function supports( $feature ) {
+		return in_array( $feature, $this->supports, true );
+	}
 	public function is_available(): bool {
 		return 'yes' === $this->enabled;
 	}

@@ -1,5 +1,7 @@
 <?php
 
+require_once __DIR__ . '/StubTestCase.php';
+
 /** WooCommerce Subscriptions present: our gateway bills its subscriptions, and their status follows the service's both ways. */
 final class WcsTest extends StubTestCase {
 
@@ -35,6 +37,39 @@ final class WcsTest extends StubTestCase {
 		}
 		self::assertNotContains( 'subscription_amount_changes', $supports );
 		self::assertNotContains( 'subscription_date_changes', $supports );
+	}
+
+	/**
+	 * Handing a subscription to our gateway (the extension's admin change of payment method) is possible
+	 * only in the service's own REST requests: those made with the key the plugin made for it.
+	 *
+	 * @runInSeparateProcess
+	 * @preserveGlobalState disabled
+	 */
+	public function test_only_the_service_may_hand_a_subscription_to_our_gateway(): void {
+		eval( 'final class WC_Subscriptions {}' ); // phpcs:ignore Squiz.PHP.Eval.Discouraged -- the extension's presence, in this process only.
+		RPS_Settings::update( array( 'rest_key_id' => 7 ) );
+		$gateway = new RPS_Gateway( self::api() );
+		self::assertTrue( $gateway->supports( 'gateway_scheduled_payments' ) );
+
+		// wp-admin (no REST key), another REST key, then the service's key.
+		self::assertFalse( $gateway->supports( RPS_Wcs::ADMIN_CHANGE ) );
+		self::assertTrue( RPS_Wcs::note_rest_key( true, 8 ) );
+		self::assertFalse( $gateway->supports( RPS_Wcs::ADMIN_CHANGE ) );
+		self::assertFalse( RPS_Wcs::note_rest_key( false, '7' ) );
+		self::assertTrue( $gateway->supports( RPS_Wcs::ADMIN_CHANGE ) );
+
+		// A store connected without the plugin's key (none recorded): nobody.
+		RPS_Settings::update( array( 'rest_key_id' => 0 ) );
+		RPS_Wcs::note_rest_key( false, 0 );
+		self::assertFalse( $gateway->supports( RPS_Wcs::ADMIN_CHANGE ) );
+	}
+
+	public function test_without_the_extension_our_gateway_never_takes_a_subscription_over(): void {
+		RPS_Settings::update( array( 'rest_key_id' => 7 ) );
+		RPS_Wcs::note_rest_key( false, 7 );
+		self::assertFalse( ( new RPS_Gateway( self::api() ) )->supports( RPS_Wcs::ADMIN_CHANGE ) );
+		RPS_Wcs::note_rest_key( false, 0 );
 	}
 
 	public function test_at_checkout_the_order_names_the_extension_subscription_of_each_line(): void {

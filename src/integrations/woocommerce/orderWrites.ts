@@ -5,6 +5,7 @@ import { latePaymentNote, paidNote, renewalNote, subscriptionRefusedNote, unpaid
 import { storeModifiedAt } from './modified';
 import { SERVICE_ORDER_ID_META } from './orderMapping';
 import { wooOrder, type WooOrder } from './schemas';
+import { OUR_GATEWAY } from './subscriptions';
 
 /** The meta key under which the service writes its payment id on store orders (the plugin reads it too). */
 export const META_PAYMENT_ID = '_rps_payment_id';
@@ -88,6 +89,10 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
   // The buyer's store account, as on the first order: without it WooCommerce files the renewal under
   // no customer, and it is missing from the buyer's My Account → Orders ("Invalid order" on its link).
   const { body: parent } = await client.get(`orders/${renewal.parentShopOrderId}`, wooOrder);
+  // A renewal of the extension's subscription is charged through our gateway, whichever gateway its
+  // parent order names: one taken over from Mollie's plugin (an import) was bought through that one.
+  const paymentMethod = renewal.shopSubscription ? OUR_GATEWAY : renewal.paymentMethod;
+  const title = paymentMethod === renewal.paymentMethod ? renewal.paymentMethodTitle : null;
   const { body: made } = await client.post(
     'orders',
     {
@@ -95,8 +100,8 @@ export async function createRenewalOrder(client: WooClient, renewal: RenewalOrde
       ...(parent.customer_id > 0 ? { customer_id: parent.customer_id } : {}),
       status: 'pending',
       currency: renewal.currency,
-      ...(renewal.paymentMethod ? { payment_method: renewal.paymentMethod } : {}),
-      ...(renewal.paymentMethodTitle ? { payment_method_title: renewal.paymentMethodTitle } : {}),
+      ...(paymentMethod ? { payment_method: paymentMethod } : {}),
+      ...(title ? { payment_method_title: title } : {}),
       billing: {
         first_name: buyer.firstName ?? '',
         last_name: buyer.lastName ?? '',

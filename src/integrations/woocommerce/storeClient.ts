@@ -9,6 +9,7 @@ import type {
   StoreRecordKind,
   StoreRecords,
   StoreSubscription,
+  StoreSubscriptionOrder,
   StoreSubscriptionPage,
   Tracking,
 } from '../records';
@@ -18,7 +19,7 @@ import { checkWebhooks, registerWebhooks, removeWebhooks, repairWebhooks, verify
 import { mapOrder } from './orderMapping';
 import { createRenewalOrder, findRenewalOrder, markPaid, noteSubscriptionRefused, noteUnpaid, settleRenewal } from './orderWrites';
 import { wooOrder, wooProduct } from './schemas';
-import { listSubscriptions, OUR_GATEWAY, switchSubscriptionToGateway } from './subscriptions';
+import { listSubscriptions, OUR_GATEWAY, subscriptionOrders, switchSubscriptionToGateway } from './subscriptions';
 import { TRACKING_NAMESPACE, TrackingReader } from './tracking';
 import { productsOfAll } from './variations';
 
@@ -118,5 +119,9 @@ export class WooStoreClient implements StoreClient {
 
   switchToOurGateway(shopSubscriptionId: number): Promise<StoreSubscription> {
     return switchSubscriptionToGateway(this.client, shopSubscriptionId, OUR_GATEWAY);
+  }
+
+  subscriptionOrders(shopSubscriptionId: number): Promise<StoreSubscriptionOrder[]> {
+    return subscriptionOrders(this.client, shopSubscriptionId);
   }
 }

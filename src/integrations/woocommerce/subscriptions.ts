@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ShopApiError } from '../errors';
-import type { StoreSubscription, StoreSubscriptionPage, StoreSubscriptionStatus } from '../records';
+import type { StoreSubscription, StoreSubscriptionOrder, StoreSubscriptionPage, StoreSubscriptionStatus } from '../records';
 import type { WooClient } from './client';
-import { wooSubscription, type WooSubscription } from './schemas';
+import { mapOrder } from './orderMapping';
+import { wooOrder, wooSubscription, type WooSubscription } from './schemas';
 import { centsOfSum } from './storeAmounts';
 
 /**
@@ -33,10 +34,12 @@ const STATUSES: Record<string, StoreSubscriptionStatus> = {
 const gmt = (value: string | null): string | null => (value ? value.replace('T', ' ').slice(0, 19) : null);
 const text = (value: string | undefined): string | null => (value && value.trim() !== '' ? value.trim() : null);
 
-function metaText(subscription: WooSubscription, key: string): string | null {
-  const found = subscription.meta_data.find((meta) => meta.key === key);
+function metaOf(meta: ReadonlyArray<{ key: string; value: unknown }>, key: string): string | null {
+  const found = meta.find((entry) => entry.key === key);
   return typeof found?.value === 'string' && found.value.trim() !== '' ? found.value.trim() : null;
 }
+
+const metaText = (subscription: WooSubscription, key: string): string | null => metaOf(subscription.meta_data, key);
 
 function cents(value: string, what: string): number {
   const amount = centsOfSum(value);
@@ -87,7 +90,33 @@ export function mapSubscription(subscription: WooSubscription): StoreSubscriptio
     // Another gateway's meta is not the Mollie customer it charges (left over from an earlier gateway).
     providerCustomerId: byMollie ? metaText(subscription, MOLLIE_CUSTOMER_META) : null,
     providerMandateId: byMollie ? metaText(subscription, MOLLIE_MANDATE_META) : null,
+    parentShopOrderId: subscription.parent_id > 0 ? subscription.parent_id : null,
   };
+}
+
+const RELATIONS: Record<string, StoreSubscriptionOrder['relation']> = {
+  parent_order: 'parent',
+  renewal_order: 'renewal',
+  switch_order: 'switch',
+};
+
+/**
+ * `GET /subscriptions/{id}/orders`: the extension answers the subscription's parent, renewal and
+ * switch orders, each an order with `order_type` (`parent_order`, …) added (7.8:
+ * WC_REST_Subscriptions_V2_Controller::get_subscription_orders). Mollie's plugin keeps its customer
+ * and mandate on them as on the subscription, whichever gateway the order was paid with.
+ */
+export async function subscriptionOrders(client: WooClient, shopSubscriptionId: number): Promise<StoreSubscriptionOrder[]> {
+  const { body } = await client.get(
+    `subscriptions/${shopSubscriptionId}/orders`,
+    z.array(wooOrder.extend({ order_type: z.string().default('') })),
+  );
+  return body.map((order) => ({
+    relation: RELATIONS[order.order_type] ?? 'other',
+    order: mapOrder(order),
+    providerCustomerId: metaOf(order.meta_data, MOLLIE_CUSTOMER_META),
+    providerMandateId: metaOf(order.meta_data, MOLLIE_MANDATE_META),
+  }));
 }
 
 /** One page (100 a page, 1 first) of the store's subscriptions, every status; each record validated alone. */

@@ -8,8 +8,8 @@ export const createImportBody = z.object({
   source: z
     .enum(IMPORT_SOURCES)
     .describe(
-      "`csv` (a file) or `mollie-subscriptions` (the account's subscriptions at Mollie); " +
-        '`woocommerce-subscriptions` answers 422 in this version',
+      "`csv` (a file), `mollie-subscriptions` (the account's subscriptions at Mollie) or " +
+        "`woocommerce-subscriptions` (the connected store's, billed by Mollie's WooCommerce plugin)",
     ),
   dry_run: z.boolean().optional().describe('true: nothing is created or sent to the provider; the report shows the plan'),
   csv: z.string().min(1).nullable().optional().describe('the file, for source csv (columns: docs/moving-over.md)'),

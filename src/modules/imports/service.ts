@@ -10,6 +10,7 @@ import { importsRepository, type ImportRow, type ImportRowOutcome, type RowOutco
 import { importCandidate } from './rowImport';
 import type { ImportSource } from './sources';
 import type { CreateImportInput } from './schemas';
+import { wcsSource } from './wcsSource';
 
 /** The counts of a run so far, for a progress line. */
 export interface ImportCounts {
@@ -109,25 +110,24 @@ export async function runImport(ctx: AppContext, account: Account, source: Impor
   return finished;
 }
 
-/** The source a request names. WooCommerce Subscriptions is not built yet: it answers 422. */
+/** The source a request names. */
 function sourceOf(input: CreateImportInput): ImportSource {
-  if (input.source === 'csv') {
-    if (input.csv === undefined || input.csv === null) {
-      throw ValidationError.field(
-        'Could not start import. Some fields contain invalid data',
-        'csv',
-        'The csv field is required for a CSV import.',
-      );
-    }
-    csvHeaderOf(input.csv);
-    return csvSource(input.csv);
+  switch (input.source) {
+    case 'csv':
+      if (input.csv === undefined || input.csv === null) {
+        throw ValidationError.field(
+          'Could not start import. Some fields contain invalid data',
+          'csv',
+          'The csv field is required for a CSV import.',
+        );
+      }
+      csvHeaderOf(input.csv);
+      return csvSource(input.csv);
+    case 'mollie-subscriptions':
+      return mollieSubscriptionsSource();
+    case 'woocommerce-subscriptions':
+      return wcsSource();
   }
-  if (input.source === 'mollie-subscriptions') return mollieSubscriptionsSource();
-  throw ValidationError.field(
-    'Could not start import. Some fields contain invalid data',
-    'source',
-    `The ${input.source} import is not available in this version.`,
-  );
 }
 
 /** A run with one page of its rows (in the order they were read). */

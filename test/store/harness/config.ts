@@ -48,6 +48,10 @@ export function serviceEnv(): Record<string, string> {
     // default 60 calls a minute: a 429 would then fail a scenario that is not about rate limits (those have
     // their own tests, test/api/rate-limit-instances.test.ts).
     RATE_LIMIT_PER_MINUTE: '6000',
+    // The Mollie fake a scenario serves over HTTPS (fakes/mollie/https.ts) has a self-signed certificate, and the Mollie
+    // client trusts only its own CA bundle (NODE_EXTRA_CA_CERTS does not reach it): as the fault tests' services, this
+    // test-only service does not check certificates. It talks to nothing else over TLS.
+    NODE_TLS_REJECT_UNAUTHORIZED: '0',
   };
 }
 

@@ -61,6 +61,38 @@ export function cli(...args: string[]): string {
   return result.stdout;
 }
 
+/**
+ * The same, without blocking this process: for a command that calls back into it (the Mollie fake a
+ * scenario serves over HTTPS here answers only while this process's event loop runs).
+ */
+export function cliAsync(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: serviceEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`cli ${args.join(' ')} exited ${String(code)}: ${stdout}\n${stderr}`));
+    });
+  });
+}
+
+/** The public reference of an account of the service (its provider webhooks' `account=`), from its database. */
+export function accountRef(name: string): string {
+  const db = new Database(path.join(SERVICE_DIR, 'service.sqlite'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT public_ref FROM accounts WHERE name = ?').get(name) as { public_ref: string } | undefined;
+    if (!row) throw new Error(`no account ${name}`);
+    return row.public_ref;
+  } finally {
+    db.close();
+  }
+}
+
 export function suiteState(): SuiteState {
   return JSON.parse(readFileSync(SUITE_FILE, 'utf8')) as SuiteState;
 }

@@ -1,0 +1,170 @@
+import type { Account, AppContext } from '../../context';
+import type { StoreClient } from '../../integrations/platform';
+import type { StoreOrder, StoreSubscription, StoreSubscriptionOrder } from '../../integrations/records';
+import { OUR_GATEWAY } from '../../integrations/woocommerce/subscriptions';
+import { calendarDateIn, fromDbDateTime } from '../../time';
+import { chargeDateAfter, effectiveRuleDay } from '../subscriptions/schedule';
+import { requireConnectedStore, storeClient } from '../store/storeClient';
+import type { CandidateSubscription, HandOver, ImportCandidate, ImportSource } from './sources';
+import { linkToStoreSubscription } from './wcsLinks';
+
+/** What a skipped subscription's customer can be offered instead (docs/moving-over.md). */
+const LINK_HINT = 'The merchant can send this customer a subscription link instead.';
+/** The store's orders that paid a period: paid, or paid and completed. */
+const PAID = new Set<StoreOrder['status']>(['paid', 'completed']);
+
+const skipped = (sourceId: string, reason: string, hint = true): ImportCandidate => ({
+  sourceId,
+  customer: null,
+  mandate: null,
+  subscription: null,
+  skipReason: hint ? `${reason} ${LINK_HINT}` : reason,
+});
+
+const invalid = (sourceId: string, field: string, message: string): ImportCandidate => ({
+  sourceId,
+  customer: null,
+  mandate: null,
+  subscription: null,
+  invalid: { field, message },
+});
+
+/** Why the service cannot take the subscription over as it is, or null when it can (the mandate aside). */
+function skipReasonOf(wcs: StoreSubscription): { reason: string; hint: boolean } | null {
+  if (wcs.paymentMethod === OUR_GATEWAY) return { reason: 'Billed through our gateway already.', hint: false };
+  if (wcs.status !== 'active') return { reason: `The subscription is ${wcs.shopStatus}: only active ones are taken over.`, hint: true };
+  if (wcs.provider !== 'mollie') return { reason: `Paid through ${wcs.paymentMethod ?? 'no gateway'}, not a Mollie gateway.`, hint: true };
+  if (wcs.requiresManualRenewal)
+    return { reason: 'The customer renews it by hand (manual renewals): there is no mandate to charge.', hint: true };
+  if (wcs.currency !== 'EUR') return { reason: `Billed in ${wcs.currency}; the service bills in EUR.`, hint: true };
+  if (!wcs.nextPaymentAt) return { reason: 'The store has no next payment for it.', hint: true };
+  return null;
+}
+
+/**
+ * The schedule as the store runs it: the same amount (tax included), interval and next date (in
+ * APP_TIMEZONE); `timesDone` the parent and renewal orders paid; with an end date, `times` adds the
+ * payments due before it (WooCommerce Subscriptions makes none on the end date itself).
+ */
+function scheduleOf(wcs: StoreSubscription, orders: StoreSubscriptionOrder[], timeZone: string): CandidateSubscription {
+  const dateOf = (stored: string) => calendarDateIn(fromDbDateTime(stored), timeZone);
+  const nextDate = dateOf(wcs.nextPaymentAt as string);
+  const timesDone = orders.filter((one) => (one.relation === 'parent' || one.relation === 'renewal') && PAID.has(one.order.status)).length;
+  let times: number | null = null;
+  if (wcs.endAt) {
+    const end = dateOf(wcs.endAt);
+    const rule = { interval: wcs.interval, interval_amount: wcs.intervalCount, day: effectiveRuleDay(wcs.interval, null, nextDate) };
+    let remaining = 0;
+    for (let date = nextDate; date < end && remaining < 10_000; date = chargeDateAfter(rule, date)) remaining += 1;
+    times = timesDone + remaining;
+  }
+  const names = wcs.lines.map((line) => (line.quantity > 1 ? `${line.quantity} × ${line.name}` : line.name)).join(', ');
+  return {
+    amount: wcs.amountCents,
+    interval: wcs.interval,
+    intervalAmount: wcs.intervalCount,
+    day: null,
+    times,
+    timesDone,
+    nextDate,
+    description: `WooCommerce subscription #${wcs.shopSubscriptionId}${names ? `: ${names}` : ''}`.slice(0, 191),
+  };
+}
+
+/** What the source read of one subscription, for its hand-over later in the run. */
+interface Read {
+  wcs: StoreSubscription;
+  parent: StoreOrder | null;
+}
+
+/**
+ * WooCommerce Subscriptions' subscriptions of the account's connected store, taken over from Mollie's
+ * WooCommerce plugin: active, automatic, on a Mollie gateway, with the Mollie customer and mandate it
+ * charges (on the subscription, else on its parent order). Each is keyed by the store's subscription
+ * id. Handing one over links ours to it (renewal orders in the store) and switches it to our gateway.
+ */
+export function wcsSource(): ImportSource {
+  const read = new Map<string, Read>();
+  let client: StoreClient | undefined;
+
+  async function candidateOf(ctx: AppContext, store: StoreClient, wcs: StoreSubscription): Promise<ImportCandidate> {
+    const sourceId = String(wcs.shopSubscriptionId);
+    read.set(sourceId, { wcs, parent: null });
+    const refusal = skipReasonOf(wcs);
+    if (refusal) return skipped(sourceId, refusal.reason, refusal.hint);
+    const orders = await store.subscriptionOrders(wcs.shopSubscriptionId);
+    const parent = orders.find((one) => one.relation === 'parent') ?? null;
+    read.set(sourceId, { wcs, parent: parent?.order ?? null });
+    // Mollie's plugin may keep the mandate only on the parent order (docs/moving-over.md).
+    const providerCustomerId = wcs.providerCustomerId ?? parent?.providerCustomerId ?? null;
+    const providerMandateId = wcs.providerMandateId ?? parent?.providerMandateId ?? null;
+    if (!providerCustomerId) return skipped(sourceId, 'The store keeps no Mollie customer for it.');
+    if (!providerMandateId) return skipped(sourceId, 'The store keeps no Mollie mandate for it.');
+    if (!wcs.customer.email) {
+      return invalid(sourceId, 'email', 'The subscription has no billing e-mail.');
+    }
+    return {
+      sourceId,
+      customer: {
+        firstName: wcs.customer.firstName ?? '',
+        lastName: wcs.customer.lastName ?? wcs.customer.organizationName ?? '',
+        email: wcs.customer.email,
+        locale: null,
+        providerCustomerId,
+      },
+      mandate: { kind: 'existing', providerMandateId },
+      subscription: scheduleOf(wcs, orders, ctx.config.APP_TIMEZONE),
+    };
+  }
+
+  async function storeOf(ctx: AppContext, account: Account): Promise<StoreClient> {
+    client ??= storeClient(ctx, await requireConnectedStore(ctx, account.id, 'Could not import from WooCommerce Subscriptions'));
+    return client;
+  }
+
+  return {
+    name: 'woocommerce-subscriptions',
+
+    async *candidates(ctx, account) {
+      const store = await storeOf(ctx, account);
+      for (let page = 1, pages = 1; page <= pages; page += 1) {
+        const answer = await store.listSubscriptions(page);
+        pages = answer.totalPages;
+        for (const rejected of answer.rejected) {
+          yield invalid(String(rejected.id), 'subscription', rejected.error);
+        }
+        for (const wcs of answer.subscriptions) {
+          try {
+            yield await candidateOf(ctx, store, wcs);
+          } catch (error) {
+            // A subscription whose orders the store would not answer fails alone; the others go on.
+            const message = error instanceof Error ? error.message : String(error);
+            yield invalid(String(wcs.shopSubscriptionId), 'orders', message.slice(0, 300));
+          }
+        }
+      }
+    },
+
+    /**
+     * Links ours to the store's subscription, then switches that one to our gateway: already there and
+     * automatic → done; refused (the store's gateway lacks `subscription_payment_method_change_admin`
+     * for the service) → an error: ours stays pending and the next run tries again.
+     */
+    async handOver(ctx, account, _provider, candidate, subscription): Promise<HandOver> {
+      const seen = read.get(candidate.sourceId);
+      if (!seen) throw new Error('the store did not list this subscription in this run');
+      const store = await storeOf(ctx, account);
+      let parent = seen.parent;
+      if (!parent && seen.wcs.parentShopOrderId) {
+        // Read again after a refusal cleared its gateway (the run skipped it, reading no orders).
+        parent = (await store.subscriptionOrders(seen.wcs.shopSubscriptionId)).find((one) => one.relation === 'parent')?.order ?? null;
+      }
+      const note = await linkToStoreSubscription(ctx, store, subscription, seen.wcs, parent);
+      if (seen.wcs.paymentMethod === OUR_GATEWAY && !seen.wcs.requiresManualRenewal) {
+        return { done: true, note: note ? `on our gateway already; ${note}` : 'on our gateway already' };
+      }
+      await store.switchToOurGateway(seen.wcs.shopSubscriptionId);
+      return { done: true, note: note ? `switched to our gateway; ${note}` : 'switched to our gateway' };
+    },
+  };
+}
