@@ -226,6 +226,40 @@ describe.each(TEST_DATABASES)('importing WooCommerce Subscriptions on %s', (kind
     expect(serviceRenewals(coffee)).toHaveLength(1);
   });
 
+  it(
+    'When the store billed a period itself before a refused hand-over was retried, then ours moves past it ' +
+      'and charges from the next period on, once',
+    async () => {
+      const { coffee } = await mollieStore();
+      store.switchableGateways.clear();
+      await importing();
+      const [made] = await ours();
+      expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2026-12-25'), next_charge_number: 3 });
+      // Its renewal of 2026-12-25 made and paid in the store (by hand, or by Mollie's plugin): its next date moved on.
+      const wcs = store.subscriptions.get(coffee) as Json;
+      store.subscriptions.set(coffee, { ...wcs, next_payment_date_gmt: '2027-01-25T10:00:00' });
+      store.addOrders(1, () => ({
+        status: 'processing',
+        total: '15.00',
+        meta_data: [{ key: '_subscription_renewal', value: String(coffee) }],
+      }));
+
+      store.switchableGateways.add('rps');
+      const again = await importing();
+      expect((again.body.rows.data as Json[]).find((one) => one.source_id === String(coffee))).toMatchObject({
+        outcome: 'exists',
+        reason: expect.stringContaining('the store billed up to 2027-01-25; switched to our gateway'),
+      });
+      const subscription = await t.as(token).get(`/api/v2/subscriptions/${made.id}`);
+      expect(subscription.body).toMatchObject({ next_payment_at: '2027-01-25', rules: [{ times: 5, times_done: 3 }] });
+      expect(await bill('2026-12-25')).toContain('0 charged');
+      expect(await bill('2027-01-25')).toContain('1 charged');
+      expect(await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' })).toMatchObject([
+        { description: expect.stringContaining('2027-01-25') },
+      ]);
+    },
+  );
+
   it("When the store's answer to the switch is lost, then ours stays pending and the next run finds it on our gateway", async () => {
     const { coffee } = await mollieStore();
     // Every attempt's answer lost (the client's own retries included).

@@ -6,6 +6,7 @@ import { calendarDateIn, fromDbDateTime } from '../../time';
 import { chargeDateAfter, effectiveRuleDay } from '../subscriptions/schedule';
 import { requireConnectedStore, storeClient } from '../store/storeClient';
 import type { CandidateSubscription, HandOver, ImportCandidate, ImportSource } from './sources';
+import { moveOursPast } from './movePast';
 import { linkToStoreSubscription } from './wcsLinks';
 
 /** What a skipped subscription's customer can be offered instead (docs/moving-over.md). */
@@ -159,12 +160,17 @@ export function wcsSource(): ImportSource {
         // Read again after a refusal cleared its gateway (the run skipped it, reading no orders).
         parent = (await store.subscriptionOrders(seen.wcs.shopSubscriptionId)).find((one) => one.relation === 'parent')?.order ?? null;
       }
-      const note = await linkToStoreSubscription(ctx, store, subscription, seen.wcs, parent);
+      // The store billed periods ours was to bill (a run again after a refused switch, after its next date):
+      // ours moves past them before it is released, so that no period is billed twice.
+      const storeNext = seen.wcs.nextPaymentAt ? calendarDateIn(fromDbDateTime(seen.wcs.nextPaymentAt), ctx.config.APP_TIMEZONE) : null;
+      const ours = storeNext ? await moveOursPast(ctx, subscription, (charge) => charge.date < storeNext) : subscription;
+      const moved = ours.next_charge_number !== subscription.next_charge_number ? `the store billed up to ${storeNext}; ` : '';
+      const note = await linkToStoreSubscription(ctx, store, ours, seen.wcs, parent);
       if (seen.wcs.paymentMethod === OUR_GATEWAY && !seen.wcs.requiresManualRenewal) {
-        return { done: true, note: note ? `on our gateway already; ${note}` : 'on our gateway already' };
+        return { done: true, note: `${moved}on our gateway already${note ? `; ${note}` : ''}` };
       }
       await store.switchToOurGateway(seen.wcs.shopSubscriptionId);
-      return { done: true, note: note ? `switched to our gateway; ${note}` : 'switched to our gateway' };
+      return { done: true, note: `${moved}switched to our gateway${note ? `; ${note}` : ''}` };
     },
   };
 }
