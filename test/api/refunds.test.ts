@@ -44,7 +44,7 @@ describe.each(TEST_DATABASES)('refunds on %s', (kind) => {
       (row: { event: string; resource_id: string }) => `${row.event} ${row.resource_id}`,
     );
 
-  it("When part of a paid payment is refunded, then Mollie gets one refund with our id and our row's key; the rest can follow", async () => {
+  it('When part of a paid payment is refunded, then Mollie gets one refund with our id and row key; the rest can follow', async () => {
     const first = await refund({ amount: 5, description: 'Broken cup' });
     expect(first.status).toBe(201);
     expect(first.body).toEqual(

@@ -328,7 +328,7 @@ describe.each(TEST_DATABASES)('sandbox provider on %s', (kind) => {
   });
 
   describe('refunds', () => {
-    it('When a paid payment is refunded, then the refund is pending, settles when looked at; refunded in full, the payment is refunded', async () => {
+    it('When a paid payment is refunded, then the refund settles when looked at; in full, the payment is refunded', async () => {
       const { provider } = await sandboxAccount();
       const made = await provider.createPayment({ ...oneOff, reference: 'pay_sandboxrefund1' }, 'payment-refund-1');
       const open = await t.ctx.db<SandboxPaymentRow>('sandbox_payments').where({ id: made.id }).first();
