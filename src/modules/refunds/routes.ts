@@ -1,25 +1,8 @@
-import type { Config } from '../../config';
 import { idParams } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
-import { formatCents } from '../../money';
-import { formatDateTime } from '../../time';
-import type { RefundRow } from './repository';
-import { createRefundBody, refundListResponse, refundParams, refundResponse, type RefundResponse } from './schemas';
+import { presentRefund } from './presenter';
+import { createRefundBody, refundListResponse, refundParams, refundResponse } from './schemas';
 import { getRefund, listRefunds, requestRefund } from './service';
-
-export function presentRefund(row: RefundRow, config: Pick<Config, 'APP_TIMEZONE'>): RefundResponse {
-  return {
-    id: row.id,
-    payment_id: row.payment_id,
-    provider_refund_id: row.provider_refund_id,
-    status: row.status,
-    amount: formatCents(Number(row.amount)),
-    currency: row.currency,
-    description: row.description,
-    failure_reason: row.failure_reason,
-    created_at: formatDateTime(row.created_at, config.APP_TIMEZONE),
-  };
-}
 
 export const refundRoutes = [
   defineRoute({
