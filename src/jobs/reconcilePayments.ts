@@ -3,7 +3,7 @@ import { paymentsDueForReconciliation, reconcileGivenUpCall, reconcilePayment } 
 import { recheckRejected, rejectedToRecheck } from '../modules/payments/rejectedRecheck';
 import { givenUpCallsToReconcile } from '../modules/payments/webhookCalls';
 import { refundsRepository } from '../modules/refunds/repository';
-import { reconcileRefund, REFUND_RECHECK_AFTER_MS } from '../modules/refunds/service';
+import { reconcileRefund, REFUND_RECHECK_AFTER_MS } from '../modules/refunds/reconciliation';
 import { toDbDateTime } from '../time';
 import type { Job, JobResult } from './types';
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { accountsRepository } from '../accounts/repository';
-import type { RefundRow } from '../refunds/repository';
+import { refundsRepository, type RefundRow } from '../refunds/repository';
 import { requestRefund } from '../refunds/service';
 import { openFollowUp } from './opening';
 
@@ -113,16 +113,7 @@ export async function openMissedDoublePayments(ctx: AppContext): Promise<number>
  * refund after the commit was lost, or refused for a while): refunded now. Answers how many were made.
  */
 export async function refundMissedDoublePayments(ctx: AppContext, limit = 50): Promise<number> {
-  const missing = await ctx
-    .db('follow_ups as f')
-    .leftJoin('refunds as r', function joinRefund() {
-      this.on('r.account_id', '=', 'f.account_id').andOn('r.payment_id', '=', 'f.payment_id').andOnVal('r.origin_key', 'like', 'double-%');
-    })
-    .where({ 'f.kind': 'double_payment', 'f.status': 'pending' })
-    .whereNotNull('f.payment_id')
-    .whereNull('r.id')
-    .limit(limit)
-    .select<Array<{ account_id: string; payment_id: string }>>('f.account_id', 'f.payment_id');
+  const missing = await refundsRepository.doublePaymentsWithoutRefund(ctx.db, limit);
   let made = 0;
   for (const row of missing) if (await refundDoublePayment(ctx, row.account_id, row.payment_id)) made += 1;
   return made;

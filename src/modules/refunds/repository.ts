@@ -56,6 +56,20 @@ export const refundsRepository = {
   stalledCreations: (db: Knex, now: string, limit: number): Promise<RefundRow[]> =>
     table(db).where('status', 'creating').andWhere('next_attempt_at', '<=', now).orderBy('next_attempt_at').limit(limit),
 
+  /** Payments with a pending double-payment follow-up and no automatic refund (`double-…` origin key) yet. */
+  doublePaymentsWithoutRefund: (db: Knex, limit: number): Promise<Array<{ account_id: string; payment_id: string }>> =>
+    db('follow_ups as f')
+      .leftJoin('refunds as r', function joinRefund() {
+        this.on('r.account_id', '=', 'f.account_id')
+          .andOn('r.payment_id', '=', 'f.payment_id')
+          .andOnVal('r.origin_key', 'like', 'double-%');
+      })
+      .where({ 'f.kind': 'double_payment', 'f.status': 'pending' })
+      .whereNotNull('f.payment_id')
+      .whereNull('r.id')
+      .limit(limit)
+      .select<Array<{ account_id: string; payment_id: string }>>('f.account_id', 'f.payment_id'),
+
   /**
    * Reserves `cents` of a paid payment for a refund, if that much is still left of what was paid minus what was
    * refunded (or is being refunded) minus what the bank took back: ONE conditional update, so that of two refunds
