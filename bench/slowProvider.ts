@@ -5,6 +5,7 @@ import type {
   ProviderMandate,
   ProviderPayment,
   ProviderPaymentInput,
+  ProviderRefund,
   ProviderSubscription,
 } from '../src/providers/types';
 
@@ -89,6 +90,15 @@ export class SlowProvider implements PaymentProvider {
     return this.unused();
   }
   listSubscriptionPayments(): Promise<ProviderPayment[]> {
+    return this.unused();
+  }
+  createRefund(): Promise<ProviderRefund> {
+    return this.unused();
+  }
+  listRefunds(): Promise<ProviderRefund[]> {
+    return this.unused();
+  }
+  findRefundByReference(): Promise<ProviderRefund | null> {
     return this.unused();
   }
 }

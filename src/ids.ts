@@ -39,7 +39,8 @@ export type IdPrefix =
   | 'stk'
   | 'ptk'
   | 'pss'
-  | 'imp';
+  | 'imp'
+  | 'rfd';
 
 /** An opaque random id such as `cus_4fJ9aZ…`: 16 base62 characters ≈ 95 bits. */
 export function newId(prefix: IdPrefix): string {

@@ -51,6 +51,8 @@ type JsonObject = Record<string, unknown>;
 /** Mollie keeps an idempotency key's first answer this long. */
 const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
 
+const centsOf = (value: string) => Math.round(Number(value) * 100);
+
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 /** A repeatable stream of numbers in [0, 1) (mulberry32): the same faults in every run of a test. */
@@ -79,6 +81,8 @@ export class MollieFake {
   readonly customers = new Map<string, JsonObject>();
   readonly payments = new Map<string, JsonObject>();
   readonly mandates = new Map<string, JsonObject>();
+  /** Refunds by id (`re_…`), each with its `paymentId`; statuses queued, pending, processing, refunded, failed, canceled. */
+  readonly refunds = new Map<string, JsonObject>();
   /** Subscriptions Mollie bills itself (its Subscriptions API), seeded by tests with `seedSubscription`. */
   readonly subscriptions = new Map<string, JsonObject>();
   /** Per subscription, the dates of the periods Mollie charged (one entry per recurring payment it made). */
@@ -159,6 +163,67 @@ export class MollieFake {
     if (!payment) throw new Error(`no payment ${id} at the fake`);
     const amount = payment.amount as { value: string; currency: string };
     payment.amountChargedBack = cents === undefined ? amount : { value: (cents / 100).toFixed(2), currency: amount.currency };
+  }
+
+  /**
+   * A refund moves on at Mollie (`refunded` when the money went out, `failed`, `canceled`); the payment's
+   * amountRefunded counts refunds that are not failed or canceled, as Mollie's does.
+   */
+  setRefundStatus(id: string, status: 'queued' | 'pending' | 'processing' | 'refunded' | 'failed' | 'canceled'): void {
+    const refund = this.refunds.get(id);
+    if (!refund) throw new Error(`no refund ${id} at the fake`);
+    refund.status = status;
+    this.countRefunds(String(refund.paymentId));
+  }
+
+  refundsOf(paymentId: string): JsonObject[] {
+    return [...this.refunds.values()].filter((refund) => refund.paymentId === paymentId);
+  }
+
+  private countRefunds(paymentId: string): void {
+    const payment = this.payments.get(paymentId);
+    if (!payment) return;
+    const amount = payment.amount as { value: string; currency: string };
+    const cents = this.refundsOf(paymentId)
+      .filter((refund) => refund.status !== 'failed' && refund.status !== 'canceled')
+      .reduce((sum, refund) => sum + Math.round(Number((refund.amount as { value: string }).value) * 100), 0);
+    payment.amountRefunded = { value: (cents / 100).toFixed(2), currency: amount.currency };
+    payment.amountRemaining = { value: ((centsOf(amount.value) - cents) / 100).toFixed(2), currency: amount.currency };
+  }
+
+  /** Mollie refunds a paid payment up to what remains; more, or of an unpaid payment, is a 422. */
+  private createRefund(paymentId: string, body: Record<string, unknown>): { status: number; body: unknown } {
+    const payment = this.payments.get(paymentId);
+    if (!payment) return error(404, `No payment exists with token ${paymentId}.`);
+    if (payment.status !== 'paid') return error(422, 'The payment cannot be refunded');
+    const amount = body.amount as { value?: unknown; currency?: unknown } | undefined;
+    if (!amount || typeof amount.value !== 'string') return error(422, 'The amount is invalid', 'amount');
+    const paid = centsOf((payment.amount as { value: string }).value);
+    const taken = this.refundsOf(paymentId)
+      .filter((refund) => refund.status !== 'failed' && refund.status !== 'canceled')
+      .reduce((sum, refund) => sum + centsOf((refund.amount as { value: string }).value), 0);
+    const chargedBack = payment.amountChargedBack ? centsOf((payment.amountChargedBack as { value: string }).value) : 0;
+    if (centsOf(amount.value) > paid - taken - chargedBack)
+      return error(422, 'The amount is higher than the amount that can be refunded', 'amount');
+    const id = newId('re');
+    const refund: JsonObject = {
+      resource: 'refund',
+      id,
+      mode: 'test',
+      amount: { value: amount.value, currency: amount.currency ?? 'EUR' },
+      description: body.description ?? '',
+      metadata: body.metadata ?? null,
+      status: 'pending',
+      paymentId,
+      createdAt: new Date(this.now()).toISOString(),
+      _links: {
+        ...this.links(`/v2/payments/${paymentId}/refunds/${id}`),
+        payment: { href: `${this.baseUrl}/v2/payments/${paymentId}`, type: 'application/hal+json' },
+      },
+    };
+    this.refunds.set(id, refund);
+    this.countRefunds(paymentId);
+    return { status: 201, body: refund };
   }
 
   /** The payer completes a first payment by card: Mollie makes a valid card mandate for later charges. */
@@ -428,6 +493,15 @@ export class MollieFake {
         return this.found(this.payments, id);
       case 'DELETE payments/:id':
         return this.cancelPayment(id ?? '');
+      case 'POST payments/:id/refunds':
+        return this.createRefund(id ?? '', request.body);
+      case 'GET payments/:id/refunds':
+        if (!id || !this.payments.has(id)) return error(404, `No payment exists with token ${id}.`);
+        return { status: 200, body: this.list('refunds', this.refundsOf(id), url) };
+      case 'GET payments/:id/refunds/:id': {
+        const refund = subId ? this.refunds.get(subId) : undefined;
+        return refund && refund.paymentId === id ? { status: 200, body: refund } : error(404, `No refund exists with token ${subId}.`);
+      }
       case 'GET customers/:id/payments':
         return {
           status: 200,

@@ -1,3 +1,5 @@
+import { refundsRepository } from '../modules/refunds/repository';
+import { resumeRefund } from '../modules/refunds/service';
 import type { AppContext } from '../context';
 import type { Account } from '../modules/accounts/account';
 import { accountsRepository } from '../modules/accounts/repository';
@@ -46,6 +48,11 @@ export async function finishStalledCreations(ctx: AppContext, signal: AbortSigna
     if (!account) continue;
     await attempt({ accountId: row.account_id, paymentId: row.id }, () => resumePayment(ctx, account, row, { answeredInRequest: false }));
   }
+
+  for (const row of await refundsRepository.stalledCreations(ctx.db, now, batchSize)) {
+    if (signal.aborted) return result;
+    await attempt({ accountId: row.account_id, refundId: row.id }, () => resumeRefund(ctx, { id: row.account_id }, row));
+  }
   return result;
 }
 
@@ -54,6 +61,6 @@ export const finishProviderCreationsJob: Job = {
   schedule: '* * * * *',
   leaseSeconds: 120,
   description:
-    'Finishes customers and payments whose creation at the provider lost its answer (a timeout, a crash), never making one twice',
+    'Finishes customers, payments and refunds whose creation at the provider lost its answer (a timeout, a crash), never making one twice',
   run: (ctx, signal) => finishStalledCreations(ctx, signal),
 };

@@ -2,6 +2,9 @@ import type { AppContext } from '../context';
 import { paymentsDueForReconciliation, reconcileGivenUpCall, reconcilePayment } from '../modules/payments/reconciliation';
 import { recheckRejected, rejectedToRecheck } from '../modules/payments/rejectedRecheck';
 import { givenUpCallsToReconcile } from '../modules/payments/webhookCalls';
+import { refundsRepository } from '../modules/refunds/repository';
+import { reconcileRefund, REFUND_RECHECK_AFTER_MS } from '../modules/refunds/reconciliation';
+import { toDbDateTime } from '../time';
 import type { Job, JobResult } from './types';
 
 /** Provider calls per run: at most 600 an hour at every 10 minutes, whatever the backlog. */
@@ -55,6 +58,16 @@ export async function reconcilePayments(ctx: AppContext, signal: AbortSignal, ba
     await counted(ctx, result, () => recheckRejected(ctx, payment), 'look-up of a payment given up as rejected failed; tried again later', {
       accountId: payment.account_id,
       paymentId: payment.id,
+    });
+  }
+  // Refunds still under way that no webhook settled: their payments are asked about (a few per run).
+  const recheckBefore = toDbDateTime(new Date(ctx.clock.now().getTime() - REFUND_RECHECK_AFTER_MS));
+  for (const refund of await refundsRepository.unsettled(ctx.db, recheckBefore, Math.ceil(batchSize / 10))) {
+    if (signal.aborted) return result;
+    fetched.add(`${refund.account_id} ${refund.payment_id}`);
+    await counted(ctx, result, () => reconcileRefund(ctx, refund), 'refund reconciliation failed; tried again on a later run', {
+      accountId: refund.account_id,
+      refundId: refund.id,
     });
   }
   const left = batchSize - fetched.size;

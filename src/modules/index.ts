@@ -8,6 +8,7 @@ import { orderRoutes } from './orders/routes';
 import { paymentRoutes } from './payments/routes';
 import { portalRoutes } from './portal/routes';
 import { productRoutes } from './products/routes';
+import { refundRoutes } from './refunds/routes';
 import { invoiceRoutes } from './billing/routes';
 import { shopRoutes } from './store/routes';
 import { syncRoutes } from './store/syncRoutes';
@@ -26,6 +27,7 @@ export const apiRoutes: RouteSpec[] = [
   ...syncRoutes,
   ...productRoutes,
   ...paymentRoutes,
+  ...refundRoutes,
   ...linkRoutes,
   ...followUpRoutes,
   ...orderRoutes,

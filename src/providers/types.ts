@@ -170,6 +170,30 @@ export interface ProviderSubscription {
   canceledAt: Date | null;
 }
 
+export const REFUND_STATUSES = ['queued', 'pending', 'processing', 'refunded', 'failed', 'canceled'] as const;
+/** A refund's status at the provider (Mollie's); `refunded` is money on its way to the payer, `failed`/`canceled` give it back. */
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** A refund to make of a paid payment. */
+export interface ProviderRefundInput {
+  amount: Cents;
+  currency: string;
+  description: string;
+  /** Our refund id, kept at the provider (metadata) so a refund whose answer was lost can be found. */
+  reference: string;
+}
+
+export interface ProviderRefund {
+  id: string;
+  paymentId: string;
+  status: RefundStatus;
+  amount: Cents;
+  currency: string;
+  /** Our refund id as the provider keeps it, or null for a refund we did not make (one made in its dashboard). */
+  reference: string | null;
+  createdAt: Date;
+}
+
 /**
  * What the service needs of a payment provider. Every create carries an idempotency key that the
  * caller derives from its own row, so a retried call never creates a second object.
@@ -208,6 +232,12 @@ export interface PaymentProvider {
   cancelSubscription(customerId: string, subscriptionId: string): Promise<ProviderSubscription>;
   /** The payments the provider made for the subscription, newest first (to see one still under way). */
   listSubscriptionPayments(customerId: string, subscriptionId: string): Promise<ProviderPayment[]>;
+  /** Refunds part or all of a paid payment; the key is derived from our refund row (`refund-<id>`). */
+  createRefund(paymentId: string, input: ProviderRefundInput, idempotencyKey: string): Promise<ProviderRefund>;
+  /** Every refund of the payment, newest first, as it is now. */
+  listRefunds(paymentId: string): Promise<ProviderRefund[]>;
+  /** The refund of the payment we made with this reference (our refund id), or null when the provider has none. */
+  findRefundByReference(paymentId: string, reference: string): Promise<ProviderRefund | null>;
 }
 
 /** Payment statuses after which nothing but a refund or chargeback can follow. */

@@ -91,17 +91,25 @@ describe.each(TEST_DATABASES)('double payments on %s', (kind) => {
         provider_payment_id: second.provider_payment_id,
         reason_code: 'double_payment',
         reason:
-          `Paid twice: this payment link was already paid by ` +
-          `${first.id}. Refund this payment (${second.provider_payment_id}), then set this follow-up solved.`,
+          `Paid twice: this payment link was already paid by ${first.id}. This payment (${second.provider_payment_id}) ` +
+          'is refunded automatically (see its refunds in the API).',
         retries_done: 0,
         mails_sent: 0,
         next_retry_at: null,
         customer: expect.objectContaining({ id: customer.id }),
       });
+      // The later payment is refunded in full, once, keyed by it; the earlier one keeps its money.
+      const [refund] = await t.ctx.db('refunds').where({ account_id: accountId });
+      expect(refund).toMatchObject({ payment_id: second.id, origin_key: `double-${second.id}`, amount: 2500, status: 'pending' });
+      expect(fake.refundsOf(second.provider_payment_id ?? '')).toEqual([
+        expect.objectContaining({ amount: { value: '25.00', currency: 'EUR' }, metadata: { refund_id: refund.id } }),
+      ]);
+      expect(fake.refundsOf(first.provider_payment_id)).toEqual([]);
       const paymentsAtMollie = fake.payments.size;
       t.clock.advance(20 * 24 * 60 * 60 * 1000);
       expect(await runFollowUps(t.ctx, '2026-12-11')).toMatchObject({ retried: 0, linked: 0, failed: 0 });
       expect(fake.payments.size).toBe(paymentsAtMollie);
+      expect(fake.refunds.size).toBe(1);
       expect(await t.ctx.db('outgoing_mails').where({ account_id: accountId })).toHaveLength(0);
       expect(await t.ctx.db('payment_links').where({ account_id: accountId })).toHaveLength(1);
       const events = await t.ctx.db('outbound_events').where({ account_id: accountId }).pluck('event');
@@ -131,8 +139,12 @@ describe.each(TEST_DATABASES)('double payments on %s', (kind) => {
           reason: expect.stringContaining(first.id),
         }),
       ]);
+      // Its refund too: the settle hook that would have made it never saw the double.
+      expect(fake.refundsOf(second.provider_payment_id ?? '')).toHaveLength(1);
+      expect(fake.refundsOf(first.provider_payment_id)).toHaveLength(0);
       await runFollowUps(t.ctx, '2026-11-21');
       expect(await followUps()).toHaveLength(1);
+      expect(fake.refunds.size).toBe(1);
     },
   );
 
@@ -152,7 +164,12 @@ describe.each(TEST_DATABASES)('double payments on %s', (kind) => {
 
       expect(await t.ctx.db('payments').whereIn('id', [first.id, second.id]).pluck('status')).toEqual(['paid', 'paid']);
       await runFollowUps(t.ctx, '2026-11-21');
-      expect(await followUps()).toEqual([expect.objectContaining({ reason_code: 'double_payment' })]);
+      await t.ctx.background.idle();
+      const [followUp] = await followUps();
+      expect(followUp).toEqual(expect.objectContaining({ reason_code: 'double_payment' }));
+      // One refund, of the payment the follow-up is about.
+      expect(fake.refunds.size).toBe(1);
+      expect(fake.refundsOf(String(followUp?.provider_payment_id))).toHaveLength(1);
     },
   );
 

@@ -326,4 +326,35 @@ describe.each(TEST_DATABASES)('sandbox provider on %s', (kind) => {
       expect(await mandatesAtProvider(accountId)).toBe(0);
     });
   });
+
+  describe('refunds', () => {
+    it('When a paid payment is refunded, then the refund settles when looked at; in full, the payment is refunded', async () => {
+      const { provider } = await sandboxAccount();
+      const made = await provider.createPayment({ ...oneOff, reference: 'pay_sandboxrefund1' }, 'payment-refund-1');
+      const open = await t.ctx.db<SandboxPaymentRow>('sandbox_payments').where({ id: made.id }).first();
+      if (!open) throw new Error('no sandbox payment');
+      await completeCheckout(t.ctx.db, open, 'paid', t.clock.now());
+      const input = { amount: 250, currency: 'EUR', description: 'Broken cup', reference: 'rfd_sandbox0001' };
+
+      const refund = await provider.createRefund(made.id, input, 'refund-rfd_sandbox0001');
+      expect(refund).toMatchObject({ paymentId: made.id, status: 'pending', amount: 250, reference: 'rfd_sandbox0001' });
+      expect((await provider.createRefund(made.id, input, 'refund-rfd_sandbox0001')).id).toBe(refund.id);
+      const tooMuch = await failureOf(provider.createRefund(made.id, { ...input, amount: 1001, reference: 'rfd_x' }, 'refund-rfd_x'));
+      expect(tooMuch).toBeInstanceOf(ProviderRejectedError);
+
+      expect(await provider.findRefundByReference(made.id, 'rfd_sandbox0001')).toMatchObject({ id: refund.id, status: 'refunded' });
+      expect(await provider.getPayment(made.id)).toMatchObject({ status: 'paid', amountRefunded: 250 });
+      await provider.createRefund(made.id, { ...input, amount: 1000, reference: 'rfd_rest' }, 'refund-rfd_rest');
+      expect((await provider.listRefunds(made.id)).map((r) => r.status)).toEqual(['refunded', 'refunded']);
+      expect(await provider.getPayment(made.id)).toMatchObject({ status: 'refunded', amountRefunded: 1250 });
+      expect(await provider.findRefundByReference(made.id, 'rfd_none')).toBeNull();
+    });
+
+    it('When the payment is not paid, then a refund is refused', async () => {
+      const { provider } = await sandboxAccount();
+      const made = await provider.createPayment({ ...oneOff, reference: 'pay_sandboxrefund2' }, 'payment-refund-2');
+      const input = { amount: 250, currency: 'EUR', description: 'x', reference: 'rfd_sandbox0002' };
+      expect(await failureOf(provider.createRefund(made.id, input, 'refund-rfd_sandbox0002'))).toBeInstanceOf(ProviderRejectedError);
+    });
+  });
 });

@@ -14,7 +14,7 @@ import {
   placeBlockOrder,
   placeClassicOrder,
 } from './harness/browser';
-import { runQueue, setUpStore, storeQuery, untilDelivered, useCheckout, wcOk, wpEval } from './harness/realStore';
+import { runQueue, setUpStore, storeQuery, untilDelivered, useCheckout, wc, wcOk, wpEval } from './harness/realStore';
 import {
   accountRef,
   api,
@@ -308,6 +308,48 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
       await expect(orderStatusShown(buyer)).resolves.toEqual(THANK_YOU);
       await expectPaid(orderId, '54.90');
       await buyer.context().close();
+    },
+  );
+
+  it(
+    "When the shop owner refunds part of an order paid through the service with WooCommerce's refund, " +
+      'then the service has the refund and the provider got one; more than is left is refused with the reason',
+    async () => {
+      const product = await wcOk<WcProduct>('POST', 'products', { name: 'Travel mug', regular_price: '18.00', virtual: true });
+      const buyer = await buyerWithCart(browser, product.id);
+      await placeClassicOrder(buyer, email('refund'));
+      await finishOnSandbox(buyer, 'paid');
+      const orderId = orderIdOf(buyer.url());
+      await expectPaid(orderId, '18.00');
+      await buyer.context().close();
+      const order = await wcOk<{ meta_data: Array<{ key: string; value: unknown }> }>('GET', `orders/${orderId}`);
+      const paymentId = String(order.meta_data.find((meta) => meta.key === '_rps_payment_id')?.value);
+
+      // What "Refund € 5,00 via Recurring payments" on the order screen does: the gateway's process_refund.
+      const refunded = await wc<{ id: number; amount: string }>('POST', `orders/${orderId}/refunds`, {
+        amount: '5.00',
+        reason: 'Dented lid',
+        api_refund: true,
+      });
+      expect(refunded).toMatchObject({ status: 201, body: { amount: '5.00' } });
+      const refunds = await api<{ data: Array<Record<string, unknown>> }>('GET', `/api/v2/payments/${paymentId}/refunds`);
+      expect(refunds.body.data).toEqual([
+        expect.objectContaining({
+          payment_id: paymentId,
+          amount: '5.00',
+          description: 'Dented lid',
+          status: 'pending',
+          provider_refund_id: expect.stringMatching(/^re_/),
+        }),
+      ]);
+
+      // Refunded in the service directly too: WooCommerce still sees 13.00 left, the service 3.00 — its refusal shows.
+      expect((await api('POST', `/api/v2/payments/${paymentId}/refunds`, { amount: 10 })).status).toBe(201);
+      const tooMuch = await wc<{ message: string }>('POST', `orders/${orderId}/refunds`, { amount: '5.00', api_refund: true });
+      expect(tooMuch.status).toBeGreaterThanOrEqual(400);
+      expect(tooMuch.body.message).toBe('The refund was refused: The amount is more than can still be refunded (3.00 EUR).');
+      expect((await api<{ data: unknown[] }>('GET', `/api/v2/payments/${paymentId}/refunds`)).body.data).toHaveLength(2);
+      expect((await wcOk<Array<{ amount: string }>>('GET', `orders/${orderId}/refunds`)).map((one) => one.amount)).toEqual(['5.00']);
     },
   );
 

@@ -8,6 +8,7 @@ import type {
   ProviderMandate,
   ProviderPayment,
   ProviderPaymentInput,
+  ProviderRefund,
   ProviderSubscription,
 } from '../../src/providers/types';
 
@@ -104,6 +105,15 @@ export function fakepay(): Fakepay {
     },
     async listSubscriptionPayments() {
       return [];
+    },
+    async createRefund(): Promise<ProviderRefund> {
+      throw new ProviderNotFoundError('fakepay makes no refunds');
+    },
+    async listRefunds() {
+      return [];
+    },
+    async findRefundByReference() {
+      return null;
     },
   });
 

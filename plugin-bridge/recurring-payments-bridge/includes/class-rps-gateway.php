@@ -35,14 +35,14 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	}
 
 	/**
-	 * Products always; with WooCommerce Subscriptions active, its subscriptions too, billed by the
+	 * Products and refunds always (WooCommerce's refund button calls process_refund); with WooCommerce Subscriptions active, its subscriptions too, billed by the
 	 * service (`gateway_scheduled_payments`: the extension makes no renewal order and charges nothing).
 	 * No amount or date changes: the service's schedule is the one that counts.
 	 *
 	 * @return list<string>
 	 */
 	public static function supports_with( bool $wcs_active ): array {
-		return $wcs_active ? array_merge( array( 'products' ), RPS_Wcs::SUPPORTS ) : array( 'products' );
+		return $wcs_active ? array_merge( array( 'products', 'refunds' ), RPS_Wcs::SUPPORTS ) : array( 'products', 'refunds' );
 	}
 
 	/**
@@ -191,6 +191,64 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		$order->update_meta_data( RPS_Callback::PAYMENT_IDS_META, array_values( array_unique( array_merge( RPS_Callback::payment_ids( $order ), array( (string) $payment['id'] ) ) ) ) );
 		$order->save();
 		return array( 'result' => 'success', 'redirect' => $checkout_url );
+	}
+
+	/**
+	 * WooCommerce's refund ("Refund € … via Recurring payments", or REST `api_refund`): refunds part or all of
+	 * the order's paid payment through the service, which never lets more go back than was paid. WooCommerce has
+	 * written its refund record before it asks; the Idempotency-Key is derived from the order and the number of
+	 * its refunds, so a retry after a lost answer is the same refund in the service (WooCommerce deletes a refund
+	 * whose call failed, so the count is the same again).
+	 *
+	 * @param int        $order_id
+	 * @param float|null $amount
+	 * @param string     $reason
+	 * @return bool|WP_Error
+	 */
+	public function process_refund( $order_id, $amount = null, $reason = '' ) {
+		$order = wc_get_order( $order_id );
+		if ( ! $order instanceof WC_Order ) {
+			return new WP_Error( 'rps_refund_failed', __( 'The order could not be found.', 'recurring-payments-bridge' ) );
+		}
+		$payment_id = (string) $order->get_meta( self::PAYMENT_META );
+		if ( self::ID !== $order->get_payment_method() || '' === $payment_id ) {
+			return new WP_Error( 'rps_refund_failed', __( 'This order was not paid through the recurring payments service, so it cannot be refunded here.', 'recurring-payments-bridge' ) );
+		}
+		$cents = (int) round( (float) $amount * 100 );
+		if ( null === $amount || $cents <= 0 ) {
+			return new WP_Error( 'rps_refund_failed', __( 'Enter an amount greater than zero to refund.', 'recurring-payments-bridge' ) );
+		}
+		$body        = array( 'amount' => $cents / 100 );
+		$description = trim( (string) $reason );
+		if ( '' !== $description ) {
+			$body['description'] = function_exists( 'mb_substr' ) ? mb_substr( $description, 0, 191 ) : substr( $description, 0, 191 );
+		}
+		$key = sprintf( 'wc-%s-refund-%d-%d-%d', self::site_key(), $order->get_id(), count( $order->get_refunds() ), $cents );
+		try {
+			$refund = $this->api()->post( '/api/v2/payments/' . rawurlencode( $payment_id ) . '/refunds', $body, $key );
+		} catch ( RPS_Api_Error $error ) {
+			RPS_Callback::log( 'error', sprintf( 'Refund of order %d could not be made: %s', $order->get_id(), $error->detail() ) );
+			if ( $error->is_temporary() ) {
+				return new WP_Error( 'rps_refund_failed', __( 'The service did not confirm the refund just now. Try again in a moment: it will not be refunded twice.', 'recurring-payments-bridge' ) );
+			}
+			$why = $error->getMessage();
+			foreach ( $error->fields as $messages ) {
+				$why = implode( ' ', $messages );
+				break;
+			}
+			/* translators: %s: why the service refused the refund, e.g. "The amount is more than can still be refunded (7.50 EUR)." */
+			return new WP_Error( 'rps_refund_failed', sprintf( __( 'The refund was refused: %s', 'recurring-payments-bridge' ), $why ) );
+		}
+		$order->add_order_note(
+			sprintf(
+				/* translators: 1: amount, 2: currency, 3: the service's refund id */
+				__( 'Refunded %1$s %2$s through the recurring payments service (refund %3$s).', 'recurring-payments-bridge' ),
+				number_format( $cents / 100, 2, '.', '' ),
+				$order->get_currency(),
+				(string) ( $refund['id'] ?? '' )
+			)
+		);
+		return true;
 	}
 
 	/**

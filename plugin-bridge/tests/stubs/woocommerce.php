@@ -26,6 +26,11 @@ class WC_Order {
 		);
 	}
 
+	/** @return list<mixed> */
+	public function get_refunds(): array {
+		return (array) ( $this->data['refunds'] ?? array() );
+	}
+
 	public function get_payment_method(): string {
 		return (string) $this->data['payment_method'];
 	}

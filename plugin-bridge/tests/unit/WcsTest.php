@@ -30,9 +30,9 @@ final class WcsTest extends StubTestCase {
 	}
 
 	public function test_with_the_extension_active_the_gateway_supports_its_subscriptions_billed_by_the_service(): void {
-		self::assertSame( array( 'products' ), RPS_Gateway::supports_with( false ) );
+		self::assertSame( array( 'products', 'refunds' ), RPS_Gateway::supports_with( false ) );
 		$supports = RPS_Gateway::supports_with( true );
-		foreach ( array( 'products', 'subscriptions', 'gateway_scheduled_payments', 'subscription_cancellation', 'subscription_suspension', 'subscription_reactivation', 'multiple_subscriptions' ) as $feature ) {
+		foreach ( array( 'products', 'refunds', 'subscriptions', 'gateway_scheduled_payments', 'subscription_cancellation', 'subscription_suspension', 'subscription_reactivation', 'multiple_subscriptions' ) as $feature ) {
 			self::assertContains( $feature, $supports );
 		}
 		self::assertNotContains( 'subscription_amount_changes', $supports );

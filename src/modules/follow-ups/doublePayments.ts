@@ -2,13 +2,18 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
+import { accountsRepository } from '../accounts/repository';
+import { refundsRepository, type RefundRow } from '../refunds/repository';
+import { requestRefund } from '../refunds/service';
 import { openFollowUp } from './opening';
 
 /**
  * A link or a store order paid twice (two tabs, a payment that went through after another method
- * was chosen): the later payment's money must go back. There is no refund call yet, so the merchant
- * is told by a follow-up (kind `double_payment`, one per later payment: its origin key) whose reason
- * says which payment to refund; it is never retried or sent to the customer.
+ * was chosen): the later payment's money must go back. It is refunded automatically, in full, once:
+ * the refund's origin key is `double-<later payment id>` (unique per account), made after the commit
+ * that found the double and, should that be lost (a crash), by the follow-ups job. The merchant is told
+ * by a follow-up (kind `double_payment`, one per later payment: its origin key) saying so; it is never
+ * retried or sent to the customer.
  *
  * The settle hook sees the other payment when it was paid before. Two paid at the same instant do
  * not see each other there (each reads from before the other's commit; making them wait for each
@@ -35,16 +40,45 @@ function openDoublePayment(ctx: AppContext, trx: Knex.Transaction, later: Paymen
     description: later.description,
     providerProfileId: later.provider_profile_id,
     reason:
-      `Paid twice: this ${what} was already paid by ` +
-      `${earlier.id}. Refund this payment (${later.provider_payment_id ?? later.id}), then set this follow-up solved.`,
+      `Paid twice: this ${what} was already paid by ${earlier.id}. This payment (${later.provider_payment_id ?? later.id}) ` +
+      'is refunded automatically (see its refunds in the API).',
     reasonCode: 'double_payment',
   });
+}
+
+/** The origin key of the automatic refund of a payment made twice: one refund per later payment, whoever asks. */
+export const doubleRefundKey = (paymentId: string) => `double-${paymentId}`;
+
+/** Refunds a payment made twice in full (once: its origin key); a refusal (refunded by hand already) is logged. */
+export async function refundDoublePayment(ctx: AppContext, accountId: string, paymentId: string): Promise<RefundRow | null> {
+  const account = await accountsRepository.findById(ctx.db, accountId);
+  if (!account) return null;
+  try {
+    return await requestRefund(ctx, account, paymentId, { originKey: doubleRefundKey(paymentId), description: 'Refund: paid twice' });
+  } catch (error) {
+    ctx.logger.warn('automatic refund of a double payment not made; tried again by the follow-ups job', {
+      accountId,
+      paymentId,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return null;
+  }
+}
+
+/** After the commit that found the double (a refund is an outside call: never inside the transaction). */
+function refundAfterCommit(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow): void {
+  trx.executionPromise.then(
+    () => ctx.background.run('refund double payment', () => refundDoublePayment(ctx, payment.account_id, payment.id)),
+    () => undefined,
+  );
 }
 
 async function onPaid(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow): Promise<void> {
   if (payment.purpose_id === null) return;
   const earlier = await paymentsRepository.findOtherPaid(trx, payment);
-  if (earlier) await openDoublePayment(ctx, trx, payment, earlier);
+  if (!earlier) return;
+  await openDoublePayment(ctx, trx, payment, earlier);
+  refundAfterCommit(ctx, trx, payment);
 }
 
 /** Listens to the payments of links and store orders: one that is paid while another already is opens a follow-up. */
@@ -72,4 +106,15 @@ export async function openMissedDoublePayments(ctx: AppContext): Promise<number>
     if (made) opened += 1;
   }
   return opened;
+}
+
+/**
+ * For the follow-ups job: payments with a pending double-payment follow-up and no automatic refund yet (the
+ * refund after the commit was lost, or refused for a while): refunded now. Answers how many were made.
+ */
+export async function refundMissedDoublePayments(ctx: AppContext, limit = 50): Promise<number> {
+  const missing = await refundsRepository.doublePaymentsWithoutRefund(ctx.db, limit);
+  let made = 0;
+  for (const row of missing) if (await refundDoublePayment(ctx, row.account_id, row.payment_id)) made += 1;
+  return made;
 }

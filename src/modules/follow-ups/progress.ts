@@ -19,7 +19,7 @@ import { daysAfter } from '../../time/calendar';
 import { followUpsRepository, type FollowUpRow } from './repository';
 import { needsNewMandate, nextStep } from './policy';
 import { followUpSettingsOf } from './settings';
-import { openMissedDoublePayments } from './doublePayments';
+import { openMissedDoublePayments, refundMissedDoublePayments } from './doublePayments';
 import { cancelLeftoverPayments } from './settledByHand';
 
 /** How long the payment link of a follow-up can be paid. */
@@ -315,5 +315,6 @@ export async function runFollowUps(ctx: AppContext, date: string, signal?: Abort
   }
   await cancelLeftoverPayments(ctx);
   await openMissedDoublePayments(ctx);
+  await refundMissedDoublePayments(ctx);
   return run;
 }

@@ -12,6 +12,7 @@ import { startPayment } from './pipeline';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { PAYMENT_METHODS, type CreatePaymentInput } from './schemas';
 import { applyProviderPayment } from './statusChange';
+import { syncRefundsOf } from '../refunds/service';
 
 const CREATE_FAILED = 'Could not create payment. Some fields contain invalid data';
 
@@ -102,7 +103,12 @@ export async function syncPaymentFromProvider(ctx: AppContext, accountId: string
   // ours could be it, so made-up ids cannot spend the account's rate limit at the provider.
   if (!known && !(await paymentsRepository.anyAwaitingItsProviderPayment(ctx.db, accountId))) return null;
   const provider = await ctx.providers.forAccount({ id: accountId });
-  if (known) return applyProviderPayment(ctx, known, await provider.getPayment(providerPaymentId), { answeredInRequest: false });
+  if (known) {
+    const applied = await applyProviderPayment(ctx, known, await provider.getPayment(providerPaymentId), { answeredInRequest: false });
+    // Mollie calls the payment's webhook when one of its refunds changes too.
+    await syncRefundsOf(ctx, applied);
+    return applied;
+  }
   let remote;
   try {
     remote = await provider.getPayment(providerPaymentId);

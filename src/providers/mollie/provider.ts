@@ -12,6 +12,8 @@ import type {
   ProviderMandateInput,
   ProviderPayment,
   ProviderPaymentInput,
+  ProviderRefund,
+  ProviderRefundInput,
   ProviderCustomerPage,
   ProviderSubscription,
 } from '../types';
@@ -31,6 +33,9 @@ import {
   providerMandateFrom,
   providerPaymentFrom,
   referenceIn,
+  REFUND_FIELDS,
+  refundParams,
+  providerRefundFrom,
   type FieldNames,
 } from './transformers';
 
@@ -224,6 +229,26 @@ export class MollieProvider implements PaymentProvider {
       payments.push(providerPaymentFrom(payment));
     }
     return payments;
+  }
+
+  async createRefund(paymentId: string, input: ProviderRefundInput, idempotencyKey: string): Promise<ProviderRefund> {
+    const refund = await this.call('create refund', REFUND_FIELDS, () =>
+      this.client.paymentRefunds.create({ ...refundParams(paymentId, input), idempotencyKey }),
+    );
+    return providerRefundFrom(refund);
+  }
+
+  async listRefunds(paymentId: string): Promise<ProviderRefund[]> {
+    const refunds: ProviderRefund[] = [];
+    for await (const refund of this.listed('list refunds', () => this.client.paymentRefunds.page({ paymentId, limit: PAGE_SIZE }))) {
+      refunds.push(providerRefundFrom(refund));
+    }
+    return refunds;
+  }
+
+  /** Mollie has no search by metadata: a payment has few refunds, all read. */
+  async findRefundByReference(paymentId: string, reference: string): Promise<ProviderRefund | null> {
+    return (await this.listRefunds(paymentId)).find((refund) => refund.reference === reference) ?? null;
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   type Payment,
   type PaymentCreateParams,
   type PaymentMethod,
+  type Refund,
   type Subscription,
 } from '@mollie/api-client';
 import { centsFromDecimalString, formatCents, type Cents } from '../../money';
@@ -21,12 +22,15 @@ import type {
   ProviderMandateInput,
   ProviderPayment,
   ProviderPaymentInput,
+  ProviderRefund,
+  ProviderRefundInput,
+  RefundStatus,
   ProviderCustomerSummary,
   ProviderInterval,
   ProviderSubscription,
   ProviderSubscriptionStatus,
 } from '../types';
-import { PROVIDER_SUBSCRIPTION_STATUSES } from '../types';
+import { PROVIDER_SUBSCRIPTION_STATUSES, REFUND_STATUSES } from '../types';
 
 /**
  * Request and response shapes between our provider contract and Mollie's API v2, and the one
@@ -177,7 +181,7 @@ function failureOf(details: unknown): Pick<ProviderPayment, 'failureCode' | 'fai
 }
 
 /** Our own id as we left it in an object's metadata (`payment_id`, `customer_id`), or null. */
-export function referenceIn(metadata: unknown, key: 'payment_id' | 'customer_id'): string | null {
+export function referenceIn(metadata: unknown, key: 'payment_id' | 'customer_id' | 'refund_id'): string | null {
   if (typeof metadata !== 'object' || metadata === null) return null;
   const value = (metadata as Record<string, unknown>)[key];
   return typeof value === 'string' ? value : null;
@@ -286,4 +290,31 @@ export function providerSubscriptionFrom(subscription: Subscription): ProviderSu
 
 export function customerSummaryFrom(customer: { id: string; name?: string | null; email?: string | null }): ProviderCustomerSummary {
   return { id: customer.id, name: customer.name ?? null, email: customer.email ?? null };
+}
+
+export const REFUND_FIELDS: FieldNames = { amount: 'amount', 'amount.value': 'amount', description: 'description' };
+
+export function refundParams(paymentId: string, input: ProviderRefundInput) {
+  return {
+    paymentId,
+    amount: { currency: input.currency, value: formatCents(input.amount) },
+    description: input.description,
+    metadata: { refund_id: input.reference },
+  };
+}
+
+/** Mollie's refund statuses are ours; one we do not know (a new one) counts as still under way. */
+export function providerRefundFrom(
+  refund: Pick<Refund, 'id' | 'paymentId' | 'status' | 'amount' | 'metadata' | 'createdAt'>,
+): ProviderRefund {
+  const status = (REFUND_STATUSES as readonly string[]).includes(refund.status) ? (refund.status as RefundStatus) : 'pending';
+  return {
+    id: refund.id,
+    paymentId: refund.paymentId,
+    status,
+    amount: centsFromValue(refund.amount.value),
+    currency: refund.amount.currency,
+    reference: referenceIn(refund.metadata, 'refund_id'),
+    createdAt: new Date(refund.createdAt),
+  };
 }

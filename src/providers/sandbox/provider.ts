@@ -11,6 +11,8 @@ import type {
   ProviderMandateInput,
   ProviderPayment,
   ProviderPaymentInput,
+  ProviderRefund,
+  ProviderRefundInput,
   ProviderCustomerPage,
   ProviderSubscription,
 } from '../types';
@@ -21,9 +23,11 @@ import {
   providerId,
   providerMandateOf,
   providerPaymentOf,
+  providerRefundOf,
   type SandboxCustomerRow,
   type SandboxMandateRow,
   type SandboxPaymentRow,
+  type SandboxRefundRow,
 } from './rows';
 
 /** Statuses in which a payment can still be canceled, as at a real provider (an open checkout, a pending debit). */
@@ -261,6 +265,73 @@ export class SandboxProvider implements PaymentProvider {
     const held = sandboxSubscriptions.find(this.accountId, customerId, subscriptionId);
     if (!held) throw new ProviderNotFoundError(`subscription ${subscriptionId}`);
     return [...held.payments];
+  }
+
+  /**
+   * A refund of a paid payment, `pending` until it is first looked at (then `refunded`, as a recurring charge
+   * settles); refused (422) beyond what was paid minus what went back, as Mollie does.
+   */
+  async createRefund(paymentId: string, input: ProviderRefundInput, idempotencyKey: string): Promise<ProviderRefund> {
+    const existing = await this.db<SandboxRefundRow>('sandbox_refunds')
+      .where({ account_id: this.accountId, idempotency_key: idempotencyKey })
+      .first();
+    if (existing) return providerRefundOf(existing);
+    const payment = await this.requirePayment(paymentId);
+    if (payment.status !== 'paid') throw new ProviderRejectedError(`The payment cannot be refunded: it is ${payment.status}`, null);
+    const [taken] = await this.db('sandbox_refunds')
+      .where({ account_id: this.accountId, payment_id: paymentId })
+      .whereNotIn('status', ['failed', 'canceled'])
+      .sum<Array<{ total: number | string | null }>>({ total: 'amount' });
+    const left = Number(payment.amount) - Number(taken?.total ?? 0) - Number(payment.amount_charged_back);
+    if (input.amount > left) throw new ProviderRejectedError('The amount is higher than the amount that can be refunded', 'amount');
+    const row: SandboxRefundRow = {
+      id: providerId('re'),
+      account_id: this.accountId,
+      payment_id: paymentId,
+      amount: input.amount,
+      currency: input.currency,
+      description: input.description,
+      status: 'pending',
+      reference: input.reference,
+      idempotency_key: idempotencyKey,
+      created_at: this.now(),
+    };
+    await this.db('sandbox_refunds').insert(row);
+    return providerRefundOf(row);
+  }
+
+  async listRefunds(paymentId: string): Promise<ProviderRefund[]> {
+    await this.requirePayment(paymentId);
+    const rows = await this.db<SandboxRefundRow>('sandbox_refunds')
+      .where({ account_id: this.accountId, payment_id: paymentId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]);
+    const pending = rows.filter((row) => row.status === 'pending');
+    if (pending.length === 0) return rows.map(providerRefundOf);
+    // Pending refunds settle when first looked at; the payment then tells what went back (refunded when all of it).
+    await this.db('sandbox_refunds')
+      .whereIn(
+        'id',
+        pending.map((row) => row.id),
+      )
+      .update({ status: 'refunded' });
+    const settled = rows.map((row) => (row.status === 'pending' ? { ...row, status: 'refunded' as const } : row));
+    const refunded = settled.filter((row) => row.status === 'refunded').reduce((sum, row) => sum + Number(row.amount), 0);
+    const payment = await this.requirePayment(paymentId);
+    await this.db('sandbox_payments')
+      .where({ account_id: this.accountId, id: paymentId })
+      .update({
+        amount_refunded: refunded,
+        ...(payment.status === 'paid' && refunded >= Number(payment.amount) ? { status: 'refunded' } : {}),
+        updated_at: this.now(),
+      });
+    return settled.map(providerRefundOf);
+  }
+
+  async findRefundByReference(paymentId: string, reference: string): Promise<ProviderRefund | null> {
+    return (await this.listRefunds(paymentId)).find((refund) => refund.reference === reference) ?? null;
   }
 
   /** The payment as it is now: a pending recurring charge settles when it is first looked at. */

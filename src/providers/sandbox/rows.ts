@@ -1,6 +1,6 @@
 import { randomBase62 } from '../../ids';
 import { fromDbDateTime } from '../../time';
-import type { MandateMethod, MandateStatus, PaymentStatus, ProviderMandate, ProviderPayment } from '../types';
+import type { MandateMethod, MandateStatus, PaymentStatus, ProviderMandate, ProviderPayment, ProviderRefund, RefundStatus } from '../types';
 
 /** The sandbox's own tables (what a real provider would hold on its side) and how they read as provider objects. */
 
@@ -61,7 +61,7 @@ export interface SandboxPaymentRow {
 }
 
 /** Provider-shaped ids: `cst_`, `mdt_`, `tr_` plus 10 base62 characters, as a real provider's look. */
-export const providerId = (prefix: 'cst' | 'mdt' | 'tr') => `${prefix}_${randomBase62(10)}`;
+export const providerId = (prefix: 'cst' | 'mdt' | 'tr' | 're') => `${prefix}_${randomBase62(10)}`;
 
 /** DATE columns come back as `YYYY-MM-DD` (MySQL with dateStrings) or as stored (SQLite). */
 const dateOnly = (value: string | null) => (value ? value.slice(0, 10) : null);
@@ -101,6 +101,32 @@ export function providerPaymentOf(row: SandboxPaymentRow, publicUrl: string): Pr
     failureCode: row.failure_code,
     amountRefunded: Number(row.amount_refunded),
     amountChargedBack: Number(row.amount_charged_back),
+    reference: row.reference,
+    createdAt: fromDbDateTime(row.created_at),
+  };
+}
+
+export interface SandboxRefundRow {
+  id: string;
+  account_id: string;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  description: string;
+  status: RefundStatus;
+  /** Our refund id (ProviderRefundInput.reference). */
+  reference: string | null;
+  idempotency_key: string | null;
+  created_at: string;
+}
+
+export function providerRefundOf(row: SandboxRefundRow): ProviderRefund {
+  return {
+    id: row.id,
+    paymentId: row.payment_id,
+    status: row.status,
+    amount: Number(row.amount),
+    currency: row.currency,
     reference: row.reference,
     createdAt: fromDbDateTime(row.created_at),
   };

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { amountInCents, requiredText } from '../../http/fields';
+import { REFUND_STATUSES } from '../../providers/types';
+
+/** `POST /api/v2/payments/{id}/refunds` (extension). */
+export const createRefundBody = z.object({
+  amount: amountInCents('positive').optional().describe('euros, greater than 0; none: all that is left to refund'),
+  description: requiredText(191).optional().describe("what the payer's bank statement says; none: 'Refund of <payment description>'"),
+});
+export type CreateRefundInput = z.output<typeof createRefundBody>;
+
+export const refundParams = z.object({ id: z.string(), refund_id: z.string() });
+
+export const refundResponse = z.object({
+  id: z.string(),
+  payment_id: z.string(),
+  provider_refund_id: z.string().nullable(),
+  status: z
+    .enum(['creating', ...REFUND_STATUSES])
+    .describe('`creating` until the provider confirmed it; `failed`/`canceled` gave the amount back'),
+  amount: z.string(),
+  currency: z.string(),
+  description: z.string(),
+  failure_reason: z.string().nullable(),
+  created_at: z.string(),
+});
+export type RefundResponse = z.input<typeof refundResponse>;
+
+export const refundListResponse = z.object({ data: z.array(refundResponse) });

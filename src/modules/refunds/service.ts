@@ -1,0 +1,266 @@
+import type { Knex } from 'knex';
+import type { Account, AppContext } from '../../context';
+import { isUniqueViolation } from '../../db/connect';
+import { NotFoundError, ValidationError } from '../../errors';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotencyScope';
+import { newId } from '../../ids';
+import { formatCents, type Cents } from '../../money';
+import { deliverEvent } from '../../outbox/delivery';
+import { enqueueAccountEvent } from '../../outbox/events';
+import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
+import type { PaymentProvider, ProviderRefund } from '../../providers/types';
+import { fromDbDateTime, toDbDateTime } from '../../time';
+import { paymentsRepository, type PaymentRow } from '../payments/repository';
+import { createOrRecover, nextResumeAt, pastKeyWindow } from '../payments/resumption';
+import { FINAL_REFUND_STATUSES, refundsRepository, RELEASED_REFUND_STATUSES, type RefundRow, type RefundRowStatus } from './repository';
+
+const REFUND_FAILED = 'Could not refund payment';
+
+export interface RefundRequest {
+  /** Cents; none: all that is left to refund. */
+  amount?: Cents;
+  description?: string;
+  /** What the refund is made for, once (`double-<payment id>`): a second request answers the first refund. */
+  originKey?: string;
+}
+
+/** The provider's key of a refund: derived from our row, so every retry of it is the same refund at the provider. */
+export const refundKeyOf = (row: Pick<RefundRow, 'id'>) => `refund-${row.id}`;
+
+/** Cents of a payment that can still be refunded: paid, minus refunds not failed, minus what the bank took back. */
+export function refundableCents(payment: PaymentRow & { amount_refund_reserved?: number }): Cents {
+  return Math.max(0, Number(payment.amount) - Number(payment.amount_charged_back ?? 0) - Number(payment.amount_refund_reserved ?? 0));
+}
+
+function notRefundable(payment: PaymentRow): ValidationError {
+  const why =
+    payment.status === 'refunded'
+      ? 'it has been refunded in full already'
+      : `only paid payments can be refunded; this one is ${payment.status}`;
+  return ValidationError.field(REFUND_FAILED, 'payment', `The payment cannot be refunded: ${why}.`);
+}
+
+function tooMuch(left: Cents, currency: string): ValidationError {
+  return ValidationError.field(
+    REFUND_FAILED,
+    'amount',
+    left > 0
+      ? `The amount is more than can still be refunded (${formatCents(left)} ${currency}).`
+      : 'Nothing is left to refund of this payment (refunded or charged back in full).',
+  );
+}
+
+/**
+ * Refunds part or all of a paid payment (`POST /api/v2/payments/{id}/refunds`). Our row comes first, with its
+ * reservation on the payment taken in the same transaction (the database refuses more than is left, whatever
+ * races); then the provider is asked with the row's key. A lost answer keeps the row `creating` (503, retry with
+ * the same Idempotency-Key, or the finishing job resumes it); it is never made twice.
+ */
+export async function requestRefund(
+  ctx: AppContext,
+  account: Account,
+  paymentId: string,
+  request: RefundRequest,
+  idempotency: IdempotencyScope = WITHOUT_IDEMPOTENCY_KEY,
+): Promise<RefundRow> {
+  if (idempotency.resumedResourceId) {
+    const earlier = await refundsRepository.find(ctx.db, account.id, idempotency.resumedResourceId);
+    if (earlier) return resumeRefund(ctx, account, earlier);
+  }
+  if (request.originKey) {
+    const made = await refundsRepository.findByOriginKey(ctx.db, account.id, request.originKey);
+    if (made) return resumeRefund(ctx, account, made);
+  }
+  const payment = await paymentsRepository.find(ctx.db, account.id, paymentId);
+  if (!payment) throw new NotFoundError('Payment');
+  if (payment.status !== 'paid' || !payment.provider_payment_id) throw notRefundable(payment);
+  const left = refundableCents(payment);
+  const amount = request.amount ?? left;
+  if (amount <= 0 || amount > left) throw tooMuch(left, payment.currency);
+  const provider = await ctx.providers.forAccount(account);
+  const now = toDbDateTime(ctx.clock.now());
+  const row: RefundRow = {
+    id: newId('rfd'),
+    account_id: account.id,
+    payment_id: payment.id,
+    amount,
+    currency: payment.currency,
+    description: (request.description ?? `Refund of ${payment.description}`).slice(0, 191),
+    status: 'creating',
+    provider_refund_id: null,
+    origin_key: request.originKey ?? null,
+    create_attempts: 0,
+    next_attempt_at: toDbDateTime(new Date(ctx.clock.now().getTime() + 2 * 60 * 1000)),
+    failure_reason: null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await ctx.db.transaction(async (trx) => {
+      if (!(await refundsRepository.reserve(trx, account.id, payment.id, amount))) {
+        const current = await paymentsRepository.find(trx, account.id, payment.id);
+        if (!current || current.status !== 'paid') throw notRefundable(current ?? payment);
+        throw tooMuch(refundableCents(current), payment.currency);
+      }
+      await refundsRepository.insert(trx, row);
+      await idempotency.remember(trx, row.id);
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error) || !request.originKey) throw error;
+    // Another instance made this refund a moment ago: the unique origin key let only one row in.
+    const winner = await refundsRepository.findByOriginKey(ctx.db, account.id, request.originKey);
+    if (!winner) throw error;
+    return resumeRefund(ctx, account, winner);
+  }
+  ctx.logger.info('refund written; asking the provider', { accountId: account.id, refundId: row.id, paymentId: payment.id, amount });
+  return sendRefund(ctx, provider, row, payment, false);
+}
+
+/** Brings a refund left `creating` to its outcome at the provider; any other is answered as it is. */
+export async function resumeRefund(ctx: AppContext, account: Pick<Account, 'id'>, row: RefundRow): Promise<RefundRow> {
+  if (row.status !== 'creating') return row;
+  const payment = await paymentsRepository.find(ctx.db, row.account_id, row.payment_id);
+  if (!payment) throw new NotFoundError('Payment');
+  const provider = await ctx.providers.forAccount(account);
+  return sendRefund(ctx, provider, row, payment, true);
+}
+
+async function sendRefund(
+  ctx: AppContext,
+  provider: PaymentProvider,
+  row: RefundRow,
+  payment: PaymentRow,
+  resumed: boolean,
+): Promise<RefundRow> {
+  const providerPaymentId = payment.provider_payment_id;
+  if (!providerPaymentId) throw notRefundable(payment);
+  const age = ctx.clock.now().getTime() - fromDbDateTime(row.created_at).getTime();
+  const keepForLater = async (cause: unknown): Promise<Error> => {
+    const attempts = Number(row.create_attempts) + 1;
+    const now = ctx.clock.now();
+    await refundsRepository.updateIfStatus(ctx.db, row.account_id, row.id, 'creating', {
+      create_attempts: attempts,
+      next_attempt_at: toDbDateTime(nextResumeAt(now, attempts, cause)),
+      updated_at: toDbDateTime(now),
+    });
+    ctx.logger.warn('refund not confirmed by the provider; kept to be resumed', {
+      accountId: row.account_id,
+      refundId: row.id,
+      attempts,
+      cause: cause instanceof Error ? cause.message : String(cause),
+    });
+    return new CreationOutcomeUnknownError(`refund ${row.id}`, cause);
+  };
+  return createOrRecover<ProviderRefund, RefundRow>({
+    resumed,
+    pastKeyWindow: () => pastKeyWindow(provider, age),
+    // A merchant waiting for the answer is told a refusal at once; an automatic refund is tried again.
+    payerWaits: row.origin_key === null,
+    lookUp: async () => {
+      try {
+        return await provider.findRefundByReference(providerPaymentId, row.id);
+      } catch (error) {
+        throw await keepForLater(error);
+      }
+    },
+    create: () =>
+      provider.createRefund(
+        providerPaymentId,
+        { amount: Number(row.amount), currency: row.currency, description: row.description, reference: row.id },
+        refundKeyOf(row),
+      ),
+    recordFound: (found) => applyProviderRefund(ctx, row, found),
+    recordCreated: (created) => applyProviderRefund(ctx, row, created),
+    keepForLater,
+    refused: async (error) => {
+      const reason = error instanceof ProviderRejectedError ? error.detail : error instanceof Error ? error.message : String(error);
+      await moveRefund(ctx, row, 'failed', { failure_reason: reason.slice(0, 191), next_attempt_at: null });
+    },
+  });
+}
+
+/**
+ * Hook for credit notes (issue 25, invoices): called in the transaction that records a refund as `refunded`,
+ * once per refund. A credit note for the payment's invoice is made here when that part is built.
+ */
+export async function onRefundSettled(_trx: Knex.Transaction, _refund: RefundRow, _payment: PaymentRow | undefined): Promise<void> {}
+
+/** The event names of a move from one refund status to another. */
+function eventsOf(from: RefundRowStatus, to: RefundRowStatus): string[] {
+  const names: string[] = [];
+  if (from === 'creating' && !RELEASED_REFUND_STATUSES.has(to)) names.push('refund.created');
+  if (to === 'refunded') names.push('refund.refunded');
+  if (RELEASED_REFUND_STATUSES.has(to)) names.push('refund.failed');
+  return names;
+}
+
+/**
+ * Moves a refund from the status it has in `row` to `to`, if it still has it: the status, the release of its
+ * reservation (failed, canceled), its events and the settle hook commit together. The row as it now is.
+ */
+async function moveRefund(ctx: AppContext, row: RefundRow, to: RefundRowStatus, changes: Partial<RefundRow>): Promise<RefundRow> {
+  const now = toDbDateTime(ctx.clock.now());
+  const after: RefundRow = { ...row, ...changes, status: to, updated_at: now };
+  const eventIds = await ctx.db.transaction(async (trx) => {
+    if (!(await refundsRepository.updateIfStatus(trx, row.account_id, row.id, row.status, { ...changes, status: to, updated_at: now })))
+      return null;
+    if (RELEASED_REFUND_STATUSES.has(to)) await refundsRepository.release(trx, row.account_id, row.payment_id, Number(row.amount));
+    if (to === 'refunded') await onRefundSettled(trx, after, await paymentsRepository.find(trx, row.account_id, row.payment_id));
+    const ids: string[] = [];
+    for (const name of eventsOf(row.status, to)) {
+      const id = await enqueueAccountEvent(trx, row.account_id, { name, resourceId: row.id, body: refundEventBody(after) }, now);
+      if (id) ids.push(id);
+    }
+    return ids;
+  });
+  const current = await refundsRepository.find(ctx.db, row.account_id, row.id);
+  if (!current) throw new Error(`Refund ${row.id} disappeared`);
+  if (eventIds === null) return current;
+  ctx.logger.info('refund status changed', { accountId: row.account_id, refundId: row.id, from: row.status, to });
+  for (const eventId of eventIds) ctx.background.run('deliver webhook event', () => deliverEvent(ctx, eventId));
+  return current;
+}
+
+function refundEventBody(row: RefundRow): Record<string, unknown> {
+  return { payment_id: row.payment_id, status: row.status, amount: formatCents(Number(row.amount)), currency: row.currency };
+}
+
+/** Applies what the provider says about one of our refunds; a settled refund stays as it is. */
+export async function applyProviderRefund(ctx: AppContext, row: RefundRow, remote: ProviderRefund): Promise<RefundRow> {
+  if (FINAL_REFUND_STATUSES.has(row.status)) return row;
+  if (row.status === remote.status && row.provider_refund_id === remote.id) return row;
+  return moveRefund(ctx, row, remote.status, { provider_refund_id: remote.id, next_attempt_at: null });
+}
+
+/**
+ * Reads the refunds of a payment at the provider and applies those that are ours (by our id in their metadata):
+ * Mollie calls the payment's webhook when one of its refunds changes. Does nothing for a payment without refunds here.
+ */
+export async function syncRefundsOf(ctx: AppContext, payment: PaymentRow): Promise<void> {
+  if (!payment.provider_payment_id) return;
+  const ours = (await refundsRepository.forPayment(ctx.db, payment.account_id, payment.id)).filter(
+    (row) => !FINAL_REFUND_STATUSES.has(row.status),
+  );
+  if (ours.length === 0) return;
+  const provider = await ctx.providers.forAccount({ id: payment.account_id });
+  const remote = await provider.listRefunds(payment.provider_payment_id);
+  for (const row of ours) {
+    const found = remote.find(
+      (refund) => refund.reference === row.id || (row.provider_refund_id !== null && refund.id === row.provider_refund_id),
+    );
+    if (found) await applyProviderRefund(ctx, row, found);
+  }
+}
+
+/** `GET /api/v2/payments/{id}/refunds`: the payment's refunds, oldest first. */
+export async function listRefunds(ctx: AppContext, account: Account, paymentId: string): Promise<RefundRow[]> {
+  const payment = await paymentsRepository.find(ctx.db, account.id, paymentId);
+  if (!payment) throw new NotFoundError('Payment');
+  return refundsRepository.forPayment(ctx.db, account.id, paymentId);
+}
+
+export async function getRefund(ctx: AppContext, account: Account, paymentId: string, refundId: string): Promise<RefundRow> {
+  const row = await refundsRepository.find(ctx.db, account.id, refundId);
+  if (!row || row.payment_id !== paymentId) throw new NotFoundError('Refund');
+  return row;
+}
