@@ -210,7 +210,8 @@ export async function startMoneybirdFake(): Promise<MoneybirdFake> {
       const total = details.reduce((sum, detail) => {
         const percentage = Number(fake.taxRates.find((rate) => rate.id === detail.tax_rate_id)?.percentage ?? 0);
         const excluding = cents(detail.price ?? '0') * Number(detail.amount ?? '1');
-        return sum + excluding + Math.round((excluding * percentage) / 100);
+        // Half away from zero, as for a positive invoice: a credit invoice mirrors it to the cent.
+        return sum + excluding + Math.sign(excluding) * Math.round((Math.abs(excluding) * percentage) / 100);
       }, 0);
       const invoice: FakeSalesInvoice = {
         id: nextId(),
