@@ -45,6 +45,7 @@ import * as shopSubscriptions from './20261207_044_shop_subscriptions';
 import * as imports from './20261208_045_imports';
 import * as importHandover from './20261209_046_import_handover';
 import * as refunds from './20261210_047_refunds';
+import * as moneybird from './20261212_049_moneybird';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -98,6 +99,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261208_045_imports': imports,
   '20261209_046_import_handover': importHandover,
   '20261210_047_refunds': refunds,
+  '20261212_049_moneybird': moneybird,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -46,6 +46,10 @@ const environmentSchema = z.object({
   MOLLIE_API_URL: z.url({ protocol: /^https$/ }).optional(),
   // How long one call to Mollie may take before its outcome counts as unknown (resumed later with the same key).
   MOLLIE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  // Moneybird's API (bookkeeping, `cli accounts set-bookkeeping moneybird`); another address for a test double.
+  MONEYBIRD_API_URL: z.url({ protocol: /^https?$/ }).default('https://moneybird.com/api/v2'),
+  // How long one call to Moneybird may take before its outcome counts as unknown (looked up by our reference later).
+  MONEYBIRD_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   // Absent: on outside production, off in production (see Config.sandboxEnabled).
   SANDBOX: z.enum(['on', 'off']).optional(),
   // Absent: allowed outside production, refused in production (see Config.outboundAllowPrivate).

@@ -9,6 +9,8 @@ import { allowedActionsOf, DEFAULT_MAX_PAUSE_DAYS, PORTAL_ACTIONS } from '../mod
 import { CliUsageError, type CliIo } from './io';
 import { registerProfileCommands } from './accountProfile';
 import { registerSetProvider } from './setProvider';
+import { connectMoneybirdFromCli } from './moneybird';
+import { disconnectMoneybird } from '../bookkeeping/moneybird/connection';
 
 /** Fits accounts.bookkeeping_system. */
 const SYSTEM_NAME = /^[\w.-]{1,64}$/;
@@ -26,26 +28,48 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
     });
 
   accounts
-    .command('set-bookkeeping')
-    .description('connect an account to a bookkeeping system (subscriptions then need workflow_id and docstyle_id), or --none')
+    .command('set-bookkeeping [system]')
+    .description(
+      'connect an account to a bookkeeping system (subscriptions then need workflow_id and docstyle_id): ' +
+        '`moneybird --administration <id> --token -` (token from standard input), `--system <name>`, or --none',
+    )
     .requiredOption('--account <name>', 'account name')
     .option('--system <name>', 'bookkeeping system name, e.g. moneybird')
+    .option('--administration <id>', 'Moneybird administration id')
+    .option('--token <token>', 'Moneybird API token; `-` reads it from standard input (keeps it out of the shell history)')
+    .option('--send-invoices', 'Moneybird: send each invoice to the customer (default: leave it as a draft)')
     .option('--none', 'remove the bookkeeping system')
-    .action(async (options: { account: string; system?: string; none?: boolean }) => {
-      if ((options.system === undefined) === (options.none === undefined)) {
-        throw new CliUsageError('Pass either --system <name> or --none');
-      }
-      const system = options.system?.trim() ?? null;
-      if (system !== null && !SYSTEM_NAME.test(system)) {
-        throw new CliUsageError('A bookkeeping system name is 1 to 64 letters, digits, dots, dashes or underscores');
-      }
-      await setBookkeepingSystem(ctx.db, ctx.clock, options.account, system);
-      io.out(
-        system === null
-          ? `Account "${options.account}" has no bookkeeping system`
-          : `Account "${options.account}" uses bookkeeping system "${system}"; subscriptions now need workflow_id and docstyle_id`,
-      );
-    });
+    .action(
+      async (
+        positional: string | undefined,
+        options: { account: string; system?: string; none?: boolean; administration?: string; token?: string; sendInvoices?: boolean },
+      ) => {
+        if (positional !== undefined && options.system !== undefined) throw new CliUsageError('Name the system once');
+        const named = positional ?? options.system;
+        if ((named === undefined) === (options.none === undefined)) {
+          throw new CliUsageError('Pass either a system (moneybird, or --system <name>) or --none');
+        }
+        const system = named?.trim() ?? null;
+        if (system !== null && !SYSTEM_NAME.test(system)) {
+          throw new CliUsageError('A bookkeeping system name is 1 to 64 letters, digits, dots, dashes or underscores');
+        }
+        if (system === 'moneybird') {
+          await connectMoneybirdFromCli(ctx, io, options);
+          return;
+        }
+        if (options.administration !== undefined || options.token !== undefined || options.sendInvoices !== undefined) {
+          throw new CliUsageError('--administration, --token and --send-invoices go with moneybird only');
+        }
+        const account = await accountsRepository.findByName(ctx.db, options.account);
+        if (account) await disconnectMoneybird(ctx.db, account.id);
+        await setBookkeepingSystem(ctx.db, ctx.clock, options.account, system);
+        io.out(
+          system === null
+            ? `Account "${options.account}" has no bookkeeping system`
+            : `Account "${options.account}" uses bookkeeping system "${system}"; subscriptions now need workflow_id and docstyle_id`,
+        );
+      },
+    );
 
   registerProfileCommands(accounts, ctx, io);
   registerSetProvider(accounts, ctx, io);

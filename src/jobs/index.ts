@@ -13,6 +13,7 @@ import { purgePortalSessionsJob } from './purgePortalSessions';
 import { reconcilePaymentsJob } from './reconcilePayments';
 import { refreshMandatesJob } from './refreshMandates';
 import { remindAndExpireLinksJob } from './remindAndExpireLinks';
+import { sendToBookkeepingJob } from './sendToBookkeeping';
 import type { Job } from './types';
 
 /** Every background job: scheduled by the server, runnable once with `cli jobs run <name>`. */
@@ -32,6 +33,7 @@ export const allJobs: Job[] = [
   syncStoresJob,
   writeBackToStoresJob,
   trackShipmentsJob,
+  sendToBookkeepingJob,
 ];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {

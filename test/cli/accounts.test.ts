@@ -23,10 +23,10 @@ describe.each(TEST_DATABASES)('cli accounts on %s', (kind) => {
 
   it('When --system is given, then the account is connected to it; --none removes it again', async () => {
     const { accountId } = await t.newAccount('Books Shop');
-    const set = await cli(t.ctx, 'accounts', 'set-bookkeeping', '--account', 'Books Shop', '--system', 'moneybird');
+    const set = await cli(t.ctx, 'accounts', 'set-bookkeeping', '--account', 'Books Shop', '--system', 'exact');
     expect(set).toMatchObject({ code: 0, err: [] });
-    expect(await bookkeepingOf('Books Shop')).toBe('moneybird');
-    expect((await cli(t.ctx, 'accounts', 'list')).out).toContain(`${accountId}  bookkeeping moneybird  Books Shop`);
+    expect(await bookkeepingOf('Books Shop')).toBe('exact');
+    expect((await cli(t.ctx, 'accounts', 'list')).out).toContain(`${accountId}  bookkeeping exact  Books Shop`);
 
     const cleared = await cli(t.ctx, 'accounts', 'set-bookkeeping', '--account', 'Books Shop', '--none');
     expect(cleared).toEqual({ code: 0, out: ['Account "Books Shop" has no bookkeeping system'], err: [] });
@@ -39,8 +39,17 @@ describe.each(TEST_DATABASES)('cli accounts on %s', (kind) => {
     });
 
     it.each([
-      [['--account', 'Wrong Args Shop'], 'error: Pass either --system <name> or --none'],
-      [['--account', 'Wrong Args Shop', '--system', 'x', '--none'], 'error: Pass either --system <name> or --none'],
+      [['--account', 'Wrong Args Shop'], 'error: Pass either a system (moneybird, or --system <name>) or --none'],
+      [
+        ['--account', 'Wrong Args Shop', '--system', 'x', '--none'],
+        'error: Pass either a system (moneybird, or --system <name>) or --none',
+      ],
+      // Moneybird is connected with its administration and token (test/bookkeeping), not by name alone.
+      [['--account', 'Wrong Args Shop', '--system', 'moneybird'], "error: Pass --administration <id>: the number in Moneybird's address"],
+      [
+        ['--account', 'Wrong Args Shop', '--system', 'x', '--token', '-'],
+        'error: --administration, --token and --send-invoices go with moneybird only',
+      ],
       [
         ['--account', 'Wrong Args Shop', '--system', 'not a name!'],
         'error: A bookkeeping system name is 1 to 64 letters, digits, dots, dashes or underscores',

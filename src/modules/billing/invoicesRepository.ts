@@ -16,8 +16,10 @@ export interface InvoiceRow {
   total_including_vat: number;
   workflow_id: string | null;
   docstyle_id: string | null;
-  bookkeeping_status: 'none' | 'pending';
+  bookkeeping_status: 'none' | 'pending' | 'sent' | 'failed';
   bookkeeping_reference: string | null;
+  /** Why the invoice did not reach the bookkeeping system (yet); migration 049. */
+  bookkeeping_error?: string | null;
   created_at: string;
 }
 

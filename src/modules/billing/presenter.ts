@@ -25,6 +25,8 @@ export function presentInvoice(row: InvoiceRow, timeZone: string): z.input<typeo
     workflow_id: row.workflow_id,
     docstyle_id: row.docstyle_id,
     bookkeeping_status: row.bookkeeping_status,
+    ...(row.bookkeeping_reference ? { bookkeeping_reference: row.bookkeeping_reference } : {}),
+    ...(row.bookkeeping_error ? { bookkeeping_error: row.bookkeeping_error } : {}),
     created_at: formatDateTime(row.created_at, timeZone),
   };
 }

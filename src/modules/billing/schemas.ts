@@ -24,6 +24,8 @@ export const invoiceResponse = z.object({
   total_including_vat: money,
   workflow_id: z.string().nullable(),
   docstyle_id: z.string().nullable(),
-  bookkeeping_status: z.enum(['none', 'pending']),
+  bookkeeping_status: z.enum(['none', 'pending', 'sent', 'failed']),
+  bookkeeping_reference: z.string().optional().describe("the invoice's id in the bookkeeping system, once sent"),
+  bookkeeping_error: z.string().optional().describe('why the invoice did not reach the bookkeeping system (yet)'),
   created_at: z.string().describe('Y-m-d H:i:s in APP_TIMEZONE'),
 });

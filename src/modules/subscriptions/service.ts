@@ -16,6 +16,7 @@ import {
 } from './repository';
 import type { CreateSubscriptionInput } from './requestSchemas';
 import { invoiceRuleRowsFrom } from './invoiceRuleRows';
+import { checkMoneybirdStyles } from '../../bookkeeping/moneybird/styles';
 import { effectiveRuleDay, firstChargeDate } from './schedule';
 
 /** The lifecycle changes (lifecycle.ts), for the routes. */
@@ -40,6 +41,14 @@ async function checkAgainstAccount(ctx: AppContext, account: Account, input: Cre
     for (const field of ['workflow_id', 'docstyle_id'] as const) {
       if (!input[field]) {
         fields[field] = [`The ${field.replace('_', ' ')} field is required when the account is connected to a bookkeeping system.`];
+      }
+    }
+    if (account.bookkeeping_system === 'moneybird' && input.workflow_id && input.docstyle_id) {
+      const ids = { workflow_id: input.workflow_id, docstyle_id: input.docstyle_id };
+      for (const field of await checkMoneybirdStyles(ctx, account.id, ids)) {
+        fields[field] = [
+          `The selected ${field.replace('_', ' ')} is invalid: the Moneybird administration has no such ${field.replace('_id', '')}.`,
+        ];
       }
     }
   }
