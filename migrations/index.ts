@@ -44,6 +44,7 @@ import * as storeSubscriptionMails from './20261206_043_store_subscription_mails
 import * as shopSubscriptions from './20261207_044_shop_subscriptions';
 import * as imports from './20261208_045_imports';
 import * as importHandover from './20261209_046_import_handover';
+import * as invoiceNumbers from './20261210_048_invoice_numbers';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -96,6 +97,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261207_044_shop_subscriptions': shopSubscriptions,
   '20261208_045_imports': imports,
   '20261209_046_import_handover': importHandover,
+  '20261210_048_invoice_numbers': invoiceNumbers,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
