@@ -34,6 +34,7 @@ export type IdPrefix =
   | 'pau'
   | 'clm'
   | 'ivc'
+  | 'crn'
   | 'shp'
   | 'syn'
   | 'stk'
