@@ -13,6 +13,8 @@ import {
 } from '../../modules/portal/actions';
 import { actionSubjectOf, HISTORY_LENGTH, methodChangeSubjectsOf, portalOverviewOf } from '../../modules/portal/overview';
 import { portalPage, sendHtml } from './pageHandler';
+import { invoicesQueries } from '../../modules/billing/invoiceApi';
+import { NotFoundError } from '../../errors';
 import { PORTAL_STRINGS, type PortalNotice } from './strings';
 import { cancelPage, changeMethodPage, overviewPage, pausePage, resumePage, skipPage } from './view';
 
@@ -40,6 +42,21 @@ export function portalAccountRouter(ctx: AppContext): Router {
       const overview = await portalOverviewOf(ctx, who, page.frame.settings);
       const notice = overviewQuery.parse(req.query).done ?? null;
       sendHtml(res, 200, overviewPage(page, overview, notice, HISTORY_LENGTH));
+    }),
+  );
+
+  // The customer's own invoice as a PDF (404 for another customer's).
+  router.get(
+    '/invoices/:id/pdf',
+    portalPage(ctx, async (req, res, _page, who) => {
+      const invoice = await invoicesQueries.find(ctx.db, who.account.id, String(req.params.id));
+      if (!invoice || invoice.customer_id !== who.customerId) throw new NotFoundError('Invoice');
+      const { number, pdf } = await invoicesQueries.pdfOf(ctx.db, who.account.id, invoice.id);
+      res
+        .status(200)
+        .type('application/pdf')
+        .setHeader('Content-Disposition', `inline; filename="${number.replace(/[^\w.-]/g, '_')}.pdf"`);
+      res.send(pdf);
     }),
   );
 
