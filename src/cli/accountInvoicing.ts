@@ -9,7 +9,6 @@ interface InvoicingOptions {
   next?: string;
   vat?: string;
   oss?: string;
-  mailWhenPaid?: string;
   address?: string;
   postalCode?: string;
   city?: string;
@@ -47,7 +46,6 @@ export function invoicingChanges(options: InvoicingOptions): InvoiceSettingsChan
     changes.default_vat = options.vat === 'none' ? null : options.vat;
   }
   if (options.oss !== undefined) changes.oss = onOff(options.oss, '--oss');
-  if (options.mailWhenPaid !== undefined) changes.mail_when_paid = onOff(options.mailWhenPaid, '--mail-when-paid');
   if (options.address !== undefined) changes.seller_address = text(options.address, 191, '--address');
   if (options.postalCode !== undefined) changes.seller_postal_code = text(options.postalCode, 32, '--postal-code');
   if (options.city !== undefined) changes.seller_city = text(options.city, 191, '--city');
@@ -62,13 +60,12 @@ export function invoicingChanges(options: InvoicingOptions): InvoiceSettingsChan
 export function registerInvoicingCommands(accounts: Command, ctx: AppContext, io: CliIo): void {
   accounts
     .command('set-invoicing')
-    .description("set an account's invoices: numbering, default VAT rate, OSS, mail when paid, the seller's details")
+    .description("set an account's invoices: numbering, default VAT rate, OSS, the seller's details")
     .requiredOption('--account <name>', 'account name')
     .option('--prefix <text>', 'put before every number, e.g. 2026-')
     .option('--next <n>', 'the number the next invoice or credit note gets')
     .option('--vat <percentage>', 'VAT rate of an invoice made from the amount charged (no invoice rules), or none')
     .option('--oss <on|off>', 'One Stop Shop: consumers in other EU countries pay their own standard rate')
-    .option('--mail-when-paid <on|off>', 'e-mail the customer the invoice (PDF attached) when it is issued')
     .option('--address <text>', "the seller's street address")
     .option('--postal-code <text>', "the seller's postal code")
     .option('--city <text>', "the seller's city")
@@ -80,6 +77,5 @@ export function registerInvoicingCommands(accounts: Command, ctx: AppContext, io
       line('Next number', `${row.prefix}${row.next_number}`);
       line('Default VAT', row.default_vat === null ? 'none' : `${row.default_vat} %`);
       line('OSS', row.oss ? 'on' : 'off');
-      line('Mail when paid', row.mail_when_paid ? 'on' : 'off');
     });
 }

@@ -110,7 +110,7 @@ describe.each(TEST_DATABASES)('invoice numbers and issuing on %s', (kind) => {
     for (const bad of [
       ['--next', '0'],
       ['--vat', 'abc'],
-      ['--oss', 'yes'],
+      ['--oss', 'yes'], ['--mail-when-paid', 'on'],
       ['--country', 'NLD'],
     ]) {
       expect((await cli(t.ctx, 'accounts', 'set-invoicing', '--account', accountName, ...bad)).code).not.toBe(0);
