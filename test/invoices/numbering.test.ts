@@ -1,3 +1,4 @@
+import { invoiceSettingsRepository } from '../../src/modules/billing/invoiceSettings';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
@@ -106,11 +107,24 @@ describe.each(TEST_DATABASES)('invoice numbers and issuing on %s', (kind) => {
     },
   );
 
+  it('When the transaction that took a number dies before it commits, then the number is taken again: no gap', async () => {
+    await setInvoicing('--prefix', 'G', '--next', '1');
+    const died = t.ctx.db.transaction(async (trx) => {
+      expect((await invoiceSettingsRepository.takeNumber(trx, accountId, '2026-12-01 06:00:00')).number).toBe('G1');
+      throw new Error('killed halfway');
+    });
+    await expect(died).rejects.toThrow('killed halfway');
+    await subscribe(t, token);
+    await billAndSettle(t, accountId, '2026-12-01');
+    expect((await invoicesOf(t, accountId)).map((invoice) => invoice.number)).toEqual(['G1']);
+  });
+
   it('When set-invoicing is given a bad value, then it is refused and nothing changes', async () => {
     for (const bad of [
       ['--next', '0'],
       ['--vat', 'abc'],
-      ['--oss', 'yes'], ['--mail-when-paid', 'on'],
+      ['--oss', 'yes'],
+      ['--mail-when-paid', 'on'],
       ['--country', 'NLD'],
     ]) {
       expect((await cli(t.ctx, 'accounts', 'set-invoicing', '--account', accountName, ...bad)).code).not.toBe(0);
