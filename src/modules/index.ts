@@ -9,7 +9,7 @@ import { paymentRoutes } from './payments/routes';
 import { portalRoutes } from './portal/routes';
 import { productRoutes } from './products/routes';
 import { invoiceRoutes } from './billing/routes';
-import { invoiceApiRoutes } from './billing/invoiceApi';
+import { invoiceApiRoutes } from './billing/invoiceApiRoutes';
 import { shopRoutes } from './store/routes';
 import { syncRoutes } from './store/syncRoutes';
 import { subscriptionLifecycleRoutes } from './subscriptions/lifecycleRoutes';

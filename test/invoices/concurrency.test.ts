@@ -1,7 +1,7 @@
 import { findOrCreateAccount } from '../../src/modules/accounts/service';
 import type { ChargeRow } from '../../src/modules/billing/chargesRepository';
 import { recordInvoice } from '../../src/modules/billing/invoices';
-import { setInvoiceSettings } from '../../src/modules/billing/invoiceSettings';
+import { setInvoiceSettings } from '../../src/modules/billing/invoiceSettingsRepository';
 import type { PaymentRow } from '../../src/modules/payments/repository';
 import type { AppContext } from '../../src/context';
 import { seedBillableSubscriptions } from '../support/billing';

@@ -1,4 +1,4 @@
-import { setInvoiceSettings } from '../../src/modules/billing/invoiceSettings';
+import { setInvoiceSettings } from '../../src/modules/billing/invoiceSettingsRepository';
 import { recordWebhookCall } from '../../src/modules/payments/webhookCalls';
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveOverHttps } from '../../fakes/mollie/https';

@@ -2,13 +2,11 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
-import type { PaymentRow } from '../payments/repository';
-import type { CustomerRow } from '../customers/repository';
-import { inclusiveLine, type InvoiceLine } from './invoices';
+import { inclusiveLine } from './invoices';
 import type { InvoiceRow } from './invoicesRepository';
-import { buildDocument, type InvoiceDocument } from './invoiceDocument';
-import { invoiceSettingsRepository } from './invoiceSettings';
-import type { CreditNoteRow } from './invoiceApi';
+import { buildDocument, type InvoiceDocument, type InvoiceLine } from './invoiceDocument';
+import { invoiceSettingsRepository } from './invoiceSettingsRepository';
+import { invoiceDocumentsRepository, type CreditNoteRow } from './invoiceDocumentsRepository';
 
 export interface CreditNoteRequest {
   accountId: string;
@@ -52,17 +50,15 @@ function creditLines(invoice: InvoiceRow, document: InvoiceDocument, amount: num
  * Call it in the transaction that records the money going back.
  */
 export async function issueCreditNote(ctx: AppContext, trx: Knex.Transaction, request: CreditNoteRequest): Promise<CreditNoteRow | null> {
-  const earlier = await trx<CreditNoteRow>('credit_notes').where({ account_id: request.accountId, source_key: request.sourceKey }).first();
+  const earlier = await invoiceDocumentsRepository.creditNoteBySource(trx, request.accountId, request.sourceKey);
   if (earlier) return earlier;
-  const invoice = await trx<InvoiceRow>('invoices')
-    .where({ account_id: request.accountId, payment_id: request.paymentId, status: 'issued' })
-    .first();
+  const invoice = await invoiceDocumentsRepository.issuedInvoiceOfPayment(trx, request.accountId, request.paymentId);
   if (!invoice?.document || !invoice.number || request.amount <= 0) return null;
   const invoiceDocument = JSON.parse(invoice.document) as InvoiceDocument;
-  const payment = await trx<PaymentRow>('payments').where({ account_id: request.accountId, id: request.paymentId }).first();
+  const payment = await invoiceDocumentsRepository.paymentOf(trx, request.accountId, request.paymentId);
   if (!payment) return null;
   const customer = invoice.customer_id
-    ? await trx<CustomerRow>('customers').where({ account_id: request.accountId, id: invoice.customer_id }).first()
+    ? await invoiceDocumentsRepository.customerOf(trx, request.accountId, invoice.customer_id)
     : undefined;
   const now = toDbDateTime(ctx.clock.now());
   const description = invoiceDocument.lines.length === 1 ? (invoiceDocument.lines[0]?.description ?? '') : `${invoice.number}`;
@@ -101,7 +97,7 @@ export async function issueCreditNote(ctx: AppContext, trx: Knex.Transaction, re
     document: JSON.stringify(document),
     created_at: now,
   };
-  await trx('credit_notes').insert(row);
+  await invoiceDocumentsRepository.insertCreditNote(trx, row);
   ctx.logger.info('credit note issued', { accountId: row.account_id, creditNoteId: row.id, invoiceId: invoice.id, reason: row.reason });
   return row;
 }

@@ -4,8 +4,19 @@ import { pageLocaleOf, FALLBACK_LOCALE, type PageLocale } from '../../i18n/local
 import type { CustomerRow } from '../customers/repository';
 import type { PaymentRow } from '../payments/repository';
 import { calendarDateIn, fromDbDateTime } from '../../time';
-import type { InvoiceLine } from './invoices';
-import type { InvoiceSettingsRow } from './invoiceSettings';
+import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
+import type { InvoiceSettingsRow } from './invoiceSettingsRepository';
+
+export interface InvoiceLine {
+  quantity: number;
+  description: string;
+  amount: number; // cents per unit, excluding VAT
+  vat: string | null; // percentage
+  ledger_account_id: string | null;
+  total_excluding_vat: number;
+  total_vat: number;
+  total_including_vat: number;
+}
 
 export interface Party {
   name: string;
@@ -103,9 +114,7 @@ export interface DocumentInput {
 
 /** The snapshot of seller, buyer, date, lines and totals stored on the invoice. */
 export async function buildDocument(db: Knex, input: DocumentInput): Promise<InvoiceDocument> {
-  const account = await db('accounts')
-    .where({ id: input.accountId })
-    .first<{ name: string; display_name: string | null; contact_email: string | null }>('name', 'display_name', 'contact_email');
+  const account = await invoiceDocumentsRepository.sellerOf(db, input.accountId);
   const { settings, customer, lines } = input;
   const sum = (pick: (line: InvoiceLine) => number) => lines.reduce((total, line) => total + pick(line), 0);
   return {

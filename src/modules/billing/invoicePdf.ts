@@ -1,4 +1,7 @@
+import type { Knex } from 'knex';
 import PDFDocument from 'pdfkit';
+import { NotFoundError } from '../../errors';
+import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
 import type { PageLocale } from '../../i18n/locales';
 import type { InvoiceDocument, Party } from './invoiceDocument';
 
@@ -240,4 +243,23 @@ export function renderInvoicePdf(document: InvoiceDocument): Promise<Buffer> {
   if (document.kind === 'invoice') pdf.text(labels.paid, 50, pdf.y, { width: 495 });
   pdf.end();
   return done;
+}
+
+/** An issued invoice's PDF (only an issued invoice has a number and a snapshot); 404 otherwise. */
+export async function invoicePdfOf(db: Knex, accountId: string, id: string): Promise<{ number: string; pdf: Buffer }> {
+  const row = await invoiceDocumentsRepository.findInvoice(db, accountId, id);
+  if (!row || row.status !== 'issued' || !row.document || !row.number) throw new NotFoundError('Invoice');
+  return { number: row.number, pdf: await renderInvoicePdf(JSON.parse(row.document) as InvoiceDocument) };
+}
+
+/** A credit note's PDF, found under its invoice; 404 otherwise. */
+export async function creditNotePdfOf(
+  db: Knex,
+  accountId: string,
+  invoiceId: string,
+  id: string,
+): Promise<{ number: string; pdf: Buffer }> {
+  const note = await invoiceDocumentsRepository.findCreditNote(db, accountId, invoiceId, id);
+  if (!note) throw new NotFoundError('Credit note');
+  return { number: note.number, pdf: await renderInvoicePdf(JSON.parse(note.document) as InvoiceDocument) };
 }

@@ -9,19 +9,11 @@ import { invoicesRepository, type InvoiceRow } from './invoicesRepository';
 import { splitInclusive, vatCents } from '../../money/vat';
 import { toDbDateTime } from '../../time';
 import { enqueueAccountEvent } from '../../outbox/events';
-import { invoiceSettingsRepository } from './invoiceSettings';
-import { buildDocument, vatTreatment, type InvoiceDocument } from './invoiceDocument';
+import { invoiceSettingsRepository } from './invoiceSettingsRepository';
+import { buildDocument, vatTreatment, type InvoiceDocument, type InvoiceLine } from './invoiceDocument';
+import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
 
-export interface InvoiceLine {
-  quantity: number;
-  description: string;
-  amount: number; // cents per unit, excluding VAT
-  vat: string | null; // percentage
-  ledger_account_id: string | null;
-  total_excluding_vat: number;
-  total_vat: number;
-  total_including_vat: number;
-}
+export type { InvoiceLine };
 
 /** Lines with their VAT rounded per line (half-up), as bookkeeping systems compute them. */
 export function invoiceLines(rules: readonly InvoiceRuleRow[]): InvoiceLine[] {
@@ -75,7 +67,7 @@ export async function recordInvoice(ctx: AppContext, trx: Knex.Transaction, char
   const rules = await subscriptionsRepository.invoiceRulesOf(trx, charge.account_id, charge.rule_id);
   const settings = await invoiceSettingsRepository.settingsOf(trx, charge.account_id, now);
   const customer = payment.customer_id
-    ? await trx('customers').where({ account_id: charge.account_id, id: payment.customer_id }).first()
+    ? await invoiceDocumentsRepository.customerOf(trx, charge.account_id, payment.customer_id)
     : undefined;
   const treatment = vatTreatment(settings, customer ?? null);
   const subscription = await subscriptionsRepository.find(trx, charge.account_id, charge.subscription_id);

@@ -13,7 +13,8 @@ import {
 } from '../../modules/portal/actions';
 import { actionSubjectOf, HISTORY_LENGTH, methodChangeSubjectsOf, portalOverviewOf } from '../../modules/portal/overview';
 import { portalPage, sendHtml } from './pageHandler';
-import { invoicesQueries } from '../../modules/billing/invoiceApi';
+import { invoiceDocumentsRepository } from '../../modules/billing/invoiceDocumentsRepository';
+import { invoicePdfOf } from '../../modules/billing/invoicePdf';
 import { NotFoundError } from '../../errors';
 import { PORTAL_STRINGS, type PortalNotice } from './strings';
 import { cancelPage, changeMethodPage, overviewPage, pausePage, resumePage, skipPage } from './view';
@@ -49,9 +50,9 @@ export function portalAccountRouter(ctx: AppContext): Router {
   router.get(
     '/invoices/:id/pdf',
     portalPage(ctx, async (req, res, _page, who) => {
-      const invoice = await invoicesQueries.find(ctx.db, who.account.id, String(req.params.id));
+      const invoice = await invoiceDocumentsRepository.findInvoice(ctx.db, who.account.id, String(req.params.id));
       if (!invoice || invoice.customer_id !== who.customerId) throw new NotFoundError('Invoice');
-      const { number, pdf } = await invoicesQueries.pdfOf(ctx.db, who.account.id, invoice.id);
+      const { number, pdf } = await invoicePdfOf(ctx.db, who.account.id, invoice.id);
       res
         .status(200)
         .type('application/pdf')
