@@ -45,6 +45,7 @@ import * as shopSubscriptions from './20261207_044_shop_subscriptions';
 import * as imports from './20261208_045_imports';
 import * as importHandover from './20261209_046_import_handover';
 import * as refunds from './20261210_047_refunds';
+import * as invoiceNumbers from './20261210_048_invoice_numbers';
 import * as moneybird from './20261212_049_moneybird';
 
 /**
@@ -99,6 +100,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261208_045_imports': imports,
   '20261209_046_import_handover': importHandover,
   '20261210_047_refunds': refunds,
+  '20261210_048_invoice_numbers': invoiceNumbers,
   '20261212_049_moneybird': moneybird,
 };
 

@@ -35,6 +35,7 @@ export type IdPrefix =
   | 'clm'
   | 'ivc'
   | 'bko'
+  | 'crn'
   | 'shp'
   | 'syn'
   | 'stk'

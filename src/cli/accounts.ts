@@ -8,6 +8,7 @@ import { setBookkeepingSystem } from '../modules/accounts/service';
 import { allowedActionsOf, DEFAULT_MAX_PAUSE_DAYS, PORTAL_ACTIONS } from '../modules/accounts/portalSettings';
 import { CliUsageError, type CliIo } from './io';
 import { registerProfileCommands } from './accountProfile';
+import { registerInvoicingCommands } from './accountInvoicing';
 import { registerSetProvider } from './setProvider';
 import { connectMoneybirdFromCli } from './moneybird';
 import { disconnectMoneybird } from '../bookkeeping/moneybird/connection';
@@ -72,6 +73,7 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
     );
 
   registerProfileCommands(accounts, ctx, io);
+  registerInvoicingCommands(accounts, ctx, io);
   registerSetProvider(accounts, ctx, io);
 
   accounts

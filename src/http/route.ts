@@ -69,6 +69,7 @@ export function mountRoutes(router: Router, ctx: AppContext, routes: RouteSpec[]
         const body = route.body ? parseOrThrow(route.body, req.body ?? {}, route.invalidMessage) : undefined;
         const idempotency = idempotencyScopeOf(res);
         const result = await route.handle({ ctx, account: accountOf(res), params, query, body, idempotency, req, res });
+        if (res.headersSent) return; // the handler answered itself (a PDF)
         if (route.status === 204) res.status(204).end();
         else res.status(route.status).json(result);
       });

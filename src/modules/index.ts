@@ -10,6 +10,7 @@ import { portalRoutes } from './portal/routes';
 import { productRoutes } from './products/routes';
 import { refundRoutes } from './refunds/routes';
 import { invoiceRoutes } from './billing/routes';
+import { invoiceApiRoutes } from './billing/invoiceApiRoutes';
 import { shopRoutes } from './store/routes';
 import { syncRoutes } from './store/syncRoutes';
 import { subscriptionLifecycleRoutes } from './subscriptions/lifecycleRoutes';
@@ -23,6 +24,7 @@ export const apiRoutes: RouteSpec[] = [
   ...subscriptionRoutes,
   ...subscriptionLifecycleRoutes,
   ...invoiceRoutes,
+  ...invoiceApiRoutes,
   ...shopRoutes,
   ...syncRoutes,
   ...productRoutes,

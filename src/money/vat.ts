@@ -10,3 +10,18 @@ export function vatCents(amountCents: number, percentage: string | null): number
   const rounded = Math.floor((scaled + 5000) / 10000);
   return amountCents < 0 ? -rounded : rounded;
 }
+
+/**
+ * A VAT-inclusive amount split into its part excluding VAT and its VAT, so that the two add up to
+ * exactly `includingCents`: the VAT is the inclusive amount less the amount excluding VAT rounded
+ * half-up (`includingCents / (1 + rate)`).
+ */
+export function splitInclusive(includingCents: number, percentage: string | null): { excluding: number; vat: number } {
+  if (percentage === null) return { excluding: includingCents, vat: 0 };
+  const basisPoints = Math.round(Number(percentage) * 100);
+  const scaled = Math.abs(includingCents) * 10000;
+  const divisor = 10000 + basisPoints;
+  const excludingAbs = Math.floor((2 * scaled + divisor) / (2 * divisor));
+  const excluding = includingCents < 0 ? -excludingAbs : excludingAbs;
+  return { excluding, vat: includingCents - excluding };
+}

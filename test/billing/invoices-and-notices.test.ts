@@ -98,12 +98,14 @@ describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing
     });
   });
 
-  it('When a paid charge has no invoice rules, then no invoice is made', async () => {
+  it('When a paid charge has no invoice rules, then its invoice is one line of the amount charged, not sent to bookkeeping', async () => {
     const { subscriptionId } = await subscribe(t, token);
     await runBilling(t.ctx, '2026-12-01');
     await settleCharges();
     expect((await t.ctx.db('subscription_charges').where({ account_id: accountId }).first()).status).toBe('paid');
-    expect((await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}/invoices`)).body.meta.total).toBe(0);
+    const res = await t.as(token).get(`/api/v2/subscriptions/${subscriptionId}/invoices`);
+    expect(res.body.meta.total).toBe(1);
+    expect(res.body.data[0]).toMatchObject({ total_including_vat: '12.50', bookkeeping_status: 'none' });
   });
 
   it(

@@ -20,6 +20,14 @@ export interface InvoiceRow {
   bookkeeping_reference: string | null;
   /** Why the invoice did not reach the bookkeeping system (yet); migration 049. */
   bookkeeping_error?: string | null;
+  /** The account's invoice number; null while not issued. */
+  number: string | null;
+  customer_id: string | null;
+  /** `not_issued`: its lines did not add up to the amount charged (`not_issued_reason`); it has no number. */
+  status: 'issued' | 'not_issued';
+  not_issued_reason: string | null;
+  /** JSON InvoiceDocument: the snapshot the PDF is drawn from; null on invoices from before numbering. */
+  document: string | null;
   created_at: string;
 }
 

@@ -64,6 +64,8 @@ export interface PortalPaymentView {
 
 export interface PortalInvoiceView {
   number: string;
+  /** The invoice whose PDF the customer can download (an issued, numbered one); null: none. */
+  pdfId: string | null;
   date: string;
   amount: Cents;
   currency: string;
@@ -153,7 +155,8 @@ export async function portalOverviewOf(ctx: AppContext, who: PortalCustomer, set
       status: payment.status,
     })),
     invoices: invoices.map((invoice) => ({
-      number: invoice.bookkeeping_reference ?? invoice.id,
+      number: invoice.number ?? invoice.bookkeeping_reference ?? invoice.id,
+      pdfId: invoice.status === 'issued' && invoice.number && invoice.document ? invoice.id : null,
       date: calendarDateIn(fromDbDateTime(invoice.created_at), zone),
       amount: Number(invoice.total_including_vat),
       currency: invoice.currency,

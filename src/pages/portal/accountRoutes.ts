@@ -13,6 +13,9 @@ import {
 } from '../../modules/portal/actions';
 import { actionSubjectOf, HISTORY_LENGTH, methodChangeSubjectsOf, portalOverviewOf } from '../../modules/portal/overview';
 import { portalPage, sendHtml } from './pageHandler';
+import { invoiceDocumentsRepository } from '../../modules/billing/invoiceDocumentsRepository';
+import { invoicePdfOf } from '../../modules/billing/invoicePdf';
+import { NotFoundError } from '../../errors';
 import { PORTAL_STRINGS, type PortalNotice } from './strings';
 import { cancelPage, changeMethodPage, overviewPage, pausePage, resumePage, skipPage } from './view';
 
@@ -40,6 +43,21 @@ export function portalAccountRouter(ctx: AppContext): Router {
       const overview = await portalOverviewOf(ctx, who, page.frame.settings);
       const notice = overviewQuery.parse(req.query).done ?? null;
       sendHtml(res, 200, overviewPage(page, overview, notice, HISTORY_LENGTH));
+    }),
+  );
+
+  // The customer's own invoice as a PDF (404 for another customer's).
+  router.get(
+    '/invoices/:id/pdf',
+    portalPage(ctx, async (req, res, _page, who) => {
+      const invoice = await invoiceDocumentsRepository.findInvoice(ctx.db, who.account.id, String(req.params.id));
+      if (!invoice || invoice.customer_id !== who.customerId) throw new NotFoundError('Invoice');
+      const { number, pdf } = await invoicePdfOf(ctx.db, who.account.id, invoice.id);
+      res
+        .status(200)
+        .type('application/pdf')
+        .setHeader('Content-Disposition', `inline; filename="${number.replace(/[^\w.-]/g, '_')}.pdf"`);
+      res.send(pdf);
     }),
   );
 

@@ -166,11 +166,18 @@ ${rows.join('\n')}
   );
 }
 
+/** An issued invoice's number links to its PDF. */
+const invoiceNumberCell = (column: string, invoice: PortalInvoiceView) =>
+  invoice.pdfId
+    ? `<td data-label="${escapeHtml(column)}">` +
+      `<a href="/portal/invoices/${encodeURIComponent(invoice.pdfId)}/pdf">${escapeHtml(invoice.number)}</a></td>`
+    : cell(column, invoice.number);
+
 function invoicesTable(page: PortalPage, invoices: PortalInvoiceView[]): string {
   const w = words(page);
   const rows = invoices.map(
     (invoice) =>
-      `<tr>${cell(w.invoiceNumber, invoice.number)}${cell(w.date, dateFor(page.locale, invoice.date))}` +
+      `<tr>${invoiceNumberCell(w.invoiceNumber, invoice)}${cell(w.date, dateFor(page.locale, invoice.date))}` +
       `${cell(w.amount, money(page, invoice.amount, invoice.currency), 'num')}</tr>`,
   );
   return (

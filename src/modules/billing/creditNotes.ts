@@ -1,0 +1,103 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context';
+import { newId } from '../../ids';
+import { toDbDateTime } from '../../time';
+import { inclusiveLine } from './invoices';
+import type { InvoiceRow } from './invoicesRepository';
+import { buildDocument, type InvoiceDocument, type InvoiceLine } from './invoiceDocument';
+import { invoiceSettingsRepository } from './invoiceSettingsRepository';
+import { invoiceDocumentsRepository, type CreditNoteRow } from './invoiceDocumentsRepository';
+
+export interface CreditNoteRequest {
+  accountId: string;
+  paymentId: string;
+  /** Cents given back (positive); more than the invoice's total credits the total. */
+  amount: number;
+  reason: 'refund' | 'chargeback';
+  /** What the credit note is for, once: `chargeback-<payment>`, `refund-<refund id>`. */
+  sourceKey: string;
+}
+
+const negate = (line: InvoiceLine): InvoiceLine => ({
+  ...line,
+  quantity: -line.quantity,
+  total_excluding_vat: -line.total_excluding_vat,
+  total_vat: -line.total_vat,
+  total_including_vat: -line.total_including_vat,
+});
+
+/**
+ * The lines of a credit note: the invoice's lines negated when all of it is given back; else one
+ * line per VAT rate of the invoice, the amount shared in proportion to the rates' totals (the last
+ * rate takes the rounding), each VAT-inclusive.
+ */
+function creditLines(invoice: InvoiceRow, document: InvoiceDocument, amount: number, description: string): InvoiceLine[] {
+  if (amount >= invoice.total_including_vat) return document.lines.map(negate);
+  const totals = document.vat_totals.filter((total) => total.total_including_vat !== 0);
+  let left = amount;
+  return totals.map((total, index) => {
+    const share = index === totals.length - 1 ? left : Math.round((amount * total.total_including_vat) / invoice.total_including_vat);
+    left -= share;
+    return inclusiveLine(description, -share, total.vat);
+  });
+}
+
+/**
+ * A credit note for money given back on a paid payment (a refund, a chargeback): negative amounts,
+ * the account's next number from the invoices' own sequence, referring to the payment's invoice.
+ * Once per `sourceKey` (unique per account): called again — a repeated webhook, a resumed refund —
+ * it answers the note made before. Null when the payment has no issued invoice to credit.
+ * Call it in the transaction that records the money going back.
+ */
+export async function issueCreditNote(ctx: AppContext, trx: Knex.Transaction, request: CreditNoteRequest): Promise<CreditNoteRow | null> {
+  const earlier = await invoiceDocumentsRepository.creditNoteBySource(trx, request.accountId, request.sourceKey);
+  if (earlier) return earlier;
+  const invoice = await invoiceDocumentsRepository.issuedInvoiceOfPayment(trx, request.accountId, request.paymentId);
+  if (!invoice?.document || !invoice.number || request.amount <= 0) return null;
+  const invoiceDocument = JSON.parse(invoice.document) as InvoiceDocument;
+  const payment = await invoiceDocumentsRepository.paymentOf(trx, request.accountId, request.paymentId);
+  if (!payment) return null;
+  const customer = invoice.customer_id
+    ? await invoiceDocumentsRepository.customerOf(trx, request.accountId, invoice.customer_id)
+    : undefined;
+  const now = toDbDateTime(ctx.clock.now());
+  const description = invoiceDocument.lines.length === 1 ? (invoiceDocument.lines[0]?.description ?? '') : `${invoice.number}`;
+  const lines = creditLines(invoice, invoiceDocument, request.amount, description);
+  const { number, settings } = await invoiceSettingsRepository.takeNumber(trx, request.accountId, now);
+  const document = await buildDocument(trx, {
+    kind: 'credit_note',
+    accountId: request.accountId,
+    settings,
+    number,
+    creditsNumber: invoice.number,
+    customer: customer ?? null,
+    payment,
+    lines,
+    treatment: { reverseCharge: invoiceDocument.reverse_charge, ossCountry: invoiceDocument.oss_country },
+    issuedAt: now,
+    timeZone: ctx.config.APP_TIMEZONE,
+  });
+  // The seller and buyer as the invoice named them: a credit note corrects that invoice.
+  document.seller = invoiceDocument.seller;
+  document.buyer = invoiceDocument.buyer;
+  document.locale = invoiceDocument.locale;
+  const row: CreditNoteRow = {
+    id: newId('crn'),
+    account_id: request.accountId,
+    invoice_id: invoice.id,
+    payment_id: payment.id,
+    number,
+    reason: request.reason,
+    source_key: request.sourceKey,
+    currency: invoice.currency,
+    lines: JSON.stringify(lines),
+    total_excluding_vat: document.total_excluding_vat,
+    total_vat: document.total_vat,
+    total_including_vat: document.total_including_vat,
+    document: JSON.stringify(document),
+    created_at: now,
+  };
+  await invoiceDocumentsRepository.insertCreditNote(trx, row);
+  ctx.logger.info('credit note issued', { accountId: row.account_id, creditNoteId: row.id, invoiceId: invoice.id, reason: row.reason });
+  return row;
+}

@@ -1,0 +1,85 @@
+import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
+import { pagedEnvelope, pagedEnvelopeSchema, pageRequestFrom } from '../../http/pagination';
+import { idParams } from '../../http/resourceRoutes';
+import { defineRoute } from '../../http/route';
+import { creditNoteParams, issuedInvoiceResponse, pdfResponse } from './invoiceApiPresenter';
+import { getInvoice, listInvoices, sendCreditNotePdf, sendInvoicePdf } from './invoiceService';
+
+const invoiceListQuery = listQueryWith({
+  customer_id: idFilter('cus'),
+  subscription_id: idFilter('sub'),
+  status: statusFilter(['issued', 'not_issued'] as const),
+});
+
+/** `GET /api/v2/invoices`, `/api/v2/invoices/{id}` and its PDF (extensions): the account's invoices and credit notes. */
+export const invoiceApiRoutes = [
+  defineRoute({
+    methods: ['get'],
+    path: '/api/v2/invoices',
+    operationId: 'listInvoices',
+    summary: 'List invoices, oldest first (filters: customer_id, subscription_id, status)',
+    tag: 'Invoices',
+    status: 200,
+    extension: true,
+    query: invoiceListQuery,
+    response: pagedEnvelopeSchema(issuedInvoiceResponse),
+    invalidMessage: 'Could not list invoices. Some parameters are invalid',
+    async handle({ ctx, account, query }) {
+      const request = pageRequestFrom(query);
+      const filters = Object.fromEntries(
+        Object.entries({ customer_id: query.customer_id, subscription_id: query.subscription_id, status: query.status }).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined,
+        ),
+      );
+      const page = await listInvoices(ctx, account, filters, request);
+      return pagedEnvelope(page, request, `${ctx.config.publicUrl}/api/v2/invoices`, filters);
+    },
+  }),
+  defineRoute({
+    methods: ['get'],
+    path: '/api/v2/invoices/:id',
+    operationId: 'getInvoice',
+    summary: 'Get an invoice with its credit notes',
+    tag: 'Invoices',
+    status: 200,
+    extension: true,
+    params: idParams,
+    response: issuedInvoiceResponse,
+    invalidMessage: 'Could not get the invoice',
+    async handle({ ctx, account, params }) {
+      return getInvoice(ctx, account, params.id);
+    },
+  }),
+  defineRoute({
+    methods: ['get'],
+    path: '/api/v2/invoices/:id/pdf',
+    operationId: 'getInvoicePdf',
+    summary: 'The invoice as a PDF (application/pdf), in the customer’s language',
+    tag: 'Invoices',
+    status: 200,
+    extension: true,
+    params: idParams,
+    response: pdfResponse,
+    invalidMessage: 'Could not get the invoice',
+    async handle({ ctx, account, params, res }) {
+      await sendInvoicePdf(ctx, account, params.id, res);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    methods: ['get'],
+    path: '/api/v2/invoices/:id/credit-notes/:creditNoteId/pdf',
+    operationId: 'getCreditNotePdf',
+    summary: 'A credit note of the invoice as a PDF (application/pdf)',
+    tag: 'Invoices',
+    status: 200,
+    extension: true,
+    params: creditNoteParams,
+    response: pdfResponse,
+    invalidMessage: 'Could not get the credit note',
+    async handle({ ctx, account, params, res }) {
+      await sendCreditNotePdf(ctx, account, params.id, params.creditNoteId, res);
+      return undefined;
+    },
+  }),
+];

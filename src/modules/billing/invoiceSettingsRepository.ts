@@ -1,0 +1,91 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../time';
+import { toDbDateTime } from '../../time';
+import { requireAccount } from '../accounts/service';
+
+/** An account's invoicing: numbering, default VAT, OSS, the mail when paid, the seller's details. */
+export interface InvoiceSettingsRow {
+  account_id: string;
+  prefix: string;
+  next_number: number;
+  default_vat: string | null;
+  oss: boolean | number;
+  mail_when_paid: boolean | number;
+  seller_address: string | null;
+  seller_postal_code: string | null;
+  seller_city: string | null;
+  seller_country: string | null;
+  seller_vat_number: string | null;
+  updated_at: string;
+}
+
+export type InvoiceSettingsChanges = Partial<Omit<InvoiceSettingsRow, 'account_id' | 'updated_at'>>;
+
+const table = (db: Knex) => db<InvoiceSettingsRow>('invoice_settings');
+
+/** The defaults of an account that never set its invoicing: no prefix, numbers from 1, no VAT. */
+export function defaultInvoiceSettings(accountId: string, now: string): InvoiceSettingsRow {
+  return {
+    account_id: accountId,
+    prefix: '',
+    next_number: 1,
+    default_vat: null,
+    oss: false,
+    mail_when_paid: false,
+    seller_address: null,
+    seller_postal_code: null,
+    seller_city: null,
+    seller_country: null,
+    seller_vat_number: null,
+    updated_at: now,
+  };
+}
+
+export const invoiceSettingsRepository = {
+  find: (db: Knex, accountId: string): Promise<InvoiceSettingsRow | undefined> => table(db).where({ account_id: accountId }).first(),
+
+  /** The account's settings, the defaults when it never set them (nothing written: no lock taken). */
+  settingsOf: async (db: Knex, accountId: string, now: string): Promise<InvoiceSettingsRow> =>
+    (await table(db).where({ account_id: accountId }).first()) ?? defaultInvoiceSettings(accountId, now),
+
+  /** The account's row, made with the defaults when missing (a second maker's insert is ignored). */
+  async ensure(db: Knex, accountId: string, now: string): Promise<void> {
+    await table(db).insert(defaultInvoiceSettings(accountId, now)).onConflict('account_id').ignore();
+  },
+
+  /**
+   * The account's next invoice number, taken in the caller's transaction: the counter row is updated
+   * in place first (the update holds its lock until the transaction ends: a second biller waits), then
+   * read. A rolled-back invoice rolls its number back with it, so the numbers have no gaps.
+   */
+  async takeNumber(trx: Knex.Transaction, accountId: string, now: string): Promise<{ number: string; settings: InvoiceSettingsRow }> {
+    // The update first: it takes the row's lock at once. An insert meeting the existing row would
+    // take a shared lock first, and two billers each holding one would deadlock on the update.
+    if (!(await table(trx).where({ account_id: accountId }).increment('next_number', 1))) {
+      await invoiceSettingsRepository.ensure(trx, accountId, now);
+      await table(trx).where({ account_id: accountId }).increment('next_number', 1);
+    }
+    const settings = await table(trx).where({ account_id: accountId }).first();
+    if (!settings) throw new Error('invoice settings vanished');
+    return { number: `${settings.prefix}${Number(settings.next_number) - 1}`, settings };
+  },
+};
+
+/** `cli accounts set-invoicing`: the account's invoicing, made with the defaults first when missing. */
+export async function setInvoiceSettings(
+  db: Knex,
+  clock: Clock,
+  accountName: string,
+  changes: InvoiceSettingsChanges,
+): Promise<InvoiceSettingsRow> {
+  const account = await requireAccount(db, accountName);
+  const now = toDbDateTime(clock.now());
+  await invoiceSettingsRepository.ensure(db, account.id, now);
+  if (Object.keys(changes).length)
+    await table(db)
+      .where({ account_id: account.id })
+      .update({ ...changes, updated_at: now });
+  const row = await invoiceSettingsRepository.find(db, account.id);
+  if (!row) throw new Error('invoice settings vanished');
+  return row;
+}
