@@ -111,6 +111,24 @@ describe.each(TEST_DATABASES)('refunds on %s', (kind) => {
     expect((await refund({ amount: 1 })).body.fields.payment[0]).toMatch(/refunded in full already/);
   });
 
+  it("When a refund goes through, then the payment's invoice gets one credit note for what went back", async () => {
+    const [invoice] = await t.ctx.db('invoices').where({ account_id: accountId, payment_id: charge.id });
+    expect(invoice).toMatchObject({ status: 'issued', total_including_vat: 1250 });
+    const res = await refund({ amount: 5 });
+    const [atMollie] = refundsAtMollie();
+    // Not before the money went back: a refund still pending corrects nothing yet.
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    expect((await t.as(token).get(`/api/v2/invoices/${invoice.id}`)).body.credit_notes).toEqual([]);
+    fake.setRefundStatus(String(atMollie?.id), 'refunded');
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+
+    expect((await t.as(token).get(`/api/v2/payments/${charge.id}/refunds/${res.body.id}`)).body.status).toBe('refunded');
+    expect((await t.as(token).get(`/api/v2/invoices/${invoice.id}`)).body.credit_notes).toEqual([
+      expect.objectContaining({ reason: 'refund', total_including_vat: '-5.00' }),
+    ]);
+  });
+
   it('When a refund fails at Mollie, then its amount can be refunded again; reconciliation finds it without a webhook', async () => {
     const res = await refund({ amount: 12.5 });
     const [atMollie] = refundsAtMollie();

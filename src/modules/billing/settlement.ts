@@ -8,7 +8,7 @@ import type { PaymentSettlement } from '../payments/settlement';
 import { subscriptionsRepository } from '../subscriptions/repository';
 import { chargesRepository, type ChargeRow } from './chargesRepository';
 import { recordInvoice } from './invoices';
-import { issueCreditNote } from './creditNotes';
+import { creditMoneyBack } from './moneyBack';
 
 /** A charge's payment that ended without money: a follow-up takes over. */
 const UNPAID: ReadonlySet<string> = new Set(['failed', 'expired', 'canceled']);
@@ -93,8 +93,8 @@ async function onChargedBack(ctx: AppContext, trx: Knex.Transaction, { payment }
     reason: payment.failure_reason ?? 'The payment was charged back',
     reasonCode: code,
   });
-  // The invoice of the payment is corrected by a credit note for what was taken back.
-  await issueCreditNote(ctx, trx, {
+  // The invoice of the payment is corrected by a credit note for what was taken back (and in the bookkeeping).
+  await creditMoneyBack(ctx, trx, {
     accountId: payment.account_id,
     paymentId: payment.id,
     amount: chargedBack > 0 ? chargedBack : payment.amount,

@@ -10,6 +10,7 @@ import { enqueueAccountEvent } from '../../outbox/events';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
 import type { PaymentProvider, ProviderRefund } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
+import { creditMoneyBack } from '../billing/moneyBack';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { createOrRecover, nextResumeAt, pastKeyWindow } from '../payments/resumption';
 import { FINAL_REFUND_STATUSES, refundsRepository, RELEASED_REFUND_STATUSES, type RefundRow, type RefundRowStatus } from './repository';
@@ -180,10 +181,18 @@ async function sendRefund(
 }
 
 /**
- * Hook for credit notes (issue 25, invoices): called in the transaction that records a refund as `refunded`,
- * once per refund. A credit note for the payment's invoice is made here when that part is built.
+ * A refund that went through corrects the payment's invoice: a credit note here (and a credit invoice in the
+ * account's bookkeeping system), in the transaction that records it as `refunded`, once per refund.
  */
-export async function onRefundSettled(_trx: Knex.Transaction, _refund: RefundRow, _payment: PaymentRow | undefined): Promise<void> {}
+async function onRefundSettled(ctx: AppContext, trx: Knex.Transaction, refund: RefundRow): Promise<void> {
+  await creditMoneyBack(ctx, trx, {
+    accountId: refund.account_id,
+    paymentId: refund.payment_id,
+    amount: Number(refund.amount),
+    reason: 'refund',
+    sourceKey: `refund-${refund.id}`,
+  });
+}
 
 /** The event names of a move from one refund status to another. */
 function eventsOf(from: RefundRowStatus, to: RefundRowStatus): string[] {
@@ -205,7 +214,7 @@ async function moveRefund(ctx: AppContext, row: RefundRow, to: RefundRowStatus, 
     if (!(await refundsRepository.updateIfStatus(trx, row.account_id, row.id, row.status, { ...changes, status: to, updated_at: now })))
       return null;
     if (RELEASED_REFUND_STATUSES.has(to)) await refundsRepository.release(trx, row.account_id, row.payment_id, Number(row.amount));
-    if (to === 'refunded') await onRefundSettled(trx, after, await paymentsRepository.find(trx, row.account_id, row.payment_id));
+    if (to === 'refunded') await onRefundSettled(ctx, trx, after);
     const ids: string[] = [];
     for (const name of eventsOf(row.status, to)) {
       const id = await enqueueAccountEvent(trx, row.account_id, { name, resourceId: row.id, body: refundEventBody(after) }, now);
