@@ -108,6 +108,7 @@ async function queuePendingInvoices(ctx: AppContext): Promise<void> {
     .join('moneybird_connections', 'moneybird_connections.account_id', 'invoices.account_id')
     .leftJoin('bookkeeping_outbox', 'bookkeeping_outbox.reference', 'invoices.id')
     .where('invoices.bookkeeping_status', 'pending')
+    .where('invoices.status', 'issued')
     .whereNull('bookkeeping_outbox.id')
     .limit(500)
     .select('invoices.id', 'invoices.account_id');

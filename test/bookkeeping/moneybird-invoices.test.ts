@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { queueCreditInvoice, runDueBookkeeping } from '../../src/bookkeeping/outbox';
 import { runBilling } from '../../src/modules/billing/run';
+import { vatCents } from '../../src/money/vat';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { TEST_DATABASES } from '../support/databases';
 import { startMoneybirdFake, type MoneybirdFake } from '../support/moneybirdFake';
@@ -25,11 +26,24 @@ describe.each(TEST_DATABASES)('invoices to Moneybird, on %s', (kind) => {
   const runJob = () => runDueBookkeeping(t.ctx, new AbortController().signal);
 
   /** An account connected to the fake with one subscription whose first charge (of 1 December) is paid: its invoice record. */
-  async function paidInvoice(rules: InvoiceRuleBody[] = TWO_RATES, { send = false } = {}) {
+  async function paidInvoice(rules: InvoiceRuleBody[] = TWO_RATES, { send = false, amount }: { send?: boolean; amount?: number } = {}) {
     const name = `Moneybird ${Math.random().toString(36).slice(2, 8)}`;
     const { token, accountId } = await t.newAccount(name);
     await connectToFake(t, fake, name, send);
-    const subscribed = await subscribeWithStyle(t, token, { workflow_id: fake.workflowId, docstyle_id: fake.docstyleId }, rules, 17.5);
+    // Charged what the lines add up to (VAT included, half-up per line): else the invoice is not issued.
+    const charged =
+      amount ??
+      rules.reduce((sum, rule) => {
+        const excluding = Math.round(rule.quantity * rule.amount * 100);
+        return sum + excluding + vatCents(excluding, rule.vat);
+      }, 0);
+    const subscribed = await subscribeWithStyle(
+      t,
+      token,
+      { workflow_id: fake.workflowId, docstyle_id: fake.docstyleId },
+      rules,
+      charged / 100,
+    );
     expect(subscribed.status).toBe(201);
     t.clock.set('2026-12-01T06:00:00Z');
     await runBilling(t.ctx, '2026-12-01');
@@ -40,7 +54,7 @@ describe.each(TEST_DATABASES)('invoices to Moneybird, on %s', (kind) => {
     await processDueWebhookCalls(t.ctx, new AbortController().signal);
     await t.ctx.background.idle();
     const invoice = await t.ctx.db('invoices').where({ account_id: accountId }).first();
-    expect(invoice.bookkeeping_status).toBe('pending');
+    if (amount === undefined) expect(invoice.bookkeeping_status).toBe('pending');
     return { invoice, token, accountId, subscriptionId: subscribed.body.id as string, customerId: subscribed.customerId };
   }
 
@@ -200,5 +214,38 @@ describe.each(TEST_DATABASES)('invoices to Moneybird, on %s', (kind) => {
     });
     await runJob();
     expect(atMoneybird('chb_1')[0]).toMatchObject({ details: [{ price: '-6.25', amount: '2' }], payments: [{ price: '-13.63' }] });
+  });
+
+  it('When a paid charge sent to Moneybird is charged back, then its credit note here becomes one credit invoice there', async () => {
+    const { invoice, accountId, token } = await paidInvoice();
+    await runJob();
+    const payment = await t.ctx.db('payments').where({ id: invoice.payment_id }).first();
+    await t.ctx
+      .db('sandbox_payments')
+      .where({ id: payment.provider_payment_id })
+      .update({ status: 'charged_back', amount_charged_back: 1863 });
+    const account = await t.ctx.db('accounts').where({ id: accountId }).first();
+    for (let call = 0; call < 2; call += 1) {
+      await request(t.app).post(`/webhooks/mollie?account=${account.public_ref}`).type('form').send({ id: payment.provider_payment_id });
+      await processDueWebhookCalls(t.ctx, new AbortController().signal);
+      await t.ctx.background.idle();
+    }
+    const [note] = (await t.as(token).get(`/api/v2/invoices/${invoice.id}`)).body.credit_notes;
+    expect(note).toMatchObject({ reason: 'chargeback', total_including_vat: '-18.63' });
+    expect(await runJob()).toEqual({ processed: 1, failed: 0 });
+    expect(await runJob()).toEqual({ processed: 0, failed: 0 });
+    // All of it went back: the invoice's own lines (with their ledger accounts) credited, once.
+    expect(atMoneybird(note.id)).toHaveLength(1);
+    expect(atMoneybird(note.id)[0]).toMatchObject({
+      details: [{ price: '-6.25', ledger_account_id: fake.ledgerAccountId }, { price: '-4.13' }],
+      total_price_incl_tax: '-18.63',
+    });
+  });
+
+  it('When the invoice rules do not add up to the charge, then the invoice is not issued and nothing goes to Moneybird', async () => {
+    const { invoice } = await paidInvoice(TWO_RATES, { amount: 1750 });
+    expect(invoice).toMatchObject({ status: 'not_issued', number: null, bookkeeping_status: 'none' });
+    expect(await runJob()).toEqual({ processed: 0, failed: 0 });
+    expect(atMoneybird(invoice.id)).toHaveLength(0);
   });
 });

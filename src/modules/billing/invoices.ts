@@ -107,8 +107,9 @@ export async function recordInvoice(ctx: AppContext, trx: Knex.Transaction, char
     total_including_vat: totalIncluding,
     workflow_id: style?.workflow_id ?? null,
     docstyle_id: style?.docstyle_id ?? null,
-    // As before: only an invoice with invoice rules goes to the bookkeeping system.
-    bookkeeping_status: rules.length && account?.bookkeeping_system ? 'pending' : 'none',
+    // Only an issued invoice with invoice rules goes to the bookkeeping system: one whose lines do not add
+    // up to the charge is the merchant's to correct, not the bookkeeping's.
+    bookkeeping_status: rules.length && account?.bookkeeping_system && issuable ? 'pending' : 'none',
     bookkeeping_reference: null,
     number: taken?.number ?? null,
     status: issuable ? 'issued' : 'not_issued',
