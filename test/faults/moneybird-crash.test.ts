@@ -33,7 +33,9 @@ describe.each(TEST_DATABASES)('sending to Moneybird killed halfway, on %s', (kin
     const { token, accountId } = await t.newAccount(name);
     await connectToFake(t, fake, name);
     const rules = [{ quantity: 1, description: 'Coffee box', amount: 12.5, vat: '9' }];
-    expect((await subscribeWithStyle(t, token, { workflow_id: fake.workflowId, docstyle_id: fake.docstyleId }, rules)).status).toBe(201);
+    // Charged what the rule adds up to (12.50 + 9 % VAT, half-up): else the invoice is not issued, and not sent.
+    const style = { workflow_id: fake.workflowId, docstyle_id: fake.docstyleId };
+    expect((await subscribeWithStyle(t, token, style, rules, 13.63)).status).toBe(201);
     t.clock.set('2026-12-01T06:00:00Z');
     await runBilling(t.ctx, '2026-12-01');
     const account = await t.ctx.db('accounts').where({ id: accountId }).first();
