@@ -47,6 +47,7 @@ import * as importHandover from './20261209_046_import_handover';
 import * as refunds from './20261210_047_refunds';
 import * as invoiceNumbers from './20261210_048_invoice_numbers';
 import * as moneybird from './20261212_049_moneybird';
+import * as invoicesOfEveryPayment from './20261213_050_invoices_of_every_payment';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -102,6 +103,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261210_047_refunds': refunds,
   '20261210_048_invoice_numbers': invoiceNumbers,
   '20261212_049_moneybird': moneybird,
+  '20261213_050_invoices_of_every_payment': invoicesOfEveryPayment,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -9,6 +9,7 @@ import { createMetrics } from './metrics';
 import type { Logger } from './logger';
 import { accountsRepository } from './modules/accounts/repository';
 import { registerBillingSettlement } from './modules/billing/settlement';
+import { registerPaymentInvoices } from './modules/billing/paymentInvoices';
 import { registerDoublePaymentFollowUps } from './modules/follow-ups/doublePayments';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
 import { OrderCheckouts } from './modules/payments/orderCheckouts';
@@ -55,6 +56,8 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   registerBillingSettlement(ctx);
   registerStoreOrderSettlement(ctx);
   registerDoublePaymentFollowUps(ctx);
+  // After the features above: a link's or order's subscription has invoiced its first charge by then.
+  registerPaymentInvoices(ctx);
   // Payments for a store order (shop_order_id) find their order through the store.
   registerStoreCheckout(ctx);
   return { ctx, migrated };

@@ -9,6 +9,9 @@ interface InvoicingOptions {
   next?: string;
   vat?: string;
   oss?: string;
+  mail?: string;
+  links?: string;
+  orders?: string;
   address?: string;
   postalCode?: string;
   city?: string;
@@ -46,6 +49,9 @@ export function invoicingChanges(options: InvoicingOptions): InvoiceSettingsChan
     changes.default_vat = options.vat === 'none' ? null : options.vat;
   }
   if (options.oss !== undefined) changes.oss = onOff(options.oss, '--oss');
+  if (options.mail !== undefined) changes.mail_when_paid = onOff(options.mail, '--mail');
+  if (options.links !== undefined) changes.invoice_links = onOff(options.links, '--links');
+  if (options.orders !== undefined) changes.invoice_orders = onOff(options.orders, '--orders');
   if (options.address !== undefined) changes.seller_address = text(options.address, 191, '--address');
   if (options.postalCode !== undefined) changes.seller_postal_code = text(options.postalCode, 32, '--postal-code');
   if (options.city !== undefined) changes.seller_city = text(options.city, 191, '--city');
@@ -66,6 +72,9 @@ export function registerInvoicingCommands(accounts: Command, ctx: AppContext, io
     .option('--next <n>', 'the number the next invoice or credit note gets')
     .option('--vat <percentage>', 'VAT rate of an invoice made from the amount charged (no invoice rules), or none')
     .option('--oss <on|off>', 'One Stop Shop: consumers in other EU countries pay their own standard rate')
+    .option('--mail <on|off>', 'e-mail each invoice and credit note to the customer, its PDF attached')
+    .option('--links <on|off>', 'invoice paid payment links too')
+    .option('--orders <on|off>', 'invoice paid store orders too, with the lines the store invoiced')
     .option('--address <text>', "the seller's street address")
     .option('--postal-code <text>', "the seller's postal code")
     .option('--city <text>', "the seller's city")
@@ -77,5 +86,8 @@ export function registerInvoicingCommands(accounts: Command, ctx: AppContext, io
       line('Next number', `${row.prefix}${row.next_number}`);
       line('Default VAT', row.default_vat === null ? 'none' : `${row.default_vat} %`);
       line('OSS', row.oss ? 'on' : 'off');
+      line('Mail', row.mail_when_paid ? 'on' : 'off');
+      line('Links', row.invoice_links ? 'on' : 'off');
+      line('Orders', row.invoice_orders ? 'on' : 'off');
     });
 }

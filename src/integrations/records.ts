@@ -43,6 +43,8 @@ export interface StoreOrder extends StoreBuyer {
   paymentMethodTitle: string | null;
   /** The order's shipping, which recurs on renewals of what is shipped. */
   shippingLines: StoreShippingLine[];
+  /** What the store invoiced (items, shipping, fees) with its own tax, for an invoice of the order; empty when it says nothing. */
+  invoiceLines: StoreInvoiceLine[];
   /** When the store made it (`YYYY-MM-DD HH:MM:SS`, GMT); absent when the store does not say. */
   createdAt?: string | null;
   /** When the store last changed it (`YYYY-MM-DD HH:MM:SS`, GMT); absent when the store does not say. */
@@ -61,6 +63,18 @@ export interface StoreOrderLine {
   subtotal: string | null;
   /** WooCommerce Subscriptions' subscription that holds the line (the plugin says so at checkout); null or absent: none. */
   shopSubscriptionId?: number | null;
+}
+
+/** A line as the store invoiced it: an item after discounts, shipping or a fee, with the tax the store computed. */
+export interface StoreInvoiceLine {
+  description: string;
+  quantity: number;
+  /** Cents without tax. */
+  totalExcludingTax: number;
+  /** Cents of tax on the line. */
+  tax: number;
+  /** The VAT percentage the store applied (`21`, `9`); null when it applied none, or did not say which (tax without a rate). */
+  vatRate: string | null;
 }
 
 export interface StoreShippingLine {

@@ -3,7 +3,7 @@ import { fromDbDateTime, toDbDateTime } from '../time';
 import { nextAttemptAfterFailure } from '../time/backoff';
 import { mailsRepository } from './repository';
 import type { OutgoingMailRow } from './rows';
-import { genericMailError, smtpTransportFor, type MailTransport } from './transport';
+import { genericMailError, smtpTransportFor, type MailAttachment, type MailTransport } from './transport';
 
 const BATCH_SIZE = 50;
 
@@ -12,6 +12,14 @@ export interface MailRun {
   processed: number;
   failed: number;
 }
+
+/**
+ * Draws the document a mail names (`attachment`) when it is sent; null when there is none to draw.
+ * The features that attach documents give it (the deliver-mails job: invoices and credit notes).
+ */
+export type MailAttachmentSource = (ctx: AppContext, mail: OutgoingMailRow) => Promise<MailAttachment | null>;
+
+const noAttachments: MailAttachmentSource = async () => null;
 
 /**
  * Sends the outbox's due mails. With SMTP_URL each goes to the server and is `sent`; a failure is
@@ -23,6 +31,7 @@ export async function deliverDueMails(
   ctx: AppContext,
   signal: AbortSignal,
   transport: MailTransport | null = smtpTransportFor(ctx.config),
+  attachments: MailAttachmentSource = noAttachments,
 ): Promise<MailRun> {
   const result: MailRun = { processed: 0, failed: 0 };
   const now = toDbDateTime(ctx.clock.now());
@@ -30,7 +39,7 @@ export async function deliverDueMails(
   const due = await mailsRepository.due(ctx.db, now, BATCH_SIZE);
   for (const mail of due) {
     if (signal.aborted) break;
-    if (await attempt(ctx, mail, transport)) result.processed += 1;
+    if (await attempt(ctx, mail, transport, attachments)) result.processed += 1;
     else result.failed += 1;
   }
   return result;
@@ -39,9 +48,14 @@ export async function deliverDueMails(
 /**
  * One mail's attempt, which never stops the batch: what throws outside the send itself (its row cannot be written) is a failed attempt too.
  */
-async function attempt(ctx: AppContext, mail: OutgoingMailRow, transport: MailTransport | null): Promise<boolean> {
+async function attempt(
+  ctx: AppContext,
+  mail: OutgoingMailRow,
+  transport: MailTransport | null,
+  attachments: MailAttachmentSource,
+): Promise<boolean> {
   try {
-    return await deliver(ctx, mail, transport);
+    return await deliver(ctx, mail, transport, attachments);
   } catch (error) {
     ctx.logger.error('mail attempt failed; counted as a failed send', {
       mail: mail.id,
@@ -71,12 +85,23 @@ async function recordFailure(ctx: AppContext, mail: OutgoingMailRow, reason: str
   ctx.logger.warn(next ? 'mail could not be sent; will retry' : 'mail could not be sent for 26 hours; given up', about);
 }
 
-async function deliver(ctx: AppContext, mail: OutgoingMailRow, transport: MailTransport | null): Promise<boolean> {
+async function deliver(
+  ctx: AppContext,
+  mail: OutgoingMailRow,
+  transport: MailTransport | null,
+  attachments: MailAttachmentSource,
+): Promise<boolean> {
   const about = { mail: mail.id, template: mail.template, locale: mail.locale };
   if (!transport) {
     await markQueued(ctx, mail, { status: 'stored', next_attempt_at: null });
     ctx.logger.info('mail stored (no SMTP_URL): see `cli mails list`', about);
     return true;
+  }
+  // Drawn now, not stored with the mail: the document is stored already, and the mail stays small.
+  const attachment = mail.attachment ? await attachments(ctx, mail) : null;
+  if (mail.attachment && !attachment) {
+    await recordFailure(ctx, mail, 'its attachment could not be drawn');
+    return false;
   }
   try {
     await transport.sendMail({
@@ -85,6 +110,7 @@ async function deliver(ctx: AppContext, mail: OutgoingMailRow, transport: MailTr
       subject: mail.subject,
       text: mail.text_body,
       html: mail.html_body,
+      ...(attachment ? { attachments: [attachment] } : {}),
     });
   } catch (error) {
     await recordFailure(ctx, mail, genericMailError(error));

@@ -15,6 +15,8 @@ export type MailRequest = TemplateAndData & {
   locale: string | null;
   /** "The same mail": queued twice under one key, it is written (and sent) once. */
   dedupeKey?: string;
+  /** A document to attach, drawn when the mail is sent (delivery.ts): `invoice:ivc_…`, `credit_note:crn_…`. */
+  attachment?: string;
 };
 
 /**
@@ -41,6 +43,7 @@ export async function queueMail(db: Knex, ctx: Pick<AppContext, 'clock'>, mail: 
     last_error: null,
     sent_at: null,
     dedupe_key: mail.dedupeKey ?? null,
+    attachment: mail.attachment ?? null,
     created_at: now,
     updated_at: now,
   };

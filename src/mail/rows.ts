@@ -17,6 +17,8 @@ export interface OutgoingMailRow {
   last_error: string | null;
   sent_at: string | null;
   dedupe_key: string | null;
+  /** A document attached when the mail is sent (`invoice:ivc_…`, `credit_note:crn_…`), drawn then from what is stored. */
+  attachment?: string | null;
   created_at: string;
   updated_at: string;
 }

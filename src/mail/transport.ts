@@ -3,7 +3,21 @@ import type { Config } from '../config';
 
 /** What delivery needs of a mail server: nodemailer's transport, or a test's stand-in. */
 export interface MailTransport {
-  sendMail(message: { from: string; to: string; subject: string; text: string; html: string }): Promise<unknown>;
+  sendMail(message: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    html: string;
+    attachments?: MailAttachment[];
+  }): Promise<unknown>;
+}
+
+/** A file sent with a mail (nodemailer's attachment fields). */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
 }
 
 const transports = new WeakMap<Config, MailTransport>();

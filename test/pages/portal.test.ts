@@ -110,6 +110,7 @@ describe.each(TEST_DATABASES)('the customer portal pages on %s', (kind) => {
         subscription_id: customer.subscriptionId,
         charge_id: `chg_portal${emails}`,
         payment_id: `pay_portal${emails}a`,
+        customer_id: customer.customerId,
         currency: 'EUR',
         lines: '[]',
         total_excluding_vat: 1830,

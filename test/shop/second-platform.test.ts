@@ -60,6 +60,7 @@ describe.each(TEST_DATABASES)('a store platform of the tests’ own on %s', (kin
       paymentMethod: null,
       paymentMethodTitle: null,
       shippingLines: [],
+      invoiceLines: [],
     });
 
   it('When an order of its store is paid at checkout, then the order is read through the platform and marked paid through it', async () => {

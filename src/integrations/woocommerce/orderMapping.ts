@@ -1,5 +1,5 @@
 import { centsFromDecimalString } from '../../money';
-import type { StoreOrder, StoreOrderStatus } from '../records';
+import type { StoreInvoiceLine, StoreOrder, StoreOrderStatus } from '../records';
 import { storeModifiedAt } from './modified';
 import { centsOfSum } from './storeAmounts';
 import type { WooOrder } from './schemas';
@@ -72,6 +72,52 @@ function serviceOrderIdOf(order: WooOrder): string | null {
   return typeof value === 'string' && /^ord_[A-Za-z0-9]{1,36}$/.test(value) ? value : null;
 }
 
+type LineTaxes = WooOrder['line_items'][number]['taxes'];
+
+/**
+ * The VAT percentage of a line: the sum of the rates its taxes name (a compound tax adds up), as the
+ * order's tax lines give them. Null for a line taxed by none, or by a rate the order does not describe.
+ */
+function vatRateOf(taxes: LineTaxes, rates: ReadonlyMap<number, number>): string | null {
+  const applied = taxes.filter((tax) => Number(tax.total) !== 0 && String(tax.total).trim() !== '');
+  if (!applied.length) return null;
+  let percent = 0;
+  for (const tax of applied) {
+    const rate = rates.get(tax.id);
+    if (rate === undefined) return null;
+    percent += rate;
+  }
+  return String(Number(percent.toFixed(4)));
+}
+
+/**
+ * What the store invoiced, line by line: items (after discounts), shipping and fees with the tax the
+ * store computed and its rate. Empty when an amount cannot be read: the order is then invoiced as one
+ * line of its total.
+ */
+function invoiceLinesOf(order: WooOrder): StoreInvoiceLine[] {
+  const rates = new Map(order.tax_lines.flatMap((line) => (line.rate_percent === undefined ? [] : [[line.rate_id, line.rate_percent]])));
+  const lines: Array<{ description: string; quantity: number; total: string; total_tax: string; taxes: LineTaxes }> = [
+    ...order.line_items.map((line) => ({ ...line, description: line.name })),
+    ...order.shipping_lines.map((line) => ({ ...line, description: line.method_title, quantity: 1 })),
+    ...order.fee_lines.map((line) => ({ ...line, description: line.name, quantity: 1 })),
+  ];
+  const mapped: StoreInvoiceLine[] = [];
+  for (const line of lines) {
+    const totalExcludingTax = centsOfSum(line.total);
+    const tax = centsOfSum(line.total_tax);
+    if (totalExcludingTax === null || tax === null) return [];
+    mapped.push({
+      description: line.description.slice(0, 191),
+      quantity: line.quantity,
+      totalExcludingTax,
+      tax,
+      vatRate: vatRateOf(line.taxes, rates),
+    });
+  }
+  return mapped;
+}
+
 /** Throws an Error naming what is wrong; the sync records it against the order and goes on. */
 export function mapOrder(order: WooOrder): StoreOrder {
   const status = STATUS[order.status];
@@ -120,6 +166,7 @@ export function mapOrder(order: WooOrder): StoreOrder {
       if (amount === null) throw new Error(`shipping total "${line.total}" is not an amount`);
       return [{ methodId: line.method_id.slice(0, 191), methodTitle: line.method_title.slice(0, 191), total: line.total.trim(), amount }];
     }),
+    invoiceLines: invoiceLinesOf(order),
     createdAt: storeModifiedAt(order.date_created_gmt),
     modifiedAt: storeModifiedAt(order.date_modified_gmt),
   };

@@ -44,6 +44,9 @@ const address = z.object({
   phone: z.string().default(''),
 });
 
+/** The taxes of an order line by tax rate id: `[{"id": 1, "total": "4.2", "subtotal": "4.2"}]`. */
+const lineTaxes = z.array(z.object({ id: z.number().int(), total: z.union([z.string(), z.number()]).default('') })).default([]);
+
 export const wooOrder = z.object({
   id: z.number().int().positive(),
   number: z.string(),
@@ -62,11 +65,14 @@ export const wooOrder = z.object({
     .array(
       z.object({
         id: z.number().int(),
+        name: z.string().default(''),
         product_id: z.number().int(),
         /** The variation bought (0: none); `product_id` is then its variable product. */
         variation_id: z.number().int().default(0),
         quantity: z.number().int(),
         total: z.string(),
+        total_tax: z.string().default('0'),
+        taxes: lineTaxes,
         // Absent on a store that leaves them out: the amount of a renewal cannot be derived then.
         subtotal: z.string().optional(),
         subtotal_tax: z.string().optional(),
@@ -80,9 +86,15 @@ export const wooOrder = z.object({
         method_title: z.string().default(''),
         total: z.string(),
         total_tax: z.string().default('0'),
+        taxes: lineTaxes,
       }),
     )
     .default([]),
+  fee_lines: z
+    .array(z.object({ name: z.string().default(''), total: z.string(), total_tax: z.string().default('0'), taxes: lineTaxes }))
+    .default([]),
+  /** The order's tax rates (WooCommerce 3.7+ says each one's percentage). */
+  tax_lines: z.array(z.object({ rate_id: z.number().int(), rate_percent: z.number().optional() })).default([]),
   meta_data: metaData,
 });
 export type WooOrder = z.infer<typeof wooOrder>;

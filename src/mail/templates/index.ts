@@ -1,6 +1,7 @@
 import type { PageLocale } from '../../i18n/locales';
 import type { RenderedMail } from './layout';
 import { renderChargeNotice, type ChargeNoticeData } from './chargeNotice';
+import { renderInvoiceMail, type InvoiceMailData } from './invoiceMail';
 import { renderLinkReminder, type LinkReminderData } from './linkReminder';
 import {
   renderPortalCancelled,
@@ -29,6 +30,7 @@ export interface MailTemplates {
   'portal-resumed': PortalResumedData;
   'portal-skipped': PortalSkippedData;
   'portal-method-changed': PortalMethodChangedData;
+  invoice: InvoiceMailData;
 }
 
 export type MailTemplateName = keyof MailTemplates;
@@ -45,6 +47,7 @@ const RENDERERS: { [Name in MailTemplateName]: (locale: PageLocale, data: MailTe
   'portal-resumed': renderPortalResumed,
   'portal-skipped': renderPortalSkipped,
   'portal-method-changed': renderPortalMethodChanged,
+  invoice: renderInvoiceMail,
 };
 
 export function renderMail(locale: PageLocale, mail: TemplateAndData): RenderedMail {
@@ -64,6 +67,8 @@ export function renderMail(locale: PageLocale, mail: TemplateAndData): RenderedM
     case 'portal-skipped':
       return RENDERERS[mail.template](locale, mail.data);
     case 'portal-method-changed':
+      return RENDERERS[mail.template](locale, mail.data);
+    case 'invoice':
       return RENDERERS[mail.template](locale, mail.data);
   }
 }

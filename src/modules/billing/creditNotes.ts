@@ -7,6 +7,7 @@ import type { InvoiceRow } from './invoicesRepository';
 import { buildDocument, type InvoiceDocument, type InvoiceLine } from './invoiceDocument';
 import { invoiceSettingsRepository } from './invoiceSettingsRepository';
 import { invoiceDocumentsRepository, type CreditNoteRow } from './invoiceDocumentsRepository';
+import { mailDocument } from './documentMails';
 
 export interface CreditNoteRequest {
   accountId: string;
@@ -98,6 +99,9 @@ export async function issueCreditNote(ctx: AppContext, trx: Knex.Transaction, re
     created_at: now,
   };
   await invoiceDocumentsRepository.insertCreditNote(trx, row);
+  if (settings.mail_when_paid) {
+    await mailDocument(ctx, trx, { kind: 'credit_note', id: row.id, number, amount: -row.total_including_vat, payment, document });
+  }
   ctx.logger.info('credit note issued', { accountId: row.account_id, creditNoteId: row.id, invoiceId: invoice.id, reason: row.reason });
   return row;
 }

@@ -49,6 +49,10 @@ export const invoiceDocumentsRepository = {
   findCreditNote: (db: Knex, accountId: string, invoiceId: string, id: string): Promise<CreditNoteRow | undefined> =>
     db<CreditNoteRow>('credit_notes').where({ account_id: accountId, invoice_id: invoiceId, id }).first(),
 
+  /** A credit note by its own id (a mail's attachment names it so). */
+  creditNoteById: (db: Knex, accountId: string, id: string): Promise<CreditNoteRow | undefined> =>
+    db<CreditNoteRow>('credit_notes').where({ account_id: accountId, id }).first(),
+
   creditNoteBySource: (db: Knex, accountId: string, sourceKey: string): Promise<CreditNoteRow | undefined> =>
     db<CreditNoteRow>('credit_notes').where({ account_id: accountId, source_key: sourceKey }).first(),
 

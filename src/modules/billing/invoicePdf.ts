@@ -162,6 +162,13 @@ function partyLines(party: Party, labels: Labels): string[] {
   ].filter((line): line is string => Boolean(line));
 }
 
+/** The name a document's PDF is saved under: its title in its language and its number (`Factuur-2026-7.pdf`). */
+export function documentFileName(document: Pick<InvoiceDocument, 'kind' | 'locale' | 'number'>): string {
+  const labels = LABELS[document.locale];
+  const title = document.kind === 'credit_note' ? labels.creditNote : labels.invoice;
+  return `${title}-${document.number ?? ''}`.replace(/[^\p{L}\p{N}.-]+/gu, '_') + '.pdf';
+}
+
 /** The invoice or credit note as a PDF (A4), in its locale, drawn from its stored snapshot. */
 export function renderInvoicePdf(document: InvoiceDocument): Promise<Buffer> {
   const labels = LABELS[document.locale];

@@ -10,7 +10,12 @@ export interface InvoiceSettingsRow {
   next_number: number;
   default_vat: string | null;
   oss: boolean | number;
+  /** Mail each invoice and credit note to the customer, its PDF attached. */
   mail_when_paid: boolean | number;
+  /** Invoice paid payment links (a subscription's charges always are). */
+  invoice_links: boolean | number;
+  /** Invoice paid store orders, with the lines the store invoiced. */
+  invoice_orders: boolean | number;
   seller_address: string | null;
   seller_postal_code: string | null;
   seller_city: string | null;
@@ -32,6 +37,8 @@ export function defaultInvoiceSettings(accountId: string, now: string): InvoiceS
     default_vat: null,
     oss: false,
     mail_when_paid: false,
+    invoice_links: false,
+    invoice_orders: false,
     seller_address: null,
     seller_postal_code: null,
     seller_city: null,

@@ -2,12 +2,18 @@ import type { Knex } from 'knex';
 import { pageOf } from '../../db/paging';
 import type { Page, PageRequest } from '../../paging';
 
-/** One invoice record: the lines of a paid charge, for the account's bookkeeping system. */
+/** One invoice: the lines of a paid payment (a subscription's charge, a link, a store order). */
 export interface InvoiceRow {
   id: string;
   account_id: string;
-  subscription_id: string;
-  charge_id: string;
+  /** The subscription whose charge it invoices; null for a link or an order. */
+  subscription_id: string | null;
+  /** The charge whose period it invoices (one invoice each); null for a link, an order, or money charged back and paid again. */
+  charge_id: string | null;
+  link_id: string | null;
+  order_id: string | null;
+  /** The payment's id on an invoice that is not a charge's (unique: one per payment); null on a charge's. */
+  payment_key: string | null;
   payment_id: string;
   currency: string;
   lines: string; // JSON InvoiceLine[]
@@ -36,9 +42,13 @@ const table = (db: Knex) => db<InvoiceRow>('invoices');
 export const invoicesRepository = {
   insert: (db: Knex, row: InvoiceRow) => table(db).insert(row),
 
-  /** Whether the charge has its invoice already: one per charge. */
-  existsForCharge: async (db: Knex, chargeId: string): Promise<boolean> =>
-    (await table(db).where({ charge_id: chargeId }).first('id')) !== undefined,
+  /** The payment that paid the charge's invoice, when it has one: one per charge. */
+  paymentOfChargeInvoice: async (db: Knex, chargeId: string): Promise<string | undefined> =>
+    (await table(db).where({ charge_id: chargeId }).first('payment_id'))?.payment_id,
+
+  /** Whether the payment has its own invoice already (one not a charge's): one per payment. */
+  existsForPayment: async (db: Knex, paymentId: string): Promise<boolean> =>
+    (await table(db).where({ payment_key: paymentId }).first('id')) !== undefined,
 
   /** One page of a subscription's invoices, oldest first. */
   pageOfSubscription: (db: Knex, accountId: string, subscriptionId: string, request: PageRequest): Promise<Page<InvoiceRow>> =>

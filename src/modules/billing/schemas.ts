@@ -15,7 +15,7 @@ const invoiceLineResponse = z.object({
 
 export const invoiceResponse = z.object({
   id: z.string(),
-  subscription_id: z.string(),
+  subscription_id: z.string().nullable(),
   payment_id: z.string(),
   currency: z.string(),
   lines: z.array(invoiceLineResponse),

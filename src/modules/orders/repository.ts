@@ -39,6 +39,8 @@ export interface OrderRow {
   payment_method_title?: string | null;
   /** JSON of the store order's shipping lines (StoreShippingLine[]); they recur on renewals of what is shipped. */
   shipping_lines?: string | null;
+  /** JSON of what the store invoiced (StoreInvoiceLine[]), for an invoice of the order; null when it did not say. */
+  invoice_lines?: string | null;
   /** Why a paid store order started no subscription (its amount could not be derived); the store is told on the order. */
   subscription_refusal?: string | null;
   created_at: string;

@@ -33,6 +33,7 @@ function fieldsOf(order: PlacedOrder, existing: OrderRow | undefined): Partial<O
     payment_method: order.paymentMethod,
     payment_method_title: order.paymentMethodTitle,
     shipping_lines: order.shippingLines.length ? JSON.stringify(order.shippingLines) : null,
+    invoice_lines: order.invoiceLines.length ? JSON.stringify(order.invoiceLines) : null,
     // The order was made when the store made it (a record that does not say keeps what is known).
     ...(order.createdAt ? { created_at: order.createdAt } : {}),
     // A record that does not say when it changed keeps the time known from an earlier one.

@@ -43,17 +43,13 @@ export const portalOverviewRepository = {
       .orderBy('seq', 'desc')
       .limit(limit),
 
-  /** The invoice records of the customer's subscriptions, newest first. */
+  /** The customer's invoices (of subscriptions, links and orders), newest first. */
   latestInvoicesOf: (db: Knex, accountId: string, customerId: string, limit: number): Promise<InvoiceRow[]> =>
     db<InvoiceRow>('invoices')
-      .join('subscriptions', 'subscriptions.id', 'invoices.subscription_id')
-      .where('invoices.account_id', accountId)
-      .where('subscriptions.account_id', accountId)
-      .where('subscriptions.customer_id', customerId)
-      .select('invoices.*')
+      .where({ account_id: accountId, customer_id: customerId })
       .orderBy([
-        { column: 'invoices.created_at', order: 'desc' },
-        { column: 'invoices.id', order: 'desc' },
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
       ])
       .limit(limit),
 };
