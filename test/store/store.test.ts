@@ -553,6 +553,40 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
       expect(here).toMatchObject({ status: 'paid', total_amount: '12.10', subscription: subscriptionId });
     });
 
+    it('When the account invoices store orders, then a paid order is invoiced with the line and VAT the store computed', async () => {
+      cli('accounts', 'set-invoicing', '--account', 'Realstore suite', '--orders', 'on');
+      try {
+        const kettle = await wcOk<WcProduct>('POST', 'products', { name: 'Kettle', regular_price: '40.00', virtual: true });
+        const buyer = await buyerWithCart(browser, kettle.id);
+        await placeClassicOrder(buyer, email('invoiced'));
+        await finishOnSandbox(buyer, 'paid');
+        const orderId = orderIdOf(buyer.url());
+        await buyer.context().close();
+        const order = await expectPaid(orderId, '48.40');
+        const invoices = await api<{ data: Array<{ id: string; order_id: string | null }> }>('GET', '/api/v2/invoices?per_page=100');
+        const invoice = invoices.body.data.find((one) => one.order_id === order.id);
+        expect(invoice).toBeDefined();
+        const body = (await api<Record<string, unknown>>('GET', `/api/v2/invoices/${invoice?.id}`)).body;
+        expect(body).toMatchObject({
+          status: 'issued',
+          lines: [
+            {
+              quantity: 1,
+              description: 'Kettle',
+              amount: '40.00',
+              vat: '21',
+              total_excluding_vat: '40.00',
+              total_vat: '8.40',
+              total_including_vat: '48.40',
+            },
+          ],
+          vat_totals: [{ vat: '21', total_excluding_vat: '40.00', total_vat: '8.40', total_including_vat: '48.40' }],
+        });
+      } finally {
+        cli('accounts', 'set-invoicing', '--account', 'Realstore suite', '--orders', 'off');
+      }
+    });
+
     it("When the shop owner cancels a subscription's first order, then the subscription is cancelled here", async () => {
       const { orderId, subscription } = await subscribe('cancel');
       const before = await api<{ status: string; next_payment_at: string; cancel_at: string | null }>(
