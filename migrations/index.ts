@@ -48,6 +48,7 @@ import * as refunds from './20261210_047_refunds';
 import * as invoiceNumbers from './20261210_048_invoice_numbers';
 import * as moneybird from './20261212_049_moneybird';
 import * as invoicesOfEveryPayment from './20261213_050_invoices_of_every_payment';
+import * as operationsMetrics from './20261214_051_operations_metrics';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -104,6 +105,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261210_048_invoice_numbers': invoiceNumbers,
   '20261212_049_moneybird': moneybird,
   '20261213_050_invoices_of_every_payment': invoicesOfEveryPayment,
+  '20261214_051_operations_metrics': operationsMetrics,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -49,7 +49,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     settlements: new SettlementHooks(),
     orderCheckouts: new OrderCheckouts(),
     rateLimits,
-    metrics: createMetrics(db),
+    metrics: createMetrics({ db, clock, timeZone: config.APP_TIMEZONE }),
   };
   // What reacts when a payment settles: one handler per feature, for the payments made for it.
   registerLinkFulfilment(ctx);

@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
+import { registerBacklogGauges, type BacklogSource } from './backlog';
 
 /**
  * What an operator watches, in Prometheus's text format at `GET /metrics`. One registry per context
@@ -15,7 +15,7 @@ export interface Metrics {
   syncRuns: Counter<'kind' | 'status'>;
 }
 
-export function createMetrics(db: Knex): Metrics {
+export function createMetrics(backlog: BacklogSource): Metrics {
   const registry = new Registry();
   const metrics: Metrics = {
     registry,
@@ -52,21 +52,7 @@ export function createMetrics(db: Knex): Metrics {
       registers: [registry],
     }),
   };
-  // Read when scraped: the outbox is the truth, whichever instance delivers.
-  new Gauge({
-    name: 'rps_webhook_deliveries',
-    help: 'Events to webhook_url addresses waiting to be delivered (pending) or given up (dead)',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      const rows = (await db('outbound_events')
-        .whereIn('status', ['pending', 'dead'])
-        .groupBy('status')
-        .select('status')
-        .count({ n: '*' })) as Array<{ status: string; n: number | string }>;
-      this.reset();
-      for (const status of ['pending', 'dead']) this.set({ status }, Number(rows.find((row) => row.status === status)?.n ?? 0));
-    },
-  });
+  // Read when scraped: the outboxes, charges and runs in the database are the truth, whichever instance works.
+  registerBacklogGauges(registry, backlog);
   return metrics;
 }

@@ -174,7 +174,6 @@ const REPOSITORY_FILE = /(^|\/)(repository|\w+Repository)\.ts$/;
  * provider whose "provider side" is tables of our own database: its adapter folder owns them.
  */
 const QUERYING_ELSEWHERE = new Set([
-  'src/metrics/index.ts', // counts outbound_events for its gauge at each scrape
   // Moneybird (issue 25): its own tables (moneybird_*, bookkeeping_outbox); to move into repository files.
   'src/bookkeeping/moneybird/adapter.ts',
   'src/bookkeeping/moneybird/connection.ts',

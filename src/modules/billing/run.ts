@@ -40,7 +40,13 @@ export interface BillingSummary {
  * Each run is recorded (billing_runs), so one that was missed or crashed is made up by the bill job.
  */
 export function runBilling(ctx: AppContext, date: string, signal?: AbortSignal): Promise<BillingSummary> {
-  return recordedRun(ctx, date, signal, () => billingPass(ctx, date, signal));
+  return recordedRun(
+    ctx,
+    date,
+    signal,
+    () => billingPass(ctx, date, signal),
+    (summary) => summary.charged,
+  );
 }
 
 async function billingPass(ctx: AppContext, date: string, signal?: AbortSignal): Promise<BillingSummary> {

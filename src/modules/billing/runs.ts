@@ -8,11 +8,17 @@ const BEAT_MS = 60 * 1000;
 export const RUN_SILENT_MS = 5 * BEAT_MS;
 
 /**
- * Runs one billing pass as a recorded run: started, beating while it goes, finished only when it
- * ran to its end — a pass that threw or was asked to stop (shutdown) stays unfinished, so it counts
+ * Runs one billing pass as a recorded run: started, beating while it goes, finished (with the charges
+ * it made, for /metrics) only when it ran to its end — a pass that threw or was asked to stop (shutdown) stays unfinished, so it counts
  * as missed and is made up.
  */
-export async function recordedRun<T>(ctx: AppContext, date: string, signal: AbortSignal | undefined, pass: () => Promise<T>): Promise<T> {
+export async function recordedRun<T>(
+  ctx: AppContext,
+  date: string,
+  signal: AbortSignal | undefined,
+  pass: () => Promise<T>,
+  chargedBy: (result: T) => number,
+): Promise<T> {
   const stamp = () => toDbDateTime(ctx.clock.now());
   const started = stamp();
   const seq = await billingRunsRepository.start(ctx.db, { billing_date: date, started_at: started, alive_at: started, finished_at: null });
@@ -27,7 +33,7 @@ export async function recordedRun<T>(ctx: AppContext, date: string, signal: Abor
   beat.unref();
   try {
     const result = await pass();
-    if (!signal?.aborted) await record('its end', { alive_at: stamp(), finished_at: stamp() });
+    if (!signal?.aborted) await record('its end', { alive_at: stamp(), finished_at: stamp(), charged: chargedBy(result) });
     return result;
   } finally {
     clearInterval(beat);

@@ -7,6 +7,8 @@ export interface BillingRunRow {
   started_at: string;
   alive_at: string;
   finished_at: string | null;
+  /** Charges the run made, once it finished (migration 051). */
+  charged?: number | null;
 }
 
 const table = (db: Knex) => db<BillingRunRow>('billing_runs');
