@@ -8,6 +8,7 @@ import { toDbDateTime } from '../src/time';
  * The ceiling of the HTTP cases, in a process of its own like the service: bare express with no
  * auth, validation, rate limit or logging. `GET /*` answers CEILING_BODY (the same JSON the service
  * gave); with CEILING_DATABASE_URL, `POST /api/v2/customers` does the same insert the service does.
+ * `POST /events` takes a merchant's events (the billing case delivers its events here).
  */
 const app = express();
 app.disable('x-powered-by');
@@ -35,6 +36,10 @@ app.post('/api/v2/customers', express.json(), async (req, res) => {
   };
   await db('customers').insert(row);
   res.status(201).json(row);
+});
+app.post('/events', (req, res) => {
+  req.resume();
+  req.once('end', () => res.status(204).end());
 });
 app.get('/{*any}', (_req, res) => {
   res.type('application/json').send(body);

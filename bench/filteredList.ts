@@ -10,8 +10,9 @@ import type { CustomerRow } from '../src/modules/customers/repository';
 import type { SubscriptionRow } from '../src/modules/subscriptions/repository';
 import { systemClock, toDbDateTime } from '../src/time';
 import { benchDatabase, type BenchDatabase } from './databases';
-import { load, round2, SERVER_SCRIPT, whileRunning, type Load } from './http';
+import { load, round2, SERVER_SCRIPT, startNode, type Load } from './http';
 import { APP_KEY, serviceEnv } from './list';
+import { peakRssOfProcess } from './memory';
 import { benchCustomer } from './rows';
 
 export interface FilteredListBenchResult {
@@ -20,6 +21,10 @@ export interface FilteredListBenchResult {
   subscriptions: number;
   payments: number;
   connections: number;
+  /** Milliseconds per request of `?customer_id=&status=` (one over its requests per second). */
+  perItemMs: number;
+  /** The service process's peak resident memory. */
+  peakRssMb: number | null;
   /** Unfiltered page 1 of each list: what the filtered pages are compared with. */
   subscriptionsPage1: Load;
   paymentsPage1: Load;
@@ -34,7 +39,8 @@ export interface FilteredListBenchResult {
   target: string;
 }
 
-const CUSTOMERS = 10_000;
+/** 10 subscriptions per customer: 10,000 customers for 100,000 subscriptions. */
+const customersFor = (count: number) => Math.max(1, Math.ceil(count / 10));
 const PAYMENTS_PER_SUBSCRIPTION = 100;
 
 /**
@@ -56,7 +62,8 @@ async function seed(databaseUrl: string, dir: string, count: number) {
     const { account, token } = await createToken(ctx.db, systemClock, 'Bench');
     const stamp = toDbDateTime(new Date());
     const customers: CustomerRow[] = [];
-    for (let index = 0; index < CUSTOMERS; index += 1) customers.push(benchCustomer(account.id, index, stamp));
+    const customerCount = customersFor(count);
+    for (let index = 0; index < customerCount; index += 1) customers.push(benchCustomer(account.id, index, stamp));
     await ctx.db.batchInsert('customers', customers, 500);
     const subscriptionIds: string[] = [];
     for (let start = 0; start < count; start += 500) {
@@ -67,7 +74,7 @@ async function seed(databaseUrl: string, dir: string, count: number) {
         rows.push({
           id,
           account_id: account.id,
-          customer_id: (customers[index % CUSTOMERS] as CustomerRow).id,
+          customer_id: (customers[index % customerCount] as CustomerRow).id,
           name: `Coffee box ${index}`,
           status: index % 10 === 8 ? 'paused' : index % 10 === 9 ? 'cancelled' : 'active',
           start_date: '2026-12-01',
@@ -96,7 +103,7 @@ async function seed(databaseUrl: string, dir: string, count: number) {
         rows.push({
           id: newId('pay'),
           account_id: account.id,
-          customer_id: (customers[subscriptionIndex % CUSTOMERS] as CustomerRow).id,
+          customer_id: (customers[subscriptionIndex % customerCount] as CustomerRow).id,
           subscription_id: subscriptionIds[subscriptionIndex],
           purpose: 'charge',
           purpose_id: null,
@@ -134,17 +141,24 @@ export async function benchFilteredList(options: {
     const headers = { Authorization: `Bearer ${token}` };
     const deepPage = Math.ceil((options.count * 0.8 * 0.9) / 15);
     const measure = (url: string) => load({ url, connections: options.connections, seconds: options.seconds, headers });
-    const measured = await whileRunning(SERVER_SCRIPT, serviceEnv(database.url, dir), async (url) => {
+    const service = await startNode(SERVER_SCRIPT, serviceEnv(database.url, dir));
+    let measured;
+    let peakRssMb: number | null;
+    try {
+      const url = service.url;
       const check = await fetch(`${url}/api/v2/subscriptions?customer_id=${customerId}&status=active`, { headers });
       if (check.status !== 200) throw new Error(`filtered list answered ${check.status}`);
-      return {
+      measured = {
         subscriptionsPage1: await measure(`${url}/api/v2/subscriptions?page=1`),
         byCustomerAndStatus: await measure(`${url}/api/v2/subscriptions?customer_id=${customerId}&status=active`),
         byStatusDeep: await measure(`${url}/api/v2/subscriptions?status=active&page=${deepPage}`),
         paymentsPage1: await measure(`${url}/api/v2/payments?page=1`),
         paymentsBySubscription: await measure(`${url}/api/v2/payments?subscription_id=${subscriptionId}`),
       };
-    });
+      peakRssMb = peakRssOfProcess(service.child.pid ?? 0);
+    } finally {
+      await service.stop();
+    }
     const ratio = (filtered: Load, plain: Load) => round2(filtered.requestsPerSecond / plain.requestsPerSecond);
     return {
       case: 'filtered',
@@ -152,6 +166,8 @@ export async function benchFilteredList(options: {
       subscriptions: options.count,
       payments: options.count,
       connections: options.connections,
+      perItemMs: round2(1000 / measured.byCustomerAndStatus.requestsPerSecond),
+      peakRssMb,
       ...measured,
       ratios: {
         byCustomerAndStatus: ratio(measured.byCustomerAndStatus, measured.subscriptionsPage1),

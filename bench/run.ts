@@ -17,11 +17,26 @@ const loadText = (load: Load) =>
 type Database = 'sqlite' | 'mysql';
 const CASES = ['list', 'filtered', 'create', 'billing', 'sync', 'webhooks'] as const;
 type CaseName = (typeof CASES)[number];
-/** The cases measured on each database; the others on SQLite only. */
-const ON_EVERY_DATABASE: ReadonlySet<CaseName> = new Set(['list', 'filtered', 'create', 'webhooks']);
 
-/** One case on one database, printed as a line; returns what goes into latest.json. */
-async function runCase(name: CaseName, database: Database): Promise<object> {
+/**
+ * The jobs that grow with a shop: measured at each of BENCH_SIZES (default 1,000, 10,000 and 100,000
+ * subscriptions, orders, rows; a webhook burst is a tenth of each), to see their cost per item stay
+ * flat. The others run once, at their own size.
+ */
+const SCALED: ReadonlySet<CaseName> = new Set(['filtered', 'billing', 'sync', 'webhooks']);
+const DEFAULT_SIZES = '1000,10000,100000';
+/** The items of a case at a size: a burst of webhook calls is a tenth of the size. */
+const itemsAt = (name: CaseName, size: number) => (name === 'webhooks' ? Math.max(1, Math.round(size / 10)) : size);
+
+/** A scaled case's figures at one size. */
+interface ScaledResult {
+  database: string;
+  perItemMs: number;
+  peakRssMb: number | null;
+}
+
+/** One case on one database (at `size` for a scaled case), printed as a line; returns what goes into latest.json. */
+async function runCase(name: CaseName, database: Database, size: number | null): Promise<object> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   switch (name) {
     case 'list': {
@@ -36,7 +51,7 @@ async function runCase(name: CaseName, database: Database): Promise<object> {
     }
     case 'filtered': {
       const result = await benchFilteredList({
-        count: Number(process.env.BENCH_FILTERED_ROWS ?? 100_000),
+        count: size ?? Number(process.env.BENCH_FILTERED_ROWS ?? 100_000),
         connections: 32,
         seconds,
         database,
@@ -59,11 +74,11 @@ async function runCase(name: CaseName, database: Database): Promise<object> {
       return result;
     }
     case 'billing': {
-      const count = Number(process.env.BENCH_BILLING_SUBSCRIPTIONS ?? 10_000);
+      const count = size ?? Number(process.env.BENCH_BILLING_SUBSCRIPTIONS ?? 10_000);
       const concurrency = Number(process.env.BILLING_CONCURRENCY ?? 8);
-      const result = await benchBilling({ count, latencyMs: 50, concurrency });
+      const result = await benchBilling({ count, latencyMs: 50, concurrency, database });
       console.log(
-        `billing: ${result.subscriptions} due subscriptions, provider answering after ` +
+        `billing (${database}): ${result.subscriptions} due subscriptions, invoices and events on, provider answering after ` +
           `${result.providerLatencyMs} ms, concurrency ${result.concurrency}: ` +
           (`${result.chargesPerSecond} charges/s in ` +
             (`${result.seconds} s; ceiling ` +
@@ -72,9 +87,9 @@ async function runCase(name: CaseName, database: Database): Promise<object> {
       return result;
     }
     case 'sync': {
-      const result = await benchSync({ count: Number(process.env.BENCH_SYNC_ORDERS ?? 10_000), latencyMs: 200 });
+      const result = await benchSync({ count: size ?? Number(process.env.BENCH_SYNC_ORDERS ?? 10_000), latencyMs: 200, database });
       console.log(
-        `sync: full order sync of ${result.orders} orders (${result.pages} pages), store answering after ` +
+        `sync (${database}): full order sync of ${result.orders} orders (${result.pages} pages), store answering after ` +
           `${result.storeLatencyMs} ms, ${result.parallelism} at once: ` +
           (`${result.seconds} s; ceiling ${result.ceilingSeconds} s; ratio ${result.ratio} (target ${result.target}); peak RSS ` +
             `${result.peakRssMb} MB`),
@@ -82,7 +97,7 @@ async function runCase(name: CaseName, database: Database): Promise<object> {
       return result;
     }
     case 'webhooks': {
-      const result = await benchWebhooks({ calls: Number(process.env.BENCH_WEBHOOK_CALLS ?? 1000), database });
+      const result = await benchWebhooks({ calls: size ?? Number(process.env.BENCH_WEBHOOK_CALLS ?? 1000), database });
       console.log(
         `webhooks (${database}): ${result.calls} Mollie calls posted at once: ` +
           `${result.answered200} answered 200, p99 ${result.answerP99Ms} ms; ` +
@@ -94,42 +109,68 @@ async function runCase(name: CaseName, database: Database): Promise<object> {
 }
 
 /** Each case runs in a process of its own, so its memory (peak RSS) is its own and not the cases' before it. */
-function inChild(name: CaseName, database: Database, resultFile: string): Promise<void> {
+function inChild(name: CaseName, database: Database, size: number | null, resultFile: string): Promise<void> {
   return new Promise((resolve, reject) => {
     // --expose-gc: a case collects the garbage of its set-up before it measures memory.
     const child = spawn(process.execPath, ['--expose-gc', __filename], {
-      env: { ...process.env, BENCH_ONE: `${name}:${database}`, BENCH_RESULT_FILE: resultFile },
+      env: { ...process.env, BENCH_ONE: `${name}:${database}:${size ?? ''}`, BENCH_RESULT_FILE: resultFile },
       stdio: 'inherit',
     });
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench case ${name} (${database}) exited with ${code}`))));
   });
 }
 
+/** A scaled case at each size: time per item, its ratio to the smallest size's, and peak RSS, as a table. */
+function scaleTable(name: CaseName, database: Database, sizes: number[], results: ScaledResult[]) {
+  const smallest = results[0]?.perItemMs ?? 0;
+  const rows = results.map((result, index) => ({
+    items: itemsAt(name, sizes[index] as number),
+    perItemMs: result.perItemMs,
+    ratioToSmallest: smallest > 0 ? Math.round((result.perItemMs / smallest) * 100) / 100 : null,
+    peakRssMb: result.peakRssMb,
+  }));
+  console.log(`\n${name} (${database}) by size:\n  items      per item (ms)   × smallest   peak RSS (MB)`);
+  for (const row of rows) {
+    const cells = [String(row.items).padEnd(10), String(row.perItemMs).padEnd(15), String(row.ratioToSmallest).padEnd(12)];
+    console.log(`  ${cells.join(' ')} ${row.peakRssMb ?? '-'}`);
+  }
+  return { case: name, database, sizes: rows };
+}
+
 /**
  * `npm run bench`: measurements, not tests. Prints each case beside its ceiling and writes
  * bench/results/latest.json. Cases are chosen with BENCH_CASES (comma-separated; default all);
- * BENCH_MYSQL_URL adds MySQL to the list, filtered, create and webhooks cases; BENCH_SECONDS sets each HTTP
- * load; BENCH_LIST_CUSTOMERS, BENCH_FILTERED_ROWS, BENCH_WEBHOOK_CALLS, BENCH_BILLING_SUBSCRIPTIONS and BENCH_SYNC_ORDERS
- * size the cases; BENCH_COUNT_STATEMENTS=1 prints the SQL statements per charge; BENCH_PROFILE_DIR
- * writes CPU profiles of the service processes.
+ * BENCH_MYSQL_URL adds MySQL; BENCH_SIZES sizes the scaled cases (filtered, billing, sync, webhooks);
+ * BENCH_SECONDS sets each HTTP load; BENCH_LIST_CUSTOMERS sizes the list case; BENCH_COUNT_STATEMENTS=1
+ * prints the SQL statements per charge; BENCH_PROFILE_DIR writes CPU profiles of the service processes.
  */
 async function main(): Promise<void> {
   const one = process.env.BENCH_ONE;
   if (one) {
-    const [name, database] = one.split(':') as [CaseName, Database];
-    writeFileSync(process.env.BENCH_RESULT_FILE as string, JSON.stringify(await runCase(name, database)));
+    const [name, database, size] = one.split(':') as [CaseName, Database, string];
+    writeFileSync(process.env.BENCH_RESULT_FILE as string, JSON.stringify(await runCase(name, database, size ? Number(size) : null)));
     return;
   }
   const cases = (process.env.BENCH_CASES ?? CASES.join(',')).split(',').map((name) => name.trim()) as CaseName[];
   const databases: Database[] = process.env.BENCH_MYSQL_URL ? ['sqlite', 'mysql'] : ['sqlite'];
+  const sizes = (process.env.BENCH_SIZES ?? DEFAULT_SIZES).split(',').map((size) => Number(size.trim()));
+  if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error('BENCH_SIZES is whole numbers from 1, comma-separated');
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-'));
   const results: object[] = [];
+  const scale: object[] = [];
   try {
     for (const name of CASES.filter((candidate) => cases.includes(candidate))) {
-      for (const database of ON_EVERY_DATABASE.has(name) ? databases : (['sqlite'] as const)) {
-        const file = path.join(scratch, `${name}-${database}.json`);
-        await inChild(name, database, file);
-        results.push(JSON.parse(readFileSync(file, 'utf8')) as object);
+      for (const database of databases) {
+        const scaled = SCALED.has(name);
+        const atSizes: ScaledResult[] = [];
+        for (const size of scaled ? sizes : [null]) {
+          const file = path.join(scratch, `${name}-${database}-${size ?? 'one'}.json`);
+          await inChild(name, database, size === null ? null : itemsAt(name, size), file);
+          const result = JSON.parse(readFileSync(file, 'utf8')) as ScaledResult;
+          results.push(result);
+          atSizes.push(result);
+        }
+        if (scaled) scale.push(scaleTable(name, database, sizes, atSizes));
       }
     }
   } finally {
@@ -144,7 +185,8 @@ async function main(): Promise<void> {
   };
   const dir = path.resolve(__dirname, '../../bench/results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify({ date: new Date().toISOString(), machine, results }, null, 2)}\n`);
+  const file = process.env.BENCH_RESULT_NAME ?? 'latest.json';
+  writeFileSync(path.join(dir, file), `${JSON.stringify({ date: new Date().toISOString(), machine, sizes, scale, results }, null, 2)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -13,27 +13,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A payment provider that answers every payment creation after `latencyMs`, as a remote API on the
- * other side of the internet does. Only what a billing run calls is implemented.
+ * other side of the internet does, with `status` (`paid`: the payment settles in the call that made
+ * it). Only what a billing run calls is implemented.
  */
 export class SlowProvider implements PaymentProvider {
   readonly name = 'sandbox' as const;
   created = 0;
 
-  constructor(private readonly latencyMs: number) {}
+  constructor(
+    private readonly latencyMs: number,
+    private readonly status: ProviderPayment['status'] = 'pending',
+  ) {}
 
   async createPayment(input: ProviderPaymentInput): Promise<ProviderPayment> {
     await sleep(this.latencyMs);
     this.created += 1;
     return {
       id: `tr_${randomBase62(10)}`,
-      status: 'pending',
+      status: this.status,
       amount: input.amount,
       currency: input.currency,
       method: 'directdebit',
       checkoutUrl: null,
       customerId: input.customerId,
       mandateId: input.mandateId,
-      paidAt: null,
+      paidAt: this.status === 'paid' ? new Date() : null,
       failureReason: null,
       failureCode: null,
       amountRefunded: 0,

@@ -10,12 +10,18 @@ import type { Account } from '../src/modules/accounts/account';
 import { startSync } from '../src/modules/store/syncService';
 import { STORE_BUDGET } from '../src/integrations/woocommerce/client';
 import { toDbDateTime } from '../src/time';
-import { WooSimulator } from '../fakes/woocommerce/simulator';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { benchDatabase, type BenchDatabase } from './databases';
 import { APP_KEY } from './list';
+import { peakRssSampler } from './memory';
 
 export interface SyncBenchResult {
   case: 'sync';
+  database: string;
   orders: number;
+  /** Milliseconds of the sync per order. */
+  perItemMs: number;
   pages: number;
   parallelism: number;
   storeLatencyMs: number;
@@ -29,18 +35,40 @@ export interface SyncBenchResult {
 
 const PAGE_SIZE = 100;
 
+/** The simulator with `orders` orders in its own process (bench/storeSimulatorServer.ts). */
+async function startStore(orders: number, latencyMs: number) {
+  const child = spawn(process.execPath, [path.resolve(__dirname, 'storeSimulatorServer.js')], {
+    env: { ...process.env, BENCH_STORE_ORDERS: String(orders), BENCH_STORE_LATENCY_MS: String(latencyMs) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', () => reject(new Error('the store simulator stopped')));
+  });
+  const store = JSON.parse(firstLine) as { url: string; consumerKey: string; consumerSecret: string };
+  return {
+    ...store,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
 /**
- * A full order sync of `count` orders from the wc/v3 simulator (real HTTP on loopback, OAuth 1.0a)
- * answering each request after `latencyMs`. The ceiling is what the store's latency allows with the
- * per-store budget's parallelism: pages ÷ parallelism × latency.
+ * A full order sync of `count` orders from the wc/v3 simulator (its own process, real HTTP on loopback,
+ * OAuth 1.0a) answering each request after `latencyMs`. The ceiling is what the store's latency allows with the
+ * per-store budget's parallelism: (1 + the other pages ÷ parallelism, rounded up) × latency.
  */
-export async function benchSync(options: { count: number; latencyMs: number }): Promise<SyncBenchResult> {
+export async function benchSync(options: { count: number; latencyMs: number; database: BenchDatabase['kind'] }): Promise<SyncBenchResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rps-bench-sync-'));
-  const store = new WooSimulator();
+  const database = await benchDatabase(options.database, dir);
+  const store = await startStore(options.count, options.latencyMs);
   try {
     const { config } = loadConfig({
       NODE_ENV: 'production',
-      DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`,
+      DATABASE_URL: database.url,
       DATA_DIR: dir,
       APP_KEY,
       LOG_LEVEL: 'warn',
@@ -48,9 +76,6 @@ export async function benchSync(options: { count: number; latencyMs: number }): 
       OUTBOUND_ALLOW_PRIVATE: 'on',
     });
     const { ctx } = await createContext(config, createLogger('warn'));
-    await store.start();
-    store.addOrders(options.count);
-    store.latencyMs = options.latencyMs;
     const stamp = toDbDateTime(new Date());
     const account: Account = { id: newId('acc'), name: 'Bench', public_ref: randomBase62(20), bookkeeping_system: null };
     await ctx.db('accounts').insert({ ...account, created_at: stamp, updated_at: stamp });
@@ -73,13 +98,12 @@ export async function benchSync(options: { count: number; latencyMs: number }): 
       updated_at: stamp,
     });
 
-    let peakRss = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    const rss = peakRssSampler();
     const started = process.hrtime.bigint();
     const run = await startSync(ctx, account, 'orders', true);
     await ctx.background.idle();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    clearInterval(sampler);
+    const peakRssMb = rss.stop();
     const finished = await ctx.db('sync_runs').where({ id: run.id }).first();
     if (finished.status !== 'succeeded' || Number(finished.created) !== options.count) {
       throw new Error(
@@ -88,21 +112,25 @@ export async function benchSync(options: { count: number; latencyMs: number }): 
     }
     await ctx.db.destroy();
     const pages = Math.ceil(options.count / PAGE_SIZE);
-    const ceilingSeconds = (pages / STORE_BUDGET.concurrency) * (options.latencyMs / 1000);
+    // The first page says how many there are; the rest go `concurrency` at a time.
+    const ceilingSeconds = (1 + Math.ceil((pages - 1) / STORE_BUDGET.concurrency)) * (options.latencyMs / 1000);
     return {
       case: 'sync',
+      database: options.database,
       orders: options.count,
+      perItemMs: Number(((seconds * 1000) / options.count).toFixed(3)),
       pages,
       parallelism: STORE_BUDGET.concurrency,
       storeLatencyMs: options.latencyMs,
       seconds: Number(seconds.toFixed(2)),
       ceilingSeconds,
       ratio: Number((seconds / ceilingSeconds).toFixed(2)),
-      peakRssMb: Math.round(peakRss / 1024 / 1024),
-      target: '≤ 1.25 × the ceiling',
+      peakRssMb,
+      target: '≤ 1.25 × the ceiling; flat peak RSS',
     };
   } finally {
     await store.stop();
+    await database.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -8,15 +8,21 @@ import { setProviderSettings } from '../src/modules/accounts/providerSettings';
 import { createToken } from '../src/modules/accounts/service';
 import { systemClock } from '../src/time';
 import { spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { benchDatabase, type BenchDatabase } from './databases';
 import { round2, SERVER_SCRIPT, startNode } from './http';
 import { APP_KEY, serviceEnv } from './list';
+import { peakRssOfProcess } from './memory';
 
 export interface WebhooksBenchResult {
   case: 'webhooks';
   database: string;
   calls: number;
+  /** Milliseconds from the first call sent to the last payment recorded paid, per call. */
+  perItemMs: number;
+  /** The service process's peak resident memory (it ran nothing else). */
+  peakRssMb: number | null;
   answered200: number;
   answerP99Ms: number;
   /** From the first call sent to the last payment recorded as paid. */
@@ -27,7 +33,35 @@ export interface WebhooksBenchResult {
 
 /** Shaped like a Mollie test key; the provider is the in-process fake. */
 const MOLLIE_KEY = 'test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM';
-const PROCESSING_LIMIT_MS = 30_000;
+/** The target: every call of a burst processed within two minutes. */
+const PROCESSING_LIMIT_MS = 120_000;
+/**
+ * The provider's senders: at most this many calls in flight at once, each on a connection of its own
+ * (as Mollie calls: one request, then the connection closes). A burst of 10,000 is then the service
+ * accepting and answering calls as fast as they come, not the kernel's queue of 10,000 half-open
+ * connections on a 2-core machine.
+ */
+const SENDERS = 500;
+
+/** POSTs `body` on a new connection of the senders' pool; answers the status. */
+function post(agent: Agent, url: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
 
 /** The fake in its own process (bench/mollieFakeServer.ts): its TLS work stays out of the measuring loop. */
 async function startMollieFake(): Promise<{ apiUrl: string; controlUrl: string; stop(): void }> {
@@ -99,19 +133,23 @@ export async function benchWebhooks(options: { calls: number; database: BenchDat
         }
         await fetch(`${mollie.controlUrl}/pay-all`, { method: 'POST' });
 
+        const senders = new Agent({ keepAlive: false, maxSockets: SENDERS });
+        const url = `${service.url}/webhooks/mollie?account=${account.public_ref}`;
+        const answers: Array<{ status: number; ms: number }> = [];
+        let next = 0;
         const began = performance.now();
-        const answers = await Promise.all(
-          providerIds.map(async (id) => {
+        // SENDERS senders, each sending the next call as soon as its last one was answered; a call's
+        // answer time counts from when it was sent.
+        const sender = async () => {
+          while (next < providerIds.length) {
+            const id = providerIds[next++] as string;
             const sent = performance.now();
-            const res = await fetch(`${service.url}/webhooks/mollie?account=${account.public_ref}`, {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-              body: `id=${id}`,
-            });
-            await res.text();
-            return { status: res.status, ms: performance.now() - sent };
-          }),
-        );
+            const status = await post(senders, url, `id=${id}`).catch(() => 0);
+            answers.push({ status, ms: performance.now() - sent });
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(SENDERS, providerIds.length) }, sender));
+        senders.destroy();
         let paid = 0;
         while (performance.now() - began < PROCESSING_LIMIT_MS) {
           const [row] = (await ctx.db('payments').where({ account_id: account.id, status: 'paid' }).count({ n: '*' })) as Array<{
@@ -121,10 +159,13 @@ export async function benchWebhooks(options: { calls: number; database: BenchDat
           if (paid >= providerIds.length) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
+        const processedSeconds = round2((performance.now() - began) / 1000);
         return {
           case: 'webhooks',
           database: options.database,
           calls: providerIds.length,
+          perItemMs: Number(((processedSeconds * 1000) / providerIds.length).toFixed(3)),
+          peakRssMb: peakRssOfProcess(service.child.pid ?? 0),
           answered200: answers.filter((answer) => answer.status === 200).length,
           answerP99Ms: Math.round(
             percentile(
@@ -132,9 +173,9 @@ export async function benchWebhooks(options: { calls: number; database: BenchDat
               99,
             ),
           ),
-          processedSeconds: round2((performance.now() - began) / 1000),
+          processedSeconds,
           lost: providerIds.length - paid,
-          target: 'all answered 200, p99 < 1 s; all processed within 30 s; none lost',
+          target: `all answered 200, p99 < 1 s (${SENDERS} senders); all processed within 2 minutes; none lost`,
         };
       } finally {
         await service.stop();

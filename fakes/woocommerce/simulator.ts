@@ -692,10 +692,30 @@ export class WooSimulator {
     res.json(found);
   }
 
-  private list(_req: Request, res: Response, store: Map<number, Json>): void {
+  /**
+   * Benchmarks only: a list's filtered and sorted items are kept between its pages (until a write
+   * through the API), so paging through 100,000 records costs the simulator a page each, as a real
+   * store's indexed query does, and the benchmark measures the service, not the simulator.
+   */
+  cacheLists = false;
+  private listCache: { key: string; items: Json[] } | null = null;
+
+  private list(req: Request, res: Response, store: Map<number, Json>): void {
     const query = res.locals.query as Record<string, string>;
     const perPage = Math.min(100, Number(query.per_page ?? 10));
     const page = Number(query.page ?? 1);
+    // The same list whatever its page and its OAuth signature.
+    const filters = Object.entries(query).filter(([name]) => name !== 'page' && !name.startsWith('oauth_'));
+    const key = `${req.path} ${store.size} ${JSON.stringify(filters)}`;
+    const cached = this.cacheLists && this.listCache?.key === key ? this.listCache.items : null;
+    const items = cached ?? this.filtered(store, query);
+    if (this.cacheLists) this.listCache = { key, items };
+    res.set('X-WP-Total', String(items.length));
+    res.set('X-WP-TotalPages', String(Math.max(1, Math.ceil(items.length / perPage))));
+    res.json(items.slice((page - 1) * perPage, page * perPage));
+  }
+
+  private filtered(store: Map<number, Json>, query: Record<string, string>): Json[] {
     let items = [...store.values()];
     const after = query.modified_after ?? null;
     if (after) items = items.filter((item) => String(item.date_modified_gmt) > after);
@@ -710,9 +730,7 @@ export class WooSimulator {
       items = items.filter((item) => ids.has(Number(item.id)));
     }
     if (query.orderby === 'modified') items.sort((a, b) => String(a.date_modified_gmt).localeCompare(String(b.date_modified_gmt)));
-    res.set('X-WP-Total', String(items.length));
-    res.set('X-WP-TotalPages', String(Math.max(1, Math.ceil(items.length / perPage))));
-    res.json(items.slice((page - 1) * perPage, page * perPage));
+    return items;
   }
 
   /** Permalinks, WooCommerce, faults, latency and OAuth, in the order a real store meets them. */
@@ -723,6 +741,7 @@ export class WooSimulator {
     );
     this.requests.push({ method: req.method, path: req.path, query });
     res.locals.query = query;
+    if (req.method !== 'GET') this.listCache = null;
     const go = () => {
       if (!req.path.startsWith('/wp-json/')) return next();
       if (!this.prettyPermalinks) return void res.status(404).type('html').send('<!doctype html><title>Page not found</title>');
