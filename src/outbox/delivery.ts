@@ -10,19 +10,23 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 /** An attempt's claim outlives its timeout, so a crashed attempt is retried soon, never twice at once. */
 const CLAIM_MS = 60_000;
 
+/** The claim of an event's first attempt, taken when it is written by whoever attempts it right after the commit. */
+export const firstAttemptClaim = (now: Date): string => toDbDateTime(new Date(now.getTime() + CLAIM_MS));
+
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped';
 
 /**
- * One delivery attempt of one event, if it is due and nobody else is attempting it. Any 2xx is a
- * delivery; anything else is retried with backoff until 26 hours after the event, then it is dead.
+ * One delivery attempt of one event, if it is due and nobody else is attempting it (`claimed`: its
+ * writer took the claim for this attempt: firstAttemptClaim). Any 2xx is a delivery; anything else is
+ * retried with backoff until 26 hours after the event, then it is dead.
  */
-export async function deliverEvent(ctx: AppContext, eventId: string): Promise<DeliveryOutcome> {
+export async function deliverEvent(ctx: AppContext, eventId: string, options: { claimed?: boolean } = {}): Promise<DeliveryOutcome> {
   const started = ctx.clock.now();
   const now = toDbDateTime(started);
-  const claimed = await outboundEventsRepository.claim(ctx.db, eventId, now, toDbDateTime(new Date(started.getTime() + CLAIM_MS)));
+  const claimed = options.claimed || (await outboundEventsRepository.claim(ctx.db, eventId, now, firstAttemptClaim(started)));
   if (!claimed) return 'skipped';
   const event = await outboundEventsRepository.find(ctx.db, eventId);
-  if (!event) return 'skipped';
+  if (!event || event.status !== 'pending') return 'skipped';
 
   const result = await post(ctx, event, started);
   const attempts = event.attempts + 1;

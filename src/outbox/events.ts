@@ -17,8 +17,18 @@ export interface NewEvent {
   url: string;
 }
 
-/** One row of the outbox; `id` given when the payload names the event itself (the store's callbacks). */
-export async function insertEvent(trx: Knex.Transaction, event: NewEvent, now: string, id: string = newId('evt')): Promise<string> {
+/**
+ * One row of the outbox; `id` given when the payload names the event itself (the store's callbacks).
+ * `claimedUntil`: the caller attempts it right after the commit (deliverEvent's claim, taken here
+ * instead of in a write of its own); the job takes it over once that claim runs out.
+ */
+export async function insertEvent(
+  trx: Knex.Transaction,
+  event: NewEvent,
+  now: string,
+  id: string = newId('evt'),
+  claimedUntil: string = now,
+): Promise<string> {
   await outboundEventsRepository.insert(trx, {
     id,
     account_id: event.accountId,
@@ -29,7 +39,7 @@ export async function insertEvent(trx: Knex.Transaction, event: NewEvent, now: s
     url: event.url,
     status: 'pending',
     attempts: 0,
-    next_attempt_at: now,
+    next_attempt_at: claimedUntil,
     last_attempt_at: null,
     last_status_code: null,
     last_error: null,
@@ -53,7 +63,7 @@ export async function enqueuePaymentEvents(
   payment: { id: string; account_id: string; webhook_url: string | null },
   status: string,
   now: string,
-  options: { toPaymentUrl: boolean },
+  options: { toPaymentUrl: boolean; claimedUntil?: string },
 ): Promise<string[]> {
   const base = {
     accountId: payment.account_id,
@@ -63,9 +73,10 @@ export async function enqueuePaymentEvents(
     payload: paymentEventPayload(payment.id, status),
   };
   const ids: string[] = [];
-  if (options.toPaymentUrl && payment.webhook_url) ids.push(await insertEvent(trx, { ...base, url: payment.webhook_url }, now));
+  const insert = (url: string) => insertEvent(trx, { ...base, url }, now, newId('evt'), options.claimedUntil ?? now);
+  if (options.toPaymentUrl && payment.webhook_url) ids.push(await insert(payment.webhook_url));
   const accountUrl = await accountEventsUrl(trx, payment.account_id);
-  if (accountUrl) ids.push(await insertEvent(trx, { ...base, url: accountUrl }, now));
+  if (accountUrl) ids.push(await insert(accountUrl));
   return ids;
 }
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import type { ProviderMandate, ProviderPayment } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
-import { deliverEvent } from '../../outbox/delivery';
+import { deliverEvent, firstAttemptClaim } from '../../outbox/delivery';
 import { enqueuePaymentEvents } from '../../outbox/events';
 import { mandatesRepository } from '../mandates/repository';
 import { recordProviderMandate } from '../mandates/service';
@@ -55,12 +55,16 @@ async function commitTransition(
       await recordProviderMandate(trx, { id: row.customer_id, account_id: row.account_id }, mandate, { now, today });
     }
     if (SETTLED_STATUSES.has(to)) await ctx.settlements.run(trx, { payment: after, from: row.status, to });
-    return enqueuePaymentEvents(trx, row, to, now, { toPaymentUrl: !options.answeredInRequest });
+    // Its first attempt is ours, right after the commit: claimed as it is written.
+    return enqueuePaymentEvents(trx, row, to, now, {
+      toPaymentUrl: !options.answeredInRequest,
+      claimedUntil: firstAttemptClaim(ctx.clock.now()),
+    });
   });
   if (eventIds === false) return false;
   ctx.logger.info('payment status changed', { accountId: row.account_id, paymentId: row.id, purpose: row.purpose, from: row.status, to });
   // A first attempt right away; the delivery job retries whatever this does not deliver.
-  for (const eventId of eventIds) ctx.background.run('deliver webhook event', () => deliverEvent(ctx, eventId));
+  for (const eventId of eventIds) ctx.background.run('deliver webhook event', () => deliverEvent(ctx, eventId, { claimed: true }));
   return true;
 }
 
