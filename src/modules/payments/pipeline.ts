@@ -247,8 +247,7 @@ export async function startPayment(
     if (earlier) return resumePayment(ctx, account, earlier, { answeredInRequest: true });
   }
   const answeredInRequest = request.originKey === undefined;
-  const made = request.originKey ? await paymentsRepository.findByOriginKey(ctx.db, account.id, request.originKey) : undefined;
-  if (made) return resumePayment(ctx, account, made, { answeredInRequest });
+  // A payment made before under this origin key is found by the key's uniqueness below, not looked for first.
   // Chosen before anything is written: an account without a provider leaves no row behind.
   const provider = await ctx.providers.forAccount(account);
   const row = rowFrom(account, request, toDbDateTime(ctx.clock.now()));
