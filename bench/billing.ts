@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config';
 import { newId, randomBase62 } from '../src/ids';
 import { createLogger } from '../src/logger';
 import { runBilling } from '../src/modules/billing/run';
+import { syncPaymentFromProvider } from '../src/modules/payments/service';
 import type { CustomerRow } from '../src/modules/customers/repository';
 import type { MandateRow } from '../src/modules/mandates/repository';
 import type { SubscriptionRow, SubscriptionRuleRow } from '../src/modules/subscriptions/repository';
@@ -25,6 +26,10 @@ export interface BillingBenchResult {
   subscriptions: number;
   /** Milliseconds of the run per charge (its duration over the charges made). */
   perItemMs: number;
+  /** Then every charge paid: the provider's news applied BILLING_CONCURRENCY at a time, each issuing its invoice. */
+  settledPerSecond: number;
+  /** That rate over the same ceiling (each settlement asks the provider once). */
+  settleRatio: number;
   concurrency: number;
   providerLatencyMs: number;
   seconds: number;
@@ -96,9 +101,11 @@ async function seed(db: Knex, accountId: string, count: number): Promise<void> {
 }
 
 /**
- * One billing run of `count` due subscriptions against a provider answering after `latencyMs` that
- * reports each charge paid at once — so the run settles every charge as it goes: its invoice (21 %
- * VAT, numbered) and the merchant's events are written too, as in a shop with both switched on.
+ * One billing run of `count` due subscriptions against a provider answering after `latencyMs`, in an
+ * account with invoices (21 % VAT, numbered) and events (delivered to an endpoint of its own) on. The
+ * provider answers each charge `pending`, as Mollie does a direct debit: the run writes the charges,
+ * their payments and the merchant's events. Then every charge is paid, and the provider's news is
+ * applied as its webhook calls are: that settles each charge and issues its invoice (measured apart).
  * The ceiling is what the provider's latency allows: BILLING_CONCURRENCY calls in flight, each
  * taking `latencyMs`.
  */
@@ -125,7 +132,7 @@ export async function benchBilling(options: {
     });
     const logger = createLogger('warn');
     const { ctx } = await createContext(config, logger);
-    const provider = new SlowProvider(options.latencyMs, 'paid');
+    const provider = new SlowProvider(options.latencyMs);
     const bench = { ...ctx, providers: { forAccount: async () => provider } };
     const stamp = toDbDateTime(new Date());
     const accountId = newId('acc');
@@ -157,6 +164,17 @@ export async function benchBilling(options: {
     if (summary.charged !== options.count || provider.created !== options.count) {
       throw new Error(`billing bench: expected ${options.count} charges, made ${summary.charged} (${provider.created} at the provider)`);
     }
+    // The charges are paid (SEPA: days later): the provider's news of each is applied as a webhook call is,
+    // BILLING_CONCURRENCY at a time — each settles its charge, which issues its invoice and tells the merchant.
+    const paymentIds = (await ctx.db('payments').where({ account_id: accountId }).pluck('provider_payment_id')) as string[];
+    provider.payAll();
+    const settleStarted = process.hrtime.bigint();
+    let next = 0;
+    const settler = async () => {
+      while (next < paymentIds.length) await syncPaymentFromProvider(bench, accountId, paymentIds[next++] as string);
+    };
+    await Promise.all(Array.from({ length: options.concurrency }, settler));
+    const settleSeconds = Number(process.hrtime.bigint() - settleStarted) / 1e9;
     const [invoiced] = (await ctx.db('invoices').where({ account_id: accountId, status: 'issued' }).count({ n: '*' })) as Array<{
       n: number | string;
     }>;
@@ -186,6 +204,8 @@ export async function benchBilling(options: {
       ceilingPerSecond,
       ratio: Number((chargesPerSecond / ceilingPerSecond).toFixed(2)),
       peakRssMb,
+      settledPerSecond: Number((options.count / settleSeconds).toFixed(1)),
+      settleRatio: Number((options.count / settleSeconds / ceilingPerSecond).toFixed(2)),
       target: '≥ 0.8 of the ceiling; per charge at 100k within 1.15 × of 1k; peak RSS < 300 MB',
     };
   } finally {

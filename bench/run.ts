@@ -82,7 +82,8 @@ async function runCase(name: CaseName, database: Database, size: number | null):
           `${result.providerLatencyMs} ms, concurrency ${result.concurrency}: ` +
           (`${result.chargesPerSecond} charges/s in ` +
             (`${result.seconds} s; ceiling ` +
-              `${result.ceilingPerSecond}/s; ratio ${result.ratio}; peak RSS ${result.peakRssMb} MB (target ${result.target})`)),
+              `${result.ceilingPerSecond}/s; ratio ${result.ratio}; peak RSS ${result.peakRssMb} MB (target ${result.target}); ` +
+              `then paid: ${result.settledPerSecond} settled and invoiced/s (${result.settleRatio} of the ceiling)`)),
       );
       return result;
     }
@@ -112,7 +113,9 @@ async function runCase(name: CaseName, database: Database, size: number | null):
 function inChild(name: CaseName, database: Database, size: number | null, resultFile: string): Promise<void> {
   return new Promise((resolve, reject) => {
     // --expose-gc: a case collects the garbage of its set-up before it measures memory.
-    const child = spawn(process.execPath, ['--expose-gc', __filename], {
+    // BENCH_PROFILE_DIR: the in-process cases (billing, sync) are profiled in the case's own process.
+    const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    const child = spawn(process.execPath, ['--expose-gc', ...profile, __filename], {
       env: { ...process.env, BENCH_ONE: `${name}:${database}:${size ?? ''}`, BENCH_RESULT_FILE: resultFile },
       stdio: 'inherit',
     });

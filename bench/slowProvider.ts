@@ -12,32 +12,43 @@ import type {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A payment provider that answers every payment creation after `latencyMs`, as a remote API on the
- * other side of the internet does, with `status` (`paid`: the payment settles in the call that made
- * it). Only what a billing run calls is implemented.
+ * A payment provider that answers after `latencyMs`, as a remote API on the other side of the
+ * internet does: payments are made `pending` (a direct debit) and read back paid once payAll is
+ * called. Only what a billing run and its payments' settlement call is implemented.
  */
 export class SlowProvider implements PaymentProvider {
   readonly name = 'sandbox' as const;
   created = 0;
+  private readonly payments = new Map<string, ProviderPayment>();
+  private paid = false;
 
-  constructor(
-    private readonly latencyMs: number,
-    private readonly status: ProviderPayment['status'] = 'pending',
-  ) {}
+  constructor(private readonly latencyMs: number) {}
+
+  /** Every payment made is paid from now on (its payers' banks paid). */
+  payAll(): void {
+    this.paid = true;
+  }
+
+  async getPayment(id: string): Promise<ProviderPayment> {
+    await sleep(this.latencyMs);
+    const payment = this.payments.get(id);
+    if (!payment) throw new Error(`no payment ${id}`);
+    return this.paid ? { ...payment, status: 'paid', paidAt: new Date() } : payment;
+  }
 
   async createPayment(input: ProviderPaymentInput): Promise<ProviderPayment> {
     await sleep(this.latencyMs);
     this.created += 1;
-    return {
+    const payment: ProviderPayment = {
       id: `tr_${randomBase62(10)}`,
-      status: this.status,
+      status: 'pending',
       amount: input.amount,
       currency: input.currency,
       method: 'directdebit',
       checkoutUrl: null,
       customerId: input.customerId,
       mandateId: input.mandateId,
-      paidAt: this.status === 'paid' ? new Date() : null,
+      paidAt: null,
       failureReason: null,
       failureCode: null,
       amountRefunded: 0,
@@ -45,6 +56,8 @@ export class SlowProvider implements PaymentProvider {
       reference: input.reference,
       createdAt: new Date(),
     };
+    this.payments.set(payment.id, payment);
+    return payment;
   }
 
   private unused(): never {
@@ -70,9 +83,6 @@ export class SlowProvider implements PaymentProvider {
     return this.unused();
   }
   revokeMandate(): Promise<void> {
-    return this.unused();
-  }
-  getPayment(): Promise<ProviderPayment> {
     return this.unused();
   }
   findPaymentByReference(): Promise<ProviderPayment | null> {
