@@ -9,6 +9,8 @@ import { openFollowUp } from '../follow-ups/opening';
 import { mandatesRepository } from '../mandates/repository';
 import { resumePayment, startPayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
+import type { StatusChangeOptions } from '../payments/statusChange';
+import { WITHOUT_IDEMPOTENCY_KEY } from '../../http/idempotencyScope';
 import { pausesRepository } from '../subscriptions/pausesRepository';
 import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/repository';
 import { fateOf } from '../subscriptions/schedule';
@@ -114,6 +116,7 @@ async function startCharge(
   account: Account,
   charge: ChargeRow,
   subscription: SubscriptionRow,
+  recording: Pick<StatusChangeOptions, 'withChange'>,
 ): Promise<PaymentRow | null> {
   const customer = await customersRepository.find(ctx.db, charge.account_id, subscription.customer_id);
   const mandate = await mandatesRepository.findForCustomer(
@@ -123,22 +126,50 @@ async function startCharge(
     subscription.provider_mandate_id,
   );
   if (!customer?.provider_customer_id || !mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) return null;
-  return startPayment(ctx, account, {
-    purpose: 'charge',
-    purposeId: charge.id,
-    originKey: chargeOriginKey(charge),
-    subscriptionId: subscription.id,
-    customer: { id: customer.id, providerCustomerId: customer.provider_customer_id },
-    sequenceType: 'recurring',
-    mandateId: mandate.id,
-    amount: charge.amount,
-    currency: charge.currency,
-    description: `${subscription.name} ${formatDate(charge.due_date)}`,
-    method: null,
-    redirectUrl: null,
-    webhookUrl: null,
-    profileId: subscription.provider_profile_id,
+  return startPayment(
+    ctx,
+    account,
+    {
+      purpose: 'charge',
+      purposeId: charge.id,
+      originKey: chargeOriginKey(charge),
+      subscriptionId: subscription.id,
+      customer: { id: customer.id, providerCustomerId: customer.provider_customer_id },
+      sequenceType: 'recurring',
+      mandateId: mandate.id,
+      amount: charge.amount,
+      currency: charge.currency,
+      description: `${subscription.name} ${formatDate(charge.due_date)}`,
+      method: null,
+      redirectUrl: null,
+      webhookUrl: null,
+      profileId: subscription.provider_profile_id,
+    },
+    WITHOUT_IDEMPOTENCY_KEY,
+    recording,
+  );
+}
+
+/**
+ * Records the charge made with its payment: `charged`, the subscription's last payment, the merchant's
+ * `subscription.charged` event. False when our claim was taken over (whoever holds it records the same
+ * payment) or the charge was settled already.
+ */
+async function recordCharged(trx: Knex.Transaction, charge: ChargeRow, subscription: SubscriptionRow, made: PaymentRow, now: string) {
+  const finished = await chargesRepository.finish(trx, charge, {
+    status: 'charged',
+    payment_id: made.id,
+    last_error: null,
+    updated_at: now,
   });
+  if (!finished) return false;
+  await subscriptionsRepository.update(trx, subscription, { last_payment_created_at: made.created_at, updated_at: now });
+  await enqueueSubscriptionEvent(trx, subscription, 'charged', now, {
+    payment_id: made.id,
+    charge_number: charge.charge_number,
+    due_date: formatDate(charge.due_date),
+  });
+  return true;
 }
 
 /**
@@ -167,11 +198,17 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
   if (!account || !subscription) throw new Error(`charge ${charge.id} has no account or subscription`);
   const started = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));
   if (!started && (await fateNow(ctx.db, charge, subscription)) !== 'charge' && (await endUnlessFreed(ctx, charge, now))) return 'skipped';
+  // The charge is recorded in the transaction that records its payment's answer (one commit less);
+  // when that answer was recorded before (a resumed run) it is recorded on its own below.
+  let recorded = false;
+  const withChange = async (trx: Knex.Transaction, made: PaymentRow) => {
+    recorded = await recordCharged(trx, charge, subscription, made, now);
+  };
   let payment: PaymentRow | null;
   try {
     payment = started
-      ? await resumePayment(ctx, account, started, { answeredInRequest: false })
-      : await startCharge(ctx, account, charge, subscription);
+      ? await resumePayment(ctx, account, started, { answeredInRequest: false, withChange })
+      : await startCharge(ctx, account, charge, subscription, { withChange });
   } catch (error) {
     // What became of the payment decides, not the error: only a payment the provider certainly does
     // not hold (rejected: refused, and for a resumed one not found by our id either) is not charged.
@@ -190,22 +227,6 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
   }
   if (payment === null) return notCharged(ctx, charge, subscription, 'The mandate of this subscription is no longer valid', null);
   const made = payment;
-  await retryDeadlocks(() =>
-    ctx.db.transaction(async (trx) => {
-      const finished = await chargesRepository.finish(trx, charge, {
-        status: 'charged',
-        payment_id: made.id,
-        last_error: null,
-        updated_at: now,
-      });
-      if (!finished) return; // our claim was taken over; whoever holds it records the same payment
-      await subscriptionsRepository.update(trx, subscription, { last_payment_created_at: made.created_at, updated_at: now });
-      await enqueueSubscriptionEvent(trx, subscription, 'charged', now, {
-        payment_id: made.id,
-        charge_number: charge.charge_number,
-        due_date: formatDate(charge.due_date),
-      });
-    }),
-  );
+  if (!recorded) await retryDeadlocks(() => ctx.db.transaction((trx) => recordCharged(trx, charge, subscription, made, now)));
   return 'charged';
 }

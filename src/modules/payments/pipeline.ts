@@ -212,7 +212,7 @@ async function sendToProvider(
       // A replayed answer tells the payment as it was when first created; it may have moved on since
       // (and its webhook found no provider id here then). Ask for it as it is now.
       try {
-        return await applyProviderPayment(ctx, recorded, await provider.getPayment(created.id), options);
+        return await applyProviderPayment(ctx, recorded, await provider.getPayment(created.id), { ...options, withChange: undefined });
       } catch (error) {
         ctx.logger.warn('resumed payment recorded; its current status follows by webhook or reconciliation', {
           accountId: row.account_id,
@@ -241,10 +241,11 @@ export async function startPayment(
   account: Account,
   request: PaymentRequest,
   idempotency: IdempotencyScope = WITHOUT_IDEMPOTENCY_KEY,
+  recording: Pick<StatusChangeOptions, 'withChange'> = {},
 ): Promise<PaymentRow> {
   if (idempotency.resumedResourceId) {
     const earlier = await paymentsRepository.find(ctx.db, account.id, idempotency.resumedResourceId);
-    if (earlier) return resumePayment(ctx, account, earlier, { answeredInRequest: true });
+    if (earlier) return resumePayment(ctx, account, earlier, { answeredInRequest: true, ...recording });
   }
   const answeredInRequest = request.originKey === undefined;
   // A payment made before under this origin key is found by the key's uniqueness below, not looked for first.
@@ -257,14 +258,14 @@ export async function startPayment(
     if (!isUniqueViolation(error)) throw error;
     // Another instance made this payment a moment ago: the unique origin key let only one row in.
     const winner = request.originKey ? await paymentsRepository.findByOriginKey(ctx.db, account.id, request.originKey) : undefined;
-    if (winner) return resumePayment(ctx, account, winner, { answeredInRequest });
+    if (winner) return resumePayment(ctx, account, winner, { answeredInRequest, ...recording });
     // Another payment of the same link or order is under way: the unique in-progress key let only it in.
     const underWay = request.inProgressKey ? await paymentsRepository.findInProgress(ctx.db, account.id, request.inProgressKey) : undefined;
     if (underWay) throw new PaymentInProgressError(underWay);
     throw error;
   }
   // A payment made by the service itself (a charge) is told to the client by events, not by an answer.
-  return sendToProvider(ctx, account, provider, row, { answeredInRequest, resumed: false });
+  return sendToProvider(ctx, account, provider, row, { answeredInRequest, resumed: false, ...recording });
 }
 
 /**

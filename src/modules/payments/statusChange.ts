@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import type { ProviderMandate, ProviderPayment } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
@@ -14,6 +15,12 @@ export interface StatusChangeOptions {
    * goes to its webhook_url for it. Every other change is told by an event: never both, never neither.
    */
   answeredInRequest: boolean;
+  /**
+   * Written with the change, in its transaction, after the settle hook and the payment's events: what
+   * the payment's maker records of it (a charge made). Not called for a refusal (`rejected`), nor when
+   * no change is committed: the caller then writes it itself.
+   */
+  withChange?: (trx: Knex.Transaction, payment: PaymentRow) => Promise<void>;
 }
 
 /** How often a change that lost a race to a concurrent change of the same payment is tried again. */
@@ -56,10 +63,13 @@ async function commitTransition(
     }
     if (SETTLED_STATUSES.has(to)) await ctx.settlements.run(trx, { payment: after, from: row.status, to });
     // Its first attempt is ours, right after the commit: claimed as it is written.
-    return enqueuePaymentEvents(trx, row, to, now, {
+    const eventIds = await enqueuePaymentEvents(trx, row, to, now, {
       toPaymentUrl: !options.answeredInRequest,
       claimedUntil: firstAttemptClaim(ctx.clock.now()),
     });
+    // A refused payment is none: its maker records that apart.
+    if (to !== 'rejected') await options.withChange?.(trx, after);
+    return eventIds;
   });
   if (eventIds === false) return false;
   ctx.logger.info('payment status changed', { accountId: row.account_id, paymentId: row.id, purpose: row.purpose, from: row.status, to });
