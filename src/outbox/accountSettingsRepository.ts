@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { readRows } from '../db/hotReads';
 
 /**
  * The two columns of an account that belong to its outgoing events: the secret they are signed with
@@ -8,9 +9,15 @@ import type { Knex } from 'knex';
 const accounts = (db: Knex) => db('accounts');
 
 export const accountEventSettingsRepository = {
+  /** A hot read outside a transaction (db/hotReads): every event sent is signed with it. */
   webhookSecretSealed: async (db: Knex, accountId: string): Promise<string | null> =>
-    (await accounts(db).where({ id: accountId }).first<{ webhook_secret_encrypted: string | null } | undefined>('webhook_secret_encrypted'))
-      ?.webhook_secret_encrypted ?? null,
+    (
+      await readRows<{ webhook_secret_encrypted: string | null }>(
+        db,
+        'select `webhook_secret_encrypted` from `accounts` where `id` = ? limit 1',
+        [accountId],
+      )
+    )[0]?.webhook_secret_encrypted ?? null,
 
   /** Stores the sealed secret unless one is there already: of two first uses, the first one's stays. */
   setWebhookSecretIfNone: (db: Knex, accountId: string, sealed: string) =>

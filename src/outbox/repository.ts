@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { readRows } from '../db/hotReads';
 
 export type OutboundEventStatus = 'pending' | 'delivered' | 'dead';
 
@@ -27,7 +28,9 @@ const table = (db: Knex) => db<OutboundEventRow>('outbound_events');
 export const outboundEventsRepository = {
   insert: (db: Knex, row: OutboundEventRow) => table(db).insert(row),
 
-  find: (db: Knex, id: string) => table(db).where({ id }).first(),
+  /** A hot read outside a transaction (db/hotReads): every delivery attempt reads its event. */
+  find: async (db: Knex, id: string): Promise<OutboundEventRow | undefined> =>
+    (await readRows<OutboundEventRow>(db, 'select * from `outbound_events` where `id` = ? limit 1', [id]))[0],
 
   /**
    * Pending events whose next attempt is due, longest due first (a cross-account job query). Every

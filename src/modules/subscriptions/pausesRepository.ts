@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { formatDate, formatNullableDate } from '../../time';
 import type { PausePeriod } from './schedule';
+import { readRows } from '../../db/hotReads';
 
 export interface SubscriptionPauseRow {
   id: string;
@@ -20,7 +21,12 @@ export const pausesRepository = {
   insert: (db: Knex, row: SubscriptionPauseRow) => table(db).insert(row),
 
   periodsOf: async (db: Knex, accountId: string, subscriptionId: string): Promise<PausePeriod[]> => {
-    const rows = await table(db).where({ account_id: accountId, subscription_id: subscriptionId }).orderBy('from_date');
+    // Read before every charge and plan: a hot read outside a transaction (db/hotReads).
+    const rows = await readRows<SubscriptionPauseRow>(
+      db,
+      'select * from `subscription_pauses` where `account_id` = ? and `subscription_id` = ? order by `from_date` asc',
+      [accountId, subscriptionId],
+    );
     return rows.map((row) => ({ from: formatDate(row.from_date), until: formatNullableDate(row.until_date) }));
   },
 
