@@ -28,6 +28,12 @@ const DEFAULT_SIZES = '1000,10000,100000';
 /** The items of a case at a size: a burst of webhook calls is a tenth of the size. */
 const itemsAt = (name: CaseName, size: number) => (name === 'webhooks' ? Math.max(1, Math.round(size / 10)) : size);
 
+/** A scaled case is always run at a size (main gives it). */
+const sizeOf = (size: number | null): number => {
+  if (size === null) throw new Error('a scaled case runs at a size of BENCH_SIZES');
+  return size;
+};
+
 /** A scaled case's figures at one size. */
 interface ScaledResult {
   database: string;
@@ -51,7 +57,7 @@ async function runCase(name: CaseName, database: Database, size: number | null):
     }
     case 'filtered': {
       const result = await benchFilteredList({
-        count: size ?? Number(process.env.BENCH_FILTERED_ROWS ?? 100_000),
+        count: sizeOf(size),
         connections: 32,
         seconds,
         database,
@@ -74,7 +80,7 @@ async function runCase(name: CaseName, database: Database, size: number | null):
       return result;
     }
     case 'billing': {
-      const count = size ?? Number(process.env.BENCH_BILLING_SUBSCRIPTIONS ?? 10_000);
+      const count = sizeOf(size);
       const concurrency = Number(process.env.BILLING_CONCURRENCY ?? 8);
       const result = await benchBilling({ count, latencyMs: 50, concurrency, database });
       console.log(
@@ -88,7 +94,7 @@ async function runCase(name: CaseName, database: Database, size: number | null):
       return result;
     }
     case 'sync': {
-      const result = await benchSync({ count: size ?? Number(process.env.BENCH_SYNC_ORDERS ?? 10_000), latencyMs: 200, database });
+      const result = await benchSync({ count: sizeOf(size), latencyMs: 200, database });
       console.log(
         `sync (${database}): full order sync of ${result.orders} orders (${result.pages} pages), store answering after ` +
           `${result.storeLatencyMs} ms, ${result.parallelism} at once: ` +
@@ -98,7 +104,7 @@ async function runCase(name: CaseName, database: Database, size: number | null):
       return result;
     }
     case 'webhooks': {
-      const result = await benchWebhooks({ calls: size ?? Number(process.env.BENCH_WEBHOOK_CALLS ?? 1000), database });
+      const result = await benchWebhooks({ calls: sizeOf(size), database });
       console.log(
         `webhooks (${database}): ${result.calls} Mollie calls posted at once: ` +
           `${result.answered200} answered 200, p99 ${result.answerP99Ms} ms; ` +
@@ -144,7 +150,8 @@ function scaleTable(name: CaseName, database: Database, sizes: number[], results
  * `npm run bench`: measurements, not tests. Prints each case beside its ceiling and writes
  * bench/results/latest.json. Cases are chosen with BENCH_CASES (comma-separated; default all);
  * BENCH_MYSQL_URL adds MySQL; BENCH_SIZES sizes the scaled cases (filtered, billing, sync, webhooks);
- * BENCH_SECONDS sets each HTTP load; BENCH_LIST_CUSTOMERS sizes the list case; BENCH_COUNT_STATEMENTS=1
+ * BENCH_SECONDS sets each HTTP load; BENCH_LIST_CUSTOMERS sizes the list case; BENCH_RESULT_NAME names the
+ * JSON file (default latest.json); BENCH_COUNT_STATEMENTS=1
  * prints the SQL statements per charge; BENCH_PROFILE_DIR writes CPU profiles of the service processes.
  */
 async function main(): Promise<void> {
