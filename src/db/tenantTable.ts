@@ -28,10 +28,17 @@ export function tenantTable<Row extends TenantRow>(name: string) {
     find: async (db: Knex, accountId: string, id: string): Promise<Row | undefined> =>
       (await readRows<Row>(db, `select * from \`${name}\` where \`account_id\` = ? and \`id\` = ? limit 1`, [accountId, id]))[0],
 
-    /** Rows by id, for nesting in other resources: one query for a whole page. */
+    /**
+     * Rows by id, for nesting in other resources: one query for a whole page. Read by the id index:
+     * SQLite, which keeps no statistics, took the account's index for `account_id = ? and id in (…)`
+     * and walked the whole account (a page of 15 subscriptions read all 10,000 customers); the account
+     * is compared through coalesce() so that no index serves it, and only the ids are looked up.
+     */
     findMany: async (db: Knex, accountId: string, ids: string[]): Promise<Map<string, Row>> => {
       if (!ids.length) return new Map();
-      const rows = (await scoped(db, accountId).whereIn(`${name}.id`, [...new Set(ids)])) as Row[];
+      const rows = (await db(name)
+        .whereIn(`${name}.id`, [...new Set(ids)])
+        .andWhereRaw(`coalesce(??, '') = ?`, [`${name}.account_id`, accountId])) as Row[];
       return new Map(rows.map((row) => [row.id, row]));
     },
 
