@@ -23,6 +23,12 @@ export interface StatusChangeOptions {
   withChange?: (trx: Knex.Transaction, payment: PaymentRow) => Promise<void>;
 }
 
+/**
+ * Events' first attempts, a few at a time: a billing run's 100,000 status changes never pile up as
+ * requests in memory. One that finds the waiting room full is left to the delivery job (after its claim).
+ */
+const FIRST_ATTEMPTS = { name: 'first event attempts', limit: 16, maxWaiting: 1000, quietMs: 0, maxDeferMs: 0 };
+
 /** How often a change that lost a race to a concurrent change of the same payment is tried again. */
 const RACE_ATTEMPTS = 5;
 
@@ -74,7 +80,9 @@ async function commitTransition(
   if (eventIds === false) return false;
   ctx.logger.info('payment status changed', { accountId: row.account_id, paymentId: row.id, purpose: row.purpose, from: row.status, to });
   // A first attempt right away; the delivery job retries whatever this does not deliver.
-  for (const eventId of eventIds) ctx.background.run('deliver webhook event', () => deliverEvent(ctx, eventId, { claimed: true }));
+  for (const eventId of eventIds) {
+    ctx.background.runInLane(FIRST_ATTEMPTS, 'deliver webhook event', () => deliverEvent(ctx, eventId, { claimed: true }));
+  }
   return true;
 }
 
