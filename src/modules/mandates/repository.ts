@@ -44,8 +44,7 @@ export const mandatesRepository = {
   findByReference: (db: Knex, accountId: string, reference: string) =>
     table(db).where('account_id', accountId).whereRaw('LOWER(mandate_reference) = ?', [reference.toLowerCase()]).first(),
 
-  /** A mandate only when it belongs to this customer of this account. */
-  /** A hot read outside a transaction (db/hotReads): every charge reads its mandate. */
+  /** A mandate only when it belongs to this customer of this account; a hot read outside a transaction (db/hotReads). */
   findForCustomer: async (db: Knex, accountId: string, customerId: string, id: string): Promise<MandateRow | undefined> =>
     (
       await readRows<MandateRow>(db, 'select * from `mandates` where `account_id` = ? and `customer_id` = ? and `id` = ? limit 1', [
