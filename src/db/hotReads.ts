@@ -107,3 +107,8 @@ export async function readRows<Row>(db: Knex, sql: string, bindings: readonly un
   // mysql2 answers [rows, fields]; better-sqlite3 the rows themselves.
   return (db.client.config.client === 'mysql2' ? (result as [Row[], unknown])[0] : result) as Row[];
 }
+
+/** The first row of one read (`limit 1` in the SQL), or undefined: readRows for a lookup by key. */
+export async function readRow<Row>(db: Knex, sql: string, bindings: readonly unknown[]): Promise<Row | undefined> {
+  return (await readRows<Row>(db, sql, bindings))[0];
+}

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Page, PageRequest } from '../paging';
 import { numberedPage, pageOf } from './paging';
-import { readRows } from './hotReads';
+import { readRow } from './hotReads';
 
 /** The lists numbered per account by the database (migration 022): their pages are seeks. */
 const NUMBERED_LISTS = new Set(['customers', 'products', 'subscriptions', 'payment_links', 'follow_ups', 'orders', 'sync_runs']);
@@ -26,7 +26,7 @@ export function tenantTable<Row extends TenantRow>(name: string) {
 
     /** One row by id: a hot read outside a transaction (hotReads.ts), the one read every resource and job makes. */
     find: async (db: Knex, accountId: string, id: string): Promise<Row | undefined> =>
-      (await readRows<Row>(db, `select * from \`${name}\` where \`account_id\` = ? and \`id\` = ? limit 1`, [accountId, id]))[0],
+      readRow<Row>(db, `select * from \`${name}\` where \`account_id\` = ? and \`id\` = ? limit 1`, [accountId, id]),
 
     /**
      * Rows by id, for nesting in other resources: one query for a whole page. Read by the id index:

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readRows } from '../db/hotReads';
+import { readRow } from '../db/hotReads';
 
 /**
  * The two columns of an account that belong to its outgoing events: the secret they are signed with
@@ -12,12 +12,12 @@ export const accountEventSettingsRepository = {
   /** A hot read outside a transaction (db/hotReads): every event sent is signed with it. */
   webhookSecretSealed: async (db: Knex, accountId: string): Promise<string | null> =>
     (
-      await readRows<{ webhook_secret_encrypted: string | null }>(
+      await readRow<{ webhook_secret_encrypted: string | null }>(
         db,
         'select `webhook_secret_encrypted` from `accounts` where `id` = ? limit 1',
         [accountId],
       )
-    )[0]?.webhook_secret_encrypted ?? null,
+    )?.webhook_secret_encrypted ?? null,
 
   /** Stores the sealed secret unless one is there already: of two first uses, the first one's stays. */
   setWebhookSecretIfNone: (db: Knex, accountId: string, sealed: string) =>

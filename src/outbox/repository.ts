@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readRows } from '../db/hotReads';
+import { readRow } from '../db/hotReads';
 
 export type OutboundEventStatus = 'pending' | 'delivered' | 'dead';
 
@@ -29,8 +29,7 @@ export const outboundEventsRepository = {
   insert: (db: Knex, row: OutboundEventRow) => table(db).insert(row),
 
   /** A hot read outside a transaction (db/hotReads): every delivery attempt reads its event. */
-  find: async (db: Knex, id: string): Promise<OutboundEventRow | undefined> =>
-    (await readRows<OutboundEventRow>(db, 'select * from `outbound_events` where `id` = ? limit 1', [id]))[0],
+  find: (db: Knex, id: string) => readRow<OutboundEventRow>(db, 'select * from `outbound_events` where `id` = ? limit 1', [id]),
 
   /**
    * Pending events whose next attempt is due, longest due first (a cross-account job query). Every

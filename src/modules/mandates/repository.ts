@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { MandateMethod, MandateStatus } from '../../providers/types';
 import type { SubscriptionStatus } from '../subscriptions/repository';
-import { readRows } from '../../db/hotReads';
+import { readRow } from '../../db/hotReads';
 
 export interface MandateRow {
   id: string; // the provider's mandate id (mdt_…)
@@ -45,14 +45,12 @@ export const mandatesRepository = {
     table(db).where('account_id', accountId).whereRaw('LOWER(mandate_reference) = ?', [reference.toLowerCase()]).first(),
 
   /** A mandate only when it belongs to this customer of this account; a hot read outside a transaction (db/hotReads). */
-  findForCustomer: async (db: Knex, accountId: string, customerId: string, id: string): Promise<MandateRow | undefined> =>
-    (
-      await readRows<MandateRow>(db, 'select * from `mandates` where `account_id` = ? and `customer_id` = ? and `id` = ? limit 1', [
-        accountId,
-        customerId,
-        id,
-      ])
-    )[0],
+  findForCustomer: (db: Knex, accountId: string, customerId: string, id: string) =>
+    readRow<MandateRow>(db, 'select * from `mandates` where `account_id` = ? and `customer_id` = ? and `id` = ? limit 1', [
+      accountId,
+      customerId,
+      id,
+    ]),
 
   /**
    * The mandates whose state at the provider matters now, across accounts, oldest checked first

@@ -3,7 +3,7 @@ import { tenantTable } from '../../db/tenantTable';
 import type { SequenceType } from '../../providers/types';
 import type { PaymentPurpose } from './purposes';
 import type { PaymentRowStatus } from './transitions';
-import { readRows } from '../../db/hotReads';
+import { readRow } from '../../db/hotReads';
 
 export interface PaymentRow {
   id: string;
@@ -58,10 +58,8 @@ export const paymentsRepository = {
   insert: (db: Knex, row: PaymentRow) => table(db).insert(row),
 
   /** A hot read outside a transaction (db/hotReads): every charge asks it first. */
-  findByOriginKey: async (db: Knex, accountId: string, originKey: string): Promise<PaymentRow | undefined> =>
-    (
-      await readRows<PaymentRow>(db, 'select * from `payments` where `account_id` = ? and `origin_key` = ? limit 1', [accountId, originKey])
-    )[0],
+  findByOriginKey: (db: Knex, accountId: string, originKey: string) =>
+    readRow<PaymentRow>(db, 'select * from `payments` where `account_id` = ? and `origin_key` = ? limit 1', [accountId, originKey]),
 
   /**
    * Whether the account has a payment a provider payment unknown here could belong to: one still
