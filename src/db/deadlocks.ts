@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+
 /** MySQL/MariaDB chose this statement's transaction as the victim of a deadlock: it was rolled back, whole. */
 export function isDeadlock(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -21,4 +23,15 @@ export async function retryDeadlocks<T>(work: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
   }
+}
+
+/**
+ * Whether a finished transaction committed; false when it was rolled back (a deadlock's victim, made
+ * again in another transaction). For what was written in a transaction that `retryDeadlocks` may repeat.
+ */
+export function committed(trx: Knex.Transaction): Promise<boolean> {
+  return trx.executionPromise.then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
-import { retryDeadlocks } from '../../db/deadlocks';
+import { committed, retryDeadlocks } from '../../db/deadlocks';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
 import { formatDate, formatNullableDate, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
@@ -199,10 +199,12 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
   const started = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));
   if (!started && (await fateNow(ctx.db, charge, subscription)) !== 'charge' && (await endUnlessFreed(ctx, charge, now))) return 'skipped';
   // The charge is recorded in the transaction that records its payment's answer (one commit less);
-  // when that answer was recorded before (a resumed run) it is recorded on its own below.
-  let recorded = false;
+  // when that answer was recorded before (a resumed run) it is recorded on its own below. That
+  // transaction is kept, not a flag: one rolled back to break a deadlock (and made again) recorded nothing.
+  let recordedIn: Knex.Transaction | undefined;
   const withChange = async (trx: Knex.Transaction, made: PaymentRow) => {
-    recorded = await recordCharged(trx, charge, subscription, made, now);
+    recordedIn = undefined;
+    if (await recordCharged(trx, charge, subscription, made, now)) recordedIn = trx;
   };
   let payment: PaymentRow | null;
   try {
@@ -227,6 +229,7 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
   }
   if (payment === null) return notCharged(ctx, charge, subscription, 'The mandate of this subscription is no longer valid', null);
   const made = payment;
+  const recorded = recordedIn !== undefined && (await committed(recordedIn));
   if (!recorded) await retryDeadlocks(() => ctx.db.transaction((trx) => recordCharged(trx, charge, subscription, made, now)));
   return 'charged';
 }

@@ -1,5 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
+import { retryDeadlocks } from '../../db/deadlocks';
 import { ConflictError } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
 import { newId } from '../../ids';
@@ -253,7 +254,9 @@ export async function startPayment(
   const provider = await ctx.providers.forAccount(account);
   const row = rowFrom(account, request, toDbDateTime(ctx.clock.now()));
   try {
-    await writeRemembered(ctx.db, idempotency, row.id, (trx) => paymentsRepository.insert(trx, row));
+    // On MySQL the insert waits for the customer and subscription it refers to, so it can be a deadlock's
+    // victim (another charge of the subscription being recorded); rolled back whole, it is made again.
+    await retryDeadlocks(() => writeRemembered(ctx.db, idempotency, row.id, (trx) => paymentsRepository.insert(trx, row)));
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Another instance made this payment a moment ago: the unique origin key let only one row in.

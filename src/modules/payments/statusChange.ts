@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import type { ProviderMandate, ProviderPayment } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
+import { retryDeadlocks } from '../../db/deadlocks';
 import { deliverEvent, firstAttemptClaim } from '../../outbox/delivery';
 import { enqueuePaymentEvents } from '../../outbox/events';
 import { mandatesRepository } from '../mandates/repository';
@@ -18,7 +19,8 @@ export interface StatusChangeOptions {
   /**
    * Written with the change, in its transaction, after the settle hook and the payment's events: what
    * the payment's maker records of it (a charge made). Not called for a refusal (`rejected`), nor when
-   * no change is committed: the caller then writes it itself.
+   * no change is committed: the caller then writes it itself. A transaction rolled back to break a
+   * deadlock is made again, so this may be called more than once; only the transaction that committed counts.
    */
   withChange?: (trx: Knex.Transaction, payment: PaymentRow) => Promise<void>;
 }
@@ -54,29 +56,32 @@ async function commitTransition(
   // A settled payment is no longer under way: its link or order may have another one.
   const settles = SETTLED_STATUSES.has(to) ? { in_progress_key: null } : {};
   const after: PaymentRow = { ...row, ...changes, ...settles, status: to, updated_at: now };
-  const eventIds = await ctx.db.transaction(async (trx) => {
-    const moved = await paymentsRepository.updateStatusIfUnchanged(trx, row.account_id, row.id, row.status, {
-      ...changes,
-      ...settles,
-      status: to,
-      updated_at: now,
-    });
-    if (!moved) return false;
-    await paymentsRepository.recordStatus(trx, { account_id: row.account_id, payment_id: row.id, status: to, changed_at: now });
-    if (mandate && row.customer_id) {
-      const today = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
-      await recordProviderMandate(trx, { id: row.customer_id, account_id: row.account_id }, mandate, { now, today });
-    }
-    if (SETTLED_STATUSES.has(to)) await ctx.settlements.run(trx, { payment: after, from: row.status, to });
-    // Its first attempt is ours, right after the commit: claimed as it is written.
-    const eventIds = await enqueuePaymentEvents(trx, row, to, now, {
-      toPaymentUrl: !options.answeredInRequest,
-      claimedUntil: firstAttemptClaim(ctx.clock.now()),
-    });
-    // A refused payment is none: its maker records that apart.
-    if (to !== 'rejected') await options.withChange?.(trx, after);
-    return eventIds;
-  });
+  // A deadlock's victim (MySQL) was rolled back whole: made again, it finds the payment as it was.
+  const eventIds = await retryDeadlocks(() =>
+    ctx.db.transaction(async (trx) => {
+      const moved = await paymentsRepository.updateStatusIfUnchanged(trx, row.account_id, row.id, row.status, {
+        ...changes,
+        ...settles,
+        status: to,
+        updated_at: now,
+      });
+      if (!moved) return false;
+      await paymentsRepository.recordStatus(trx, { account_id: row.account_id, payment_id: row.id, status: to, changed_at: now });
+      if (mandate && row.customer_id) {
+        const today = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
+        await recordProviderMandate(trx, { id: row.customer_id, account_id: row.account_id }, mandate, { now, today });
+      }
+      if (SETTLED_STATUSES.has(to)) await ctx.settlements.run(trx, { payment: after, from: row.status, to });
+      // Its first attempt is ours, right after the commit: claimed as it is written.
+      const eventIds = await enqueuePaymentEvents(trx, row, to, now, {
+        toPaymentUrl: !options.answeredInRequest,
+        claimedUntil: firstAttemptClaim(ctx.clock.now()),
+      });
+      // A refused payment is none: its maker records that apart.
+      if (to !== 'rejected') await options.withChange?.(trx, after);
+      return eventIds;
+    }),
+  );
   if (eventIds === false) return false;
   ctx.logger.info('payment status changed', { accountId: row.account_id, paymentId: row.id, purpose: row.purpose, from: row.status, to });
   // A first attempt right away; the delivery job retries whatever this does not deliver.
