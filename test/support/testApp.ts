@@ -80,7 +80,7 @@ export function useTestApp(kind: TestDatabaseKind, { perTest = false, ...options
 }
 
 export async function createTestApp(kind: TestDatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase(kind);
+  const database = await createTestDatabase(kind, { migrated: true });
   const { config }: { config: Config } = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: database.url,

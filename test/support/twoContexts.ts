@@ -25,7 +25,7 @@ export interface TwoContextsOptions {
 
 /** Two service instances against the same fresh database, as several servers against one MySQL. */
 export async function createTwoContexts(kind: TestDatabaseKind, options: TwoContextsOptions = {}): Promise<TwoContexts> {
-  const database = await createTestDatabase(kind);
+  const database = await createTestDatabase(kind, { migrated: true });
   const { config } = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
