@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
-import { copyMigratedTemplate } from './mysqlTemplate';
+import { copyMigratedTemplate, databaseUrl } from './mysqlTemplate';
 
 export type TestDatabaseKind = 'sqlite' | 'mysql';
 
@@ -57,11 +57,14 @@ export async function createTestDatabase(kind: TestDatabaseKind, { migrated = fa
     pool: { min: 0, max: 1 },
   });
   await admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [name]);
-  if (migrated) await copyMigratedTemplate(admin, serverUrl, name);
-  const url = new URL(serverUrl.toString());
-  url.pathname = `/${name}`;
+  try {
+    if (migrated) await copyMigratedTemplate(admin, serverUrl, name);
+  } catch (error) {
+    await dropDatabase(admin, name).finally(() => admin.destroy());
+    throw error;
+  }
   return {
-    url: url.toString(),
+    url: databaseUrl(serverUrl, name),
     drop: async () => {
       try {
         await dropDatabase(admin, name);

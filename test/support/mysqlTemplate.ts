@@ -25,7 +25,8 @@ function templateName(): string {
   return `rps_tpl_${hash.digest('hex').slice(0, 16)}`;
 }
 
-function databaseUrl(serverUrl: URL, name: string): string {
+/** The address of database `name` on the server of `serverUrl`. */
+export function databaseUrl(serverUrl: URL, name: string): string {
   const url = new URL(serverUrl.toString());
   url.pathname = `/${name}`;
   return url.toString();
