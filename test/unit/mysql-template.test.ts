@@ -42,7 +42,7 @@ onMySql('the MySQL test databases', () => {
     await admin.destroy();
   });
 
-  it('When a test database is made migrated, then it has the tables, indexes, keys, triggers and migrations the migrations make', async () => {
+  it('When a test database is made migrated, then it has the tables, keys, triggers and migrations that the migrations make', async () => {
     const copy = await createTestDatabase('mysql', { migrated: true });
     const migrated = await createTestDatabase('mysql');
     made.push(copy, migrated);
