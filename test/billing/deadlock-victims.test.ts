@@ -1,13 +1,10 @@
 import type { Knex } from 'knex';
 import nock from 'nock';
-import { randomBase62 } from '../../src/ids';
-import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { runBilling } from '../../src/modules/billing/run';
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveWithNock } from '../../fakes/mollie/nock';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
 import { cli } from '../cli/runInMemory';
-import { seedBillableSubscriptions } from '../support/billing';
+import { billableAccountAtFake } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
 
@@ -54,23 +51,18 @@ onMySql('billing when MySQL rolls back its write to break a deadlock', () => {
   });
 
   async function billableSubscription() {
-    const name = `Deadlocks ${randomBase62(8)}`;
-    const { accountId } = await t.newAccount(name);
-    await setProviderSettings(t.ctx, name, { mollieApiKey: TEST_MOLLIE_KEY, allowLive: false });
-    const [subscriptionId] = await seedBillableSubscriptions(t.ctx.db, accountId, 1);
-    const subscription = await t.ctx.db('subscriptions').where({ id: subscriptionId }).first();
     const fake = new MollieFake('https://api.mollie.com');
     fake.now = () => t.clock.now().getTime();
-    for (const customer of await t.ctx.db('customers').where({ account_id: accountId })) {
-      fake.customers.set(customer.provider_customer_id, { resource: 'customer', id: customer.provider_customer_id });
-    }
+    const accountId = await billableAccountAtFake(t, fake, undefined, 1);
     const served = serveWithNock(fake);
     // The merchant's endpoint takes the events, so the charge's event is counted where it is written.
+    const { name } = await t.ctx.db('accounts').where({ id: accountId }).first();
     expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', name, '--url', `${MERCHANT}/events`)).code).toBe(0);
     nock(MERCHANT).persist().post('/events').reply(200);
     afterTest.push(() => served.stop()); // nock.cleanAll(): Mollie's fake and the merchant's endpoint
     t.clock.set('2026-12-01T06:00:00Z');
-    return { accountId, subscriptionId: String(subscriptionId), customerId: String(subscription.customer_id), fake };
+    const subscription = await t.ctx.db('subscriptions').where({ account_id: accountId }).first();
+    return { accountId, subscriptionId: String(subscription.id), customerId: String(subscription.customer_id), fake };
   }
 
   /** A transaction of the test's own that outweighs any one write of the service. */

@@ -32,6 +32,16 @@ export function databaseUrl(serverUrl: URL, name: string): string {
   return url.toString();
 }
 
+/** Runs every migration on the (empty) database at `url`, as the service does at its first start. */
+export async function migrateFromNothing(url: string): Promise<void> {
+  const db = connectDatabase(url, createLogger('error'));
+  try {
+    await migrateLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function isReady(admin: Knex, template: string): Promise<boolean> {
   const [rows] = (await admin.raw('SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [
     template,
@@ -45,12 +55,7 @@ async function ensureTemplate(admin: Knex, serverUrl: URL, template: string): Pr
   if (await isReady(admin, template)) return;
   await admin.raw('DROP DATABASE IF EXISTS ??', [template]);
   await admin.raw('CREATE DATABASE ?? CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci', [template]);
-  const db = connectDatabase(databaseUrl(serverUrl, template), createLogger('error'));
-  try {
-    await migrateLatest(db);
-  } finally {
-    await db.destroy();
-  }
+  await migrateFromNothing(databaseUrl(serverUrl, template));
   await admin.raw('CREATE TABLE ??.?? (made_at DATETIME NOT NULL)', [template, READY_MARK]);
   await admin.raw('INSERT INTO ??.?? VALUES (UTC_TIMESTAMP())', [template, READY_MARK]);
   const [stale] = (await admin.raw(

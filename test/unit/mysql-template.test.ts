@@ -1,8 +1,6 @@
 import knex, { type Knex } from 'knex';
-import { connectDatabase } from '../../src/db/connect';
-import { migrateLatest } from '../../src/db/migrate';
-import { createLogger } from '../../src/logger';
 import { createTestDatabase, TEST_DATABASES, type TestDatabase } from '../support/databases';
+import { migrateFromNothing } from '../support/mysqlTemplate';
 
 /** Everything of a database's schema that the service relies on, comparable between two databases. */
 async function schemaOf(admin: Knex, database: string) {
@@ -46,12 +44,7 @@ onMySql('the MySQL test databases', () => {
     const copy = await createTestDatabase('mysql', { migrated: true });
     const migrated = await createTestDatabase('mysql');
     made.push(copy, migrated);
-    const db = connectDatabase(migrated.url, createLogger('error'));
-    try {
-      await migrateLatest(db);
-    } finally {
-      await db.destroy();
-    }
+    await migrateFromNothing(migrated.url);
     const nameOf = (database: TestDatabase) => new URL(database.url).pathname.slice(1);
 
     const [ofCopy, ofMigrations] = await Promise.all([schemaOf(admin, nameOf(copy)), schemaOf(admin, nameOf(migrated))]);

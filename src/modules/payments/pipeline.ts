@@ -254,8 +254,8 @@ export async function startPayment(
   const provider = await ctx.providers.forAccount(account);
   const row = rowFrom(account, request, toDbDateTime(ctx.clock.now()));
   try {
-    // On MySQL the insert waits for the customer and subscription it refers to, so it can be a deadlock's
-    // victim (another charge of the subscription being recorded); rolled back whole, it is made again.
+    // On MySQL the insert waits for the rows it refers to (its customer, its subscription), so it can be
+    // a deadlock's victim; rolled back whole, it is made again.
     await retryDeadlocks(() => writeRemembered(ctx.db, idempotency, row.id, (trx) => paymentsRepository.insert(trx, row)));
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
