@@ -25,8 +25,11 @@ export type FakeAnswer = { status: number; body: unknown; headers?: Record<strin
 interface Fault {
   method: string;
   path: RegExp;
-  /** lose: done, answer dropped; hold: done, answer waits; unreachable: not done, connection fails; refuse: not done, `answer` given. */
-  kind: 'lose' | 'hold' | 'unreachable' | 'refuse';
+  /**
+   * lose: done, answer dropped; hold: done, answer waits; stall: not done, waits (then dropped, never done);
+   * unreachable: not done, connection fails; refuse: not done, `answer` given.
+   */
+  kind: 'lose' | 'hold' | 'stall' | 'unreachable' | 'refuse';
   remaining: number;
   answer?: { status: number; body: unknown; headers?: Record<string, string> };
 }
@@ -113,6 +116,14 @@ export class MollieFake {
   /** The answers to the next `times` matching requests wait (the work done) until `releaseHeld()`. */
   holdAnswers(method: string, path: RegExp, times = Number.POSITIVE_INFINITY): void {
     this.faults.push({ method, path, kind: 'hold', remaining: times });
+  }
+
+  /**
+   * The next `times` matching requests wait before they are done (counted in `held`), as a request still on
+   * its way when its caller is killed: released, they are dropped without being done.
+   */
+  stallRequests(method: string, path: RegExp, times = Number.POSITIVE_INFINITY): void {
+    this.faults.push({ method, path, kind: 'stall', remaining: times });
   }
 
   /** The next `times` matching requests never arrive: nothing is done and the connection fails. */
@@ -442,15 +453,21 @@ export class MollieFake {
     if (fault) fault.remaining -= 1;
     if (fault?.kind === 'unreachable') return { lost: true };
     if (fault?.kind === 'refuse' && fault.answer) return fault.answer;
+    if (fault?.kind === 'stall') {
+      await this.waitHeld(request);
+      return { lost: true };
+    }
     const answer = this.idempotent(request);
     if (fault?.kind === 'lose') return { lost: true };
-    if (fault?.kind === 'hold') {
-      await new Promise<void>((release) => {
-        this.held.push({ request, release });
-        for (const wake of this.heldWaiters.splice(0)) wake();
-      });
-    }
+    if (fault?.kind === 'hold') await this.waitHeld(request);
     return answer;
+  }
+
+  private waitHeld(request: FakeRequest): Promise<void> {
+    return new Promise<void>((release) => {
+      this.held.push({ request, release });
+      for (const wake of this.heldWaiters.splice(0)) wake();
+    });
   }
 
   /** Mollie's idempotency: the same key within the hour answers the first answer again. */

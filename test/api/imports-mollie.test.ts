@@ -296,15 +296,89 @@ describe.each(TEST_DATABASES)("imports of Mollie's own subscriptions (the Mollie
       await billAsOf(t.ctx, '2026-12-05');
       expect(await t.ctx.db('subscription_charges').where({ account_id: mollie.accountId })).toEqual([]);
 
+      // Our cancel request was recorded before it was sent: Mollie's canceled is ours, not the customer's.
+      expect(
+        await t.ctx.db('import_handovers').where({ account_id: mollie.accountId, source_id: taken }).whereNotNull('cancel_requested_at'),
+      ).toHaveLength(1);
       const again = await postImport();
       expect(rowsOf(again.body).get(taken)).toMatchObject({
         outcome: 'exists',
         reason: 'Imported before; canceled at Mollie; ours starts 2026-12-05',
       });
       expect((await ours(taken)).handover_pending).toBeFalsy();
+      expect(await t.ctx.db('outbound_events').where({ account_id: mollie.accountId, event: 'import.handover_held' })).toEqual([]);
+      const third = await postImport();
+      expect(rowsOf(third.body).get(taken)).toMatchObject({ outcome: 'exists', reason: 'Imported before.' });
+      expect(fake.requests.filter((request) => request.method === 'DELETE')).toHaveLength(1);
       expect(await countOf('subscriptions')).toBe(1);
       expect(await mollie.billOn('2026-12-05')).toContain(' 1 charged');
       expect(await periodsCharged(taken)).toEqual(['2026-12-05']);
+    },
+  );
+
+  it(
+    'When the customer cancels the Mollie subscription while ours waits for the hand-over, then ours is held and never ' +
+      'charged, the merchant is told once (import.handover_held) and every report says so',
+    async () => {
+      await t.ctx.db('accounts').where({ id: mollie.accountId }).update({ events_url: 'https://merchant.example/events' });
+      const anna = await customerWithMandate(fake);
+      const due = fake.seedSubscription(anna.customerId, {
+        ...monthly({ startDate: '2026-09-21', nextPaymentDate: TODAY, times: 6, timesRemaining: 4 }),
+        mandateId: anna.mandateId,
+      });
+      const first = await postImport();
+      expect(rowsOf(first.body).get(due)?.reason).toContain('hand-over waits');
+
+      // Mollie charges today's period, then the customer ends the subscription in the merchant's Mollie-based account page.
+      fake.runSubscriptions(TODAY);
+      const canceled = await fake.handle({
+        method: 'DELETE',
+        path: `/v2/customers/${anna.customerId}/subscriptions/${due}`,
+        idempotencyKey: undefined,
+        body: {},
+      });
+      expect(canceled).toMatchObject({ status: 200 });
+      t.clock.set('2026-11-22T08:00:00Z');
+      const deletesBefore = fake.requests.filter((request) => request.method === 'DELETE').length;
+
+      const second = await postImport();
+      expect(second.body.counts).toMatchObject({ created: 0, failed: 1 });
+      const held = rowsOf(second.body).get(due);
+      expect(held).toMatchObject({ outcome: 'failed', field: 'handover', subscription_id: (await ours(due)).id });
+      expect(held?.reason).toBe(
+        "Held: Mollie's subscription was canceled without our asking (by the customer, or in its dashboard) while ours waited " +
+          'to take it over, so the customer ended it there: ours charges nothing. Cancel ours if the customer ended it; the ' +
+          'import never starts charging it',
+      );
+      expect((await ours(due)).handover_pending).toBeTruthy();
+      const third = await postImport();
+      expect(rowsOf(third.body).get(due)).toMatchObject({ outcome: 'failed', field: 'handover', reason: held?.reason });
+      expect(fake.requests.filter((request) => request.method === 'DELETE')).toHaveLength(deletesBefore);
+
+      // Never charged by us, on any later date.
+      for (const date of ['2026-12-21', '2027-01-21']) expect(await mollie.billOn(date)).toContain(' 0 charged');
+      expect(await periodsCharged(due)).toEqual(['2026-11-21']);
+      const events = await t.ctx
+        .db('outbound_events')
+        .where({ account_id: mollie.accountId, event: 'import.handover_held' })
+        .pluck('payload');
+      expect(events.map((payload: string) => JSON.parse(payload))).toEqual([
+        {
+          id: (await ours(due)).id,
+          event: 'import.handover_held',
+          status: 'held',
+          customer_id: (await ours(due)).customer_id,
+          source: 'mollie-subscriptions',
+          source_id: due,
+          reason: 'canceled_at_source',
+        },
+      ]);
+
+      // The merchant cancels ours: the hand-over has nothing left to hold.
+      expect((await t.as(mollie.token).delete(`/api/v2/subscriptions/${(await ours(due)).id}`)).status).toBeLessThan(300);
+      const after = await postImport();
+      expect(rowsOf(after.body).get(due)).toMatchObject({ outcome: 'exists' });
+      expect(rowsOf(after.body).get(due)?.reason).toContain('ours is cancelled too');
     },
   );
 

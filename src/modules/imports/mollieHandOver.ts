@@ -1,10 +1,12 @@
 import type { Account, AppContext } from '../../context';
 import type { PaymentProvider } from '../../providers';
 import type { ProviderSubscription } from '../../providers/types';
-import { calendarDateIn, formatNullableDate } from '../../time';
+import { calendarDateIn, formatNullableDate, toDbDateTime } from '../../time';
+import { enqueueAccountEvent } from '../../outbox/events';
 import { customersRepository } from '../customers/repository';
 import type { SubscriptionRow } from '../subscriptions/repository';
 import type { ScheduledCharge } from '../subscriptions/schedule';
+import { importHandOversRepository, type HandOverKey } from './handOversRepository';
 import { moveOursPast } from './movePast';
 import type { HandOver, ImportCandidate } from './sources';
 
@@ -22,14 +24,56 @@ function chargedAtMollie(charge: ScheduledCharge, mollie: ProviderSubscription, 
 
 const firstOf = (ours: SubscriptionRow) => formatNullableDate(ours.next_payment_at) ?? 'none: its charges were all made at Mollie';
 
+const SOURCE = 'mollie-subscriptions' as const;
+
+/**
+ * Mollie's subscription stopped without our asking: the customer (or someone in Mollie's dashboard)
+ * ended it while ours waited to take it over. Ours is held — still pending, so billing charges none of
+ * it — and the merchant is told once (`import.handover_held`) and in every run's report, to decide.
+ * Ours cancelled meanwhile (the merchant decided): nothing is left to hold.
+ */
+async function hold(ctx: AppContext, key: HandOverKey, ours: SubscriptionRow, why: string): Promise<HandOver> {
+  if (ours.status === 'cancelled' || ours.status === 'completed') return { done: true, note: `${why}; ours is ${ours.status} too` };
+  const now = toDbDateTime(ctx.clock.now());
+  await importHandOversRepository.ensure(ctx.db, key, ours.id, now);
+  await ctx.db.transaction(async (trx) => {
+    if (!(await importHandOversRepository.markHeld(trx, key, now))) return;
+    await enqueueAccountEvent(
+      trx,
+      ours.account_id,
+      {
+        name: 'import.handover_held',
+        resourceId: ours.id,
+        body: { status: 'held', customer_id: ours.customer_id, source: key.source, source_id: key.source_id, reason: 'canceled_at_source' },
+      },
+      now,
+    );
+  });
+  ctx.logger.warn('import hand-over held: the source subscription was canceled without our asking', {
+    accountId: ours.account_id,
+    subscriptionId: ours.id,
+    sourceId: key.source_id,
+  });
+  return {
+    done: false,
+    held: true,
+    note:
+      `${why} while ours waited to take it over, so the customer ended it there: ours charges nothing. ` +
+      'Cancel ours if the customer ended it; the import never starts charging it',
+  };
+}
+
 /**
  * Stops Mollie's subscription once ours holds the next charge, in the order that never charges a period
  * twice nor skips one. Mollie's subscription is read again (the run may come days after ours was made).
- * Canceled or completed there: nothing more is billed there. Due today or earlier there: Mollie makes
- * that charge on its daily run, ours starts after it, and the hand-over waits until Mollie has made it
- * (its next payment date moved on) before canceling it; a later run finishes. Any period Mollie charged
- * since ours was made is taken out of ours first. A lost answer to the cancel throws: the row fails on
- * `handover`, ours stays pending, and the next run finds Mollie's canceled (the cancel is safe to repeat).
+ * Completed there: nothing more is billed there. Canceled there: only a cancel we asked for (recorded in
+ * `import_handovers` before it was sent) hands ours over; any other cancel was the customer's, and ours is
+ * held (see hold). Due today or earlier there: Mollie makes that charge on its daily run, ours starts after
+ * it, and the hand-over waits until Mollie has made it (its next payment date moved on) before canceling
+ * it; a later run finishes. Any period Mollie charged since ours was made is taken out of ours first. A
+ * lost answer to the cancel, or a crash before it was sent, leaves the row failed on `handover` and ours
+ * pending; the next run finds our recorded request and either Mollie's canceled (ours) or still active
+ * (the cancel is sent again: safe to repeat).
  */
 export async function handOverMollieSubscription(
   ctx: AppContext,
@@ -41,13 +85,22 @@ export async function handOverMollieSubscription(
   const customer = await customersRepository.find(ctx.db, account.id, subscription.customer_id);
   const mollieCustomerId = customer?.provider_customer_id;
   if (!mollieCustomerId) throw new Error('Our customer is not linked to a Mollie customer.');
+  const key: HandOverKey = { account_id: account.id, source: SOURCE, source_id: candidate.sourceId };
+  const askedToCancel = Boolean((await importHandOversRepository.find(ctx.db, key))?.cancel_requested_at);
   const mollie = (await provider.listSubscriptions(mollieCustomerId)).find((listed) => listed.id === candidate.sourceId);
-  if (!mollie) return { done: true, note: 'Mollie no longer lists the subscription: it bills it no more' };
+  if (!mollie) {
+    if (askedToCancel) return { done: true, note: 'Mollie no longer lists the subscription: it bills it no more' };
+    return hold(ctx, key, subscription, 'Mollie no longer lists the subscription, and we never asked to cancel it,');
+  }
   const today = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
   const ours = await moveOursPast(ctx, subscription, (charge) => chargedAtMollie(charge, mollie, today));
   const moved = ours.next_charge_number !== subscription.next_charge_number;
   const from = moved ? `Mollie charged up to it, so ours now starts ${firstOf(ours)}` : `ours starts ${firstOf(ours)}`;
-  if (mollie.status === 'canceled' || mollie.status === 'completed') return { done: true, note: `${mollie.status} at Mollie; ${from}` };
+  if (mollie.status === 'completed') return { done: true, note: `completed at Mollie; ${from}` };
+  if (mollie.status === 'canceled') {
+    if (askedToCancel) return { done: true, note: `canceled at Mollie; ${from}` };
+    return hold(ctx, key, ours, "Mollie's subscription was canceled without our asking (by the customer, or in its dashboard)");
+  }
   if (mollie.nextPaymentDate !== null && mollie.nextPaymentDate <= today) {
     return {
       done: false,
@@ -56,6 +109,10 @@ export async function handOverMollieSubscription(
         'run the import again once Mollie has made that charge, to cancel it there',
     };
   }
+  // Ours first, committed, then the call: whatever becomes of its answer, a later run knows the cancel was ours.
+  const now = toDbDateTime(ctx.clock.now());
+  await importHandOversRepository.ensure(ctx.db, key, subscription.id, now);
+  await importHandOversRepository.recordCancelRequest(ctx.db, key, now);
   await provider.cancelSubscription(mollieCustomerId, mollie.id);
   return { done: true, note: `canceled at Mollie; ${from}` };
 }

@@ -332,6 +332,15 @@ async function handOverRow(
   if (!source.handOver) return done;
   try {
     const handed = await source.handOver(ctx, account, provider, candidate, subscription);
+    if (!handed.done && handed.held) {
+      // Not a failure a run again fixes: the merchant decides (ours stays pending, charged by nobody).
+      return result('failed', {
+        field: 'handover',
+        reason: withNote(`Held: ${handed.note}`, undefined),
+        customerId: subscription.customer_id,
+        subscriptionId: subscription.id,
+      });
+    }
     if (!handed.done) return { ...done, reason: withNote(done.reason ?? '', `hand-over waits: ${handed.note}`) };
     await subscriptionsRepository.update(ctx.db, subscription, {
       handover_pending: false,

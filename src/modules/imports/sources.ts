@@ -62,8 +62,10 @@ export interface ImportCandidate {
 /**
  * Where a hand-over stands: `done` when the source bills the subscription no more; otherwise `note`
  * says what it waits for (a charge the source makes today, say) and the next run tries again.
+ * `held`: the source stopped billing without our asking (the customer ended it there): ours is held,
+ * never charged, and the row is reported for the merchant to decide.
  */
-export type HandOver = { done: true; note?: string } | { done: false; note: string };
+export type HandOver = { done: true; note?: string } | { done: false; note: string; held?: true };
 
 /**
  * A place running subscriptions are read from, one candidate at a time (an async generator), for
