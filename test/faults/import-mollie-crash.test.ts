@@ -127,4 +127,54 @@ describe.each(TEST_DATABASES)("an import of Mollie's subscriptions killed halfwa
     const cancels = crashed.fake.requests.filter((request) => request.method === 'DELETE').map((request) => request.path);
     expect(new Set(cancels).size).toBe(SUBSCRIPTIONS);
   });
+
+  it.each([
+    ['before the cancel reached Mollie', 'stalled'],
+    ['after Mollie canceled, before its answer came back', 'held'],
+  ] as const)(
+    'When the CLI is killed %s, then our recorded cancel request proves the cancel ours: the next run releases ours once, holds nothing',
+    async (_when, fault) => {
+      const env = billingProcessEnv(t, 1);
+      const fake = new MollieFake('https://127.0.0.1');
+      const { customerId, mandateId } = await customerWithMandate(fake);
+      const sourceId = fake.seedSubscription(customerId, {
+        amount: 1250,
+        interval: '1 month',
+        startDate: '2030-01-05',
+        nextPaymentDate: '2030-03-05',
+        description: 'Coffee',
+        mandateId,
+      });
+      const server = await serveOverHttps(fake);
+      servers.push(server);
+      const { name, accountId } = await accountOn(server.apiUrl);
+      // Nothing listens there: the rows are what this test reads.
+      await t.ctx.db('accounts').where({ id: accountId }).update({ events_url: 'http://127.0.0.1:9/events' });
+      if (fault === 'stalled') fake.stallRequests('DELETE', /\/subscriptions\//, 1);
+      else fake.holdAnswers('DELETE', /\/subscriptions\//, 1);
+
+      const running = startCliProcess(env, ['import', 'mollie-subscriptions', '--account', name]);
+      await fake.untilHeld(1);
+      // Our request was committed before the call went out.
+      const recorded = await t.ctx.db('import_handovers').where({ account_id: accountId, source_id: sourceId }).first();
+      expect(recorded?.cancel_requested_at).toBeTruthy();
+      await running.crash();
+      fake.releaseHeld();
+      expect(fake.subscriptions.get(sourceId)?.status).toBe(fault === 'stalled' ? 'active' : 'canceled');
+      const ours = () => t.ctx.db('subscriptions').where({ account_id: accountId, source_id: sourceId }).first();
+      expect((await ours()).handover_pending).toBeTruthy();
+
+      const again = await runCliProcess(env, ['import', 'mollie-subscriptions', '--account', name]);
+      expect(problemsIn(again.stderr)).toEqual([]);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('canceled at Mollie; ours starts 2030-03-05');
+      expect((await ours()).handover_pending).toBeFalsy();
+      expect(fake.subscriptions.get(sourceId)?.status).toBe('canceled');
+      expect(await t.ctx.db('outbound_events').where({ account_id: accountId, event: 'import.handover_held' })).toEqual([]);
+      // Done once at Mollie: a stalled cancel was never done there, and sent again; a done one is not sent again.
+      const deletes = fake.requests.filter((request) => request.method === 'DELETE');
+      expect(deletes).toHaveLength(fault === 'stalled' ? 2 : 1);
+      expect(await countOf('subscriptions', accountId)).toBe(1);
+    },
+  );
 });
