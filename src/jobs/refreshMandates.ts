@@ -16,7 +16,7 @@ export async function refreshMandates(ctx: AppContext, signal: AbortSignal, batc
   const result: JobResult = { processed: 0, failed: 0 };
   // Old mandates a takeover left unused whose revocation a crash or a provider error left behind.
   const revocations = await revokeDueMandates(ctx);
-  result.processed += revocations.revoked;
+  result.processed += revocations.revoked + revocations.kept;
   result.failed += revocations.failed;
   for (const mandate of await mandatesRepository.dueForRefresh(ctx.db, batchSize)) {
     if (signal.aborted) break;

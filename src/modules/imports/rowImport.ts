@@ -261,6 +261,7 @@ async function ensureSepaMandate(
   const now = ctx.clock.now();
   const row = mandateRowFrom(made, {
     customer,
+    origin: 'import',
     reference: wanted.reference,
     customReference: true,
     now: toDbDateTime(now),
@@ -295,7 +296,13 @@ async function ensureExistingMandate(
   const mandate = await checkExistingMandate(provider, customer.provider_customer_id as string, providerMandateId);
   const now = ctx.clock.now();
   await ctx.db.transaction((trx) =>
-    recordProviderMandate(trx, customer, mandate, { now: toDbDateTime(now), today: calendarDateIn(now, ctx.config.APP_TIMEZONE) }),
+    recordProviderMandate(
+      trx,
+      customer,
+      mandate,
+      { now: toDbDateTime(now), today: calendarDateIn(now, ctx.config.APP_TIMEZONE) },
+      'import',
+    ),
   );
   const row = await mandatesRepository.find(ctx.db, customer.account_id, providerMandateId);
   if (!row) throw new Error(`Mandate ${providerMandateId} was recorded but cannot be read back`);

@@ -2,17 +2,19 @@ import type { Knex } from 'knex';
 import { enqueueAccountEvent } from '../../outbox/events';
 import type { MandateRow } from './repository';
 
-export type MandateEvent = 'created' | 'revoked';
+export type MandateEvent = 'created' | 'revoked' | 'revocation_skipped';
 
 /**
  * `mandate.<event>` to the account's events endpoint, in the transaction that records the mandate or
- * its revocation. The body names the customer and the status, never the account holder or the IBAN.
+ * its revocation (or that it was kept: `extra` says why). The body names the customer and the status,
+ * never the account holder or the IBAN.
  */
 export function enqueueMandateEvent(
   trx: Knex.Transaction,
   mandate: Pick<MandateRow, 'id' | 'account_id' | 'customer_id' | 'method' | 'status'>,
   event: MandateEvent,
   now: string,
+  extra: Record<string, unknown> = {},
 ): Promise<string | null> {
   return enqueueAccountEvent(
     trx,
@@ -20,7 +22,12 @@ export function enqueueMandateEvent(
     {
       name: `mandate.${event}`,
       resourceId: mandate.id,
-      body: { customer_id: mandate.customer_id, method: mandate.method, status: event === 'revoked' ? 'invalid' : mandate.status },
+      body: {
+        customer_id: mandate.customer_id,
+        method: mandate.method,
+        status: event === 'revoked' ? 'invalid' : mandate.status,
+        ...extra,
+      },
     },
     now,
   );

@@ -7,6 +7,7 @@ import { activateDraftsOn } from '../subscriptions/activation';
 import { enqueueMandateEvent } from './events';
 import { mandatesRepository, type MandateRow } from './repository';
 import { providerFieldsOf } from './service';
+import { moveWaitingTakeovers } from './takeover';
 
 /** What one refresh found, for the job's summary and the tests. */
 export interface MandateRefresh {
@@ -30,7 +31,8 @@ async function mandateAtProvider(ctx: AppContext, mandate: MandateRow, providerC
 
 /**
  * Asks the provider how one of our mandates stands and records it, with when we asked. Turned
- * valid: the draft subscriptions on it become active (activation.ts). No longer valid — invalid at
+ * valid: takeovers that waited for it move the subscriptions onto it (takeover.ts), and the draft
+ * subscriptions on it become active (activation.ts). No longer valid — invalid at
  * the provider, or unknown there — it is marked `invalid` with `revoked_at`: nothing is charged on it
  * any more; each charge of its subscriptions that comes due is `not_charged` and a follow-up of kind
  * `mandate` asks the customer to pay by link (billing's charging). A provider error throws, with the
@@ -64,7 +66,10 @@ export async function refreshMandate(ctx: AppContext, mandate: MandateRow): Prom
     });
     return { status: 'invalid', ended: true, activated: 0 };
   }
-  await mandatesRepository.update(ctx.db, mandate, { ...providerFieldsOf(remote), checked_at: now, updated_at: now });
+  const fields = providerFieldsOf(remote);
+  await mandatesRepository.update(ctx.db, mandate, { ...fields, checked_at: now, updated_at: now });
+  // Turned valid: takeovers that waited for it move now (the old mandates are revoked only then).
+  if (remote.status === 'valid') await moveWaitingTakeovers(ctx, { ...mandate, ...fields });
   const activated = remote.status === 'valid' ? await activateDraftsOn(ctx, mandate) : 0;
   return { status: remote.status, ended: false, activated };
 }

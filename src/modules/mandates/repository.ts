@@ -23,11 +23,18 @@ export interface MandateRow {
   custom_reference: boolean | number;
   signature_date: string | null; // Y-m-d
   revoked_at: string | null;
+  /**
+   * How it came to us (migration 054): a first payment of ours, `POST …/mandates`, or an import (found or
+   * made at the provider). Null: a row older than that we could not place. Absent in rows written before.
+   */
+  origin?: MandateOrigin | null;
   /** When the refresh-mandates job last asked the provider about it; null or absent: never. */
   checked_at?: string | null;
   created_at: string;
   updated_at: string;
 }
+
+export type MandateOrigin = 'first_payment' | 'api' | 'import';
 
 const table = (db: Knex) => db<MandateRow>('mandates');
 

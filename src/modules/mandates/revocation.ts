@@ -4,6 +4,7 @@ import { ProviderNotFoundError } from '../../providers/errors';
 import { toDbDateTime } from '../../time';
 import { customersRepository } from '../customers/repository';
 import { enqueueMandateEvent } from './events';
+import { madeByOurFirstPayment, otherBillersOf } from './otherBillers';
 import { mandatesRepository, type MandateRow } from './repository';
 import { mandateRevocationsRepository } from './revocationsRepository';
 
@@ -65,12 +66,38 @@ export async function scheduleRevocationOfUnused(
 const REVOCATIONS_PER_RUN = 100;
 
 /**
+ * Another biller charges the mandate (the provider's own subscriptions): it stays, its revocation row
+ * is closed with a note, and the merchant hears `mandate.revocation_skipped` once, naming them.
+ */
+async function keepForOtherBillers(ctx: AppContext, mandate: MandateRow, billers: string[], now: string): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    const note = `used at the provider by ${billers.join(', ')}: kept`.slice(0, 191);
+    if (!(await mandateRevocationsRepository.markDone(trx, mandate, now, note))) return;
+    await enqueueMandateEvent(trx, mandate, 'revocation_skipped', now, {
+      reason: 'used_at_provider',
+      provider_subscription_ids: billers,
+    });
+  });
+  ctx.logger.info('mandate kept: another biller at the provider still uses it', {
+    accountId: mandate.account_id,
+    mandateId: mandate.id,
+    billers: billers.length,
+  });
+}
+
+/**
  * Revokes the mandates recorded as due, across accounts: right after the commit that recorded them,
  * and again from the refresh-mandates job for any a crash or a provider error left behind. A mandate
  * that a subscription uses again by now (moved back to it) is not revoked: its row is closed with a note.
+ * Nor is one another biller may charge: a mandate a first payment of ours did not make (imported, found
+ * at the provider) is revoked only when the provider lists no subscription of the customer charging it
+ * (naming it, or naming none: those charge any valid mandate); otherwise it is kept (keepForOtherBillers).
  */
-export async function revokeDueMandates(ctx: AppContext, limit = REVOCATIONS_PER_RUN): Promise<{ revoked: number; failed: number }> {
-  const result = { revoked: 0, failed: 0 };
+export async function revokeDueMandates(
+  ctx: AppContext,
+  limit = REVOCATIONS_PER_RUN,
+): Promise<{ revoked: number; kept: number; failed: number }> {
+  const result = { revoked: 0, kept: 0, failed: 0 };
   const now = toDbDateTime(ctx.clock.now());
   for (const due of await mandateRevocationsRepository.due(ctx.db, now, limit)) {
     const mandate = await mandatesRepository.find(ctx.db, due.account_id, due.mandate_id);
@@ -80,8 +107,14 @@ export async function revokeDueMandates(ctx: AppContext, limit = REVOCATIONS_PER
       } else if ((await mandatesRepository.subscriptionsUsing(ctx.db, due.account_id, mandate.id)).length > 0) {
         await mandateRevocationsRepository.markDone(ctx.db, mandate, now, 'in use again: kept');
       } else {
-        await revokeMandate(ctx, mandate);
-        result.revoked += 1;
+        const billers = madeByOurFirstPayment(mandate) ? [] : await otherBillersOf(ctx, mandate);
+        if (billers.length > 0) {
+          await keepForOtherBillers(ctx, mandate, billers, now);
+          result.kept += 1;
+        } else {
+          await revokeMandate(ctx, mandate);
+          result.revoked += 1;
+        }
       }
     } catch (error) {
       result.failed += 1;

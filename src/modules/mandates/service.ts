@@ -9,7 +9,7 @@ import type { ProviderMandate } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';
 import { customersRepository, type CustomerRow } from '../customers/repository';
 import { enqueueMandateEvent } from './events';
-import { mandatesRepository, type MandateRow } from './repository';
+import { mandatesRepository, type MandateOrigin, type MandateRow } from './repository';
 import type { CreateMandateInput } from './schemas';
 
 const CREATE_FAILED = 'Could not create mandate. Some fields contain invalid data';
@@ -28,6 +28,7 @@ export function generateMandateReference(): string {
 
 interface MandateRecordContext {
   customer: Pick<CustomerRow, 'id' | 'account_id'>;
+  origin: MandateOrigin;
   reference: string | null;
   customReference: boolean;
   now: string;
@@ -68,7 +69,7 @@ export function providerFieldsOf(
 /** Our record of the provider's mandate. */
 export function mandateRowFrom(
   created: ProviderMandate,
-  { customer, reference, customReference, now, today }: MandateRecordContext,
+  { customer, origin, reference, customReference, now, today }: MandateRecordContext,
 ): MandateRow {
   return {
     id: created.id,
@@ -79,23 +80,26 @@ export function mandateRowFrom(
     custom_reference: customReference,
     signature_date: created.signatureDate ?? today,
     revoked_at: null,
+    origin,
     created_at: now,
     updated_at: now,
   };
 }
 
 /**
- * Records a mandate the provider made by itself (a paid first payment), in the caller's transaction.
- * A concurrent processor of the same payment may have recorded it already: then nothing changes.
+ * Records a mandate the provider made by itself (a paid first payment of ours; or, `import`, one an
+ * import found there), in the caller's transaction. A concurrent processor of the same payment may
+ * have recorded it already: then nothing changes.
  */
 export async function recordProviderMandate(
   trx: Knex.Transaction,
   customer: Pick<CustomerRow, 'id' | 'account_id'>,
   mandate: ProviderMandate,
   at: { now: string; today: string },
+  origin: MandateOrigin = 'first_payment',
 ): Promise<void> {
   if (await mandatesRepository.findForCustomer(trx, customer.account_id, customer.id, mandate.id)) return;
-  const row = mandateRowFrom(mandate, { customer, reference: mandate.mandateReference, customReference: false, ...at });
+  const row = mandateRowFrom(mandate, { customer, origin, reference: mandate.mandateReference, customReference: false, ...at });
   await mandatesRepository.insert(trx, row);
   await enqueueMandateEvent(trx, row, 'created', at.now);
 }
@@ -198,7 +202,14 @@ export async function createMandate(
     },
     `mandate-${customer.id}-${reference}`,
   );
-  const row = mandateRowFrom(created, { customer, reference, customReference: custom !== null, now: toDbDateTime(now), today });
+  const row = mandateRowFrom(created, {
+    customer,
+    origin: 'api',
+    reference,
+    customReference: custom !== null,
+    now: toDbDateTime(now),
+    today,
+  });
   try {
     await ctx.db.transaction(async (trx) => {
       await mandatesRepository.insert(trx, row);

@@ -14,7 +14,7 @@ import { enqueueSubscriptionUpdated } from '../subscriptions/events';
 import { subscriptionsRepository, type SubscriptionStatus } from '../subscriptions/repository';
 import { mandatesRepository, type MandateRow } from './repository';
 import { revokeDueAfterCommit, scheduleRevocationOfUnused } from './revocation';
-import { mandateTakeoversRepository, subscriptionIdsOf, type TakeoverRequester } from './takeoversRepository';
+import { mandateTakeoversRepository, subscriptionIdsOf, waitingTakeoversRepository, type TakeoverRequester } from './takeoversRepository';
 import { confirmMethodChanged } from '../portal/confirmations';
 
 /**
@@ -162,8 +162,67 @@ export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: Pay
   if (!(await mandateTakeoversRepository.claim(trx, takeover, mandate.id, now))) return 0;
   const via = takeover.requested_via ?? undefined;
   const moved = await moveSubscriptionsTo(ctx, trx, mandate, subscriptionIdsOf(takeover), { linkId: link.id, via });
-  // The customer changed it in the portal: they are told it is done, with the settle transaction.
-  if (via === 'portal') await confirmMethodChanged(ctx, trx, mandate, link.id);
+  // The customer changed it in the portal: they are told it is done, with the settle transaction (or the move, for a pending mandate).
+  if (via === 'portal' && mandate.status === 'valid') await confirmMethodChanged(ctx, trx, mandate, link.id);
+  return moved;
+}
+
+/** What asked for a takeover, as the key that records it waiting once. */
+const originKeyOf = (mandate: MandateRow, origin: { linkId?: string; orderId?: string }): string =>
+  origin.linkId ? `link-${origin.linkId}` : origin.orderId ? `order-${origin.orderId}` : `mandate-${mandate.id}`;
+
+/**
+ * A takeover onto a mandate that is still `pending` (the bank has not confirmed it) moves nothing yet:
+ * the subscriptions stay on a mandate that charges, and the old one is not revoked, until the new one is
+ * valid. Recorded in the caller's transaction; the refresh-mandates job moves them when it turns valid
+ * (moveWaitingTakeovers). One never valid (refused) moves nothing.
+ */
+async function waitUntilValid(
+  ctx: AppContext,
+  trx: Knex.Transaction,
+  mandate: MandateRow,
+  chosen: readonly string[] | null,
+  origin: { linkId?: string; orderId?: string; via?: TakeoverRequester },
+  now: string,
+): Promise<void> {
+  await waitingTakeoversRepository.insert(trx, {
+    account_id: mandate.account_id,
+    origin_key: originKeyOf(mandate, origin),
+    mandate_id: mandate.id,
+    customer_id: mandate.customer_id,
+    subscription_ids: chosen === null ? null : JSON.stringify([...new Set(chosen)]),
+    link_id: origin.linkId ?? null,
+    order_id: origin.orderId ?? null,
+    requested_via: origin.via ?? null,
+    moved_at: null,
+    created_at: now,
+  });
+  ctx.logger.info('new mandate is still pending: the takeover waits until it is valid', {
+    accountId: mandate.account_id,
+    mandateId: mandate.id,
+    ...origin,
+  });
+}
+
+/**
+ * The mandate turned valid (the refresh-mandates job): each takeover that waited for it moves now, once,
+ * as it would have when paid (subscription.updated, the store's method_changed, the portal's mail), and
+ * the old mandates left unused are revoked after the commit. Answers how many subscriptions moved.
+ */
+export async function moveWaitingTakeovers(ctx: AppContext, mandate: MandateRow): Promise<number> {
+  if (mandate.status !== 'valid') return 0;
+  const waitingRows = await waitingTakeoversRepository.waitingFor(ctx.db, mandate.account_id, mandate.id);
+  let moved = 0;
+  for (const row of waitingRows) {
+    moved += await ctx.db.transaction(async (trx) => {
+      if (!(await waitingTakeoversRepository.claim(trx, row, toDbDateTime(ctx.clock.now())))) return 0;
+      const via = row.requested_via ?? undefined;
+      const origin = { ...(row.link_id ? { linkId: row.link_id } : {}), ...(row.order_id ? { orderId: row.order_id } : {}), via };
+      const count = await moveSubscriptionsTo(ctx, trx, mandate, subscriptionIdsOf(row), origin);
+      if (via === 'portal' && row.link_id) await confirmMethodChanged(ctx, trx, mandate, row.link_id);
+      return count;
+    });
+  }
   return moved;
 }
 
@@ -171,6 +230,7 @@ export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: Pay
  * The customer's subscriptions in use (all, or those of `chosen`) move to `mandate`, in the caller's
  * transaction, each with `subscription.updated`; a draft becomes active when the mandate is valid;
  * the old mandates left unused are recorded due and revoked after the commit (revocation.ts).
+ * A mandate still `pending` moves nothing yet: the takeover waits until it is valid (waitUntilValid).
  * Answers how many moved.
  */
 export async function moveSubscriptionsTo(
@@ -181,6 +241,10 @@ export async function moveSubscriptionsTo(
   origin: { linkId?: string; orderId?: string; via?: TakeoverRequester },
 ): Promise<number> {
   const now = toDbDateTime(ctx.clock.now());
+  if (mandate.status !== 'valid') {
+    await waitUntilValid(ctx, trx, mandate, chosen, origin, now);
+    return 0;
+  }
   const subscriptions = await subscriptionsRepository.ofCustomerNotOnMandate(trx, mandate.account_id, mandate.customer_id, {
     statuses: TAKEN_OVER,
     mandateId: mandate.id,

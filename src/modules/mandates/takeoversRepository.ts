@@ -48,3 +48,39 @@ export const accountTakeoverSettingsRepository = {
     if (!updated) await db('account_takeover_settings').insert({ account_id: accountId, store_checkout: on, updated_at: now });
   },
 };
+
+/**
+ * A takeover whose new mandate was still `pending` (migration 054): what it is to move once the mandate
+ * turns valid, named by what asked for it (`link-<id>`, `order-<id>`), done once (`moved_at`).
+ */
+export interface WaitingTakeoverRow {
+  account_id: string;
+  origin_key: string;
+  mandate_id: string;
+  customer_id: string;
+  /** JSON list of subscription ids; null: every subscription of the customer in use then. */
+  subscription_ids: string | null;
+  link_id: string | null;
+  order_id: string | null;
+  requested_via: TakeoverRequester | null;
+  moved_at: string | null;
+  created_at: string;
+}
+
+const waiting = (db: Knex) => db<WaitingTakeoverRow>('mandate_waiting_takeovers');
+
+export const waitingTakeoversRepository = {
+  /** Recorded once per origin: the same settle seen again keeps the first row. */
+  insert: async (db: Knex, row: WaitingTakeoverRow): Promise<void> => {
+    if (await waiting(db).where({ account_id: row.account_id, origin_key: row.origin_key }).first()) return;
+    await waiting(db).insert(row);
+  },
+
+  /** Those still waiting for this mandate, oldest first. */
+  waitingFor: (db: Knex, accountId: string, mandateId: string): Promise<WaitingTakeoverRow[]> =>
+    waiting(db).where({ account_id: accountId, mandate_id: mandateId }).whereNull('moved_at').orderBy('created_at').orderBy('origin_key'),
+
+  /** Claims it: 1 for the first caller, 0 once it was moved. */
+  claim: (db: Knex, row: Pick<WaitingTakeoverRow, 'account_id' | 'origin_key'>, now: string): Promise<number> =>
+    waiting(db).where({ account_id: row.account_id, origin_key: row.origin_key }).whereNull('moved_at').update({ moved_at: now }),
+};
