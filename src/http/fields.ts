@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { centsFromNumber } from '../money';
+import { centsFromNumber, formatCents } from '../money';
 import { scaledInteger } from '../numbers/decimal';
 import { parseCalendarDate, type IntervalUnit } from '../time/calendar';
 import { ISO_COUNTRY_CODES } from './countries';
@@ -45,12 +45,26 @@ export const optionalCountry = () =>
 
 const AT_MOST_TWO_DECIMALS = 'The :attribute field must have at most 2 decimals.';
 
+/** The largest amount whose cents are still exact as a JavaScript number (and fit a BIGINT column). */
+export const MAX_AMOUNT_CENTS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A currency as ISO 4217 writes it (`EUR`). Which ones an account can charge is the provider's answer and the
+ * service's rule (payments/amountLimits.ts), checked after parsing so the 422 can name them.
+ */
+export const currencyCode = () => z.string().regex(/^[A-Z]{3}$/, 'The :attribute field must be a three-letter ISO 4217 currency code.');
+
 /**
  * A JSON number with at most two decimals, converted to integer cents. `sign` says which amounts
  * make sense: a charge is positive, a price may be free, an invoice line may be a discount.
  */
 export const amountInCents = (sign: 'positive' | 'nonNegative' | 'any') =>
   z.number().transform((amount, ctx) => {
+    // Beyond the safe integers cents are no longer exact: refused by size, not mistaken for a third decimal.
+    if (Math.abs(amount) * 100 > MAX_AMOUNT_CENTS) {
+      ctx.addIssue({ code: 'custom', message: `The :attribute field must be at most ${formatCents(MAX_AMOUNT_CENTS)}.` });
+      return z.NEVER;
+    }
     const cents = centsFromNumber(amount);
     if (cents === null) {
       ctx.addIssue({ code: 'custom', message: AT_MOST_TWO_DECIMALS });
