@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { centsFromNumber, formatCents } from '../money';
+import { CHARGED_CURRENCIES, centsFromNumber, formatCents } from '../money';
 import { scaledInteger } from '../numbers/decimal';
 import { parseCalendarDate, type IntervalUnit } from '../time/calendar';
 import { ISO_COUNTRY_CODES } from './countries';
@@ -49,10 +49,15 @@ const AT_MOST_TWO_DECIMALS = 'The :attribute field must have at most 2 decimals.
 export const MAX_AMOUNT_CENTS = Number.MAX_SAFE_INTEGER;
 
 /**
- * A currency as ISO 4217 writes it (`EUR`). Which ones an account can charge is the provider's answer and the
- * service's rule (payments/amountLimits.ts), checked after parsing so the 422 can name them.
+ * A currency the service keeps books in (CHARGED_CURRENCIES), refused naming those; whether the account's provider
+ * takes it too is checked after parsing (payments/amountLimits.ts).
  */
-export const currencyCode = () => z.string().regex(/^[A-Z]{3}$/, 'The :attribute field must be a three-letter ISO 4217 currency code.');
+export const currencyCode = () =>
+  z.string().superRefine((code, ctx) => {
+    if (!CHARGED_CURRENCIES.includes(code)) {
+      ctx.addIssue({ code: 'custom', message: `The account cannot charge ${code}; it accepts: ${CHARGED_CURRENCIES.join(', ')}.` });
+    }
+  });
 
 /**
  * A JSON number with at most two decimals, converted to integer cents. `sign` says which amounts

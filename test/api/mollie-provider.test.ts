@@ -164,6 +164,27 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
   });
 
   describe('payments', () => {
+    /** Mollie's answer to the methods list read before a payment is made: what each method accepts (amountLimits.ts). */
+    const answersMethods = () =>
+      mollie()
+        .get('/v2/methods')
+        .query(true)
+        .reply(200, {
+          count: 1,
+          _embedded: {
+            methods: [
+              {
+                resource: 'method',
+                id: 'ideal',
+                description: 'iDEAL',
+                minimumAmount: { value: '0.01', currency: 'EUR' },
+                maximumAmount: { value: '50000.00', currency: 'EUR' },
+                status: 'activated',
+              },
+            ],
+          },
+          _links: { self: { href: 'https://api.mollie.com/v2/methods', type: 'application/hal+json' } },
+        });
     const paymentBody = {
       amount: 12.5,
       currency: 'EUR',
@@ -182,6 +203,8 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       mollie()
         .post('/v2/payments')
         .reply(recorder(201, mollieFixture('payment-open', { id, _links: { checkout: { href: checkout, type: 'text/html' } } }), received));
+
+      answersMethods();
 
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(201);
@@ -224,6 +247,8 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
           .post('/v2/payments')
           .reply(recorder(201, mollieFixture('payment-open', { id: trId() }), received));
 
+        answersMethods();
+
         const res = await t.as(token).post('/api/v2/payments', { ...paymentBody, provider_profile_id: 'pfl_SomeoneElse' });
         expect(res.status).toBe(201);
         expect(received[0]?.body).toMatchObject({ profileId: 'pfl_AccountOwn' });
@@ -238,6 +263,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
         const { accountId, token } = await mollieAccount();
         await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
         mollie().post('/v2/payments').reply(422, mollieFixture('error-422-payment'));
+        answersMethods();
         const res = await t.as(token).post('/api/v2/payments', paymentBody);
         expect(res.status).toBe(422);
         expect(res.body).toEqual({
@@ -266,6 +292,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       const { accountId, token } = await mollieAccount();
       await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
       mollie().post('/v2/payments').reply(401, mollieFixture('error-401'));
+      answersMethods();
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(502);
       expect(res.body).toEqual({
@@ -296,6 +323,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
           keys.push(headerOf(this.req, 'Idempotency-Key'));
           return [500, mollieFixture('error-500'), { 'Retry-After': '0' }];
         });
+      answersMethods();
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({

@@ -1,6 +1,6 @@
 import type { Account, AppContext } from '../../context';
 import { ValidationError, type FieldErrors } from '../../errors';
-import { formatCents, type Cents } from '../../money';
+import { CHARGED_CURRENCIES, formatCents, type Cents } from '../../money';
 import type { PaymentLimits, SequenceType } from '../../providers/types';
 
 /**
@@ -10,9 +10,6 @@ import type { PaymentLimits, SequenceType } from '../../providers/types';
  * nobody is there to correct them. The provider's adapter reports what each method takes (paymentLimits); the rule
  * is here.
  */
-
-/** The currencies the service keeps books in (invoices, VAT, reports): what a provider takes beyond them is not charged. */
-export const CHARGED_CURRENCIES: readonly string[] = ['EUR'];
 
 /** How long the provider's answer is used: it changes when the merchant enables a method, rarely. */
 export const LIMITS_KEPT_MS = 5 * 60 * 1000;
