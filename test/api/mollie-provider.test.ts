@@ -3,7 +3,15 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { TEST_DATABASES } from '../support/databases';
 import { seedCustomer } from '../support/seed';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
-import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY, type MollieBody } from '../providers/mollieNock';
+import {
+  guardMollieNetwork,
+  headerOf,
+  mollie,
+  mollieFixture,
+  mollieListsMethods,
+  TEST_MOLLIE_KEY,
+  type MollieBody,
+} from '../providers/mollieNock';
 
 guardMollieNetwork();
 
@@ -164,27 +172,6 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
   });
 
   describe('payments', () => {
-    /** Mollie's answer to the methods list read before a payment is made: what each method accepts (amountLimits.ts). */
-    const answersMethods = () =>
-      mollie()
-        .get('/v2/methods')
-        .query(true)
-        .reply(200, {
-          count: 1,
-          _embedded: {
-            methods: [
-              {
-                resource: 'method',
-                id: 'ideal',
-                description: 'iDEAL',
-                minimumAmount: { value: '0.01', currency: 'EUR' },
-                maximumAmount: { value: '50000.00', currency: 'EUR' },
-                status: 'activated',
-              },
-            ],
-          },
-          _links: { self: { href: 'https://api.mollie.com/v2/methods', type: 'application/hal+json' } },
-        });
     const paymentBody = {
       amount: 12.5,
       currency: 'EUR',
@@ -204,7 +191,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
         .post('/v2/payments')
         .reply(recorder(201, mollieFixture('payment-open', { id, _links: { checkout: { href: checkout, type: 'text/html' } } }), received));
 
-      answersMethods();
+      mollieListsMethods();
 
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(201);
@@ -247,7 +234,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
           .post('/v2/payments')
           .reply(recorder(201, mollieFixture('payment-open', { id: trId() }), received));
 
-        answersMethods();
+        mollieListsMethods();
 
         const res = await t.as(token).post('/api/v2/payments', { ...paymentBody, provider_profile_id: 'pfl_SomeoneElse' });
         expect(res.status).toBe(201);
@@ -263,7 +250,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
         const { accountId, token } = await mollieAccount();
         await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
         mollie().post('/v2/payments').reply(422, mollieFixture('error-422-payment'));
-        answersMethods();
+        mollieListsMethods();
         const res = await t.as(token).post('/api/v2/payments', paymentBody);
         expect(res.status).toBe(422);
         expect(res.body).toEqual({
@@ -292,7 +279,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       const { accountId, token } = await mollieAccount();
       await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
       mollie().post('/v2/payments').reply(401, mollieFixture('error-401'));
-      answersMethods();
+      mollieListsMethods();
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(502);
       expect(res.body).toEqual({
@@ -323,7 +310,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
           keys.push(headerOf(this.req, 'Idempotency-Key'));
           return [500, mollieFixture('error-500'), { 'Retry-After': '0' }];
         });
-      answersMethods();
+      mollieListsMethods();
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({
