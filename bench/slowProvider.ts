@@ -1,6 +1,7 @@
 import { randomBase62 } from '../src/ids';
 import type {
   PaymentProvider,
+  PaymentLimits,
   ProviderCustomerPage,
   ProviderMandate,
   ProviderPayment,
@@ -92,6 +93,9 @@ export class SlowProvider implements PaymentProvider {
     return this.unused();
   }
   listMethods(): Promise<string[]> {
+    return this.unused();
+  }
+  paymentLimits(): Promise<PaymentLimits> {
     return this.unused();
   }
   listCustomers(): Promise<ProviderCustomerPage> {

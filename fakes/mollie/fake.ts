@@ -80,7 +80,30 @@ interface Flakiness {
   random: () => number;
 }
 
+/** A payment method the fake's profile has enabled, with its amounts (decimal strings, as Mollie writes them). */
+export interface FakeMethod {
+  id: string;
+  minimum: string;
+  /** null: Mollie names no maximum. */
+  maximum: string | null;
+  /** The currencies it takes; its amounts are the same numbers in each. */
+  currencies: string[];
+  sequenceTypes: Array<'oneoff' | 'first' | 'recurring'>;
+}
+
 export class MollieFake {
+  /** The profile's enabled methods (`GET /v2/methods`, `GET /v2/methods/{id}?currency=`); tests change them. */
+  methods: FakeMethod[] = [
+    { id: 'ideal', minimum: '0.01', maximum: '50000.00', currencies: ['EUR'], sequenceTypes: ['oneoff', 'first'] },
+    {
+      id: 'creditcard',
+      minimum: '0.01',
+      maximum: '10000.00',
+      currencies: ['EUR', 'USD', 'GBP'],
+      sequenceTypes: ['oneoff', 'first', 'recurring'],
+    },
+    { id: 'directdebit', minimum: '0.01', maximum: '1000.00', currencies: ['EUR'], sequenceTypes: ['recurring'] },
+  ];
   readonly customers = new Map<string, JsonObject>();
   readonly payments = new Map<string, JsonObject>();
   readonly mandates = new Map<string, JsonObject>();
@@ -567,9 +590,34 @@ export class MollieFake {
             url,
           ),
         };
+      case 'GET methods': {
+        const sequenceType = url.searchParams.get('sequenceType') ?? 'oneoff';
+        const methods = this.methods.filter((method) => method.sequenceTypes.some((type) => type === sequenceType));
+        return { status: 200, body: { count: methods.length, _embedded: { methods: methods.map((m) => this.methodIn(m, 'EUR')) } } };
+      }
+      case 'GET methods/:id': {
+        const method = this.methods.find((candidate) => candidate.id === id);
+        if (!method) return error(404, `No method exists with id ${id}.`);
+        const currency = url.searchParams.get('currency') ?? 'EUR';
+        // Mollie: "An error is returned if the currency is not supported by the payment method."
+        if (!method.currencies.includes(currency)) return error(422, `The currency ${currency} is not supported by ${id}`, 'currency');
+        return { status: 200, body: this.methodIn(method, currency) };
+      }
       default:
         return error(404, `The fake does not know ${request.method} ${url.pathname}`);
     }
+  }
+
+  private methodIn(method: FakeMethod, currency: string): JsonObject {
+    return {
+      resource: 'method',
+      id: method.id,
+      description: method.id,
+      minimumAmount: { value: method.minimum, currency },
+      maximumAmount: method.maximum === null ? null : { value: method.maximum, currency },
+      status: 'activated',
+      _links: this.links(`/v2/methods/${method.id}`),
+    };
   }
 
   private links(path: string): JsonObject {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { centsFromNumber } from '../money';
+import { CHARGED_CURRENCIES, centsFromNumber, formatCents } from '../money';
 import { scaledInteger } from '../numbers/decimal';
 import { parseCalendarDate, type IntervalUnit } from '../time/calendar';
 import { ISO_COUNTRY_CODES } from './countries';
@@ -45,12 +45,31 @@ export const optionalCountry = () =>
 
 const AT_MOST_TWO_DECIMALS = 'The :attribute field must have at most 2 decimals.';
 
+/** The largest amount whose cents are still exact as a JavaScript number (and fit a BIGINT column). */
+export const MAX_AMOUNT_CENTS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A currency the service keeps books in (CHARGED_CURRENCIES), refused naming those; whether the account's provider
+ * takes it too is checked after parsing (payments/amountLimits.ts).
+ */
+export const currencyCode = () =>
+  z.string().superRefine((code, ctx) => {
+    if (!CHARGED_CURRENCIES.includes(code)) {
+      ctx.addIssue({ code: 'custom', message: `The account cannot charge ${code}; it accepts: ${CHARGED_CURRENCIES.join(', ')}.` });
+    }
+  });
+
 /**
  * A JSON number with at most two decimals, converted to integer cents. `sign` says which amounts
  * make sense: a charge is positive, a price may be free, an invoice line may be a discount.
  */
 export const amountInCents = (sign: 'positive' | 'nonNegative' | 'any') =>
   z.number().transform((amount, ctx) => {
+    // Beyond the safe integers cents are no longer exact: refused by size, not mistaken for a third decimal.
+    if (Math.abs(amount) * 100 > MAX_AMOUNT_CENTS) {
+      ctx.addIssue({ code: 'custom', message: `The :attribute field must be at most ${formatCents(MAX_AMOUNT_CENTS)}.` });
+      return z.NEVER;
+    }
     const cents = centsFromNumber(amount);
     if (cents === null) {
       ctx.addIssue({ code: 'custom', message: AT_MOST_TWO_DECIMALS });

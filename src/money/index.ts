@@ -7,6 +7,9 @@ import { scaledInteger } from '../numbers/decimal';
 
 export type Cents = number;
 
+/** The currencies the service keeps books in (invoices, VAT, reports): what a provider takes beyond them is not charged. */
+export const CHARGED_CURRENCIES: readonly string[] = ['EUR'];
+
 /**
  * Converts a JSON number with at most two decimals to cents, exactly; null when it has more
  * decimals or its cents are outside the safe integers. Decided by the number's decimal digits, not

@@ -194,6 +194,22 @@ export interface ProviderRefund {
   createdAt: Date;
 }
 
+/** What the provider accepts for one payment method, in one currency. */
+export interface MethodAmountLimit {
+  method: string;
+  minimum: Cents;
+  /** null: the provider names no maximum. */
+  maximum: Cents | null;
+}
+
+/** What the provider accepts of an amount, for payments of one sequence type in one currency. */
+export interface PaymentLimits {
+  /** Each enabled method that takes the currency, with its amounts in it; none: the account cannot charge the currency. */
+  methods: MethodAmountLimit[];
+  /** The currencies the account's enabled methods take (for telling a client which it may use). */
+  currencies: string[];
+}
+
 /**
  * What the service needs of a payment provider. Every create carries an idempotency key that the
  * caller derives from its own row, so a retried call never creates a second object.
@@ -221,6 +237,11 @@ export interface PaymentProvider {
    * `first` only those whose payment creates a mandate (a bank transfer, for one, cannot).
    */
   listMethods(sequenceType?: MethodSequenceType): Promise<string[]>;
+  /**
+   * The amounts each enabled method takes in `currency`, for payments of this sequence type: the provider's own answer
+   * where it gives one, else the adapter's documented table. Reported only; what is refused is the caller's rule.
+   */
+  paymentLimits(sequenceType: SequenceType, currency: string): Promise<PaymentLimits>;
   /** One page of the account's customers, newest first; `cursor` is a page's `next`, none for the first page. */
   listCustomers(cursor?: string): Promise<ProviderCustomerPage>;
   /** Every subscription the provider bills for the customer, whatever its status. */

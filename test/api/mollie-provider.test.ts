@@ -3,7 +3,15 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { TEST_DATABASES } from '../support/databases';
 import { seedCustomer } from '../support/seed';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
-import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY, type MollieBody } from '../providers/mollieNock';
+import {
+  guardMollieNetwork,
+  headerOf,
+  mollie,
+  mollieFixture,
+  mollieListsMethods,
+  TEST_MOLLIE_KEY,
+  type MollieBody,
+} from '../providers/mollieNock';
 
 guardMollieNetwork();
 
@@ -183,6 +191,8 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
         .post('/v2/payments')
         .reply(recorder(201, mollieFixture('payment-open', { id, _links: { checkout: { href: checkout, type: 'text/html' } } }), received));
 
+      mollieListsMethods();
+
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
@@ -224,6 +234,8 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
           .post('/v2/payments')
           .reply(recorder(201, mollieFixture('payment-open', { id: trId() }), received));
 
+        mollieListsMethods();
+
         const res = await t.as(token).post('/api/v2/payments', { ...paymentBody, provider_profile_id: 'pfl_SomeoneElse' });
         expect(res.status).toBe(201);
         expect(received[0]?.body).toMatchObject({ profileId: 'pfl_AccountOwn' });
@@ -238,6 +250,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
         const { accountId, token } = await mollieAccount();
         await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
         mollie().post('/v2/payments').reply(422, mollieFixture('error-422-payment'));
+        mollieListsMethods();
         const res = await t.as(token).post('/api/v2/payments', paymentBody);
         expect(res.status).toBe(422);
         expect(res.body).toEqual({
@@ -266,6 +279,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
       const { accountId, token } = await mollieAccount();
       await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
       mollie().post('/v2/payments').reply(401, mollieFixture('error-401'));
+      mollieListsMethods();
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(502);
       expect(res.body).toEqual({
@@ -296,6 +310,7 @@ describe.each(TEST_DATABASES)('an account on Mollie, through the API, on %s', (k
           keys.push(headerOf(this.req, 'Idempotency-Key'));
           return [500, mollieFixture('error-500'), { 'Retry-After': '0' }];
         });
+      mollieListsMethods();
       const res = await t.as(token).post('/api/v2/payments', paymentBody);
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({

@@ -5,7 +5,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { startReceiver } from '../support/receiver';
 import { seedCustomer } from '../support/seed';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
-import { guardMollieNetwork, mollie, mollieFixture, TEST_MOLLIE_KEY, type MollieBody } from '../providers/mollieNock';
+import { guardMollieNetwork, mollie, mollieFixture, mollieListsMethods, TEST_MOLLIE_KEY, type MollieBody } from '../providers/mollieNock';
 
 guardMollieNetwork();
 
@@ -27,6 +27,7 @@ describe.each(TEST_DATABASES)('the Mollie webhook flow on %s', (kind) => {
         sent.push(body as MollieBody);
         return [201, mollieFixture('payment-open', { id: trId })];
       });
+    mollieListsMethods();
     const created = await t.as(token).post('/api/v2/payments', {
       amount: 12.5,
       currency: 'EUR',

@@ -55,7 +55,7 @@ describe.each(TEST_DATABASES)('payments on %s', (kind) => {
     );
 
     it.each([
-      ['currency', 'USD', 'The selected currency is invalid.'],
+      ['currency', 'USD', 'The account cannot charge USD; it accepts: EUR.'],
       ['method', 'paypal', 'The selected method is invalid.'],
       ['amount', 10.005, 'The amount field must have at most 2 decimals.'],
       ['amount', 1000.001, 'The amount field must have at most 2 decimals.'],

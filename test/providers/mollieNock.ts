@@ -23,6 +23,32 @@ export function mollie(): nock.Scope {
   return nock(MOLLIE_API);
 }
 
+/**
+ * Mollie answers the methods list once (any query): iDEAL, 0.01 to 50,000.00. The service reads it before it makes
+ * a payment, a link, a subscription or a product, to refuse an amount no method accepts (amountLimits.ts).
+ */
+export function mollieListsMethods(): nock.Scope {
+  return mollie()
+    .get('/v2/methods')
+    .query(true)
+    .reply(200, {
+      count: 1,
+      _embedded: {
+        methods: [
+          {
+            resource: 'method',
+            id: 'ideal',
+            description: 'iDEAL',
+            minimumAmount: { value: '0.01', currency: 'EUR' },
+            maximumAmount: { value: '50000.00', currency: 'EUR' },
+            status: 'activated',
+          },
+        ],
+      },
+      _links: { self: { href: `${MOLLIE_API}/v2/methods`, type: 'application/hal+json' } },
+    });
+}
+
 /** The header of the request nock is answering, from inside a reply callback. */
 export function headerOf(req: { headers: Record<string, string | string[] | undefined> }, name: string): string | undefined {
   const value = req.headers[name.toLowerCase()];

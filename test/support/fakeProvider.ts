@@ -93,6 +93,10 @@ export function fakepay(): Fakepay {
     async listMethods() {
       return ['fakecard'];
     },
+    // Fakepay names no maximum and takes euros only.
+    async paymentLimits(_sequenceType, currency) {
+      return { methods: currency === 'EUR' ? [{ method: 'fakecard', minimum: 1, maximum: null }] : [], currencies: ['EUR'] };
+    },
     // Fakepay bills no subscriptions of its own.
     async listCustomers() {
       return { customers: [], next: null };

@@ -110,6 +110,36 @@ async function notCharged(
   return 'not_charged';
 }
 
+/**
+ * The subscription changed after the charge read it and before its payment was written (a pause, a
+ * cancellation, a new mandate taking over): the charge is decided again against it as it is now.
+ */
+class SubscriptionChangedMeanwhile extends Error {}
+
+/** How often a charge is decided again in one go while its subscription keeps changing; then it is tried again later. */
+const MAX_REDECISIONS = 3;
+
+/**
+ * Whether the charge is still to be made on `mandateId`, decided in the transaction that writes its
+ * payment, before the write. The subscription's row is taken first, as every change to it (a pause,
+ * a cancellation, a takeover's move to a new mandate) takes it first: one committed since the charge
+ * read the subscription is read here, and none commits until the payment's row is. Throws
+ * SubscriptionChangedMeanwhile otherwise, and the payment is not written.
+ */
+async function admitCharge(trx: Knex.Transaction, charge: ChargeRow, mandateId: string, now: string): Promise<void> {
+  await subscriptionsRepository.update(trx, { id: charge.subscription_id, account_id: charge.account_id }, { updated_at: now });
+  const current = await subscriptionsRepository.find(trx, charge.account_id, charge.subscription_id);
+  if (!current || current.provider_mandate_id !== mandateId || (await fateNow(trx, charge, current)) !== 'charge') {
+    throw new SubscriptionChangedMeanwhile(`subscription ${charge.subscription_id} changed while charge ${charge.id} was being started`);
+  }
+  const mandate = await mandatesRepository.findForCustomer(trx, charge.account_id, current.customer_id, mandateId);
+  if (!mandate || mandate.status !== 'valid' || mandate.revoked_at !== null) {
+    throw new SubscriptionChangedMeanwhile(
+      `the mandate of subscription ${charge.subscription_id} changed while charge ${charge.id} was being started`,
+    );
+  }
+}
+
 /** The charge's `recurring` payment on the subscription's mandate, through the pipeline; null when there is no valid mandate to charge. */
 async function startCharge(
   ctx: AppContext,
@@ -117,6 +147,7 @@ async function startCharge(
   charge: ChargeRow,
   subscription: SubscriptionRow,
   recording: Pick<StatusChangeOptions, 'withChange'>,
+  now: string,
 ): Promise<PaymentRow | null> {
   const customer = await customersRepository.find(ctx.db, charge.account_id, subscription.customer_id);
   const mandate = await mandatesRepository.findForCustomer(
@@ -144,6 +175,7 @@ async function startCharge(
       redirectUrl: null,
       webhookUrl: null,
       profileId: subscription.provider_profile_id,
+      admit: (trx) => admitCharge(trx, charge, mandate.id, now),
     },
     WITHOUT_IDEMPOTENCY_KEY,
     recording,
@@ -188,10 +220,12 @@ async function fateNow(db: Knex, charge: ChargeRow, subscription: SubscriptionRo
  * pipeline, with the charge's origin key, so however often this runs (a retried run, a second
  * instance, a crash halfway) the charge has one payment. A charge not started yet has its fate
  * decided again here against the subscription as it is now: paused, or cancelled from a date on or
- * before its own, means no payment. One whose payment is under way (an answer lost, a crash) is
+ * before its own, means no payment — and once more where its payment is written, under the
+ * subscription's row (admitCharge), so a change committed in between is seen: a new mandate is
+ * charged instead of the old one. One whose payment is under way (an answer lost, a crash) is
  * finished whatever changed since: the provider may hold the debit already.
  */
-export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge: ChargeRow): Promise<ChargeOutcome> {
+export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge: ChargeRow, redecisions = 0): Promise<ChargeOutcome> {
   const now = toDbDateTime(ctx.clock.now());
   const account = await accounts.get(charge.account_id);
   const subscription = await subscriptionsRepository.find(ctx.db, charge.account_id, charge.subscription_id);
@@ -210,8 +244,12 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
   try {
     payment = started
       ? await resumePayment(ctx, account, started, { answeredInRequest: false, withChange })
-      : await startCharge(ctx, account, charge, subscription, { withChange });
+      : await startCharge(ctx, account, charge, subscription, { withChange }, now);
   } catch (error) {
+    // Paused, cancelled or moved to another mandate while this charge was being started: nothing was written; decided again.
+    if (error instanceof SubscriptionChangedMeanwhile && redecisions < MAX_REDECISIONS) {
+      return makeCharge(ctx, accounts, charge, redecisions + 1);
+    }
     // What became of the payment decides, not the error: only a payment the provider certainly does
     // not hold (rejected: refused, and for a resumed one not found by our id either) is not charged.
     const kept = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));

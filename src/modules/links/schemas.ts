@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { listQueryWith, statusFilter } from '../../http/listFilters';
-import { amountInCents, calendarDate, httpUrl, intervalUnit, optionalText, positiveInteger, requiredEnum } from '../../http/fields';
+import {
+  amountInCents,
+  calendarDate,
+  currencyCode,
+  httpUrl,
+  intervalUnit,
+  optionalText,
+  positiveInteger,
+  requiredEnum,
+} from '../../http/fields';
 import { instantFromZonedDateTime } from '../../time';
 import { customerResponse } from '../customers/schemas';
 import { subscriptionRules } from '../subscriptions/requestSchemas';
@@ -11,8 +20,6 @@ import { parseTrialInterval } from './trial';
 const MAX_INTERVAL_AMOUNT = 1000;
 
 /** Links charge in euros, like everything else here; the field exists so a client can say so. */
-const LINK_CURRENCIES = ['EUR'] as const;
-
 /** `Y-m-d H:i:s` in APP_TIMEZONE, the API's date-time format; whether it lies ahead is checked in the service. */
 const zonedDateTime = () =>
   z
@@ -32,7 +39,7 @@ export const createPaymentLinkBody = z
   .object({
     type: requiredEnum(LINK_TYPES),
     description: optionalText(191).describe('required, except with product_id (then the product name)'),
-    currency: z.string().pipe(z.enum(LINK_CURRENCIES)).optional(),
+    currency: currencyCode().optional().describe('ISO 4217; one the account can charge (EUR, the default), else 422 naming those'),
     amount: amountInCents('positive').nullable().optional().describe('payment: the amount; subscription: the regular amount with interval'),
     first_amount: amountInCents('positive')
       .nullable()

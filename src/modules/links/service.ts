@@ -8,6 +8,7 @@ import { newId } from '../../ids';
 import type { Cents } from '../../money';
 import { calendarDateIn, instantFromZonedDateTime, toDbDateTime } from '../../time';
 import { customersRepository } from '../customers/repository';
+import { refuseUnchargeable } from '../payments/amountLimits';
 import { productsRepository } from '../products/repository';
 import { paymentLinksRepository, type PaymentLinkRow } from './repository';
 import { serializeLinkRules, type LinkRule } from './rules';
@@ -103,6 +104,38 @@ function amountsOf(input: CreatePaymentLinkInput, rules: LinkRule[]): { amount: 
 }
 
 /**
+ * What paying the link charges, refused (422) when the account's provider would not take it: the page's payment
+ * (one-off, or the first of a mandate) and, for a subscription, each regular charge on the mandate it leaves.
+ */
+async function refuseUnchargeableLink(
+  ctx: AppContext,
+  account: Account,
+  input: CreatePaymentLinkInput,
+  rules: LinkRule[],
+  asked: { amount: Cents; firstAmount: Cents | null },
+): Promise<void> {
+  const currency = input.currency ?? CURRENCY;
+  const common = { currency, currencyField: 'currency', message: CREATE_FAILED };
+  if (input.type === 'payment') {
+    await refuseUnchargeable(ctx, account, { ...common, sequenceType: 'oneoff', amounts: [{ amount: asked.amount, field: 'amount' }] });
+    return;
+  }
+  const firstField = input.first_amount !== undefined && input.first_amount !== null ? 'first_amount' : 'amount';
+  await refuseUnchargeable(ctx, account, {
+    ...common,
+    sequenceType: 'first',
+    amounts: [{ amount: asked.firstAmount ?? asked.amount, field: firstField }],
+  });
+  if (input.type !== 'subscription') return;
+  const ruleField = (index: number) => (input.rules ? `rules.${index}.amount` : input.product_id ? 'product_id' : 'amount');
+  await refuseUnchargeable(ctx, account, {
+    ...common,
+    sequenceType: 'recurring',
+    amounts: rules.map((rule, index) => ({ amount: rule.amount, field: ruleField(index) })),
+  });
+}
+
+/**
  * Creates a payment link (extension). Nothing is charged here: the page creates the payment when the
  * buyer presses pay, and paying fulfils the link (fulfilment.ts).
  */
@@ -116,6 +149,7 @@ export async function createPaymentLink(
   if (earlier) return earlier;
   const resolved = await resolveAgainstAccount(ctx, account, input);
   const { amount, firstAmount } = amountsOf(input, resolved.rules);
+  await refuseUnchargeableLink(ctx, account, input, resolved.rules, { amount, firstAmount });
   const [firstRule] = resolved.rules;
   const trial = input.trial_interval ? parseTrialInterval(input.trial_interval) : null;
   const reminderAt = input.reminder_at ? instantFromZonedDateTime(input.reminder_at, ctx.config.APP_TIMEZONE) : null;

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
 import { retryDeadlocks } from '../../db/deadlocks';
@@ -74,6 +75,11 @@ export interface PaymentRequest {
   webhookUrl: PaymentRow['webhook_url'];
   /** Kept for reference; the provider always uses the account's own profile. */
   profileId: PaymentRow['provider_profile_id'];
+  /**
+   * Runs first in the transaction that writes our row, before it: throwing refuses the payment with
+   * nothing written. A charge decides there, under its subscription's row, whether it is still to be made.
+   */
+  admit?: (trx: Knex.Transaction) => Promise<void>;
 }
 
 /**
@@ -256,7 +262,12 @@ export async function startPayment(
   try {
     // On MySQL the insert waits for the rows it refers to (its customer, its subscription), so it can be
     // a deadlock's victim; rolled back whole, it is made again.
-    await retryDeadlocks(() => writeRemembered(ctx.db, idempotency, row.id, (trx) => paymentsRepository.insert(trx, row)));
+    await retryDeadlocks(() =>
+      writeRemembered(ctx.db, idempotency, row.id, async (trx) => {
+        await request.admit?.(trx);
+        await paymentsRepository.insert(trx, row);
+      }),
+    );
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Another instance made this payment a moment ago: the unique origin key let only one row in.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountInCents, httpUrl, requiredText } from '../../http/fields';
+import { amountInCents, currencyCode, httpUrl, requiredText } from '../../http/fields';
 import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
 import { PAYMENT_ROW_STATUSES } from './transitions';
 
@@ -10,7 +10,7 @@ export const createPaymentBody = z
     amount: amountInCents('any').describe(
       'greater than 0; 0 only with shop_order_id for a store order with subscriptions and nothing to pay now (a free trial)',
     ),
-    currency: z.enum(['EUR']),
+    currency: currencyCode().describe('ISO 4217; one the account can charge (EUR), else 422 naming those'),
     provider_customer_id: requiredText(64),
     description: requiredText(191),
     redirect_url: httpUrl(),

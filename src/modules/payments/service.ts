@@ -8,6 +8,7 @@ import type { IdempotencyScope } from '../../http/idempotencyScope';
 import { outboundEventsRepository } from '../../outbox/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
+import { refuseUnchargeable } from './amountLimits';
 import { startPayment } from './pipeline';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { PAYMENT_METHODS, type CreatePaymentInput } from './schemas';
@@ -44,6 +45,19 @@ export async function createPayment(
         });
   // One payment at a time per order: the open one this request asks for again is the answer (201, like every create).
   if (checkout?.inProgress) return checkout.inProgress;
+  // Subscription products are charged later on the mandate this payment leaves.
+  const sequenceType = checkout?.subscription ? 'first' : 'oneoff';
+  // A retry of a request whose payment was written resumes it as it was accepted.
+  if (!idempotency.resumedResourceId) {
+    await refuseUnchargeable(ctx, account, {
+      sequenceType,
+      currency: input.currency,
+      currencyField: 'currency',
+      methods: input.method ? [input.method] : null,
+      amounts: [{ amount: checkout?.chargeAmount ?? input.amount, field: 'amount' }],
+      message: CREATE_FAILED,
+    });
+  }
   const settings = await accountsRepository.providerSettings(ctx.db, account.id);
   return startPayment(
     ctx,
@@ -54,8 +68,7 @@ export async function createPayment(
       // One payment under way per order, whatever races between requests (409 naming the other one).
       inProgressKey: checkout ? `order-${checkout.order.id}` : undefined,
       customer: { id: customer.id, providerCustomerId: input.provider_customer_id },
-      // Subscription products are charged later on the mandate this payment leaves.
-      sequenceType: checkout?.subscription ? 'first' : 'oneoff',
+      sequenceType,
       mandateId: null,
       // A store order's free trial (total 0.00) still needs a mandate: its payment is the provider's smallest.
       amount: checkout?.chargeAmount ?? input.amount,

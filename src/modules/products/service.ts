@@ -5,6 +5,7 @@ import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from 
 import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
+import { refuseUnchargeable } from '../payments/amountLimits';
 import { productsRepository, type ProductRow } from './repository';
 import type { CreateProductInput } from './schemas';
 
@@ -20,6 +21,13 @@ export async function createProduct(
 ): Promise<ProductRow> {
   const earlier = idempotency.resumedResourceId && (await productsRepository.find(ctx.db, account.id, idempotency.resumedResourceId));
   if (earlier) return earlier;
+  // A price no method of the account takes could never be paid: refused now. A subscription's is charged on a mandate.
+  await refuseUnchargeable(ctx, account, {
+    sequenceType: input.type === 'subscription' ? 'recurring' : 'oneoff',
+    currency: 'EUR',
+    amounts: [{ amount: input.amount, field: 'amount' }],
+    message: 'Could not create product. Some fields contain invalid data',
+  });
   const now = toDbDateTime(ctx.clock.now());
   const row: ProductRow = {
     id: newId('prd'),

@@ -5,6 +5,7 @@ import type { ListFilterValues } from '../../db/tenantTable';
 import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { calendarDateIn, toDbDateTime } from '../../time';
+import { refuseUnchargeable } from '../payments/amountLimits';
 import { customersRepository } from '../customers/repository';
 import { mandatesRepository, type MandateRow } from '../mandates/repository';
 import {
@@ -142,6 +143,14 @@ export async function createSubscription(
   const earlier = idempotency.resumedResourceId && (await subscriptionsRepository.find(ctx.db, account.id, idempotency.resumedResourceId));
   if (earlier) return earlier;
   const mandate = await checkAgainstAccount(ctx, account, input);
+  // Each rule's amount is charged on the mandate: one its method does not take is refused now, not on the day.
+  await refuseUnchargeable(ctx, account, {
+    sequenceType: 'recurring',
+    currency: CURRENCY,
+    methods: [mandate.method],
+    amounts: input.rules.map((rule, index) => ({ amount: rule.amount, field: `rules.${index}.amount` })),
+    message: CREATE_FAILED,
+  });
   const { row, rules, invoiceRules } = newSubscription(account, input, mandate, ctx.clock.now());
   await writeRemembered(ctx.db, idempotency, row.id, (trx) => subscriptionsRepository.insertWithRules(trx, row, rules, invoiceRules));
   return row;

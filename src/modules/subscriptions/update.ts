@@ -1,6 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import { ValidationError } from '../../errors';
 import { mandatesRepository, type MandateRow } from '../mandates/repository';
+import { refuseUnchargeable } from '../payments/amountLimits';
 import { activateDraft } from './activation';
 import { enqueueSubscriptionUpdated, type SubscriptionChange } from './events';
 import { change, LIVE, refuse, withRetry } from './lifecycle';
@@ -36,6 +37,16 @@ export function updateSubscription(
   return withRetry(ctx, account, id, async (row) => {
     if (!LIVE.has(row.status)) refuse(FAILED, 'status', `A subscription that is ${row.status} cannot be changed.`);
     const mandate = input.provider_mandate_id !== undefined ? await usableMandate(ctx, account, row, input.provider_mandate_id) : null;
+    if (input.rules !== undefined) {
+      const chargedOn = mandate ?? (await mandatesRepository.findForCustomer(ctx.db, account.id, row.customer_id, row.provider_mandate_id));
+      await refuseUnchargeable(ctx, account, {
+        sequenceType: 'recurring',
+        currency: row.currency,
+        methods: chargedOn ? [chargedOn.method] : null,
+        amounts: input.rules.map((rule, index) => ({ amount: rule.amount, field: `rules.${index}.amount` })),
+        message: FAILED,
+      });
+    }
     const changes: SubscriptionChange[] = [];
     const updated = await change(ctx, row, async (trx, stamp) => {
       const columns: Partial<SubscriptionRow> = {};

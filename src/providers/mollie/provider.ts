@@ -4,7 +4,9 @@ import type { Logger } from '../../logger';
 import { ProviderNotFoundError, ProviderOutageError, ProviderRejectedError } from '../errors';
 import type {
   CustomerLookup,
+  MethodAmountLimit,
   MethodSequenceType,
+  PaymentLimits,
   PaymentLookup,
   PaymentProvider,
   ProviderCustomerInput,
@@ -16,7 +18,10 @@ import type {
   ProviderRefundInput,
   ProviderCustomerPage,
   ProviderSubscription,
+  SequenceType,
 } from '../types';
+import { centsFromDecimalString } from '../../money';
+import { currenciesOf, MOLLIE_METHOD_AMOUNTS } from './methodLimits';
 import { providerErrorFrom, RETRY_AFTER_SECONDS } from './errors';
 import { noteAnswers, type Answers } from './retryAfter';
 import {
@@ -183,6 +188,31 @@ export class MollieProvider implements PaymentProvider {
     return methods.map((method) => method.id);
   }
 
+  async paymentLimits(sequenceType: SequenceType, currency: string): Promise<PaymentLimits> {
+    const listed = await this.call('list methods', {}, () =>
+      this.client.methods.list(sequenceType === 'oneoff' ? {} : { sequenceType: MollieSequenceType[sequenceType] }),
+    );
+    const enabled = listed.map((method) => method.id);
+    const currencies = currenciesOf(enabled);
+    // The list states amounts in EUR; another currency is asked of each method, which refuses one it does not take.
+    const methods: MethodAmountLimit[] = [];
+    for (const method of listed) {
+      if (currency === 'EUR') {
+        methods.push(limitOf(method.id, method.minimumAmount, method.maximumAmount));
+        continue;
+      }
+      try {
+        const inCurrency = await this.call('get method', {}, () =>
+          this.client.methods.get(method.id, { currency, sequenceType: MollieSequenceType[sequenceType] }),
+        );
+        methods.push(limitOf(method.id, inCurrency.minimumAmount, inCurrency.maximumAmount));
+      } catch (error) {
+        if (!(error instanceof ProviderRejectedError || error instanceof ProviderNotFoundError)) throw error;
+      }
+    }
+    return { methods, currencies: methods.length && !currencies.includes(currency) ? [...currencies, currency].sort() : currencies };
+  }
+
   async listCustomers(cursor?: string): Promise<ProviderCustomerPage> {
     const page = await this.call('list customers', {}, () =>
       this.client.customers.page({ limit: PAGE_SIZE, ...(cursor ? { from: cursor } : {}) }),
@@ -305,4 +335,20 @@ export class MollieProvider implements PaymentProvider {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * A method's amounts as Mollie answered them; one it left out comes from the documented table. A `maximumAmount`
+ * of null is Mollie saying there is none.
+ */
+function limitOf(
+  method: string,
+  minimum: { value: string } | null | undefined,
+  maximum: { value: string } | null | undefined,
+): MethodAmountLimit {
+  const documented = MOLLIE_METHOD_AMOUNTS[method];
+  const min = (minimum && centsFromDecimalString(minimum.value)) ?? documented?.minimum ?? 1;
+  if (maximum === null) return { method, minimum: min, maximum: null };
+  const max = (maximum && centsFromDecimalString(maximum.value)) ?? documented?.maximum ?? null;
+  return { method, minimum: min, maximum: max };
 }

@@ -4,6 +4,7 @@ import { toDbDateTime, type Clock } from '../../time';
 import type {
   CustomerLookup,
   MethodSequenceType,
+  PaymentLimits,
   PaymentLookup,
   PaymentProvider,
   ProviderCustomerInput,
@@ -15,7 +16,9 @@ import type {
   ProviderRefundInput,
   ProviderCustomerPage,
   ProviderSubscription,
+  SequenceType,
 } from '../types';
+import type { Cents } from '../../money';
 import { ProviderNotFoundError, ProviderRejectedError } from '../errors';
 import { settleRecurringCharge } from './outcomes';
 import { sandboxSubscriptions } from './subscriptions';
@@ -41,6 +44,21 @@ const CUSTOMER_PAGE = 250;
  * payment leaves a mandate, see checkoutCompletion.ts); recurring charges settle deterministically
  * (see outcomes.ts).
  */
+/** What the sandbox accepts per method, in cents (the same numbers in every currency a method takes). */
+export const SANDBOX_METHOD_AMOUNTS: Readonly<Record<string, { minimum: Cents; maximum: Cents | null }>> = {
+  ideal: { minimum: 1, maximum: 5_000_000 }, // 50,000.00
+  creditcard: { minimum: 1, maximum: 1_000_000 }, // 10,000.00
+  directdebit: { minimum: 1, maximum: 100_000 }, // 1,000.00
+  bancontact: { minimum: 2, maximum: 5_000_000 },
+  eps: { minimum: 100, maximum: 5_000_000 },
+  belfius: { minimum: 1, maximum: 5_000_000 },
+  kbc: { minimum: 1, maximum: 5_000_000 },
+  banktransfer: { minimum: 1, maximum: 100_000_000 }, // 1,000,000.00
+};
+
+/** The sandbox's cards take USD and GBP too; every other method EUR only. */
+const SANDBOX_METHOD_CURRENCIES: Readonly<Record<string, readonly string[]>> = { creditcard: ['EUR', 'GBP', 'USD'] };
+
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox' as const;
 
@@ -210,6 +228,19 @@ export class SandboxProvider implements PaymentProvider {
   async listMethods(sequenceType: MethodSequenceType = 'oneoff'): Promise<string[]> {
     const methods = ['ideal', 'creditcard', 'bancontact', 'eps', 'belfius', 'kbc', 'banktransfer'];
     return sequenceType === 'first' ? methods.filter((method) => method !== 'banktransfer') : methods;
+  }
+
+  /**
+   * The sandbox's own amounts per method (SANDBOX_METHOD_AMOUNTS), EUR for every method and also USD and GBP by card, as
+   * a provider with multicurrency cards answers them.
+   */
+  async paymentLimits(sequenceType: SequenceType, currency: string): Promise<PaymentLimits> {
+    const enabled = sequenceType === 'recurring' ? ['directdebit', 'creditcard'] : await this.listMethods(sequenceType);
+    const takes = (method: string) => (SANDBOX_METHOD_CURRENCIES[method] ?? ['EUR']).includes(currency);
+    return {
+      methods: enabled.filter(takes).map((method) => ({ method, ...(SANDBOX_METHOD_AMOUNTS[method] ?? { minimum: 1, maximum: null }) })),
+      currencies: [...new Set(enabled.flatMap((method) => SANDBOX_METHOD_CURRENCIES[method] ?? ['EUR']))].sort(),
+    };
   }
 
   async cancelPayment(paymentId: string): Promise<ProviderPayment> {
