@@ -24,7 +24,8 @@ import { sandboxCheckoutRouter } from './providers/sandbox/checkoutPage';
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // Off unless TRUST_PROXY names the proxies in front: then `req.ip` is the client's address (limits, logs).
+  app.set('trust proxy', ctx.config.TRUST_PROXY);
   app.set('query parser', 'simple');
 
   app.use(requestId, accessLog(ctx.logger), requestMetrics(ctx.metrics));

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { validate } from 'node-cron';
 import { z } from 'zod';
@@ -13,6 +14,41 @@ const timeZone = z.string().refine((tz) => {
     return false;
   }
 }, 'must be an IANA time zone such as Europe/Amsterdam');
+
+/**
+ * Which proxies in front of us express may believe about the client's address (its `trust proxy`):
+ * `off` (the default: the connection's address), a hop count (`1`: the one proxy in front), or a
+ * comma-separated list of addresses, subnets (`10.0.0.0/8`) and express's names (`loopback`,
+ * `linklocal`, `uniquelocal`). Never `true`: trusting every hop lets any client name its own address.
+ */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (entry: string): boolean => {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+};
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, check): number | string[] | false => {
+    if (value === 'off' || value === 'false') return false;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 32) return hops === 0 ? false : hops;
+    } else {
+      const entries = value.split(',').map((entry) => entry.trim());
+      if (entries.every(isProxyAddress)) return entries;
+    }
+    check.addIssue({
+      code: 'custom',
+      message: 'must be off, a hop count such as 1, or addresses and subnets such as 10.0.0.1,192.168.0.0/16 (or loopback)',
+    });
+    return z.NEVER;
+  });
 
 const appKey = z.string().regex(/^base64:[A-Za-z0-9+/]{43}=$/, 'must be "base64:" followed by 32 random bytes in base64 (see README)');
 
@@ -34,6 +70,8 @@ const environmentSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   CRON: z.enum(['on', 'off']).default('on'),
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug']).default('info'),
+  // Absent: off, the connection's address is the client's. Behind a reverse proxy: its hop count or addresses (see trustProxy).
+  TRUST_PROXY: trustProxy.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(60),
   // Set: GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. Absent: /metrics is open (keep it off the internet).
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

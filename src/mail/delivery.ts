@@ -3,6 +3,7 @@ import { fromDbDateTime, toDbDateTime } from '../time';
 import { nextAttemptAfterFailure } from '../time/backoff';
 import { mailsRepository } from './repository';
 import type { OutgoingMailRow } from './rows';
+import { bodiesAfterSending } from './templates';
 import { genericMailError, smtpTransportFor, type MailAttachment, type MailTransport } from './transport';
 
 const BATCH_SIZE = 50;
@@ -116,7 +117,10 @@ async function deliver(
     await recordFailure(ctx, mail, genericMailError(error));
     return false;
   }
+  // A single-use link is kept in the outbox only until it is sent: until then a retry needs it.
+  const kept = bodiesAfterSending(mail.template, { text: mail.text_body, html: mail.html_body });
   await markQueued(ctx, mail, {
+    ...(kept ? { text_body: kept.text, html_body: kept.html } : {}),
     status: 'sent',
     attempts: mail.attempts + 1,
     sent_at: toDbDateTime(ctx.clock.now()),

@@ -13,6 +13,7 @@ export interface Metrics {
   jobDuration: Histogram<'job'>;
   chargeAttempts: Counter<'outcome'>;
   syncRuns: Counter<'kind' | 'status'>;
+  portalLoginLimited: Counter<'limit'>;
 }
 
 export function createMetrics(backlog: BacklogSource): Metrics {
@@ -49,6 +50,12 @@ export function createMetrics(backlog: BacklogSource): Metrics {
       name: 'rps_sync_runs_total',
       help: 'Store syncs finished, by kind and status',
       labelNames: ['kind', 'status'],
+      registers: [registry],
+    }),
+    portalLoginLimited: new Counter({
+      name: 'rps_portal_login_limited_total',
+      help: 'Portal log-ins that sent no mail for a limit: ip (per client and hour), address (mailed minutes ago), global (all clients)',
+      labelNames: ['limit'],
       registers: [registry],
     }),
   };

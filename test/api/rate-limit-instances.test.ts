@@ -1,5 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { seedCustomer } from '../support/seed';
 import { createTestApp, useTestApp, type TestApp } from '../support/testApp';
 
 /**
@@ -46,6 +48,21 @@ describeWithRedis('rate limit counted in Redis (REDIS_URL)', () => {
     const fourth = await t.as(token).get('/api/v2/customers');
     expect(fourth.status).toBe(429);
     expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('When a second instance serves a log-in for the same address, then the address’s turn holds there too: one mail', async () => {
+    t = await createTestApp('sqlite', { env: { REDIS_URL: REDIS as string } });
+    const { accountId } = await t.newAccount();
+    const email = `redis.${process.pid}.${Date.now()}@example.nl`;
+    await seedCustomer(t.ctx.db, accountId, { email });
+    const ask = async () => {
+      expect((await request(t.app).post('/portal').type('form').send({ email })).status).toBe(200);
+      await t.ctx.background.idle();
+    };
+    await ask();
+    await t.restart();
+    await ask();
+    expect(await t.ctx.db('outgoing_mails').where({ recipient: email })).toHaveLength(1);
   });
 
   it('When Redis stops answering, then requests are still served and the outage is logged once, without the address', async () => {

@@ -151,18 +151,25 @@ describe.each(TEST_DATABASES)('the portal’s log-in by e-mail on %s', (kind) =>
     expect((await request(t.app).post(link)).status).toBe(410);
   });
 
-  it('When one address asks more than 5 times in an hour, then the answer stays the same and nothing more is sent', async () => {
-    const email = newAddress();
-    await seedCustomer(t.ctx.db, accountId, { email });
-    const answers = [];
-    for (let i = 0; i < 7; i += 1) answers.push(await askLink(i % 2 ? email.toUpperCase() : email));
-    expect(new Set(answers.map((res) => `${res.status} ${res.text}`)).size).toBe(1);
-    expect((await mailsTo(email)).length).toBe(5);
-    expect(t.logs.lines.some((line) => line.includes('portal log-in over its rate limit'))).toBe(true);
-    t.clock.advance(HOUR);
-    await askLink(email);
-    expect((await mailsTo(email)).length).toBe(6);
-  });
+  it(
+    'When one address asks again and again, then the answer stays the same and it gets one mail per 5 minutes, never refused for ' +
+      'longer',
+    async () => {
+      const email = newAddress();
+      await seedCustomer(t.ctx.db, accountId, { email });
+      const answers = [];
+      for (let i = 0; i < 7; i += 1) answers.push(await askLink(i % 2 ? email.toUpperCase() : email));
+      expect(new Set(answers.map((res) => `${res.status} ${res.text}`)).size).toBe(1);
+      expect((await mailsTo(email)).length).toBe(1);
+      expect(t.logs.lines.some((line) => line.includes('portal log-in over its rate limit'))).toBe(true);
+      t.clock.advance(4 * MINUTE);
+      await askLink(email);
+      expect((await mailsTo(email)).length).toBe(1);
+      t.clock.advance(MINUTE);
+      await askLink(email);
+      expect((await mailsTo(email)).length).toBe(2);
+    },
+  );
 
   it('When one client asks for more than 20 addresses in an hour, then the answer stays the same and nothing more is sent', async () => {
     const addresses = Array.from({ length: 21 }, newAddress);
@@ -199,5 +206,119 @@ describe.each(TEST_DATABASES)('the portal’s log-in by e-mail on %s', (kind) =>
     const log = t.logs.lines.join('\n').toLowerCase();
     expect(log).not.toContain(email.toLowerCase());
     expect(log).not.toContain(link.split('/').pop()?.toLowerCase());
+  });
+});
+
+/** The log-in behind a reverse proxy (TRUST_PROXY) and under a flood from many addresses, through HTTP. */
+describe.each(TEST_DATABASES)('the portal’s log-in limits behind a proxy on %s', (kind) => {
+  const t = useTestApp(kind, { env: { TRUST_PROXY: '1' } });
+  let accountId: string;
+
+  beforeAll(async () => {
+    ({ accountId } = await t.newAccount());
+  });
+  // A new clock hour for every test, and no address's turn left over from the one before.
+  beforeEach(() => t.clock.advance(HOUR));
+
+  let counter = 0;
+  const newAddress = () => `proxied.${process.pid}.${(counter += 1)}@example.nl`;
+  let client = 0;
+  /** A client address of its own behind the proxy: 10.x.y.z. */
+  const newClient = () => {
+    client += 1;
+    return `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`;
+  };
+  const askLink = async (email: string, from: string) => {
+    const res = await request(t.app).post('/portal').type('form').set('X-Forwarded-For', from).send({ email });
+    await t.ctx.background.idle();
+    return res;
+  };
+  const mailsTo = async (email: string): Promise<number> =>
+    (await t.ctx.db('outgoing_mails').whereRaw('lower(recipient) = ?', [email.toLowerCase()])).length;
+  const limited = async (limit: string): Promise<number> => {
+    const text = (await request(t.app).get('/metrics')).text;
+    const found = new RegExp(`^rps_portal_login_limited_total\\{limit="${limit}"\\} (\\d+)$`, 'm').exec(text);
+    return Number(found?.[1] ?? 0);
+  };
+
+  it('When clients behind the proxy ask for 21 addresses, then each client counts alone: all are sent', async () => {
+    const addresses = Array.from({ length: 21 }, newAddress);
+    for (const email of addresses) await seedCustomer(t.ctx.db, accountId, { email });
+    for (const email of addresses) expect((await askLink(email, newClient())).status).toBe(200);
+    for (const email of addresses) expect(await mailsTo(email)).toBe(1);
+  });
+
+  it('When one client behind the proxy asks for over 20 addresses in an hour, then its 21st is not sent; another client’s is', async () => {
+    const addresses = Array.from({ length: 22 }, newAddress);
+    for (const email of addresses) await seedCustomer(t.ctx.db, accountId, { email });
+    const one = newClient();
+    const before = await limited('ip');
+    // The proxy adds the client's address after what the client claimed: the last hop is believed.
+    for (const email of addresses.slice(0, 21)) await askLink(email, `203.0.113.${counter % 250}, ${one}`);
+    expect(await mailsTo(addresses[19] as string)).toBe(1);
+    expect(await mailsTo(addresses[20] as string)).toBe(0);
+    expect(await limited('ip')).toBe(before + 1);
+    await askLink(addresses[21] as string, newClient());
+    expect(await mailsTo(addresses[21] as string)).toBe(1);
+  });
+
+  it(
+    'When a flood from many clients asks for one customer’s address, then that address gets one mail per 5 minutes, the customer ' +
+      'still gets in, and the metric counts the requests held back',
+    async () => {
+      const email = newAddress();
+      await seedCustomer(t.ctx.db, accountId, { email });
+      const before = await limited('address');
+      for (let i = 0; i < 40; i += 1) expect((await askLink(email, newClient())).status).toBe(200);
+      expect(await mailsTo(email)).toBe(1);
+      expect(await limited('address')).toBe(before + 39);
+      // The one mail sent works for the customer (30 minutes, longer than the address waits).
+      const [mail] = await t.ctx.db('outgoing_mails').whereRaw('lower(recipient) = ?', [email.toLowerCase()]);
+      const link = /\/portal\/session\/[A-Za-z0-9_-]{43}/.exec(mail.text_body)?.[0] as string;
+      t.clock.advance(4 * MINUTE);
+      expect((await request(t.app).post(link).set('Sec-Fetch-Site', 'same-origin')).status).toBe(303);
+      // The flood goes on; the customer asks again a little later and gets a new mail.
+      for (let i = 0; i < 10; i += 1) await askLink(email, newClient());
+      expect(await mailsTo(email)).toBe(1);
+      t.clock.advance(MINUTE);
+      await askLink(email, newClient());
+      expect(await mailsTo(email)).toBe(2);
+    },
+  );
+
+  it('When more than 120 requests a minute come from all clients together, then the rest are not sent until the next minute', async () => {
+    const email = newAddress();
+    await seedCustomer(t.ctx.db, accountId, { email });
+    const before = await limited('global');
+    // Unknown addresses from as many clients: no per-client or per-address limit holds any of them back.
+    for (let i = 0; i < 120; i += 1) await askLink(newAddress(), newClient());
+    expect((await askLink(email, newClient())).status).toBe(200);
+    expect(await mailsTo(email)).toBe(0);
+    expect(await limited('global')).toBe(before + 1);
+    t.clock.advance(MINUTE);
+    await askLink(email, newClient());
+    expect(await mailsTo(email)).toBe(1);
+  });
+});
+
+/** Without TRUST_PROXY, the address a client claims in X-Forwarded-For counts for nothing. */
+describe('the portal’s log-in limits without TRUST_PROXY', () => {
+  const t = useTestApp('sqlite');
+
+  it('When one connection claims 21 client addresses in X-Forwarded-For, then it is one client: its 21st address is not sent', async () => {
+    const { accountId } = await t.newAccount();
+    const addresses = Array.from({ length: 21 }, (_, i) => `unproxied.${process.pid}.${i}@example.nl`);
+    for (const email of addresses) await seedCustomer(t.ctx.db, accountId, { email });
+    for (const [i, email] of addresses.entries()) {
+      await request(t.app)
+        .post('/portal')
+        .type('form')
+        .set('X-Forwarded-For', `10.9.0.${i + 1}`)
+        .send({ email });
+      await t.ctx.background.idle();
+    }
+    const sent = async (email: string) => (await t.ctx.db('outgoing_mails').where({ recipient: email })).length;
+    expect(await sent(addresses[19] as string)).toBe(1);
+    expect(await sent(addresses[20] as string)).toBe(0);
   });
 });

@@ -59,6 +59,44 @@ describe.each(TEST_DATABASES)('portal sessions in the browser on %s', (kind) => 
     expect(await t.ctx.db('portal_sessions').where({ customer_id: customer.id }).count({ n: '*' })).toEqual([{ n: 1 }]);
   });
 
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'Sec-Fetch-Site': 'cross-site' }],
+    ['a Referer of another site (no Sec-Fetch-Site)', { Referer: 'https://elsewhere.example/page' }],
+    ['an Origin of another site (no Sec-Fetch-Site)', { Origin: 'https://elsewhere.example' }],
+  ])(
+    'When the link arrives from another site (%s), then it asks for one press, as a mailed link does; the press opens the session',
+    async (_how, headers: Record<string, string>) => {
+      const customer = await seedCustomer(t.ctx.db, accountId);
+      const link = await newLink(customer.id);
+      const shown = await request(t.app).get(link).set(headers).set('Accept-Language', 'de');
+      expect(shown.status).toBe(200);
+      expect(shown.text).toContain(`<form method="post" action="${link}">`);
+      expect(shown.text).toContain('<html lang="de">');
+      expect(cookieOf(shown)).toBe('');
+      expect(await t.ctx.db('portal_tokens').where({ customer_id: customer.id }).first('used_at')).toEqual({ used_at: null });
+      // The press comes from our own page; one from another site is refused and uses nothing.
+      expect((await request(t.app).post(link).set(headers)).status).toBe(403);
+      const pressed = await request(t.app).post(link).set('Sec-Fetch-Site', 'same-origin');
+      expect([pressed.status, pressed.headers.location]).toEqual([303, '/portal/']);
+      expect(cookieOf(pressed)).toMatch(/^portal_session=/);
+      expect((await request(t.app).get(link).set(headers)).status).toBe(410);
+    },
+  );
+
+  it.each([
+    ['typed in or a bookmark (Sec-Fetch-Site: none)', { 'Sec-Fetch-Site': 'none' }],
+    ['from our own site', { 'Sec-Fetch-Site': 'same-origin', Referer: 'http://rps.test/portal' }],
+    ['from a site of the same registrable domain', { 'Sec-Fetch-Site': 'same-site' }],
+    ['without any of those headers', {}],
+  ])('When the link arrives %s, then it opens the session at once', async (_how, headers: Record<string, string>) => {
+    const customer = await seedCustomer(t.ctx.db, accountId);
+    const res = await request(t.app)
+      .get(await newLink(customer.id))
+      .set(headers);
+    expect([res.status, res.headers.location]).toEqual([303, '/portal/']);
+    expect(cookieOf(res)).toMatch(/^portal_session=/);
+  });
+
   it('When the link is only looked at (HEAD), then it is not used', async () => {
     const customer = await seedCustomer(t.ctx.db, accountId);
     const link = await newLink(customer.id);

@@ -23,4 +23,15 @@ describe('the in-memory rate limit counter', () => {
     expect(counter.hit('old login', hour - 1, HOUR)).toBe(1);
     await counter.close();
   });
+
+  it('When a key is claimed, then it stays taken for its time and can be claimed again after; other keys are free', async () => {
+    const counter = memoryCounter();
+    const nowMs = Date.UTC(2026, 10, 21, 10, 30);
+    expect(counter.claim('address', nowMs, 5 * MINUTE)).toBe(true);
+    expect(counter.claim('address', nowMs + 5 * MINUTE - 1, 5 * MINUTE)).toBe(false);
+    expect(counter.claim('other address', nowMs, 5 * MINUTE)).toBe(true);
+    expect(counter.claim('address', nowMs + 5 * MINUTE, 5 * MINUTE)).toBe(true);
+    expect(counter.claim('address', nowMs + 6 * MINUTE, 5 * MINUTE)).toBe(false);
+    await counter.close();
+  });
 });

@@ -12,6 +12,11 @@ export interface RateLimitCounter {
    * not given); answers the count so far.
    */
   hit(key: string, window: number, windowMs?: number): number | Promise<number>;
+  /**
+   * Takes `key` for `forMs` from `nowMs` if nobody holds it: true when taken now, false while an earlier
+   * claim lasts. "At most once per `forMs`", whichever instance asks (the portal's log-in mails).
+   */
+  claim(key: string, nowMs: number, forMs: number): boolean | Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -22,7 +27,15 @@ const SWEEP_AT = 10_000;
 
 export function memoryCounter(): RateLimitCounter {
   const windows = new Map<string, { window: number; windowMs: number; hits: number }>();
+  const claims = new Map<string, number>();
   return {
+    claim(key, nowMs, forMs) {
+      const until = claims.get(key);
+      if (until !== undefined && until > nowMs) return false;
+      if (claims.size >= SWEEP_AT) for (const [other, end] of claims) if (end <= nowMs) claims.delete(other);
+      claims.set(key, nowMs + forMs);
+      return true;
+    },
     hit(key, window, windowMs = MINUTE_MS) {
       const current = windows.get(key);
       if (current && current.window === window && current.windowMs === windowMs) return ++current.hits;
@@ -36,6 +49,7 @@ export function memoryCounter(): RateLimitCounter {
     },
     async close() {
       windows.clear();
+      claims.clear();
     },
   };
 }
@@ -78,7 +92,26 @@ export async function redisCounter(url: string, logger: Logger): Promise<RateLim
     client.destroy();
     throw error;
   }
+  const withinTimeout = <T>(work: Promise<T>): Promise<T> =>
+    Promise.race([
+      work,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`)), REDIS_TIMEOUT_MS).unref(),
+      ),
+    ]);
   return {
+    // SET NX with an expiry: one instance takes the key, the others see it taken until it expires.
+    async claim(key, _nowMs, forMs) {
+      try {
+        const taken = await withinTimeout(
+          client.set(`rps:claim:${key}`, '1', { expiration: { type: 'PX', value: forMs }, condition: 'NX' }),
+        );
+        return taken === 'OK';
+      } catch (error) {
+        warn(error);
+        return true;
+      }
+    },
     async hit(key, window, windowMs = MINUTE_MS) {
       const name = `rps:rate:${key}:${windowMs === MINUTE_MS ? '' : `${windowMs}:`}${window}`;
       try {

@@ -15,7 +15,7 @@ import {
   type PortalResumedData,
   type PortalSkippedData,
 } from './portalActions';
-import { renderPortalLogin, type PortalLoginData } from './portalLogin';
+import { renderPortalLogin, withoutPortalLoginSecrets, type PortalLoginData } from './portalLogin';
 
 /**
  * Every mail we send, by template name, with the data it needs. A new mail is one file with its
@@ -71,6 +71,17 @@ export function renderMail(locale: PageLocale, mail: TemplateAndData): RenderedM
     case 'invoice':
       return RENDERERS[mail.template](locale, mail.data);
   }
+}
+
+/** Templates whose mails carry a secret (a single-use link): what of them the outbox keeps once sent. */
+const AFTER_SENDING: { [Name in MailTemplateName]?: (body: string) => string } = {
+  'portal-login': withoutPortalLoginSecrets,
+};
+
+/** A sent mail's bodies without its secrets, to keep in the outbox; null when the template carries none. */
+export function bodiesAfterSending(template: string, bodies: { text: string; html: string }): { text: string; html: string } | null {
+  const strip = AFTER_SENDING[template as MailTemplateName];
+  return strip ? { text: strip(bodies.text), html: strip(bodies.html) } : null;
 }
 
 export type { RenderedMail } from './layout';

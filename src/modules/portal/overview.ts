@@ -1,12 +1,14 @@
 import type { AppContext } from '../../context';
-import { ConflictError } from '../../errors';
+import { ConflictError, NotFoundError } from '../../errors';
 import type { Cents } from '../../money';
 import { calendarDateIn, formatNullableDate, fromDbDateTime, todayIn } from '../../time';
 import type { IntervalUnit } from '../../time/calendar';
 import { portalSettingsOf, type PortalAction, type PortalSettings } from '../accounts/portalSettings';
 import { merchantProfileOf, type MerchantProfile } from '../accounts/profile';
+import { creditNotePdfOf } from '../billing/invoicePdf';
 import { mandateLabel } from '../mandates/display';
 import type { PaymentRowStatus } from '../payments/transitions';
+import type { RefundRowStatus } from '../refunds/repository';
 import { LIVE } from '../subscriptions/lifecycle';
 import {
   subscriptionsRepository,
@@ -60,6 +62,27 @@ export interface PortalPaymentView {
   amount: Cents;
   currency: string;
   status: PaymentRowStatus;
+  /** What went back of it, in the order it was made. */
+  refunds: PortalRefundView[];
+}
+
+export interface PortalRefundView {
+  date: string;
+  amount: Cents;
+  currency: string;
+  status: RefundRowStatus;
+}
+
+export interface PortalCreditNoteView {
+  id: string;
+  number: string;
+  /** The invoice it credits: its PDF is found under it. */
+  invoiceId: string;
+  invoiceNumber: string | null;
+  date: string;
+  /** Negative: what is credited. */
+  amount: Cents;
+  currency: string;
 }
 
 export interface PortalInvoiceView {
@@ -75,6 +98,7 @@ export interface PortalOverview {
   subscriptions: PortalSubscriptionView[];
   payments: PortalPaymentView[];
   invoices: PortalInvoiceView[];
+  creditNotes: PortalCreditNoteView[];
 }
 
 /** The rule charging now: the first with charges left, else the last. */
@@ -140,11 +164,18 @@ export async function subscriptionViews(
 /** The overview page: the customer's subscriptions, latest payments and invoices. */
 export async function portalOverviewOf(ctx: AppContext, who: PortalCustomer, settings: PortalSettings): Promise<PortalOverview> {
   const zone = ctx.config.APP_TIMEZONE;
-  const [rows, payments, invoices] = await Promise.all([
+  const [rows, payments, invoices, creditNotes] = await Promise.all([
     portalOverviewRepository.subscriptionsOf(ctx.db, who.account.id, who.customerId),
     portalOverviewRepository.latestPaymentsOf(ctx.db, who.account.id, who.customerId, HISTORY_LENGTH),
     portalOverviewRepository.latestInvoicesOf(ctx.db, who.account.id, who.customerId, HISTORY_LENGTH),
+    portalOverviewRepository.latestCreditNotesOf(ctx.db, who.account.id, who.customerId, HISTORY_LENGTH),
   ]);
+  const refunds = await portalOverviewRepository.refundsOfPayments(
+    ctx.db,
+    who.account.id,
+    who.customerId,
+    payments.map((payment) => payment.id),
+  );
   return {
     subscriptions: await subscriptionViews(ctx, who, rows, settings),
     payments: payments.map((payment) => ({
@@ -153,6 +184,23 @@ export async function portalOverviewOf(ctx: AppContext, who: PortalCustomer, set
       amount: Number(payment.amount),
       currency: payment.currency,
       status: payment.status,
+      refunds: refunds
+        .filter((refund) => refund.payment_id === payment.id)
+        .map((refund) => ({
+          date: calendarDateIn(fromDbDateTime(refund.created_at), zone),
+          amount: Number(refund.amount),
+          currency: refund.currency,
+          status: refund.status,
+        })),
+    })),
+    creditNotes: creditNotes.map((note) => ({
+      id: note.id,
+      number: note.number,
+      invoiceId: note.invoice_id,
+      invoiceNumber: note.invoice_number,
+      date: calendarDateIn(fromDbDateTime(note.created_at), zone),
+      amount: Number(note.total_including_vat),
+      currency: note.currency,
     })),
     invoices: invoices.map((invoice) => ({
       number: invoice.number ?? invoice.bookkeeping_reference ?? invoice.id,
@@ -220,4 +268,11 @@ export async function methodChangeSubjectsOf(ctx: AppContext, who: PortalCustome
   );
   if (!views.length) throw new ActionNotOfferedError('change-method');
   return views;
+}
+
+/** The customer's own credit note as a PDF; another customer's or account's is not found (404). */
+export async function portalCreditNotePdf(ctx: AppContext, who: PortalCustomer, id: string): Promise<{ number: string; pdf: Buffer }> {
+  const note = await portalOverviewRepository.creditNoteOf(ctx.db, who.account.id, who.customerId, id);
+  if (!note) throw new NotFoundError('Credit note');
+  return creditNotePdfOf(ctx.db, who.account.id, note.invoice_id, note.id);
 }

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
+import type { CreditNoteRow } from '../billing/invoiceDocumentsRepository';
 import type { InvoiceRow } from '../billing/invoicesRepository';
 import type { MandateRow } from '../mandates/repository';
 import type { PaymentRow } from '../payments/repository';
+import type { RefundRow } from '../refunds/repository';
 import type { SubscriptionRow, SubscriptionStatus } from '../subscriptions/repository';
 
 /**
@@ -52,4 +54,42 @@ export const portalOverviewRepository = {
         { column: 'id', order: 'desc' },
       ])
       .limit(limit),
+
+  /** The refunds of these payments of the customer, in the order they were made. */
+  refundsOfPayments: (db: Knex, accountId: string, customerId: string, paymentIds: string[]): Promise<RefundRow[]> =>
+    paymentIds.length
+      ? db('refunds as r')
+          .join('payments as p', function samePayment() {
+            this.on('p.account_id', '=', 'r.account_id').andOn('p.id', '=', 'r.payment_id');
+          })
+          .where({ 'r.account_id': accountId, 'p.customer_id': customerId })
+          .whereIn('r.payment_id', paymentIds)
+          .orderBy([{ column: 'r.created_at' }, { column: 'r.id' }])
+          .select<RefundRow[]>('r.*')
+      : Promise.resolve([]),
+
+  /** The customer's credit notes (through the invoices they credit), newest first, with the number of the invoice credited. */
+  latestCreditNotesOf: (
+    db: Knex,
+    accountId: string,
+    customerId: string,
+    limit: number,
+  ): Promise<Array<CreditNoteRow & { invoice_number: string | null }>> =>
+    db('credit_notes as c')
+      .join('invoices as i', function creditedInvoice() {
+        this.on('i.account_id', '=', 'c.account_id').andOn('i.id', '=', 'c.invoice_id');
+      })
+      .where({ 'c.account_id': accountId, 'i.customer_id': customerId })
+      .orderBy('c.seq', 'desc')
+      .limit(limit)
+      .select<Array<CreditNoteRow & { invoice_number: string | null }>>('c.*', 'i.number as invoice_number'),
+
+  /** One credit note, only when the invoice it credits is this customer's of this account. */
+  creditNoteOf: (db: Knex, accountId: string, customerId: string, id: string): Promise<CreditNoteRow | undefined> =>
+    db('credit_notes as c')
+      .join('invoices as i', function creditedInvoice() {
+        this.on('i.account_id', '=', 'c.account_id').andOn('i.id', '=', 'c.invoice_id');
+      })
+      .where({ 'c.account_id': accountId, 'i.customer_id': customerId, 'c.id': id })
+      .first<CreditNoteRow | undefined>('c.*'),
 };

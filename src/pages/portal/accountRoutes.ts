@@ -11,7 +11,13 @@ import {
   resumeFromPortal,
   skipFromPortal,
 } from '../../modules/portal/actions';
-import { actionSubjectOf, HISTORY_LENGTH, methodChangeSubjectsOf, portalOverviewOf } from '../../modules/portal/overview';
+import {
+  actionSubjectOf,
+  HISTORY_LENGTH,
+  methodChangeSubjectsOf,
+  portalCreditNotePdf,
+  portalOverviewOf,
+} from '../../modules/portal/overview';
 import { portalPage, sendHtml } from './pageHandler';
 import { invoiceDocumentsRepository } from '../../modules/billing/invoiceDocumentsRepository';
 import { invoicePdfOf } from '../../modules/billing/invoicePdf';
@@ -53,6 +59,19 @@ export function portalAccountRouter(ctx: AppContext): Router {
       const invoice = await invoiceDocumentsRepository.findInvoice(ctx.db, who.account.id, String(req.params.id));
       if (!invoice || invoice.customer_id !== who.customerId) throw new NotFoundError('Invoice');
       const { number, pdf } = await invoicePdfOf(ctx.db, who.account.id, invoice.id);
+      res
+        .status(200)
+        .type('application/pdf')
+        .setHeader('Content-Disposition', `inline; filename="${number.replace(/[^\w.-]/g, '_')}.pdf"`);
+      res.send(pdf);
+    }),
+  );
+
+  // The customer's own credit note as a PDF (404 for another customer's), like an invoice.
+  router.get(
+    '/credit-notes/:id/pdf',
+    portalPage(ctx, async (req, res, _page, who) => {
+      const { number, pdf } = await portalCreditNotePdf(ctx, who, String(req.params.id));
       res
         .status(200)
         .type('application/pdf')

@@ -14,8 +14,9 @@ import {
 import { providerAdapters } from '../../providers';
 import { pageSecurityHeaders } from '../securityHeaders';
 import { portalAccountRouter } from './accountRoutes';
-import { loginWithinLimits } from './loginLimits';
+import { loginLimitReached } from './loginLimits';
 import { PORTAL_LOGIN_STRINGS } from './loginStrings';
+import { arrivesFromAnotherSite } from './crossSite';
 import { confirmPage, linkProblemPage, loginPage, sentPage } from './loginView';
 import { PORTAL_CSS } from './portal.css';
 import { clearSessionCookie, loadVisitor, requireCsrfToken, requirePortalSession, sessionCookieOf, setSessionCookie } from './session';
@@ -49,8 +50,9 @@ export function portalPagesRouter(ctx: AppContext): Router {
   const browserLocale = (req: Request): PageLocale => localeFromAcceptLanguage(req.get('accept-language'));
   const html = (res: Response, status: number, page: string) => res.status(status).type('html').send(page);
   const form = express.urlencoded({ extended: false, limit: '10kb' });
-  // Another site's form must not log a browser in or send mails in its name.
-  const crossSite = (req: Request) => req.get('sec-fetch-site') === 'cross-site';
+  // Another site's page must not log a browser in or send mails in its name.
+  const ourOrigin = new URL(ctx.config.publicUrl).origin;
+  const crossSite = (req: Request) => arrivesFromAnotherSite(req, ourOrigin);
 
   // `/portal` and `/portal/` are one route: the overview with a live session, else the log-in page.
   router.get('/', async (req, res, next) => {
@@ -74,7 +76,9 @@ export function portalPagesRouter(ctx: AppContext): Router {
       return html(res, 422, loginPage(locale, { email: typed, error: PORTAL_LOGIN_STRINGS[locale].login.invalidEmail }));
     }
     const { email } = parsed.data;
-    if (await loginWithinLimits(ctx, email, req.ip ?? 'unknown')) {
+    // `req.ip` is the client's address behind the proxies TRUST_PROXY names, else the connection's.
+    const limit = await loginLimitReached(ctx, email, req.ip ?? 'unknown');
+    if (limit === null) {
       ctx.background.run('portal log-in mails', async () => {
         try {
           const sent = await sendPortalLoginLinks(ctx, email, locale);
@@ -85,7 +89,9 @@ export function portalPagesRouter(ctx: AppContext): Router {
         }
       });
     } else {
-      ctx.logger.warn('portal log-in over its rate limit; nothing sent');
+      // An address's turn is the normal answer to a repeated request; the other two are worth a warning.
+      const log = limit === 'address' ? ctx.logger.info.bind(ctx.logger) : ctx.logger.warn.bind(ctx.logger);
+      log('portal log-in over its rate limit; nothing sent', { limit });
     }
     html(res, 200, sentPage(locale, LOGIN_MAIL_LINK_MINUTES));
   });
@@ -107,14 +113,18 @@ export function portalPagesRouter(ctx: AppContext): Router {
     res.redirect(303, '/portal/');
   };
 
-  // A merchant's link (API) opens the session at once. A mailed link shows a button first: mail
-  // scanners open links in mails, and would otherwise use them up before the customer can.
+  // A mailed link shows a button first: mail scanners open links in mails, and would otherwise use
+  // them up before the customer can. A merchant's link (API) opens the session at once when opened
+  // directly or from our own site; arriving from another site it shows the button too: another
+  // site could otherwise log a visitor's browser into a portal of its choosing (a link it made for
+  // a customer of its own), and the visitor would act in it, giving their payment method to it.
   router.get('/session/:token', async (req, res) => {
     const inspected = await inspectPortalLink(ctx, String(req.params.token));
     if ('problem' in inspected) return linkProblem(req, res, inspected.problem, inspected.link?.locale ?? null);
     // HEAD (link previews, checks) is answered like GET by express: it must not use the link either.
-    if (inspected.link.purpose === 'login-mail' || req.method === 'HEAD') {
-      return html(res, 200, confirmPage(browserLocale(req), String(req.params.token)));
+    if (inspected.link.purpose === 'login-mail' || req.method === 'HEAD' || crossSite(req)) {
+      const locale = pageLocaleOf(inspected.link.locale) ?? browserLocale(req);
+      return html(res, 200, confirmPage(locale, String(req.params.token)));
     }
     await openSession(req, res);
   });

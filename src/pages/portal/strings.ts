@@ -5,6 +5,9 @@ import type { SubscriptionStatus } from '../../modules/subscriptions/repository'
 /** How a payment's status reads to its customer: fewer words than our statuses. */
 export type ShownPaymentStatus = 'in_progress' | 'paid' | 'failed' | 'refunded' | 'charged_back';
 
+/** How a refund's status reads to its customer. */
+export type ShownRefundStatus = 'in_progress' | 'refunded' | 'failed';
+
 /** What the portal says after an action, on the overview it returns to. */
 export type PortalNotice = 'cancelled' | 'paused' | 'resumed' | 'skipped' | 'method';
 
@@ -45,6 +48,12 @@ export interface PortalStrings {
   description: string;
   invoiceNumber: string;
   paymentStatuses: Record<ShownPaymentStatus, string>;
+  /** A refund's row under its payment: "Refund" (the payment's description follows). */
+  refund: string;
+  refundStatuses: Record<ShownRefundStatus, string>;
+  creditNotes: string;
+  /** The column naming the invoice a credit note credits. */
+  creditsInvoice: string;
   notices: Record<PortalNotice, string>;
   back: string;
   cancel: {
@@ -112,6 +121,10 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
     date: 'Date',
     description: 'Description',
     invoiceNumber: 'Number',
+    refund: 'Refund',
+    refundStatuses: { in_progress: 'On its way', refunded: 'Refunded', failed: 'Not refunded' },
+    creditNotes: 'Credit notes',
+    creditsInvoice: 'Credits invoice',
     paymentStatuses: { in_progress: 'In progress', paid: 'Paid', failed: 'Not paid', refunded: 'Refunded', charged_back: 'Reversed' },
     notices: {
       cancelled: 'Your subscription is cancelled. We sent you a confirmation by e-mail.',
@@ -199,6 +212,10 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
     date: 'Datum',
     description: 'Omschrijving',
     invoiceNumber: 'Nummer',
+    refund: 'Terugbetaling',
+    refundStatuses: { in_progress: 'Onderweg', refunded: 'Terugbetaald', failed: 'Niet terugbetaald' },
+    creditNotes: 'Creditnota’s',
+    creditsInvoice: 'Crediteert factuur',
     paymentStatuses: {
       in_progress: 'In behandeling',
       paid: 'Betaald',
@@ -297,6 +314,10 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
     date: 'Datum',
     description: 'Beschreibung',
     invoiceNumber: 'Nummer',
+    refund: 'Erstattung',
+    refundStatuses: { in_progress: 'Unterwegs', refunded: 'Erstattet', failed: 'Nicht erstattet' },
+    creditNotes: 'Gutschriften',
+    creditsInvoice: 'Zur Rechnung',
     paymentStatuses: {
       in_progress: 'In Bearbeitung',
       paid: 'Bezahlt',
@@ -400,6 +421,10 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
     date: 'Date',
     description: 'Description',
     invoiceNumber: 'Numéro',
+    refund: 'Remboursement',
+    refundStatuses: { in_progress: 'En cours', refunded: 'Remboursé', failed: 'Non remboursé' },
+    creditNotes: 'Avoirs',
+    creditsInvoice: 'Facture créditée',
     paymentStatuses: { in_progress: 'En cours', paid: 'Payé', failed: 'Non payé', refunded: 'Remboursé', charged_back: 'Contesté' },
     notices: {
       cancelled: 'Votre abonnement est résilié. Nous vous avons envoyé une confirmation par e-mail.',
@@ -494,6 +519,10 @@ export const PORTAL_STRINGS: Record<PageLocale, PortalStrings> = {
     date: 'Fecha',
     description: 'Descripción',
     invoiceNumber: 'Número',
+    refund: 'Reembolso',
+    refundStatuses: { in_progress: 'En curso', refunded: 'Reembolsado', failed: 'No reembolsado' },
+    creditNotes: 'Notas de crédito',
+    creditsInvoice: 'Factura rectificada',
     paymentStatuses: { in_progress: 'En curso', paid: 'Pagado', failed: 'No pagado', refunded: 'Reembolsado', charged_back: 'Devuelto' },
     notices: {
       cancelled: 'Su suscripción está cancelada. Le hemos enviado una confirmación por correo electrónico.',

@@ -2,17 +2,20 @@ import type { PageLocale } from '../../i18n/locales';
 import { formatMoneyFor } from '../../money/forLocale';
 import type { PauseDateProblem } from '../../modules/portal/actions';
 import type {
+  PortalCreditNoteView,
   PortalFrame,
   PortalInvoiceView,
   PortalOverview,
   PortalPaymentView,
+  PortalRefundView,
   PortalSubscriptionView,
 } from '../../modules/portal/overview';
 import type { PaymentRowStatus } from '../../modules/payments/transitions';
+import type { RefundRowStatus } from '../../modules/refunds/repository';
 import { escapeHtml, renderPage } from '../html';
 import { PAY_STRINGS } from '../pay/strings';
 import { PORTAL_STYLESHEET } from './portal.css';
-import { PORTAL_STRINGS, type PortalNotice, type ShownPaymentStatus } from './strings';
+import { PORTAL_STRINGS, type PortalNotice, type ShownPaymentStatus, type ShownRefundStatus } from './strings';
 import type { PortalVisitor } from './visitor';
 
 /** What every signed-in page needs: who looks, in which language, and what the merchant set. */
@@ -30,6 +33,8 @@ const dateFor = (locale: PageLocale, ymd: string) =>
   );
 
 const money = (page: PortalPage, cents: number, currency: string) => formatMoneyFor(page.locale, cents, currency);
+/** What went back (a refund, a credit note): the sign before the amount, `-€5.00`, `-5,00 €`. */
+const moneyBack = (page: PortalPage, cents: number, currency: string) => `-${money(page, Math.abs(cents), currency)}`;
 
 /** The form field every POST carries; the session middleware refuses a POST without the session's own. */
 const csrfField = (page: PortalPage) => `<input type="hidden" name="_csrf" value="${escapeHtml(page.visitor.csrfToken)}">`;
@@ -141,6 +146,22 @@ function shownStatus(status: PaymentRowStatus): ShownPaymentStatus {
   }
 }
 
+/** A refund's status in the customer's words: money on its way, gone back, or not going back. */
+function shownRefundStatus(status: RefundRowStatus): ShownRefundStatus {
+  switch (status) {
+    case 'refunded':
+      return 'refunded';
+    case 'failed':
+    case 'canceled':
+      return 'failed';
+    case 'creating':
+    case 'queued':
+    case 'pending':
+    case 'processing':
+      return 'in_progress';
+  }
+}
+
 /** A table cell that names its column, which the style sheet shows beside it when narrow screens stack the rows. */
 const cell = (column: string, value: string, className?: string) =>
   `<td data-label="${escapeHtml(column)}"${className ? ` class="${className}"` : ''}>${escapeHtml(value)}</td>`;
@@ -148,11 +169,18 @@ const cell = (column: string, value: string, className?: string) =>
 function paymentsTable(page: PortalPage, payments: PortalPaymentView[]): string {
   const w = words(page);
   if (!payments.length) return `<p>${escapeHtml(w.noPayments)}</p>`;
+  // Each refund in a row of its own under its payment, its amount negative: what went back.
+  const refundRow = (payment: PortalPaymentView, refund: PortalRefundView) =>
+    `<tr class="refund">${cell(w.date, dateFor(page.locale, refund.date))}` +
+    `${cell(w.description, `${w.refund}: ${payment.description}`)}` +
+    `${cell(w.amount, moneyBack(page, refund.amount, refund.currency), 'num')}` +
+    `${cell(w.status, w.refundStatuses[shownRefundStatus(refund.status)])}</tr>`;
   const rows = payments.map(
     (payment) =>
       `<tr>${cell(w.date, dateFor(page.locale, payment.date))}${cell(w.description, payment.description)}` +
       `${cell(w.amount, money(page, payment.amount, payment.currency), 'num')}` +
-      `${cell(w.status, w.paymentStatuses[shownStatus(payment.status)])}</tr>`,
+      `${cell(w.status, w.paymentStatuses[shownStatus(payment.status)])}</tr>` +
+      payment.refunds.map((refund) => `\n${refundRow(payment, refund)}`).join(''),
   );
   return (
     `<table class="history">
@@ -192,6 +220,28 @@ ${rows.join('\n')}
   );
 }
 
+/** A credit note's number links to its PDF, like an invoice's. */
+function creditNotesTable(page: PortalPage, notes: PortalCreditNoteView[]): string {
+  const w = words(page);
+  const rows = notes.map(
+    (note) =>
+      `<tr><td data-label="${escapeHtml(w.invoiceNumber)}">` +
+      `<a href="/portal/credit-notes/${encodeURIComponent(note.id)}/pdf">${escapeHtml(note.number)}</a></td>` +
+      `${cell(w.creditsInvoice, note.invoiceNumber ?? '')}${cell(w.date, dateFor(page.locale, note.date))}` +
+      `${cell(w.amount, moneyBack(page, note.amount, note.currency), 'num')}</tr>`,
+  );
+  return (
+    `<table class="history">
+<caption class="visually-hidden">${escapeHtml(w.creditNotes)}</caption>
+<thead><tr><th scope="col">${escapeHtml(w.invoiceNumber)}</th><th scope="col">${escapeHtml(w.creditsInvoice)}</th>` +
+    `<th scope="col">${escapeHtml(w.date)}</th><th scope="col" class="num">${escapeHtml(w.amount)}</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>`
+  );
+}
+
 /** `/portal/`: the subscriptions with what can be done with each, the latest payments, the invoices. */
 export function overviewPage(page: PortalPage, overview: PortalOverview, notice: PortalNotice | null, historyLength: number): string {
   const w = words(page);
@@ -208,6 +258,10 @@ export function overviewPage(page: PortalPage, overview: PortalOverview, notice:
   if (overview.invoices.length) {
     parts.push(`<h2>${escapeHtml(w.invoices)}</h2>`, invoicesTable(page, overview.invoices));
     if (overview.invoices.length >= historyLength) parts.push(`<p class="note">${escapeHtml(w.latestOnly(historyLength))}</p>`);
+  }
+  if (overview.creditNotes.length) {
+    parts.push(`<h2>${escapeHtml(w.creditNotes)}</h2>`, creditNotesTable(page, overview.creditNotes));
+    if (overview.creditNotes.length >= historyLength) parts.push(`<p class="note">${escapeHtml(w.latestOnly(historyLength))}</p>`);
   }
   return portalPage(page, w.portalOf(page.frame.merchant.displayName), parts.join('\n'));
 }
