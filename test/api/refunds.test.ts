@@ -253,4 +253,28 @@ describe.each(TEST_DATABASES)('refunds on %s', (kind) => {
     const list = await t.as(token).get(`/api/v2/payments/${charge.id}/refunds`);
     expect(list.body.data).toEqual([expect.objectContaining({ id: again.body.id, reference: 'wc-order-1001-refund-1' })]);
   });
+
+  it('When a refund of a payment with a webhook_url is made or goes out, then that address hears refund.* naming the refund', async () => {
+    // The store plugin's callback address: it records there a refund whose answer it lost, or one made outside the store.
+    const callback = 'https://store.example/wc-api/rps_payment?order_id=42&key=wc_order_abc';
+    await t.ctx.db('payments').where({ id: charge.id }).update({ webhook_url: callback });
+    const res = await refund({ amount: 2 });
+    const dashboard = fake.refundInDashboard(charge.provider_payment_id, 100, 'refunded');
+    fake.setRefundStatus(String(refundsAtMollie()[0]?.id), 'refunded');
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    const [external] = await t.ctx.db('refunds').where({ account_id: accountId, origin_key: `external-refund-${dashboard.id}` });
+    const told = await t.ctx.db('outbound_events').where({ account_id: accountId, url: callback }).orderBy('created_at');
+    expect(
+      told
+        .map((row: { payload: string }) => JSON.parse(row.payload))
+        .sort((a, b) => a.event.localeCompare(b.event) || a.refund_id.localeCompare(b.refund_id)),
+    ).toEqual(
+      [
+        { id: charge.id, event: 'refund.created', refund_id: res.body.id, status: 'pending', amount: '2.00', currency: 'EUR' },
+        { id: charge.id, event: 'refund.created', refund_id: external.id, status: 'refunded', amount: '1.00', currency: 'EUR' },
+        { id: charge.id, event: 'refund.refunded', refund_id: res.body.id, status: 'refunded', amount: '2.00', currency: 'EUR' },
+        { id: charge.id, event: 'refund.refunded', refund_id: external.id, status: 'refunded', amount: '1.00', currency: 'EUR' },
+      ].sort((a, b) => a.event.localeCompare(b.event) || a.refund_id.localeCompare(b.refund_id)),
+    );
+  });
 });

@@ -6,7 +6,7 @@ import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idemp
 import { newId } from '../../ids';
 import { formatCents, type Cents } from '../../money';
 import { deliverEvent } from '../../outbox/delivery';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent, insertEvent } from '../../outbox/events';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
 import type { PaymentProvider, ProviderRefund } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
@@ -247,12 +247,7 @@ async function moveRefund(ctx: AppContext, row: RefundRow, to: RefundRowStatus, 
       return null;
     if (RELEASED_REFUND_STATUSES.has(to)) await refundsRepository.release(trx, row.account_id, row.payment_id, Number(row.amount));
     if (to === 'refunded') await onRefundSettled(ctx, trx, after);
-    const ids: string[] = [];
-    for (const name of eventsOf(row.status, to)) {
-      const id = await enqueueAccountEvent(trx, row.account_id, { name, resourceId: row.id, body: refundEventBody(after) }, now);
-      if (id) ids.push(id);
-    }
-    return ids;
+    return enqueueRefundEvents(trx, after, row.status, now);
   });
   const current = await refundsRepository.find(ctx.db, row.account_id, row.id);
   if (!current) throw new Error(`Refund ${row.id} disappeared`);
@@ -264,6 +259,33 @@ async function moveRefund(ctx: AppContext, row: RefundRow, to: RefundRowStatus, 
 
 function refundEventBody(row: RefundRow): Record<string, unknown> {
   return { payment_id: row.payment_id, status: row.status, amount: formatCents(Number(row.amount)), currency: row.currency };
+}
+
+/**
+ * The events of a refund's move, in its transaction: to the account's endpoint, and to its payment's webhook_url
+ * (`{"id": "pay_…", "event": "refund.refunded", "refund_id": …}`), where the store's plugin learns of a refund whose
+ * answer it lost, or one made outside the store, and records it. Answers the events' ids.
+ */
+async function enqueueRefundEvents(trx: Knex.Transaction, row: RefundRow, from: RefundRowStatus, now: string): Promise<string[]> {
+  const names = eventsOf(from, row.status);
+  if (names.length === 0) return [];
+  const payment = await paymentsRepository.find(trx, row.account_id, row.payment_id);
+  const ids: string[] = [];
+  for (const name of names) {
+    const id = await enqueueAccountEvent(trx, row.account_id, { name, resourceId: row.id, body: refundEventBody(row) }, now);
+    if (id) ids.push(id);
+    if (!payment?.webhook_url) continue;
+    const { payment_id: paymentId, ...facts } = refundEventBody(row);
+    const payload = JSON.stringify({ id: paymentId, event: name, refund_id: row.id, ...facts });
+    ids.push(
+      await insertEvent(
+        trx,
+        { accountId: row.account_id, paymentId: payment.id, resourceId: row.id, event: name, payload, url: payment.webhook_url },
+        now,
+      ),
+    );
+  }
+  return ids;
 }
 
 /** Applies what the provider says about one of our refunds; a settled refund stays as it is. */
@@ -312,12 +334,7 @@ async function recordRefundMadeElsewhere(
       row.sequence = await refundsRepository.takeForRefundMadeElsewhere(trx, payment.account_id, payment.id, Number(remote.amount));
       await refundsRepository.insert(trx, row);
       if (row.status === 'refunded') await onRefundSettled(ctx, trx, row);
-      const ids: string[] = [];
-      for (const name of eventsOf('creating', row.status)) {
-        const id = await enqueueAccountEvent(trx, row.account_id, { name, resourceId: row.id, body: refundEventBody(row) }, now);
-        if (id) ids.push(id);
-      }
-      return ids;
+      return enqueueRefundEvents(trx, row, 'creating', now);
     });
   } catch (error) {
     // Another sync of the same payment recorded it a moment ago: its unique origin key let one row in.
