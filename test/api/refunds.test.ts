@@ -196,7 +196,7 @@ describe.each(TEST_DATABASES)('refunds on %s', (kind) => {
     expect(new Set(list.body.data.map((row: { created_at: string }) => row.created_at)).size).toBe(1);
   });
 
-  it('When a refund is made in the Mollie dashboard, then the next sync records it once (external-refund-…) and credits it once', async () => {
+  it('When a refund is made in the Mollie dashboard, the next sync records it once (external-refund-…) and credits it once', async () => {
     const [invoice] = await t.ctx.db('invoices').where({ account_id: accountId, payment_id: charge.id });
     const dashboard = fake.refundInDashboard(charge.provider_payment_id, 300, 'refunded');
     // Two webhook calls at the same moment, and the payment's sync run again afterwards: one refund, one credit note.
