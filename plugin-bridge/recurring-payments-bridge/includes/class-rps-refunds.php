@@ -74,6 +74,25 @@ final class RPS_Refunds {
 		if ( time() - (int) get_option( self::claim_name( $order ), 0 ) < self::CLAIM_SECONDS ) {
 			return array( 503, 'a refund is being made' ); // The service retries the event.
 		}
+		// A row with a unique name, not a lock: of two callbacks at the same moment, one records.
+		$recording = 'rps_recording_refunds_' . $order->get_id();
+		if ( ! add_option( $recording, time(), '', false ) ) {
+			if ( time() - (int) get_option( $recording, 0 ) < self::CLAIM_SECONDS ) {
+				return array( 503, 'refunds being recorded' );
+			}
+			update_option( $recording, time(), false );
+		}
+		try {
+			// Read again under the claim: the other callback may have recorded refunds since this one loaded the order.
+			$fresh = RPS_Callback::fresh_order( $order->get_id() );
+			return $this->record_under_claim( $fresh instanceof WC_Order ? $fresh : $order, $payment_id );
+		} finally {
+			delete_option( $recording );
+		}
+	}
+
+	/** @return array{0: int, 1: string} */
+	private function record_under_claim( WC_Order $order, string $payment_id ): array {
 		try {
 			$refunds = $this->api->get( '/api/v2/payments/' . rawurlencode( $payment_id ) . '/refunds' );
 		} catch ( RPS_Api_Error $error ) {
@@ -109,8 +128,8 @@ final class RPS_Refunds {
 				RPS_Callback::log( 'error', sprintf( 'Refund %s of order %d could not be recorded: %s', $id, $order->get_id(), $made->get_error_message() ) );
 				return array( 500, 'could not record refund ' . $id );
 			}
-			$missing_cents -= $cents;
-			$order          = RPS_Callback::fresh_order( $order->get_id() ) ?: $order;
+			$missing_cents  -= $cents;
+			$order           = RPS_Callback::fresh_order( $order->get_id() ) ?: $order;
 			$recorded_before = $order->get_meta( self::RECORDED_META );
 			$order->update_meta_data(
 				self::RECORDED_META,

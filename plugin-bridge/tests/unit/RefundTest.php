@@ -142,6 +142,7 @@ final class RefundTest extends StubTestCase {
 		$this->assertSame( array( 200, 'recorded rfd_1' ), self::refund_callback() );
 		$this->assertSame( array( array( 'amount' => '5.00', 'reason' => 'Broken cup', 'refund_payment' => false ) ), self::stored()['refunds'] );
 		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+		$this->assertArrayNotHasKey( 'rps_recording_refunds_42', RPS_Stub_State::$options, 'the claim is released' );
 
 		// The event again (delivered at least once): nothing more.
 		self::answer( 200, $refunds );
@@ -170,5 +171,13 @@ final class RefundTest extends StubTestCase {
 		update_option( 'rps_refunding_42', time() );
 		$this->assertSame( array( 503, 'a refund is being made' ), self::refund_callback() );
 		$this->assertSame( array(), self::requests_made() );
+	}
+
+	public function test_a_refund_callback_while_another_records_the_orders_refunds_is_answered_503_to_come_again(): void {
+		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		add_option( 'rps_recording_refunds_42', time() );
+		$this->assertSame( array( 503, 'refunds being recorded' ), self::refund_callback() );
+		$this->assertSame( array(), self::requests_made() );
+		$this->assertArrayHasKey( 'rps_recording_refunds_42', RPS_Stub_State::$options, 'the other one keeps its claim' );
 	}
 }
