@@ -50,6 +50,7 @@ import * as moneybird from './20261212_049_moneybird';
 import * as invoicesOfEveryPayment from './20261213_050_invoices_of_every_payment';
 import * as operationsMetrics from './20261214_051_operations_metrics';
 import * as handoverAndMandateUse from './20261215_054_handover_and_mandate_use';
+import * as refundsTheBooksTrust from './20261215_056_refunds_the_books_trust';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -108,6 +109,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261213_050_invoices_of_every_payment': invoicesOfEveryPayment,
   '20261214_051_operations_metrics': operationsMetrics,
   '20261215_054_handover_and_mandate_use': handoverAndMandateUse,
+  '20261215_056_refunds_the_books_trust': refundsTheBooksTrust,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -210,6 +210,31 @@ export class MollieFake {
     this.countRefunds(String(refund.paymentId));
   }
 
+  /**
+   * Someone refunds `cents` of a paid payment in the Mollie dashboard: a refund without our metadata, as Mollie
+   * makes it there (`pending` at first, or `status`); the payment's amountRefunded counts it.
+   */
+  refundInDashboard(paymentId: string, cents: number, status: 'pending' | 'refunded' = 'pending'): JsonObject {
+    const payment = this.payments.get(paymentId);
+    if (!payment) throw new Error(`no payment ${paymentId} at the fake`);
+    const id = newId('re');
+    const refund: JsonObject = {
+      resource: 'refund',
+      id,
+      mode: 'test',
+      amount: { value: (cents / 100).toFixed(2), currency: (payment.amount as { currency: string }).currency },
+      description: 'Refund from the dashboard',
+      metadata: null,
+      status,
+      paymentId,
+      createdAt: new Date(this.now()).toISOString(),
+      _links: this.links(`/v2/payments/${paymentId}/refunds/${id}`),
+    };
+    this.refunds.set(id, refund);
+    this.countRefunds(paymentId);
+    return refund;
+  }
+
   refundsOf(paymentId: string): JsonObject[] {
     return [...this.refunds.values()].filter((refund) => refund.paymentId === paymentId);
   }

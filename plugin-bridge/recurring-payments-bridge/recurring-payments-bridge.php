@@ -28,6 +28,7 @@ require_once __DIR__ . '/includes/class-rps-api-error.php';
 require_once __DIR__ . '/includes/class-rps-api-client.php';
 require_once __DIR__ . '/includes/class-rps-signature.php';
 require_once __DIR__ . '/includes/class-rps-callback.php';
+require_once __DIR__ . '/includes/class-rps-refunds.php';
 require_once __DIR__ . '/includes/class-rps-emails.php';
 require_once __DIR__ . '/includes/class-rps-subscription-events.php';
 require_once __DIR__ . '/includes/class-rps-wcs.php';

@@ -26,6 +26,8 @@ export interface BookkeepingOutboxRow {
   reference: string;
   credit_lines: string | null;
   credit_reason: 'refund' | 'chargeback' | null;
+  /** The credit's lines are VAT-inclusive amounts (a partial refund): sent with inclusive prices. */
+  credit_prices_incl_tax: boolean;
   status: 'pending' | 'sent' | 'failed';
   step: string;
   external_id: string | null;
@@ -52,11 +54,13 @@ export function backoffSeconds(attempts: number, retryAfterSeconds: number | nul
 
 function rowFor(
   clock: Clock,
-  fields: Pick<BookkeepingOutboxRow, 'account_id' | 'system' | 'kind' | 'invoice_id' | 'reference' | 'credit_lines' | 'credit_reason'>,
+  fields: Pick<BookkeepingOutboxRow, 'account_id' | 'system' | 'kind' | 'invoice_id' | 'reference' | 'credit_lines' | 'credit_reason'> &
+    Partial<Pick<BookkeepingOutboxRow, 'credit_prices_incl_tax'>>,
 ): BookkeepingOutboxRow {
   const now = toDbDateTime(clock.now());
   return {
     id: newId('bko'),
+    credit_prices_incl_tax: false,
     ...fields,
     status: 'pending',
     step: 'create',
@@ -74,12 +78,20 @@ function rowFor(
  * chargeback: the credit-note path calls this (in its own transaction, if it likes). `reference` is
  * unique (the refund's or credit note's id): calling again with it queues nothing. `lines` are the
  * credited lines as on the invoice (positive amounts); all of the invoice's lines when absent.
+ * `pricesInclTax`: the lines are VAT-inclusive amounts (part of the invoice given back), sent so.
  * Answers the outbox row's id, or null when the account has no system that takes documents.
  */
 export async function queueCreditInvoice(
   db: Knex,
   clock: Clock,
-  input: { accountId: string; invoiceId: string; reference: string; reason: 'refund' | 'chargeback'; lines?: InvoiceLine[] },
+  input: {
+    accountId: string;
+    invoiceId: string;
+    reference: string;
+    reason: 'refund' | 'chargeback';
+    lines?: InvoiceLine[];
+    pricesInclTax?: boolean;
+  },
 ): Promise<string | null> {
   const account = await db('accounts')
     .where({ id: input.accountId })
@@ -95,6 +107,7 @@ export async function queueCreditInvoice(
     reference: input.reference,
     credit_lines: JSON.stringify(input.lines ?? (JSON.parse(invoice.lines) as InvoiceLine[])),
     credit_reason: input.reason,
+    credit_prices_incl_tax: input.pricesInclTax === true && input.lines !== undefined,
   });
   await outbox(db).insert(row).onConflict('reference').ignore();
   const stored = await outbox(db).where({ reference: input.reference }).first('id');
@@ -172,6 +185,8 @@ async function attempt(ctx: AppContext, row: BookkeepingOutboxRow, systems: Map<
               lines: JSON.parse(row.credit_lines ?? '[]') as InvoiceLine[],
               reason: row.credit_reason ?? 'refund',
               date: row.created_at,
+              // SQLite answers 0/1, MySQL a number too: a boolean either way.
+              pricesInclTax: Boolean(Number(row.credit_prices_incl_tax)),
             },
             { mayExist },
           );

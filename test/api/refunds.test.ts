@@ -2,6 +2,7 @@ import type { MollieFake } from '../../fakes/mollie/fake';
 import { fakeMollieOnClock } from '../../fakes/mollie/nock';
 import { finishStalledCreations } from '../../src/jobs/finishProviderCreations';
 import { reconcilePayments } from '../../src/jobs/reconcilePayments';
+import { syncPaymentFromProvider } from '../../src/modules/payments/service';
 import { TEST_DATABASES } from '../support/databases';
 import { billableAccountWithToken, mollieCallsWebhook, paidCharges } from '../support/paidCharges';
 import { useTestApp } from '../support/testApp';
@@ -184,5 +185,96 @@ describe.each(TEST_DATABASES)('refunds on %s', (kind) => {
     const [row] = await t.ctx.db('refunds').where({ account_id: accountId });
     expect(row.status).toBe('pending');
     expect(refundsAtMollie()).toHaveLength(1);
+  });
+
+  it('When several refunds are made within one second, then they are listed in the order they were made', async () => {
+    // created_at has whole seconds and the clock stands still: only the order they were made in can sort them.
+    const amounts = ['1.00', '2.00', '3.00', '0.50', '4.00'];
+    for (const amount of amounts) expect((await refund({ amount: Number(amount) })).status).toBe(201);
+    const list = await t.as(token).get(`/api/v2/payments/${charge.id}/refunds`);
+    expect(list.body.data.map((row: { amount: string }) => row.amount)).toEqual(amounts);
+    expect(new Set(list.body.data.map((row: { created_at: string }) => row.created_at)).size).toBe(1);
+  });
+
+  it('When a refund is made in the Mollie dashboard, the next sync records it once (external-refund-…) and credits it once', async () => {
+    const [invoice] = await t.ctx.db('invoices').where({ account_id: accountId, payment_id: charge.id });
+    const dashboard = fake.refundInDashboard(charge.provider_payment_id, 300, 'refunded');
+    // Two webhook calls at the same moment, and the payment's sync run again afterwards: one refund, one credit note.
+    await Promise.all([
+      syncPaymentFromProvider(t.ctx, accountId, charge.provider_payment_id),
+      syncPaymentFromProvider(t.ctx, accountId, charge.provider_payment_id),
+    ]);
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    t.clock.advance(11 * MINUTE);
+    await reconcilePayments(t.ctx, new AbortController().signal);
+    await t.ctx.background.idle();
+
+    const rows = await t.ctx.db('refunds').where({ account_id: accountId, payment_id: charge.id });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ origin_key: `external-refund-${dashboard.id}`, provider_refund_id: dashboard.id, status: 'refunded' });
+    expect(Number(rows[0].amount)).toBe(300);
+    const list = await t.as(token).get(`/api/v2/payments/${charge.id}/refunds`);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ amount: '3.00', status: 'refunded', origin_key: `external-refund-${dashboard.id}`, reference: null }),
+    ]);
+    expect((await t.as(token).get(`/api/v2/invoices/${invoice.id}`)).body.credit_notes).toEqual([
+      expect.objectContaining({ reason: 'refund', total_including_vat: '-3.00' }),
+    ]);
+    expect(await events()).toEqual([`refund.created ${rows[0].id}`, `refund.refunded ${rows[0].id}`]);
+    // What went out in the dashboard is no longer left to refund here.
+    expect((await refund({ amount: 9.51 })).body.fields.amount[0]).toBe('The amount is more than can still be refunded (9.50 EUR).');
+  });
+
+  it('When a dashboard refund is still pending at the sync, then it is recorded pending and credited once it went out', async () => {
+    const dashboard = fake.refundInDashboard(charge.provider_payment_id, 250);
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    const [row] = await t.ctx.db('refunds').where({ account_id: accountId, payment_id: charge.id });
+    expect(row).toMatchObject({ status: 'pending', origin_key: `external-refund-${dashboard.id}` });
+    expect(await t.ctx.db('credit_notes').where({ account_id: accountId })).toHaveLength(0);
+    fake.setRefundStatus(String(dashboard.id), 'refunded');
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    expect(await t.ctx.db('refunds').where({ account_id: accountId, payment_id: charge.id }).pluck('status')).toEqual(['refunded']);
+    const notes = await t.ctx.db('credit_notes').where({ account_id: accountId });
+    expect(notes.map((note: { total_including_vat: number }) => Number(note.total_including_vat))).toEqual([-250]);
+  });
+
+  it('When a refund asked with a reference lost its answer, then asking again a day later with it answers that refund', async () => {
+    fake.loseAnswers('POST', /\/refunds$/, 1);
+    const lost = await refund({ amount: 4, reference: 'wc-order-1001-refund-1' }, 'wc-order-1001-refund-1');
+    expect(lost.status).toBe(502);
+    // Past the Idempotency-Key's 24 hours (and Mollie's key window): the reference finds the refund, Mollie gets no second.
+    t.clock.advance(25 * HOUR);
+    const again = await refund({ amount: 4, reference: 'wc-order-1001-refund-1' }, 'wc-order-1001-refund-1');
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ status: 'pending', amount: '4.00', reference: 'wc-order-1001-refund-1' });
+    expect(refundsAtMollie()).toHaveLength(1);
+    // The store's look-up before another refund: the payment's refunds carry the reference.
+    const list = await t.as(token).get(`/api/v2/payments/${charge.id}/refunds`);
+    expect(list.body.data).toEqual([expect.objectContaining({ id: again.body.id, reference: 'wc-order-1001-refund-1' })]);
+  });
+
+  it('When a refund of a payment with a webhook_url is made or goes out, then that address hears refund.* naming the refund', async () => {
+    // The store plugin's callback address: it records there a refund whose answer it lost, or one made outside the store.
+    const callback = 'https://store.example/wc-api/rps_payment?order_id=42&key=wc_order_abc';
+    await t.ctx.db('payments').where({ id: charge.id }).update({ webhook_url: callback });
+    const res = await refund({ amount: 2 });
+    const dashboard = fake.refundInDashboard(charge.provider_payment_id, 100, 'refunded');
+    fake.setRefundStatus(String(refundsAtMollie()[0]?.id), 'refunded');
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    const [external] = await t.ctx.db('refunds').where({ account_id: accountId, origin_key: `external-refund-${dashboard.id}` });
+    const told = await t.ctx.db('outbound_events').where({ account_id: accountId, url: callback }).orderBy('created_at');
+    expect(
+      told
+        .map((row: { payload: string }) => JSON.parse(row.payload))
+        .sort((a, b) => a.event.localeCompare(b.event) || a.refund_id.localeCompare(b.refund_id)),
+    ).toEqual(
+      [
+        { id: charge.id, event: 'refund.created', refund_id: res.body.id, status: 'pending', amount: '2.00', currency: 'EUR' },
+        { id: charge.id, event: 'refund.created', refund_id: external.id, status: 'refunded', amount: '1.00', currency: 'EUR' },
+        { id: charge.id, event: 'refund.refunded', refund_id: res.body.id, status: 'refunded', amount: '2.00', currency: 'EUR' },
+        { id: charge.id, event: 'refund.refunded', refund_id: external.id, status: 'refunded', amount: '1.00', currency: 'EUR' },
+      ].sort((a, b) => a.event.localeCompare(b.event) || a.refund_id.localeCompare(b.refund_id)),
+    );
   });
 });

@@ -242,6 +242,35 @@ describe.each(TEST_DATABASES)('invoices to Moneybird, on %s', (kind) => {
     });
   });
 
+  it('When part of a three-line invoice is refunded, then the Moneybird credit invoice totals exactly what went back', async () => {
+    // 33.33 in all; 10.00 of it shared over the rates is 6.89 at 21 % and 3.11 at 9 %: sent as net prices, Moneybird
+    // would add 21 % to 5.69 and make 6.88 of it (a cent off); sent VAT-inclusive, the total is 10.00 exactly.
+    const { invoice, accountId, token } = await paidInvoice([
+      { quantity: 1, description: 'Coffee beans 1 kg', amount: 8.0, vat: '21' },
+      { quantity: 1, description: 'Descaler', amount: 10.98, vat: '21' },
+      { quantity: 1, description: 'Coffee book', amount: 9.5, vat: '9' },
+    ]);
+    expect(invoice.total_including_vat).toBe(3333);
+    await runJob();
+    const refund = await t.as(token).post(`/api/v2/payments/${invoice.payment_id}/refunds`).send({ amount: 10 });
+    expect(refund.status).toBe(201);
+    const account = await t.ctx.db('accounts').where({ id: accountId }).first();
+    const payment = await t.ctx.db('payments').where({ id: invoice.payment_id }).first();
+    // The sandbox settles a refund when its payment is looked at: the webhook call does.
+    await request(t.app).post(`/webhooks/mollie?account=${account.public_ref}`).type('form').send({ id: payment.provider_payment_id });
+    await processDueWebhookCalls(t.ctx, new AbortController().signal);
+    await t.ctx.background.idle();
+    const [note] = (await t.as(token).get(`/api/v2/invoices/${invoice.id}`)).body.credit_notes;
+    expect(note).toMatchObject({ reason: 'refund', total_including_vat: '-10.00' });
+    expect(await runJob()).toEqual({ processed: 1, failed: 0 });
+    const [credit] = atMoneybird(note.id);
+    expect(credit).toMatchObject({ prices_are_incl_tax: true, total_price_incl_tax: '-10.00', payments: [{ price: '-10.00' }] });
+    expect(credit?.details.map((detail) => [detail.price, detail.tax_rate_id])).toEqual([
+      ['-6.89', '600000000000000021'],
+      ['-3.11', '600000000000000009'],
+    ]);
+  });
+
   it('When the invoice rules do not add up to the charge, then the invoice is not issued and nothing goes to Moneybird', async () => {
     const { invoice } = await paidInvoice(TWO_RATES, { amount: 1750 });
     expect(invoice).toMatchObject({ status: 'not_issued', number: null, bookkeeping_status: 'none' });

@@ -207,7 +207,10 @@ export async function startMoneybirdFake(): Promise<MoneybirdFake> {
         json(res, 422, { error: errors, symbolic: Object.fromEntries(Object.keys(errors).map((key) => [key, 'invalid'])) });
         return;
       }
+      const inclusive = Boolean(given.prices_are_incl_tax);
       const total = details.reduce((sum, detail) => {
+        // Prices including VAT: the total is their sum (Moneybird takes the VAT out of each, the total stays).
+        if (inclusive) return sum + Math.round(cents(detail.price ?? '0') * Number(detail.amount ?? '1'));
         const percentage = Number(fake.taxRates.find((rate) => rate.id === detail.tax_rate_id)?.percentage ?? 0);
         const excluding = cents(detail.price ?? '0') * Number(detail.amount ?? '1');
         // Half away from zero, as for a positive invoice: a credit invoice mirrors it to the cent.

@@ -64,6 +64,9 @@ final class RPS_Callback {
 		if ( ! in_array( $payment_id, self::payment_ids( $order ), true ) ) {
 			return array( 200, 'not a payment of this order' );
 		}
+		if ( str_starts_with( (string) ( $event['event'] ?? '' ), 'refund.' ) ) {
+			return ( new RPS_Refunds( $this->api ) )->record_missing( $order, $payment_id );
+		}
 
 		try {
 			$payment = $this->api->get( '/api/v2/payments/' . rawurlencode( $payment_id ) );

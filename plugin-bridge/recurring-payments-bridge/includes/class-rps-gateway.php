@@ -17,6 +17,8 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	private const CHECKOUT_META = '_rps_checkout_url';
 	/** Payment statuses after which the buyer may try again with a new payment. */
 	private const RETRYABLE = array( 'failed', 'expired', 'canceled' );
+	/** Order meta: how many of the order's refunds failed at the provider (each next attempt gets a new reference). */
+	private const REFUND_ATTEMPT_META = '_rps_refund_failures';
 
 	private ?RPS_Api_Client $api;
 
@@ -196,9 +198,12 @@ class RPS_Gateway extends WC_Payment_Gateway {
 	/**
 	 * WooCommerce's refund ("Refund € … via Recurring payments", or REST `api_refund`): refunds part or all of
 	 * the order's paid payment through the service, which never lets more go back than was paid. WooCommerce has
-	 * written its refund record before it asks; the Idempotency-Key is derived from the order and the number of
-	 * its refunds, so a retry after a lost answer is the same refund in the service (WooCommerce deletes a refund
-	 * whose call failed, so the count is the same again).
+	 * written its refund record before it asks; the Idempotency-Key and the refund's reference are derived from the
+	 * order and the number of its refunds, so a retry after a lost answer is the same refund in the service
+	 * (WooCommerce deletes a refund whose call failed, so the count is the same again). Before asking, the plugin
+	 * looks the reference up among the payment's refunds: a refund that went out after all is recorded, not made
+	 * again — also past the service's 24-hour Idempotency-Key window, where the service's unique reference is what
+	 * answers the first refund.
 	 *
 	 * @param int        $order_id
 	 * @param float|null $amount
@@ -223,7 +228,42 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		if ( '' !== $description ) {
 			$body['description'] = function_exists( 'mb_substr' ) ? mb_substr( $description, 0, 191 ) : substr( $description, 0, 191 );
 		}
+		$recorded = RPS_Refunds::recently_recorded( $order, $cents );
+		if ( null !== $recorded ) {
+			// The lost refund's retry from a screen loaded before the service's callback recorded it.
+			/* translators: %s: the service's refund id */
+			return new WP_Error( 'rps_refund_failed', sprintf( __( 'A refund of this amount was just recorded on the order (refund %s): reload the order. Refund again after 15 minutes if you mean a second refund.', 'recurring-payments-bridge' ), $recorded ) );
+		}
 		$key = sprintf( 'wc-%s-refund-%d-%d-%d', self::site_key(), $order->get_id(), count( $order->get_refunds() ), $cents );
+		// A refund that failed at the provider gave its reference a final answer: the next attempt needs its own.
+		$failed_before = (int) $order->get_meta( self::REFUND_ATTEMPT_META );
+		if ( $failed_before > 0 ) {
+			$key .= '-' . $failed_before;
+		}
+		$body['reference'] = $key;
+		// The service's refund.* callback waits while this asks, so it does not record this refund a second time.
+		RPS_Refunds::claim( $order );
+		try {
+			return $this->ask_for_refund( $order, $payment_id, $body, $key, $cents, $failed_before );
+		} finally {
+			RPS_Refunds::release( $order );
+		}
+	}
+
+	/**
+	 * @param array<string, mixed> $body
+	 * @return bool|WP_Error
+	 */
+	private function ask_for_refund( WC_Order $order, string $payment_id, array $body, string $key, int $cents, int $failed_before ) {
+		$earlier = $this->refund_made_before( $payment_id, $key );
+		if ( null !== $earlier ) {
+			if ( in_array( (string) ( $earlier['id'] ?? '' ), RPS_Refunds::remembered( $order ), true ) ) {
+				// The service's callback recorded it already (after the lost answer): this new record would count it twice.
+				/* translators: %s: the service's refund id */
+				return new WP_Error( 'rps_refund_failed', sprintf( __( 'This refund was made already and is recorded on the order (refund %s).', 'recurring-payments-bridge' ), (string) $earlier['id'] ) );
+			}
+			return $this->refunded( $order, $cents, $earlier );
+		}
 		try {
 			$refund = $this->api()->post( '/api/v2/payments/' . rawurlencode( $payment_id ) . '/refunds', $body, $key );
 		} catch ( RPS_Api_Error $error ) {
@@ -239,6 +279,45 @@ class RPS_Gateway extends WC_Payment_Gateway {
 			/* translators: %s: why the service refused the refund, e.g. "The amount is more than can still be refunded (7.50 EUR)." */
 			return new WP_Error( 'rps_refund_failed', sprintf( __( 'The refund was refused: %s', 'recurring-payments-bridge' ), $why ) );
 		}
+		if ( in_array( (string) ( $refund['status'] ?? '' ), array( 'failed', 'canceled' ), true ) ) {
+			$order->update_meta_data( self::REFUND_ATTEMPT_META, $failed_before + 1 );
+			$order->save();
+			/* translators: %s: the provider's reason, or the refund's status */
+			return new WP_Error( 'rps_refund_failed', sprintf( __( 'The refund failed at the payment provider: %s', 'recurring-payments-bridge' ), (string) ( $refund['failure_reason'] ?? $refund['status'] ) ) );
+		}
+		return $this->refunded( $order, $cents, $refund );
+	}
+
+	/**
+	 * The service's refund of the payment made before under this reference (an attempt whose answer was lost), if
+	 * it reached the provider and did not fail; null otherwise. A look-up that fails leaves it to the service, which
+	 * answers the first refund for a reference it knows.
+	 *
+	 * @return array<string, mixed>|null
+	 */
+	private function refund_made_before( string $payment_id, string $reference ): ?array {
+		try {
+			$refunds = $this->api()->get( '/api/v2/payments/' . rawurlencode( $payment_id ) . '/refunds' );
+		} catch ( RPS_Api_Error $error ) {
+			RPS_Callback::log( 'warning', sprintf( 'Refunds of payment %s could not be read before a refund: %s', $payment_id, $error->detail() ) );
+			return null;
+		}
+		foreach ( (array) ( $refunds['data'] ?? array() ) as $refund ) {
+			if ( is_array( $refund ) && ( $refund['reference'] ?? null ) === $reference && in_array( (string) ( $refund['status'] ?? '' ), RPS_Refunds::UNDER_WAY, true ) ) {
+				return $refund;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * The refund is the service's: noted on the order, its id remembered (the service's `refund.*` callback then
+	 * finds it recorded already).
+	 *
+	 * @param array<string, mixed> $refund as the service answered it
+	 */
+	private function refunded( WC_Order $order, int $cents, array $refund ): bool {
+		RPS_Refunds::remember( $order, (string) ( $refund['id'] ?? '' ) );
 		$order->add_order_note(
 			sprintf(
 				/* translators: 1: amount, 2: currency, 3: the service's refund id */

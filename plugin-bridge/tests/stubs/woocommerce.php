@@ -31,6 +31,11 @@ class WC_Order {
 		return (array) ( $this->data['refunds'] ?? array() );
 	}
 
+	/** What the refund records made by wc_create_refund add up to (records given as plain names count nothing). */
+	public function get_total_refunded(): float {
+		return (float) array_sum( array_map( static fn ( mixed $refund ): float => is_array( $refund ) ? (float) $refund['amount'] : 0.0, $this->get_refunds() ) );
+	}
+
 	public function get_payment_method(): string {
 		return (string) $this->data['payment_method'];
 	}
@@ -122,6 +127,27 @@ class WC_Order {
 	public function stub_data(): array {
 		return $this->data;
 	}
+}
+
+/**
+ * As WooCommerce: a refund record on the order (with `refund_payment` the gateway would be asked too; the plugin
+ * only records). The record is kept in the order's `refunds`; more than is left is refused.
+ *
+ * @param array<string, mixed> $args
+ */
+function wc_create_refund( array $args ): array|WP_Error {
+	$data = RPS_Stub_State::$orders[ (int) $args['order_id'] ] ?? null;
+	if ( ! is_array( $data ) ) {
+		return new WP_Error( 'woocommerce_refund_error', 'Invalid order' );
+	}
+	$order = new WC_Order( $data );
+	if ( (float) $args['amount'] + $order->get_total_refunded() > (float) $order->get_total() + 0.001 ) {
+		return new WP_Error( 'woocommerce_refund_error', 'Invalid refund amount' );
+	}
+	$refund                                        = array( 'amount' => (string) $args['amount'], 'reason' => (string) ( $args['reason'] ?? '' ), 'refund_payment' => (bool) ( $args['refund_payment'] ?? false ) );
+	$data['refunds']                               = array_merge( (array) ( $data['refunds'] ?? array() ), array( $refund ) );
+	RPS_Stub_State::$orders[ (int) $args['order_id'] ] = $data;
+	return $refund;
 }
 
 function wc_get_order( mixed $id ): WC_Order|false {

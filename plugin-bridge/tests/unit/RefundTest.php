@@ -18,21 +18,27 @@ final class RefundTest extends StubTestCase {
 
 	public function test_a_refund_asks_the_service_to_refund_the_orders_payment_with_a_key_of_the_order_and_notes_it(): void {
 		self::paid_order( array( 'refunds' => array( 'refund-1' ) ) );
+		self::answer( 200, array( 'data' => array() ) );
 		self::answer( 201, array( 'id' => 'rfd_1', 'status' => 'pending', 'amount' => '5.00' ) );
 
 		$result = ( new RPS_Gateway() )->process_refund( 42, '5.00', 'Broken cup' );
 
 		$this->assertTrue( $result );
-		$this->assertSame( array( 'POST /api/v2/payments/pay_first/refunds' ), self::requests_made() );
-		$this->assertSame( array( 'amount' => 5, 'description' => 'Broken cup' ), self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' ) );
-		$headers = RPS_Stub_State::$requests[0]['args']['headers'];
+		$this->assertSame( array( 'GET /api/v2/payments/pay_first/refunds', 'POST /api/v2/payments/pay_first/refunds' ), self::requests_made() );
+		$body = self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' );
+		$headers = RPS_Stub_State::$requests[1]['args']['headers'];
 		$this->assertSame( 'Bearer ' . self::TOKEN, $headers['Authorization'] );
 		$this->assertMatchesRegularExpression( '/^wc-[0-9a-f]{12}-refund-42-1-500$/', $headers['Idempotency-Key'] );
+		// The reference is the key: the service answers the first refund for it, also after the key's 24 hours.
+		$this->assertSame( array( 'amount' => 5, 'description' => 'Broken cup', 'reference' => $headers['Idempotency-Key'] ), $body );
 		$this->assertStringContainsString( 'rfd_1', implode( "\n", self::stored()['notes'] ) );
+		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+		$this->assertArrayNotHasKey( 'rps_refunding_42', RPS_Stub_State::$options, 'the claim is released' );
 	}
 
 	public function test_a_refusal_of_the_service_is_a_wp_error_with_its_reason(): void {
 		self::paid_order();
+		self::answer( 200, array( 'data' => array() ) );
 		self::answer(
 			422,
 			array(
@@ -46,11 +52,12 @@ final class RefundTest extends StubTestCase {
 
 		$this->assertInstanceOf( WP_Error::class, $result );
 		$this->assertSame( 'The refund was refused: The amount is more than can still be refunded (7.50 EUR).', $result->get_error_message() );
-		$this->assertSame( array( 'amount' => 8 ), self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' ) );
+		$this->assertSame( 8, self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' )['amount'] );
 	}
 
 	public function test_no_answer_is_a_wp_error_that_says_a_retry_is_safe(): void {
 		self::paid_order();
+		self::answer( 200, array( 'data' => array() ) );
 		self::no_answer();
 
 		$result = ( new RPS_Gateway() )->process_refund( 42, 5, '' );
@@ -67,5 +74,110 @@ final class RefundTest extends StubTestCase {
 		$this->assertInstanceOf( WP_Error::class, $zero );
 		$this->assertSame( 'Enter an amount greater than zero to refund.', $zero->get_error_message() );
 		$this->assertSame( array(), self::requests_made() );
+	}
+
+	public function test_a_refund_after_a_lost_answer_looks_its_reference_up_and_does_not_refund_again(): void {
+		self::paid_order( array( 'refunds' => array( 'refund-1' ) ) );
+		self::answer( 200, array( 'data' => array() ) );
+		self::no_answer(); // The service made the refund; its answer was lost.
+		$this->assertInstanceOf( WP_Error::class, ( new RPS_Gateway() )->process_refund( 42, 5, '' ) );
+		$reference = self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' )['reference'];
+
+		// Pressed again (a day later: past the service's Idempotency-Key window), for the same refund of the order.
+		self::answer( 200, array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'refunded', 'amount' => '5.00', 'reference' => $reference ) ) ) );
+		$result = ( new RPS_Gateway() )->process_refund( 42, 5, '' );
+
+		$this->assertTrue( $result, 'WooCommerce records the refund that went out' );
+		$this->assertSame(
+			array( 'GET /api/v2/payments/pay_first/refunds', 'POST /api/v2/payments/pay_first/refunds', 'GET /api/v2/payments/pay_first/refunds' ),
+			self::requests_made(),
+			'no second refund is asked for'
+		);
+		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+	}
+
+	public function test_a_refund_of_another_reference_or_one_that_failed_is_not_taken_for_this_one(): void {
+		self::paid_order( array( 'refunds' => array( 'refund-1' ) ) );
+		self::answer(
+			200,
+			array(
+				'data' => array(
+					array( 'id' => 'rfd_0', 'status' => 'refunded', 'amount' => '5.00', 'reference' => 'wc-other-refund-42-0-500' ),
+					array( 'id' => 'rfd_9', 'status' => 'failed', 'amount' => '5.00', 'reference' => null ),
+				),
+			)
+		);
+		self::answer( 201, array( 'id' => 'rfd_1', 'status' => 'pending', 'amount' => '5.00' ) );
+		$this->assertTrue( ( new RPS_Gateway() )->process_refund( 42, 5, '' ) );
+		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+	}
+
+	public function test_a_refund_that_failed_at_the_provider_is_an_error_and_the_next_attempt_has_a_new_reference(): void {
+		self::paid_order( array( 'refunds' => array( 'refund-1' ) ) );
+		self::answer( 200, array( 'data' => array() ) );
+		self::answer( 201, array( 'id' => 'rfd_1', 'status' => 'failed', 'amount' => '5.00', 'failure_reason' => 'Insufficient balance' ) );
+		$failed = ( new RPS_Gateway() )->process_refund( 42, 5, '' );
+		$this->assertInstanceOf( WP_Error::class, $failed );
+		$this->assertSame( 'The refund failed at the payment provider: Insufficient balance', $failed->get_error_message() );
+		$first = self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' )['reference'];
+
+		RPS_Stub_State::$requests = array();
+		self::answer( 200, array( 'data' => array() ) );
+		self::answer( 201, array( 'id' => 'rfd_2', 'status' => 'pending', 'amount' => '5.00' ) );
+		$this->assertTrue( ( new RPS_Gateway() )->process_refund( 42, 5, '' ) );
+		$this->assertSame( $first . '-1', self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' )['reference'] );
+	}
+
+	/** @return array{0: int, 1: string} */
+	private static function refund_callback( string $event = 'refund.refunded' ): array {
+		$body = json_encode( array( 'id' => 'pay_first', 'event' => $event, 'refund_id' => 'rfd_1', 'status' => 'refunded' ) );
+		$t    = (string) time();
+		return ( new RPS_Callback( RPS_Api_Client::from_settings(), self::SECRET ) )->process( $body, 't=' . $t . ',v1=' . hash_hmac( 'sha256', $t . '.' . $body, self::SECRET ), 42, 'wc_order_abc123' );
+	}
+
+	public function test_the_refund_callback_records_a_refund_whose_answer_was_lost_once_and_the_button_then_refunds_nothing(): void {
+		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		$refunds = array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'refunded', 'amount' => '5.00', 'description' => 'Broken cup', 'reference' => 'wc-x-refund-42-1-500' ) ) );
+		self::answer( 200, $refunds );
+		$this->assertSame( array( 200, 'recorded rfd_1' ), self::refund_callback() );
+		$this->assertSame( array( array( 'amount' => '5.00', 'reason' => 'Broken cup', 'refund_payment' => false ) ), self::stored()['refunds'] );
+		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+		$this->assertArrayNotHasKey( 'rps_recording_refunds_42', RPS_Stub_State::$options, 'the claim is released' );
+
+		// The event again (delivered at least once): nothing more.
+		self::answer( 200, $refunds );
+		$this->assertSame( array( 200, 'refunds up to date' ), self::refund_callback( 'refund.created' ) );
+		$this->assertCount( 1, self::stored()['refunds'] );
+
+		// The merchant presses the button again from the screen loaded before the record (WooCommerce made a new one).
+		$order = wc_get_order( 42 );
+		$this->assertInstanceOf( WC_Order::class, $order );
+		RPS_Stub_State::$requests = array();
+		$again                    = ( new RPS_Gateway() )->process_refund( 42, 5, '' );
+		$this->assertInstanceOf( WP_Error::class, $again );
+		$this->assertStringContainsString( 'just recorded on the order (refund rfd_1)', $again->get_error_message() );
+		$this->assertSame( array(), self::requests_made(), 'nothing is asked of the service' );
+	}
+
+	public function test_a_refund_recorded_before_its_id_was_kept_is_not_recorded_again(): void {
+		self::paid_order( array( 'status' => 'processing', 'refunds' => array( array( 'amount' => '5.00' ) ), 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		self::answer( 200, array( 'data' => array( array( 'id' => 'rfd_old', 'status' => 'refunded', 'amount' => '5.00', 'reference' => null ) ) ) );
+		$this->assertSame( array( 200, 'refunds up to date' ), self::refund_callback() );
+		$this->assertCount( 1, self::stored()['refunds'] );
+	}
+
+	public function test_a_refund_callback_while_the_refund_button_waits_for_the_service_is_answered_503_to_come_again(): void {
+		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		update_option( 'rps_refunding_42', time() );
+		$this->assertSame( array( 503, 'a refund is being made' ), self::refund_callback() );
+		$this->assertSame( array(), self::requests_made() );
+	}
+
+	public function test_a_refund_callback_while_another_records_the_orders_refunds_is_answered_503_to_come_again(): void {
+		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		add_option( 'rps_recording_refunds_42', time() );
+		$this->assertSame( array( 503, 'refunds being recorded' ), self::refund_callback() );
+		$this->assertSame( array(), self::requests_made() );
+		$this->assertArrayHasKey( 'rps_recording_refunds_42', RPS_Stub_State::$options, 'the other one keeps its claim' );
 	}
 }

@@ -15,6 +15,8 @@ interface Document {
   invoice: InvoiceRow;
   lines: InvoiceLine[];
   sign: 1 | -1;
+  /** Each line's price is its VAT-inclusive total (a partial credit): the document's total is their sum, to the cent. */
+  pricesInclTax: boolean;
   /** The payment registered on it: our payment id, or the credit's reference. */
   transactionIdentifier: string;
   paymentDate: string;
@@ -42,7 +44,15 @@ export class MoneybirdBookkeeping implements BookkeepingSystem {
   sendInvoice(invoice: InvoiceRow, options: { mayExist?: boolean } = {}): Promise<{ reference: string }> {
     const lines = JSON.parse(invoice.lines) as InvoiceLine[];
     return this.send(
-      { reference: invoice.id, invoice, lines, sign: 1, transactionIdentifier: invoice.payment_id, paymentDate: invoice.created_at },
+      {
+        reference: invoice.id,
+        invoice,
+        lines,
+        sign: 1,
+        pricesInclTax: false,
+        transactionIdentifier: invoice.payment_id,
+        paymentDate: invoice.created_at,
+      },
       options.mayExist === true,
     );
   }
@@ -54,6 +64,7 @@ export class MoneybirdBookkeeping implements BookkeepingSystem {
         invoice: credit.invoice,
         lines: credit.lines,
         sign: -1,
+        pricesInclTax: credit.pricesInclTax === true,
         transactionIdentifier: credit.reference,
         paymentDate: credit.date,
       },
@@ -74,7 +85,7 @@ export class MoneybirdBookkeeping implements BookkeepingSystem {
         workflow_id: document.invoice.workflow_id,
         document_style_id: document.invoice.docstyle_id,
         currency: document.invoice.currency,
-        prices_are_incl_tax: false,
+        prices_are_incl_tax: document.pricesInclTax,
         invoice_date: document.paymentDate.slice(0, 10),
         details_attributes: details,
       });
@@ -107,12 +118,20 @@ export class MoneybirdBookkeeping implements BookkeepingSystem {
             `(it has ${[...new Set(rates.map((candidate) => `${Number(candidate.percentage)}%`))].join(', ') || 'none'})`,
         );
       }
-      const detail: MoneybirdDetail = {
-        description: line.description,
-        price: formatCents(document.sign * line.amount),
-        amount: String(line.quantity),
-        tax_rate_id: String(rate.id),
-      };
+      // Inclusive: the line's total as one item, so Moneybird's total is ours exactly (no VAT added to a rounded net).
+      const detail: MoneybirdDetail = document.pricesInclTax
+        ? {
+            description: line.description,
+            price: formatCents(document.sign * line.total_including_vat),
+            amount: '1',
+            tax_rate_id: String(rate.id),
+          }
+        : {
+            description: line.description,
+            price: formatCents(document.sign * line.amount),
+            amount: String(line.quantity),
+            tax_rate_id: String(rate.id),
+          };
       if (line.ledger_account_id) {
         const ledger = (this.ledgerAccounts ?? []).find(
           (candidate) => String(candidate.id) === line.ledger_account_id || candidate.account_id === line.ledger_account_id,

@@ -10,6 +10,11 @@ export interface CreditInvoice {
   reason: 'refund' | 'chargeback';
   /** UTC `YYYY-MM-DD HH:MM:SS`: when the money went back. */
   date: string;
+  /**
+   * The lines are VAT-inclusive amounts (part of an invoice given back): sent as such, so that the system's total
+   * is exactly what went back, with no VAT recomputed per line from a rounded net price.
+   */
+  pricesInclTax?: boolean;
 }
 
 /**

@@ -28,19 +28,39 @@ const negate = (line: InvoiceLine): InvoiceLine => ({
 });
 
 /**
+ * `amount` shared over `weights` in proportion, in whole cents that add up to it exactly: each share rounded down,
+ * and the cents left over go one each to the shares that lost most to the rounding (the largest remainders).
+ */
+export function shareInProportion(amount: number, weights: readonly number[]): number[] {
+  const whole = weights.reduce((sum, weight) => sum + weight, 0);
+  if (whole <= 0) return weights.map((_, index) => (index === weights.length - 1 ? amount : 0));
+  const exact = weights.map((weight) => (amount * weight) / whole);
+  const shares = exact.map(Math.floor);
+  let left = amount - shares.reduce((sum, share) => sum + share, 0);
+  const byRemainder = exact
+    .map((value, index) => ({ index, remainder: value - Math.floor(value) }))
+    .sort((a, b) => b.remainder - a.remainder);
+  for (const { index } of byRemainder) {
+    if (left <= 0) break;
+    shares[index] = (shares[index] ?? 0) + 1;
+    left -= 1;
+  }
+  return shares;
+}
+
+/**
  * The lines of a credit note: the invoice's lines negated when all of it is given back; else one
- * line per VAT rate of the invoice, the amount shared in proportion to the rates' totals (the last
- * rate takes the rounding), each VAT-inclusive.
+ * line per VAT rate of the invoice, the amount shared in proportion to the rates' totals (the
+ * rounding's cents distributed, so the lines add up to the amount exactly), each VAT-inclusive.
  */
 function creditLines(invoice: InvoiceRow, document: InvoiceDocument, amount: number, description: string): InvoiceLine[] {
   if (amount >= invoice.total_including_vat) return document.lines.map(negate);
   const totals = document.vat_totals.filter((total) => total.total_including_vat !== 0);
-  let left = amount;
-  return totals.map((total, index) => {
-    const share = index === totals.length - 1 ? left : Math.round((amount * total.total_including_vat) / invoice.total_including_vat);
-    left -= share;
-    return inclusiveLine(description, -share, total.vat);
-  });
+  const shares = shareInProportion(
+    amount,
+    totals.map((total) => total.total_including_vat),
+  );
+  return totals.map((total, index) => inclusiveLine(description, -(shares[index] ?? 0), total.vat));
 }
 
 /**

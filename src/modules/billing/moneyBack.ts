@@ -32,6 +32,7 @@ export async function creditMoneyBack(ctx: AppContext, trx: Knex.Transaction, re
     invoiceId: invoice.id,
     reference: note.id,
     reason: request.reason,
-    ...(whole ? {} : { lines: (JSON.parse(note.lines) as InvoiceLine[]).map(givenBack) }),
+    // Part of it: the note's VAT-inclusive lines, which add up to exactly what went back.
+    ...(whole ? {} : { lines: (JSON.parse(note.lines) as InvoiceLine[]).map(givenBack), pricesInclTax: true }),
   });
 }

@@ -117,9 +117,10 @@ export async function syncPaymentFromProvider(ctx: AppContext, accountId: string
   if (!known && !(await paymentsRepository.anyAwaitingItsProviderPayment(ctx.db, accountId))) return null;
   const provider = await ctx.providers.forAccount({ id: accountId });
   if (known) {
-    const applied = await applyProviderPayment(ctx, known, await provider.getPayment(providerPaymentId), { answeredInRequest: false });
-    // Mollie calls the payment's webhook when one of its refunds changes too.
-    await syncRefundsOf(ctx, applied);
+    const remote = await provider.getPayment(providerPaymentId);
+    const applied = await applyProviderPayment(ctx, known, remote, { answeredInRequest: false });
+    // Mollie calls the payment's webhook when one of its refunds changes too, also one made in its dashboard.
+    await syncRefundsOf(ctx, applied, remote.amountRefunded);
     return applied;
   }
   let remote;

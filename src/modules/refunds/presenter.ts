@@ -15,6 +15,8 @@ export function presentRefund(row: RefundRow, config: Pick<Config, 'APP_TIMEZONE
     currency: row.currency,
     description: row.description,
     failure_reason: row.failure_reason,
+    reference: row.reference,
+    origin_key: row.origin_key,
     created_at: formatDateTime(row.created_at, config.APP_TIMEZONE),
   };
 }

@@ -24,6 +24,10 @@ export interface RefundRow {
   /** While `creating`: when the finishing job may resume it. */
   next_attempt_at: string | null;
   failure_reason: string | null;
+  /** The refund's place among its payment's refunds (1, 2, …): the order they were made in. Null for refunds made before it was kept. */
+  sequence: number | null;
+  /** The client's own reference of the refund (the store plugin's), unique per account: asked again, the first refund answers. */
+  reference: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -31,16 +35,29 @@ export interface RefundRow {
 const shared = tenantTable<RefundRow>('refunds');
 const { table } = shared;
 
+/** The payment's count of refunds, read in the transaction that just counted one up (its own write). */
+async function refundsMade(trx: Knex.Transaction, accountId: string, paymentId: string): Promise<number> {
+  const row = await trx('payments')
+    .where({ account_id: accountId, id: paymentId })
+    .first<{ refunds_made: number } | undefined>('refunds_made');
+  if (!row) throw new Error(`Payment ${paymentId} disappeared while its refund was recorded`);
+  return Number(row.refunds_made);
+}
+
 export const refundsRepository = {
   ...shared,
 
   insert: (db: Knex, row: RefundRow) => table(db).insert(row),
 
   forPayment: (db: Knex, accountId: string, paymentId: string): Promise<RefundRow[]> =>
-    table(db).where({ account_id: accountId, payment_id: paymentId }).orderBy('created_at').orderBy('id'),
+    // `sequence` first: refunds made within one second share their created_at.
+    table(db).where({ account_id: accountId, payment_id: paymentId }).orderBy('sequence').orderBy('created_at').orderBy('id'),
 
   findByOriginKey: (db: Knex, accountId: string, originKey: string): Promise<RefundRow | undefined> =>
     table(db).where({ account_id: accountId, origin_key: originKey }).first(),
+
+  findByReference: (db: Knex, accountId: string, reference: string): Promise<RefundRow | undefined> =>
+    table(db).where({ account_id: accountId, reference }).first(),
 
   /** Refunds not yet settled and not looked at since `before`, longest first (reconciliation asks about their payments). */
   unsettled: (db: Knex, before: string, limit: number): Promise<RefundRow[]> =>
@@ -73,13 +90,34 @@ export const refundsRepository = {
   /**
    * Reserves `cents` of a paid payment for a refund, if that much is still left of what was paid minus what was
    * refunded (or is being refunded) minus what the bank took back: ONE conditional update, so that of two refunds
-   * racing on any number of processes the database lets only as much through as there is.
+   * racing on any number of processes the database lets only as much through as there is. The same update counts
+   * the payment's refunds: the refund's sequence, or null when the money is not there.
    */
-  reserve: async (trx: Knex.Transaction, accountId: string, paymentId: string, cents: number): Promise<boolean> =>
-    (await trx('payments')
-      .where({ account_id: accountId, id: paymentId, status: 'paid' })
-      .andWhereRaw('`amount` - `amount_charged_back` - `amount_refund_reserved` >= ?', [cents])
-      .update({ amount_refund_reserved: trx.raw('`amount_refund_reserved` + ?', [cents]) })) === 1,
+  reserve: async (trx: Knex.Transaction, accountId: string, paymentId: string, cents: number): Promise<number | null> => {
+    const reserved =
+      (await trx('payments')
+        .where({ account_id: accountId, id: paymentId, status: 'paid' })
+        .andWhereRaw('`amount` - `amount_charged_back` - `amount_refund_reserved` >= ?', [cents])
+        .update({
+          amount_refund_reserved: trx.raw('`amount_refund_reserved` + ?', [cents]),
+          refunds_made: trx.raw('`refunds_made` + 1'),
+        })) === 1;
+    return reserved ? refundsMade(trx, accountId, paymentId) : null;
+  },
+
+  /**
+   * Takes `cents` of a payment for a refund made at the provider without us (its dashboard): the money went out
+   * already, so nothing is refused. Answers the refund's sequence.
+   */
+  takeForRefundMadeElsewhere: async (trx: Knex.Transaction, accountId: string, paymentId: string, cents: number): Promise<number> => {
+    await trx('payments')
+      .where({ account_id: accountId, id: paymentId })
+      .update({
+        amount_refund_reserved: trx.raw('`amount_refund_reserved` + ?', [cents]),
+        refunds_made: trx.raw('`refunds_made` + 1'),
+      });
+    return refundsMade(trx, accountId, paymentId);
+  },
 
   /** Gives back a failed or canceled refund's reservation. */
   release: (trx: Knex.Transaction, accountId: string, paymentId: string, cents: number) =>

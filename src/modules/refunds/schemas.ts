@@ -6,6 +6,9 @@ import { REFUND_STATUSES } from '../../providers/types';
 export const createRefundBody = z.object({
   amount: amountInCents('positive').optional().describe('euros, greater than 0; none: all that is left to refund'),
   description: requiredText(191).optional().describe("what the payer's bank statement says; none: 'Refund of <payment description>'"),
+  reference: requiredText(191)
+    .optional()
+    .describe('your own reference of this refund, unique per account: asked again with it (at any time), the first refund answers'),
 });
 export type CreateRefundInput = z.output<typeof createRefundBody>;
 
@@ -22,6 +25,13 @@ export const refundResponse = z.object({
   currency: z.string(),
   description: z.string(),
   failure_reason: z.string().nullable(),
+  reference: z.string().nullable().describe('the reference the refund was asked with'),
+  origin_key: z
+    .string()
+    .nullable()
+    .describe(
+      'what the service refunded by itself: `double-<payment id>`, or `external-refund-<provider refund id>` for one made at the provider',
+    ),
   created_at: z.string(),
 });
 export type RefundResponse = z.input<typeof refundResponse>;

@@ -6,7 +6,7 @@ import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idemp
 import { newId } from '../../ids';
 import { formatCents, type Cents } from '../../money';
 import { deliverEvent } from '../../outbox/delivery';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent, insertEvent } from '../../outbox/events';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
 import type { PaymentProvider, ProviderRefund } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
@@ -23,7 +23,15 @@ export interface RefundRequest {
   description?: string;
   /** What the refund is made for, once (`double-<payment id>`): a second request answers the first refund. */
   originKey?: string;
+  /**
+   * The client's own reference of this refund (the store plugin's), unique per account: a second request with it,
+   * however much later (past any idempotency key's window), answers the first refund instead of making another.
+   */
+  reference?: string;
 }
+
+/** The origin key of a refund made at the provider without us (its dashboard): recorded once per provider refund. */
+export const externalRefundKey = (providerRefundId: string) => `external-refund-${providerRefundId}`;
 
 /** The provider's key of a refund: derived from our row, so every retry of it is the same refund at the provider. */
 export const refundKeyOf = (row: Pick<RefundRow, 'id'>) => `refund-${row.id}`;
@@ -39,6 +47,28 @@ function notRefundable(payment: PaymentRow): ValidationError {
       ? 'it has been refunded in full already'
       : `only paid payments can be refunded; this one is ${payment.status}`;
   return ValidationError.field(REFUND_FAILED, 'payment', `The payment cannot be refunded: ${why}.`);
+}
+
+function referenceTaken(earlier: RefundRow): ValidationError {
+  return ValidationError.field(
+    REFUND_FAILED,
+    'reference',
+    `The reference is already used by refund ${earlier.id} of another payment (${earlier.payment_id}).`,
+  );
+}
+
+/** The refund made before with the request's origin key or reference, if any: the answer to the request again. */
+async function madeBefore(ctx: AppContext, accountId: string, paymentId: string, request: RefundRequest): Promise<RefundRow | undefined> {
+  if (request.originKey) {
+    const made = await refundsRepository.findByOriginKey(ctx.db, accountId, request.originKey);
+    if (made) return made;
+  }
+  if (request.reference) {
+    const made = await refundsRepository.findByReference(ctx.db, accountId, request.reference);
+    if (made && made.payment_id !== paymentId) throw referenceTaken(made);
+    if (made) return made;
+  }
+  return undefined;
 }
 
 function tooMuch(left: Cents, currency: string): ValidationError {
@@ -68,10 +98,8 @@ export async function requestRefund(
     const earlier = await refundsRepository.find(ctx.db, account.id, idempotency.resumedResourceId);
     if (earlier) return resumeRefund(ctx, account, earlier);
   }
-  if (request.originKey) {
-    const made = await refundsRepository.findByOriginKey(ctx.db, account.id, request.originKey);
-    if (made) return resumeRefund(ctx, account, made);
-  }
+  const made = await madeBefore(ctx, account.id, paymentId, request);
+  if (made) return resumeRefund(ctx, account, made);
   const payment = await paymentsRepository.find(ctx.db, account.id, paymentId);
   if (!payment) throw new NotFoundError('Payment');
   if (payment.status !== 'paid' || !payment.provider_payment_id) throw notRefundable(payment);
@@ -93,23 +121,27 @@ export async function requestRefund(
     create_attempts: 0,
     next_attempt_at: toDbDateTime(new Date(ctx.clock.now().getTime() + 2 * 60 * 1000)),
     failure_reason: null,
+    sequence: null,
+    reference: request.reference ?? null,
     created_at: now,
     updated_at: now,
   };
   try {
     await ctx.db.transaction(async (trx) => {
-      if (!(await refundsRepository.reserve(trx, account.id, payment.id, amount))) {
+      const sequence = await refundsRepository.reserve(trx, account.id, payment.id, amount);
+      if (sequence === null) {
         const current = await paymentsRepository.find(trx, account.id, payment.id);
         if (!current || current.status !== 'paid') throw notRefundable(current ?? payment);
         throw tooMuch(refundableCents(current), payment.currency);
       }
+      row.sequence = sequence;
       await refundsRepository.insert(trx, row);
       await idempotency.remember(trx, row.id);
     });
   } catch (error) {
-    if (!isUniqueViolation(error) || !request.originKey) throw error;
-    // Another instance made this refund a moment ago: the unique origin key let only one row in.
-    const winner = await refundsRepository.findByOriginKey(ctx.db, account.id, request.originKey);
+    if (!isUniqueViolation(error) || (!request.originKey && !request.reference)) throw error;
+    // Another instance made this refund a moment ago: the unique origin key (or reference) let only one row in.
+    const winner = await madeBefore(ctx, account.id, paymentId, request);
     if (!winner) throw error;
     return resumeRefund(ctx, account, winner);
   }
@@ -215,12 +247,7 @@ async function moveRefund(ctx: AppContext, row: RefundRow, to: RefundRowStatus, 
       return null;
     if (RELEASED_REFUND_STATUSES.has(to)) await refundsRepository.release(trx, row.account_id, row.payment_id, Number(row.amount));
     if (to === 'refunded') await onRefundSettled(ctx, trx, after);
-    const ids: string[] = [];
-    for (const name of eventsOf(row.status, to)) {
-      const id = await enqueueAccountEvent(trx, row.account_id, { name, resourceId: row.id, body: refundEventBody(after) }, now);
-      if (id) ids.push(id);
-    }
-    return ids;
+    return enqueueRefundEvents(trx, after, row.status, now);
   });
   const current = await refundsRepository.find(ctx.db, row.account_id, row.id);
   if (!current) throw new Error(`Refund ${row.id} disappeared`);
@@ -234,6 +261,33 @@ function refundEventBody(row: RefundRow): Record<string, unknown> {
   return { payment_id: row.payment_id, status: row.status, amount: formatCents(Number(row.amount)), currency: row.currency };
 }
 
+/**
+ * The events of a refund's move, in its transaction: to the account's endpoint, and to its payment's webhook_url
+ * (`{"id": "pay_…", "event": "refund.refunded", "refund_id": …}`), where the store's plugin learns of a refund whose
+ * answer it lost, or one made outside the store, and records it. Answers the events' ids.
+ */
+async function enqueueRefundEvents(trx: Knex.Transaction, row: RefundRow, from: RefundRowStatus, now: string): Promise<string[]> {
+  const names = eventsOf(from, row.status);
+  if (names.length === 0) return [];
+  const payment = await paymentsRepository.find(trx, row.account_id, row.payment_id);
+  const ids: string[] = [];
+  for (const name of names) {
+    const id = await enqueueAccountEvent(trx, row.account_id, { name, resourceId: row.id, body: refundEventBody(row) }, now);
+    if (id) ids.push(id);
+    if (!payment?.webhook_url) continue;
+    const { payment_id: paymentId, ...facts } = refundEventBody(row);
+    const payload = JSON.stringify({ id: paymentId, event: name, refund_id: row.id, ...facts });
+    ids.push(
+      await insertEvent(
+        trx,
+        { accountId: row.account_id, paymentId: payment.id, resourceId: row.id, event: name, payload, url: payment.webhook_url },
+        now,
+      ),
+    );
+  }
+  return ids;
+}
+
 /** Applies what the provider says about one of our refunds; a settled refund stays as it is. */
 export async function applyProviderRefund(ctx: AppContext, row: RefundRow, remote: ProviderRefund): Promise<RefundRow> {
   if (FINAL_REFUND_STATUSES.has(row.status)) return row;
@@ -242,23 +296,92 @@ export async function applyProviderRefund(ctx: AppContext, row: RefundRow, remot
 }
 
 /**
- * Reads the refunds of a payment at the provider and applies those that are ours (by our id in their metadata):
- * Mollie calls the payment's webhook when one of its refunds changes. Does nothing for a payment without refunds here.
+ * A refund made at the provider without us (in its dashboard), noticed when its payment is read: recorded as a
+ * refund of ours (origin key `external-refund-<provider refund id>`, unique per account, so a sync run twice or two
+ * webhook calls at the same moment record it once), its amount taken from the payment, and — when it went out —
+ * credited like any refund. Nothing is refused: the money went out already.
  */
-export async function syncRefundsOf(ctx: AppContext, payment: PaymentRow): Promise<void> {
+async function recordRefundMadeElsewhere(
+  ctx: AppContext,
+  providerName: string,
+  payment: PaymentRow,
+  remote: ProviderRefund,
+): Promise<void> {
+  const originKey = externalRefundKey(remote.id);
+  if (await refundsRepository.findByOriginKey(ctx.db, payment.account_id, originKey)) return;
+  const now = toDbDateTime(ctx.clock.now());
+  const row: RefundRow = {
+    id: newId('rfd'),
+    account_id: payment.account_id,
+    payment_id: payment.id,
+    amount: remote.amount,
+    currency: remote.currency,
+    description: `Refunded at ${providerName} without this service (${remote.id})`.slice(0, 191),
+    status: remote.status,
+    provider_refund_id: remote.id,
+    origin_key: originKey,
+    create_attempts: 0,
+    next_attempt_at: null,
+    failure_reason: null,
+    sequence: null,
+    reference: null,
+    created_at: toDbDateTime(remote.createdAt),
+    updated_at: now,
+  };
+  let eventIds: string[];
+  try {
+    eventIds = await ctx.db.transaction(async (trx) => {
+      row.sequence = await refundsRepository.takeForRefundMadeElsewhere(trx, payment.account_id, payment.id, Number(remote.amount));
+      await refundsRepository.insert(trx, row);
+      if (row.status === 'refunded') await onRefundSettled(ctx, trx, row);
+      return enqueueRefundEvents(trx, row, 'creating', now);
+    });
+  } catch (error) {
+    // Another sync of the same payment recorded it a moment ago: its unique origin key let one row in.
+    if (isUniqueViolation(error)) return;
+    throw error;
+  }
+  ctx.logger.warn('a refund made at the provider without this service was recorded', {
+    accountId: row.account_id,
+    paymentId: row.payment_id,
+    refundId: row.id,
+    providerRefundId: remote.id,
+    amount: row.amount,
+    status: row.status,
+  });
+  for (const eventId of eventIds) ctx.background.run('deliver webhook event', () => deliverEvent(ctx, eventId));
+}
+
+/**
+ * Reads the refunds of a payment at the provider and applies those that are ours (by our id in their metadata):
+ * Mollie calls the payment's webhook when one of its refunds changes. `providerRefunded` is the payment's refunded
+ * amount at the provider: when it is more than our refunds account for, a refund was made there without us, and is
+ * recorded (recordRefundMadeElsewhere). Asks the provider nothing when neither applies.
+ */
+export async function syncRefundsOf(ctx: AppContext, payment: PaymentRow, providerRefunded?: Cents): Promise<void> {
   if (!payment.provider_payment_id) return;
-  const ours = (await refundsRepository.forPayment(ctx.db, payment.account_id, payment.id)).filter(
-    (row) => !FINAL_REFUND_STATUSES.has(row.status),
-  );
-  if (ours.length === 0) return;
+  const rows = await refundsRepository.forPayment(ctx.db, payment.account_id, payment.id);
+  const ours = rows.filter((row) => !FINAL_REFUND_STATUSES.has(row.status));
+  // What the provider counts of ours: refunds it confirmed that did not fail (a `creating` one may be unknown to it).
+  const accounted = rows
+    .filter((row) => row.status !== 'creating' && !RELEASED_REFUND_STATUSES.has(row.status))
+    .reduce((sum, row) => sum + Number(row.amount), 0);
+  const madeElsewhere = providerRefunded !== undefined && providerRefunded > accounted;
+  if (ours.length === 0 && !madeElsewhere) return;
   const provider = await ctx.providers.forAccount({ id: payment.account_id });
   const remote = await provider.listRefunds(payment.provider_payment_id);
+  const isOurs = (refund: ProviderRefund, row: RefundRow) =>
+    refund.reference === row.id || (row.provider_refund_id !== null && refund.id === row.provider_refund_id);
   for (const row of ours) {
-    const found = remote.find(
-      (refund) => refund.reference === row.id || (row.provider_refund_id !== null && refund.id === row.provider_refund_id),
-    );
+    const found = remote.find((refund) => isOurs(refund, row));
     if (found) await applyProviderRefund(ctx, row, found);
   }
+  if (!madeElsewhere) return;
+  // Oldest first, so that their sequence follows the order they were made in.
+  const elsewhere = remote
+    .filter((refund) => !RELEASED_REFUND_STATUSES.has(refund.status) && !rows.some((row) => isOurs(refund, row)))
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  for (const refund of elsewhere) await recordRefundMadeElsewhere(ctx, provider.name, payment, refund);
 }
 
 /** `GET /api/v2/payments/{id}/refunds`: the payment's refunds, oldest first. */

@@ -1,0 +1,152 @@
+<?php
+defined( 'ABSPATH' ) || exit;
+
+/**
+ * The service's refunds of an order as WooCommerce records them. A refund whose answer the refund button never
+ * got (WooCommerce then deletes its refund record) or one made outside the store (the service's API, the
+ * provider's dashboard) still went out: the service's `refund.*` callback brings it here, and it is recorded as a
+ * WooCommerce refund without asking the gateway again, once (the service's refund ids are kept on the order).
+ */
+final class RPS_Refunds {
+
+	/** Order meta: the service's refund ids WooCommerce has a refund record of. */
+	public const IDS_META = '_rps_refund_ids';
+	/** A refund in these statuses reached the provider and did not fail: its money is going or gone. */
+	public const UNDER_WAY = array( 'queued', 'pending', 'processing', 'refunded' );
+	/** Order meta: refunds this class recorded, as `{id, cents, at}` (the button's look-out for a stale order screen). */
+	public const RECORDED_META = '_rps_refunds_recorded';
+	/** A button press this soon after such a record, for the same amount, is taken for the lost refund's retry. */
+	private const RECENT_SECONDS = 900;
+	/** While the refund button waits for the service, a callback leaves the order to it (and is retried later). */
+	private const CLAIM_SECONDS = 120;
+
+	public function __construct( private readonly RPS_Api_Client $api ) {}
+
+	/** The service's refund ids recorded on the order. @return list<string> */
+	public static function remembered( WC_Order $order ): array {
+		$ids = $order->get_meta( self::IDS_META );
+		return is_array( $ids ) ? array_values( array_filter( $ids, 'is_string' ) ) : array();
+	}
+
+	public static function remember( WC_Order $order, string $refund_id ): void {
+		if ( '' === $refund_id || in_array( $refund_id, self::remembered( $order ), true ) ) {
+			return;
+		}
+		$order->update_meta_data( self::IDS_META, array_merge( self::remembered( $order ), array( $refund_id ) ) );
+		$order->save();
+	}
+
+	/**
+	 * The service refund of this amount that a callback recorded in the last 15 minutes, if any: a press of the
+	 * button from an order screen loaded before that record is the retry of the lost refund, not a second one.
+	 */
+	public static function recently_recorded( WC_Order $order, int $cents ): ?string {
+		$recorded = $order->get_meta( self::RECORDED_META );
+		foreach ( is_array( $recorded ) ? $recorded : array() as $entry ) {
+			if ( is_array( $entry ) && (int) ( $entry['cents'] ?? 0 ) === $cents && time() - (int) ( $entry['at'] ?? 0 ) < self::RECENT_SECONDS ) {
+				return (string) ( $entry['id'] ?? '' );
+			}
+		}
+		return null;
+	}
+
+	/** The refund button is asking the service for this order: a callback meanwhile waits (503, retried). */
+	public static function claim( WC_Order $order ): void {
+		update_option( self::claim_name( $order ), time(), false );
+	}
+
+	public static function release( WC_Order $order ): void {
+		delete_option( self::claim_name( $order ) );
+	}
+
+	private static function claim_name( WC_Order $order ): string {
+		return 'rps_refunding_' . $order->get_id();
+	}
+
+	/**
+	 * A `refund.*` callback of the order's payment: each of the payment's refunds that went out and that WooCommerce
+	 * has no record of is recorded (never more than the service refunded in all beyond what WooCommerce shows:
+	 * refunds recorded before their ids were kept count too).
+	 *
+	 * @return array{0: int, 1: string} the HTTP status to answer and what was done
+	 */
+	public function record_missing( WC_Order $order, string $payment_id ): array {
+		if ( time() - (int) get_option( self::claim_name( $order ), 0 ) < self::CLAIM_SECONDS ) {
+			return array( 503, 'a refund is being made' ); // The service retries the event.
+		}
+		// A row with a unique name, not a lock: of two callbacks at the same moment, one records.
+		$recording = 'rps_recording_refunds_' . $order->get_id();
+		if ( ! add_option( $recording, time(), '', false ) ) {
+			if ( time() - (int) get_option( $recording, 0 ) < self::CLAIM_SECONDS ) {
+				return array( 503, 'refunds being recorded' );
+			}
+			update_option( $recording, time(), false );
+		}
+		try {
+			// Read again under the claim: the other callback may have recorded refunds since this one loaded the order.
+			$fresh = RPS_Callback::fresh_order( $order->get_id() );
+			return $this->record_under_claim( $fresh instanceof WC_Order ? $fresh : $order, $payment_id );
+		} finally {
+			delete_option( $recording );
+		}
+	}
+
+	/** @return array{0: int, 1: string} */
+	private function record_under_claim( WC_Order $order, string $payment_id ): array {
+		try {
+			$refunds = $this->api->get( '/api/v2/payments/' . rawurlencode( $payment_id ) . '/refunds' );
+		} catch ( RPS_Api_Error $error ) {
+			RPS_Callback::log( 'error', sprintf( 'Refunds of payment %s (order %d) could not be read: %s', $payment_id, $order->get_id(), $error->detail() ) );
+			return array( 503, 'service unavailable' );
+		}
+		$under_way = array_values(
+			array_filter(
+				(array) ( $refunds['data'] ?? array() ),
+				static fn ( mixed $refund ): bool => is_array( $refund ) && in_array( (string) ( $refund['status'] ?? '' ), self::UNDER_WAY, true )
+			)
+		);
+		$service_cents = array_sum( array_map( static fn ( array $refund ): int => RPS_Money::to_cents( (string) ( $refund['amount'] ?? '0' ) ), $under_way ) );
+		$missing_cents = $service_cents - RPS_Money::to_cents( number_format( (float) $order->get_total_refunded(), 2, '.', '' ) );
+		$known         = self::remembered( $order );
+		$recorded      = array();
+		foreach ( $under_way as $refund ) {
+			$id    = (string) ( $refund['id'] ?? '' );
+			$cents = RPS_Money::to_cents( (string) ( $refund['amount'] ?? '0' ) );
+			if ( '' === $id || in_array( $id, $known, true ) || $cents <= 0 || $cents > $missing_cents ) {
+				continue;
+			}
+			$made = wc_create_refund(
+				array(
+					'order_id'       => $order->get_id(),
+					'amount'         => number_format( $cents / 100, 2, '.', '' ),
+					'reason'         => (string) ( $refund['description'] ?? '' ),
+					'refund_payment' => false, // The service made it: WooCommerce only records it.
+					'restock_items'  => false,
+				)
+			);
+			if ( is_wp_error( $made ) ) {
+				RPS_Callback::log( 'error', sprintf( 'Refund %s of order %d could not be recorded: %s', $id, $order->get_id(), $made->get_error_message() ) );
+				return array( 500, 'could not record refund ' . $id );
+			}
+			$missing_cents  -= $cents;
+			$order           = RPS_Callback::fresh_order( $order->get_id() ) ?: $order;
+			$recorded_before = $order->get_meta( self::RECORDED_META );
+			$order->update_meta_data(
+				self::RECORDED_META,
+				array_merge( is_array( $recorded_before ) ? $recorded_before : array(), array( array( 'id' => $id, 'cents' => $cents, 'at' => time() ) ) )
+			);
+			self::remember( $order, $id );
+			$order->add_order_note(
+				sprintf(
+					/* translators: 1: amount, 2: currency, 3: the service's refund id */
+					__( 'Refunded %1$s %2$s through the recurring payments service (refund %3$s); recorded when the service reported it.', 'recurring-payments-bridge' ),
+					number_format( $cents / 100, 2, '.', '' ),
+					$order->get_currency(),
+					$id
+				)
+			);
+			$recorded[] = $id;
+		}
+		return array( 200, array() === $recorded ? 'refunds up to date' : 'recorded ' . implode( ' ', $recorded ) );
+	}
+}
