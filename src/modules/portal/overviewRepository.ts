@@ -64,7 +64,8 @@ export const portalOverviewRepository = {
           })
           .where({ 'r.account_id': accountId, 'p.customer_id': customerId })
           .whereIn('r.payment_id', paymentIds)
-          .orderBy([{ column: 'r.created_at' }, { column: 'r.id' }])
+          // The refund's sequence first: refunds made within one second share their created_at.
+          .orderBy([{ column: 'r.sequence' }, { column: 'r.created_at' }, { column: 'r.id' }])
           .select<RefundRow[]>('r.*')
       : Promise.resolve([]),
 
