@@ -13,6 +13,7 @@ import { invoiceSettingsRepository } from './invoiceSettingsRepository';
 import { buildDocument, vatTreatment, type InvoiceDocument, type InvoiceLine } from './invoiceDocument';
 import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
 import { mailDocument } from './documentMails';
+import { owedInvoicesRepository } from './owedInvoicesRepository';
 
 export type { InvoiceLine };
 
@@ -201,6 +202,29 @@ export async function issueInvoice(ctx: AppContext, trx: Knex.Transaction, subje
   if (settings.mail_when_paid)
     await mailDocument(ctx, trx, { kind: 'invoice', id: row.id, number: row.number ?? '', amount: totalIncluding, payment, document });
   ctx.logger.info('invoice issued', about);
+}
+
+/**
+ * Records, in a paid payment's status transaction, that it is owed an invoice (of `chargeId`'s period,
+ * or its own when null) — nothing more: numbering and issuing happen apart (owedInvoices.ts), after the
+ * commit and again by a job, so that a failure to invoice never rolls back the money recorded.
+ */
+export async function oweInvoice(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow, chargeId: string | null): Promise<void> {
+  const now = toDbDateTime(ctx.clock.now());
+  await owedInvoicesRepository.insert(trx, {
+    id: newId('iow'),
+    account_id: payment.account_id,
+    payment_id: payment.id,
+    charge_id: chargeId,
+    owed_key: `${payment.id}:${chargeId ?? ''}`,
+    status: 'owed',
+    attempts: 0,
+    next_attempt_at: now,
+    last_error: null,
+    failure_reported: false,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /**
