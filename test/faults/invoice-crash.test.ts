@@ -41,7 +41,7 @@ describe.each(TEST_DATABASES)('a crash between a payment settling and its invoic
     await t.close();
   });
 
-  it('When the process dies after the payment is recorded paid and before its invoice is issued, then a restart issues it once', async () => {
+  it('When the process dies after the payment is recorded paid, before its invoice is issued, then a restart issues it once', async () => {
     const accountId = await billableAccountAtFake(t, fake, mollie.apiUrl, 1);
     const account = await t.ctx.db('accounts').where({ id: accountId }).first();
     await setInvoiceSettings(t.ctx.db, t.clock, account.name, { prefix: 'K-', default_vat: '21' });

@@ -43,7 +43,7 @@ describe.each(TEST_DATABASES)('owed invoices and document numbers on %s', (kind)
   /** Numbering fails: the account's counter row refuses every update (a database trigger). */
   const refuseNumbering = () => refuseUpdatesOf(t.ctx.db, kind, 'invoice_settings', accountId, 'account_id');
 
-  it('When numbering throws, then the payment and its charge are still paid, the invoice is owed and the job issues it later, once', async () => {
+  it('When numbering throws, then payment and charge are still paid, the invoice is owed and the job issues it later, once', async () => {
     expect((await setInvoicing('--prefix', 'N-', '--vat', '21')).code).toBe(0);
     await subscribe(t, token);
     const undo = await refuseNumbering();
@@ -67,7 +67,7 @@ describe.each(TEST_DATABASES)('owed invoices and document numbers on %s', (kind)
     expect((await owedOf()).map((row) => row.status)).toEqual(['done']);
   });
 
-  it('When issuing keeps failing, then the merchant is sent invoice.issue_failed once, and the invoice is issued when it can be', async () => {
+  it('When issuing keeps failing, then the merchant gets invoice.issue_failed once; the invoice is issued when it can be', async () => {
     expect((await cli(t.ctx, 'accounts', 'set-webhook', '--account', accountName, '--url', 'https://merchant.example/events')).code).toBe(
       0,
     );

@@ -18,7 +18,8 @@ export async function refuseUpdatesOf(
   const trigger = `refuse_${randomBytes(4).toString('hex')}`;
   if (kind === 'sqlite') {
     await db.raw(
-      `CREATE TRIGGER ${trigger} BEFORE UPDATE ON ${table} FOR EACH ROW WHEN OLD.${column} = '${id}' BEGIN SELECT RAISE(ABORT, 'row locked'); END`,
+      `CREATE TRIGGER ${trigger} BEFORE UPDATE ON ${table} FOR EACH ROW ` +
+        `WHEN OLD.${column} = '${id}' BEGIN SELECT RAISE(ABORT, 'row locked'); END`,
     );
   } else {
     await db.raw(
