@@ -20,16 +20,16 @@ export interface PaymentSettlement {
 export type SettlementHandler = (trx: Knex.Transaction, settlement: PaymentSettlement) => Promise<void>;
 
 /**
- * The one place that reacts when a payment settles. Features (links, billing, follow-ups, the store)
- * register for the purposes of the payments they make, at start.
- */
-/**
  * Runs after the transaction that recorded the status change committed, in its own transactions:
  * work that may fail without undoing the change (numbering an owed invoice). A failure is the
  * handler's to keep for a job to retry; thrown, it is logged and the change stays recorded.
  */
 export type CommittedHandler = (settlement: PaymentSettlement) => Promise<void>;
 
+/**
+ * The one place that reacts when a payment settles. Features (links, billing, follow-ups, the store)
+ * register for the purposes of the payments they make, at start.
+ */
 export class SettlementHooks {
   private readonly handlers: Array<{ purposes: ReadonlySet<PaymentPurpose> | 'all'; handle: SettlementHandler }> = [];
   private readonly committedHandlers: Array<{ purposes: ReadonlySet<PaymentPurpose> | 'all'; handle: CommittedHandler }> = [];

@@ -84,6 +84,10 @@ async function commitTransition(
   );
   if (eventIds === false) return false;
   ctx.logger.info('payment status changed', { accountId: row.account_id, paymentId: row.id, purpose: row.purpose, from: row.status, to });
+  // A first attempt right away; the delivery job retries whatever this does not deliver.
+  for (const eventId of eventIds) {
+    ctx.background.runInLane(FIRST_ATTEMPTS, 'deliver webhook event', () => deliverEvent(ctx, eventId, { claimed: true }));
+  }
   // The change is recorded: what follows it apart (an owed invoice) can fail without undoing it.
   if (SETTLED_STATUSES.has(to)) {
     await ctx.settlements.runCommitted({ payment: after, from: row.status, to }, (error) =>
@@ -93,10 +97,6 @@ async function commitTransition(
         error: error instanceof Error ? error.message.split(' - ').pop() : String(error),
       }),
     );
-  }
-  // A first attempt right away; the delivery job retries whatever this does not deliver.
-  for (const eventId of eventIds) {
-    ctx.background.runInLane(FIRST_ATTEMPTS, 'deliver webhook event', () => deliverEvent(ctx, eventId, { claimed: true }));
   }
   return true;
 }
