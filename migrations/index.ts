@@ -51,6 +51,7 @@ import * as invoicesOfEveryPayment from './20261213_050_invoices_of_every_paymen
 import * as operationsMetrics from './20261214_051_operations_metrics';
 import * as handoverAndMandateUse from './20261215_054_handover_and_mandate_use';
 import * as refundsTheBooksTrust from './20261215_056_refunds_the_books_trust';
+import * as invoicesOwedAndNumberedApart from './20261215_055_invoices_owed_and_numbered_apart';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -110,6 +111,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261214_051_operations_metrics': operationsMetrics,
   '20261215_054_handover_and_mandate_use': handoverAndMandateUse,
   '20261215_056_refunds_the_books_trust': refundsTheBooksTrust,
+  '20261215_055_invoices_owed_and_numbered_apart': invoicesOwedAndNumberedApart,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -10,6 +10,7 @@ import type { Logger } from './logger';
 import { accountsRepository } from './modules/accounts/repository';
 import { registerBillingSettlement } from './modules/billing/settlement';
 import { registerPaymentInvoices } from './modules/billing/paymentInvoices';
+import { registerOwedInvoices } from './modules/billing/owedInvoices';
 import { registerDoublePaymentFollowUps } from './modules/follow-ups/doublePayments';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
 import { OrderCheckouts } from './modules/payments/orderCheckouts';
@@ -58,6 +59,7 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   registerDoublePaymentFollowUps(ctx);
   // After the features above: a link's or order's subscription has invoiced its first charge by then.
   registerPaymentInvoices(ctx);
+  registerOwedInvoices(ctx);
   // Payments for a store order (shop_order_id) find their order through the store.
   registerStoreCheckout(ctx);
   return { ctx, migrated };

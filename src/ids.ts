@@ -34,6 +34,7 @@ export type IdPrefix =
   | 'pau'
   | 'clm'
   | 'ivc'
+  | 'iow'
   | 'bko'
   | 'crn'
   | 'shp'

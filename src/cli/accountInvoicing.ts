@@ -17,6 +17,7 @@ interface InvoicingOptions {
   city?: string;
   country?: string;
   vatNumber?: string;
+  cocNumber?: string;
 }
 
 const onOff = (value: string, option: string): boolean => {
@@ -60,6 +61,7 @@ export function invoicingChanges(options: InvoicingOptions): InvoiceSettingsChan
     changes.seller_country = options.country.toUpperCase();
   }
   if (options.vatNumber !== undefined) changes.seller_vat_number = text(options.vatNumber, 32, '--vat-number');
+  if (options.cocNumber !== undefined) changes.seller_coc_number = text(options.cocNumber, 32, '--coc-number');
   return changes;
 }
 
@@ -69,7 +71,7 @@ export function registerInvoicingCommands(accounts: Command, ctx: AppContext, io
     .description("set an account's invoices: numbering, default VAT rate, OSS, the seller's details")
     .requiredOption('--account <name>', 'account name')
     .option('--prefix <text>', 'put before every number, e.g. 2026-')
-    .option('--next <n>', 'the number the next invoice or credit note gets')
+    .option('--next <n>', 'the number the next invoice or credit note gets; above any issued in the series')
     .option('--vat <percentage>', 'VAT rate of an invoice made from the amount charged (no invoice rules), or none')
     .option('--oss <on|off>', 'One Stop Shop: consumers in other EU countries pay their own standard rate')
     .option('--mail <on|off>', 'e-mail each invoice and credit note to the customer, its PDF attached')
@@ -80,6 +82,7 @@ export function registerInvoicingCommands(accounts: Command, ctx: AppContext, io
     .option('--city <text>', "the seller's city")
     .option('--country <code>', "the seller's country (ISO code, e.g. NL)")
     .option('--vat-number <text>', "the seller's VAT number")
+    .option('--coc-number <text>', "the seller's Chamber of Commerce (KvK) number, printed on its invoices; empty: none")
     .action(async (options: InvoicingOptions) => {
       const row = await setInvoiceSettings(ctx.db, ctx.clock, options.account, invoicingChanges(options));
       const line = (label: string, value: string) => io.out(`${`${label}:`.padEnd(16)}${value}`);

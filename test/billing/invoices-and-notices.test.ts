@@ -66,6 +66,7 @@ describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing
           total_excluding_vat: '12.50',
           total_vat: '1.13',
           total_including_vat: '13.63',
+          period: { start: '2026-12-01', end: '2026-12-31' },
         },
         {
           quantity: 1,
@@ -76,6 +77,7 @@ describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing
           total_excluding_vat: '4.13',
           total_vat: '0.87',
           total_including_vat: '5.00',
+          period: { start: '2026-12-01', end: '2026-12-31' },
         },
         {
           quantity: 1,
@@ -86,6 +88,7 @@ describe.each(TEST_DATABASES)('invoices, events and pre-notifications of billing
           total_excluding_vat: '-1.50',
           total_vat: '-0.32',
           total_including_vat: '-1.82',
+          period: { start: '2026-12-01', end: '2026-12-31' },
         },
       ],
       total_excluding_vat: '15.13',

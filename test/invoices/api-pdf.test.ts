@@ -125,6 +125,58 @@ describe.each(TEST_DATABASES)('the invoices API and PDFs on %s', (kind) => {
     }
   });
 
+  it(
+    'When the seller set a KvK number and a business abroad is reverse-charged, then the PDF and the API show the KvK number, ' +
+      "the buyer's VAT number and each line's period",
+    async () => {
+      expect((await cli(t.ctx, 'accounts', 'set-invoicing', '--account', accountName, '--coc-number', '12345678')).code).toBe(0);
+      const { customerId } = await subscribe(t, token, {
+        email: 'gmbh@example.de',
+        rules: [
+          {
+            amount: 30,
+            interval: 'month',
+            interval_amount: 1,
+            invoice_rules: [
+              { quantity: 1, description: 'Beans', amount: 20, vat: '21' },
+              { quantity: 1, description: 'Grinder rent', amount: 10, vat: '21' },
+            ],
+          },
+        ],
+      });
+      await t.ctx.db('customers').where({ id: customerId }).update({ country: 'DE', vat_number: 'DE123456789' });
+      await billAndSettle(t, accountId, '2026-12-01');
+
+      const [invoice] = (await t.as(token).get('/api/v2/invoices')).body.data;
+      const december = { start: '2026-12-01', end: '2026-12-31' };
+      expect(invoice).toMatchObject({
+        reverse_charge: true,
+        seller: { vat_number: 'NL123456789B01', coc_number: '12345678' },
+        buyer: { vat_number: 'DE123456789', coc_number: null },
+        lines: [
+          { description: 'Beans', vat: '0', period: december },
+          { description: 'Grinder rent', vat: '0', period: december },
+        ],
+      });
+      const pdf = await t.as(token).get(`/api/v2/invoices/${invoice.id}/pdf`).buffer(true).parse(binary);
+      const text = pdfText(pdf.body as Buffer);
+      expect(text).toContain('Chamber of Commerce no.: 12345678');
+      expect(text).toContain('VAT number: DE123456789');
+      expect(text).toContain('VAT reverse charged');
+      expect(text.match(/Period: December 1, 2026 – December 31, 2026/g)).toHaveLength(2);
+
+      // Unset, the KvK number is printed nowhere; without a VAT number the buyer is not reverse-charged.
+      expect((await cli(t.ctx, 'accounts', 'set-invoicing', '--account', accountName, '--coc-number', '')).code).toBe(0);
+      await subscribe(t, token, { email: 'plain@example.nl' });
+      await billAndSettle(t, accountId, '2026-12-01');
+      const plain = (await t.as(token).get('/api/v2/invoices')).body.data[1];
+      expect(plain).toMatchObject({ seller: { coc_number: null }, buyer: { vat_number: null }, reverse_charge: false });
+      const plainText = pdfText((await t.as(token).get(`/api/v2/invoices/${plain.id}/pdf`).buffer(true).parse(binary)).body as Buffer);
+      expect(plainText).not.toContain('Chamber of Commerce');
+      expect(plainText).not.toContain('reverse charged');
+    },
+  );
+
   it('When another account asks for an invoice, then it is not found, nor its PDF', async () => {
     await subscribe(t, token);
     await billAndSettle(t, accountId, '2026-12-01');

@@ -84,7 +84,7 @@ export async function issueCreditNote(ctx: AppContext, trx: Knex.Transaction, re
   const now = toDbDateTime(ctx.clock.now());
   const description = invoiceDocument.lines.length === 1 ? (invoiceDocument.lines[0]?.description ?? '') : `${invoice.number}`;
   const lines = creditLines(invoice, invoiceDocument, request.amount, description);
-  const { number, settings } = await invoiceSettingsRepository.takeNumber(trx, request.accountId, now);
+  const { number, settings } = await invoiceSettingsRepository.takeNumber(trx, request.accountId, now, 'credit_note');
   const document = await buildDocument(trx, {
     kind: 'credit_note',
     accountId: request.accountId,

@@ -15,6 +15,7 @@ const party = z
     city: z.string().nullable(),
     country: z.string().nullable(),
     vat_number: z.string().nullable(),
+    coc_number: z.string().nullable().describe("the seller's Chamber of Commerce (KvK) number; null when not set, and for a buyer"),
   })
   .nullable();
 
@@ -55,6 +56,10 @@ export const issuedInvoiceResponse = z.object({
       total_excluding_vat: money,
       total_vat: money,
       total_including_vat: money,
+      period: z
+        .object({ start: z.string().describe('Y-m-d'), end: z.string().describe('Y-m-d, included') })
+        .nullable()
+        .describe("the period supplied (a subscription charge's); null when the invoice's date is the date of supply"),
     }),
   ),
   vat_totals: z.array(z.object({ vat: z.string().nullable(), total_excluding_vat: money, total_vat: money, total_including_vat: money })),
@@ -78,6 +83,7 @@ const stripParty = (value: InvoiceDocument['seller'] | null) =>
         city: value.city,
         country: value.country,
         vat_number: value.vat_number,
+        coc_number: value.coc_number ?? null,
       }
     : null;
 
@@ -115,6 +121,7 @@ export function presentIssuedInvoice(
       total_excluding_vat: cents(line.total_excluding_vat),
       total_vat: cents(line.total_vat),
       total_including_vat: cents(line.total_including_vat),
+      period: line.period ?? null,
     })),
     vat_totals: (document?.vat_totals ?? []).map((total) => ({
       vat: total.vat,

@@ -16,6 +16,13 @@ export interface InvoiceLine {
   total_excluding_vat: number;
   total_vat: number;
   total_including_vat: number;
+  /** The period supplied (a charge's: `start` to `end`, Y-m-d, both included); absent when the invoice's date is the date of supply. */
+  period?: LinePeriod | null;
+}
+
+export interface LinePeriod {
+  start: string;
+  end: string;
 }
 
 export interface Party {
@@ -26,6 +33,8 @@ export interface Party {
   city: string | null;
   country: string | null;
   vat_number: string | null;
+  /** The seller's Chamber of Commerce (KvK) number; absent on a buyer and on documents from before it. */
+  coc_number?: string | null;
   email: string | null;
 }
 
@@ -132,6 +141,7 @@ export async function buildDocument(db: Knex, input: DocumentInput): Promise<Inv
       city: settings.seller_city,
       country: settings.seller_country,
       vat_number: settings.seller_vat_number,
+      coc_number: settings.seller_coc_number,
       email: account?.contact_email ?? null,
     },
     buyer: customer

@@ -3,7 +3,7 @@ import PDFDocument from 'pdfkit';
 import { NotFoundError } from '../../errors';
 import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
 import type { PageLocale } from '../../i18n/locales';
-import type { InvoiceDocument, Party } from './invoiceDocument';
+import type { InvoiceDocument, LinePeriod, Party } from './invoiceDocument';
 
 interface Labels {
   invoice: string;
@@ -14,6 +14,9 @@ interface Labels {
   from: string;
   to: string;
   vatNumber: string;
+  cocNumber: string;
+  period: string;
+  suppliedOn: string;
   description: string;
   quantity: string;
   unitPrice: string;
@@ -39,6 +42,9 @@ const LABELS: Record<PageLocale, Labels> = {
     from: 'From',
     to: 'To',
     vatNumber: 'VAT number',
+    cocNumber: 'Chamber of Commerce no.',
+    period: 'Period',
+    suppliedOn: 'Date of supply',
     description: 'Description',
     quantity: 'Qty',
     unitPrice: 'Unit price',
@@ -61,6 +67,9 @@ const LABELS: Record<PageLocale, Labels> = {
     from: 'Van',
     to: 'Aan',
     vatNumber: 'Btw-nummer',
+    cocNumber: 'KvK-nummer',
+    period: 'Periode',
+    suppliedOn: 'Leverdatum',
     description: 'Omschrijving',
     quantity: 'Aantal',
     unitPrice: 'Prijs per stuk',
@@ -83,6 +92,9 @@ const LABELS: Record<PageLocale, Labels> = {
     from: 'Von',
     to: 'An',
     vatNumber: 'USt-IdNr.',
+    cocNumber: 'Handelsregister-Nr.',
+    period: 'Zeitraum',
+    suppliedOn: 'Leistungsdatum',
     description: 'Beschreibung',
     quantity: 'Menge',
     unitPrice: 'Einzelpreis',
@@ -105,6 +117,9 @@ const LABELS: Record<PageLocale, Labels> = {
     from: 'De',
     to: 'À',
     vatNumber: 'N° de TVA',
+    cocNumber: 'N° RCS',
+    period: 'Période',
+    suppliedOn: 'Date de livraison',
     description: 'Description',
     quantity: 'Qté',
     unitPrice: 'Prix unitaire',
@@ -127,6 +142,9 @@ const LABELS: Record<PageLocale, Labels> = {
     from: 'De',
     to: 'Para',
     vatNumber: 'NIF-IVA',
+    cocNumber: 'N.º de registro mercantil',
+    period: 'Periodo',
+    suppliedOn: 'Fecha de entrega',
     description: 'Descripción',
     quantity: 'Cant.',
     unitPrice: 'Precio unitario',
@@ -150,6 +168,13 @@ const dateText = (date: string, locale: PageLocale) =>
 
 const rateText = (rate: string | null, locale: PageLocale) => (rate === null ? '0' : Number(rate).toLocaleString(locale));
 
+/** A line's period of supply ("Period: 1 December 2026 – 31 December 2026"), its one date when it is a day. */
+function periodText(period: LinePeriod | null | undefined, labels: Labels, locale: PageLocale): string | null {
+  if (!period) return null;
+  if (period.start === period.end) return `${labels.suppliedOn}: ${dateText(period.start, locale)}`;
+  return `${labels.period}: ${dateText(period.start, locale)} – ${dateText(period.end, locale)}`;
+}
+
 function partyLines(party: Party, labels: Labels): string[] {
   return [
     party.organization,
@@ -158,6 +183,7 @@ function partyLines(party: Party, labels: Labels): string[] {
     [party.postal_code, party.city].filter(Boolean).join(' ') || null,
     party.country,
     party.vat_number ? `${labels.vatNumber}: ${party.vat_number}` : null,
+    party.coc_number ? `${labels.cocNumber}: ${party.coc_number}` : null,
     party.email,
   ].filter((line): line is string => Boolean(line));
 }
@@ -223,7 +249,7 @@ export function renderInvoicePdf(document: InvoiceDocument): Promise<Buffer> {
   row([labels.description, labels.quantity, labels.unitPrice, labels.vat, labels.amount], true);
   for (const line of document.lines) {
     row([
-      line.description,
+      [line.description, periodText(line.period, labels, locale)].filter(Boolean).join('\n'),
       String(line.quantity),
       money(line.amount, currency, locale),
       `${rateText(line.vat, locale)}%`,

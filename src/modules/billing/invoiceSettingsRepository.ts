@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../time';
 import { toDbDateTime } from '../../time';
-import { requireAccount } from '../accounts/service';
+import { AccountError, requireAccount } from '../accounts/service';
 
 /** An account's invoicing: numbering, default VAT, OSS, the mail when paid, the seller's details. */
 export interface InvoiceSettingsRow {
@@ -21,12 +21,17 @@ export interface InvoiceSettingsRow {
   seller_city: string | null;
   seller_country: string | null;
   seller_vat_number: string | null;
+  /** The seller's Chamber of Commerce (KvK) number; migration 055. */
+  seller_coc_number: string | null;
   updated_at: string;
 }
 
 export type InvoiceSettingsChanges = Partial<Omit<InvoiceSettingsRow, 'account_id' | 'updated_at'>>;
 
 const table = (db: Knex) => db<InvoiceSettingsRow>('invoice_settings');
+
+export type DocumentKind = 'invoice' | 'credit_note';
+const documentNumbers = (db: Knex) => db('document_numbers');
 
 /** The defaults of an account that never set its invoicing: no prefix, numbers from 1, no VAT. */
 export function defaultInvoiceSettings(accountId: string, now: string): InvoiceSettingsRow {
@@ -44,6 +49,7 @@ export function defaultInvoiceSettings(accountId: string, now: string): InvoiceS
     seller_city: null,
     seller_country: null,
     seller_vat_number: null,
+    seller_coc_number: null,
     updated_at: now,
   };
 }
@@ -61,20 +67,40 @@ export const invoiceSettingsRepository = {
   },
 
   /**
-   * The account's next invoice number, taken in the caller's transaction: the counter row is updated
-   * in place first (the update holds its lock until the transaction ends: a second biller waits), then
-   * read. A rolled-back invoice rolls its number back with it, so the numbers have no gaps.
+   * The account's next document number (an invoice's or a credit note's), taken in the caller's
+   * transaction: the counter row is updated in place first (the update holds its lock until the
+   * transaction ends: a second biller waits), then read. A number some document holds already
+   * (another series' number spelled the same: prefix `A` at 11 and `A1` at 1) is skipped; the one
+   * taken is written to `document_numbers`, whose key makes it the series' only document of that
+   * number. A rolled-back document rolls its number back with it.
    */
-  async takeNumber(trx: Knex.Transaction, accountId: string, now: string): Promise<{ number: string; settings: InvoiceSettingsRow }> {
-    // The update first: it takes the row's lock at once. An insert meeting the existing row would
-    // take a shared lock first, and two billers each holding one would deadlock on the update.
-    if (!(await table(trx).where({ account_id: accountId }).increment('next_number', 1))) {
-      await invoiceSettingsRepository.ensure(trx, accountId, now);
-      await table(trx).where({ account_id: accountId }).increment('next_number', 1);
+  async takeNumber(
+    trx: Knex.Transaction,
+    accountId: string,
+    now: string,
+    kind: DocumentKind = 'invoice',
+  ): Promise<{ number: string; settings: InvoiceSettingsRow }> {
+    for (;;) {
+      // The update first: it takes the row's lock at once. An insert meeting the existing row would
+      // take a shared lock first, and two billers each holding one would deadlock on the update.
+      if (!(await table(trx).where({ account_id: accountId }).increment('next_number', 1))) {
+        await invoiceSettingsRepository.ensure(trx, accountId, now);
+        await table(trx).where({ account_id: accountId }).increment('next_number', 1);
+      }
+      const settings = await table(trx).where({ account_id: accountId }).first();
+      if (!settings) throw new Error('invoice settings vanished');
+      const sequence = Number(settings.next_number) - 1;
+      const number = `${settings.prefix}${sequence}`;
+      if (await documentNumbers(trx).where({ account_id: accountId, number }).first('number')) continue;
+      await documentNumbers(trx).insert({ account_id: accountId, number, series: settings.prefix, sequence, kind, created_at: now });
+      return { number, settings };
     }
-    const settings = await table(trx).where({ account_id: accountId }).first();
-    if (!settings) throw new Error('invoice settings vanished');
-    return { number: `${settings.prefix}${Number(settings.next_number) - 1}`, settings };
+  },
+
+  /** The highest place taken in a series (invoices and credit notes together), 0 when none. */
+  async highestInSeries(db: Knex, accountId: string, series: string): Promise<number> {
+    const row = await documentNumbers(db).where({ account_id: accountId, series }).max({ highest: 'sequence' }).first();
+    return Number((row as { highest?: number | string | null } | undefined)?.highest ?? 0);
   },
 };
 
@@ -88,11 +114,29 @@ export async function setInvoiceSettings(
   const account = await requireAccount(db, accountName);
   const now = toDbDateTime(clock.now());
   await invoiceSettingsRepository.ensure(db, account.id, now);
-  if (Object.keys(changes).length)
-    await table(db)
-      .where({ account_id: account.id })
-      .update({ ...changes, updated_at: now });
+  await db.transaction(async (trx) => {
+    // The row's lock first: no document takes a number between the check and the change.
+    await table(trx).where({ account_id: account.id }).update({ updated_at: now });
+    if (changes.prefix !== undefined || changes.next_number !== undefined) await refuseIssuedNumber(trx, account.id, changes);
+    if (Object.keys(changes).length)
+      await table(trx)
+        .where({ account_id: account.id })
+        .update({ ...changes, updated_at: now });
+  });
   const row = await invoiceSettingsRepository.find(db, account.id);
   if (!row) throw new Error('invoice settings vanished');
   return row;
+}
+
+/**
+ * A next number at or below one already issued in its series (invoices and credit notes together)
+ * would number a second document the same, or leave the books out of order: refused.
+ */
+async function refuseIssuedNumber(db: Knex, accountId: string, changes: InvoiceSettingsChanges): Promise<void> {
+  const current = await invoiceSettingsRepository.find(db, accountId);
+  const prefix = changes.prefix ?? current?.prefix ?? '';
+  const next = Number(changes.next_number ?? current?.next_number ?? 1);
+  const highest = await invoiceSettingsRepository.highestInSeries(db, accountId, prefix);
+  if (next <= highest)
+    throw new AccountError(`${prefix}${highest} is issued already: the next number of series "${prefix}" must be above ${highest}`);
 }

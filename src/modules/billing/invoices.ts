@@ -10,9 +10,11 @@ import { splitInclusive, vatCents } from '../../money/vat';
 import { toDbDateTime } from '../../time';
 import { enqueueAccountEvent } from '../../outbox/events';
 import { invoiceSettingsRepository } from './invoiceSettingsRepository';
-import { buildDocument, vatTreatment, type InvoiceDocument, type InvoiceLine } from './invoiceDocument';
+import { buildDocument, vatTreatment, type InvoiceDocument, type InvoiceLine, type LinePeriod } from './invoiceDocument';
+import { chargePeriod } from '../subscriptions/schedule';
 import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
 import { mailDocument } from './documentMails';
+import { owedInvoicesRepository } from './owedInvoicesRepository';
 
 export type { InvoiceLine };
 
@@ -83,6 +85,8 @@ export interface InvoiceSubject {
     | { from: 'rules'; lines: InvoiceLine[] }
     | { from: 'store'; lines: InvoiceLine[]; refusal: string | null }
     | { from: 'amount'; description: string };
+  /** The period its lines supply (a charge's); absent or null when the payment's date is the date of supply. */
+  period?: LinePeriod | null;
 }
 
 /**
@@ -121,12 +125,14 @@ export async function issueInvoice(ctx: AppContext, trx: Knex.Transaction, subje
   const customer = payment.customer_id ? await invoiceDocumentsRepository.customerOf(trx, accountId, payment.customer_id) : undefined;
   const treatment = vatTreatment(settings, customer ?? null);
   const given = subject.lines;
-  const lines =
+  const made =
     given.from === 'amount'
       ? [inclusiveLine(given.description, subject.amount, treatment.rate)]
       : given.from === 'rules' && treatment.reverseCharge
         ? given.lines.map(reverseCharged)
         : given.lines;
+  const { period } = subject;
+  const lines = period ? made.map((line) => ({ ...line, period: line.period ?? period })) : made;
   // The store's lines carry its own VAT: reverse charge is only said where the store charged none.
   const reverseCharge =
     given.from === 'store' ? treatment.reverseCharge && lines.every((line) => line.total_vat === 0) : treatment.reverseCharge;
@@ -204,6 +210,29 @@ export async function issueInvoice(ctx: AppContext, trx: Knex.Transaction, subje
 }
 
 /**
+ * Records, in a paid payment's status transaction, that it is owed an invoice (of `chargeId`'s period,
+ * or its own when null) — nothing more: numbering and issuing happen apart (owedInvoices.ts), after the
+ * commit and again by a job, so that a failure to invoice never rolls back the money recorded.
+ */
+export async function oweInvoice(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow, chargeId: string | null): Promise<void> {
+  const now = toDbDateTime(ctx.clock.now());
+  await owedInvoicesRepository.insert(trx, {
+    id: newId('iow'),
+    account_id: payment.account_id,
+    payment_id: payment.id,
+    charge_id: chargeId,
+    owed_key: `${payment.id}:${chargeId ?? ''}`,
+    status: 'owed',
+    attempts: 0,
+    next_attempt_at: now,
+    last_error: null,
+    failure_reported: false,
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/**
  * A paid charge's invoice. A store checkout's payment is the order's to invoice when the account
  * invoices orders (all of its lines, once), not each subscription's first charge.
  */
@@ -228,7 +257,9 @@ export async function chargeSubject(
 ): Promise<InvoiceSubject> {
   const rules = await subscriptionsRepository.invoiceRulesOf(trx, charge.account_id, charge.rule_id);
   const subscription = await subscriptionsRepository.find(trx, charge.account_id, charge.subscription_id);
+  const rule = await subscriptionsRepository.findRule(trx, charge.account_id, charge.rule_id);
   return {
+    period: rule ? chargePeriod(rule, charge.due_date) : null,
     payment,
     amount: paid.amount,
     subscriptionId: charge.subscription_id,

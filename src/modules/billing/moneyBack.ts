@@ -3,6 +3,7 @@ import { queueCreditInvoice } from '../../bookkeeping/outbox';
 import type { AppContext } from '../../context';
 import { issueCreditNote, type CreditNoteRequest } from './creditNotes';
 import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
+import { issueOwedWithin } from './owedInvoices';
 import type { InvoiceLine } from './invoices';
 
 /** A credit note's line as the bookkeeping system credits it: the amounts given back, positive. */
@@ -22,6 +23,8 @@ const givenBack = (line: InvoiceLine): InvoiceLine => ({
  * given back credits the invoice's own lines (with their ledger accounts); part of it, the note's.
  */
 export async function creditMoneyBack(ctx: AppContext, trx: Knex.Transaction, request: CreditNoteRequest): Promise<void> {
+  // An invoice still owed (numbering failed after payment) is issued first: the note corrects it.
+  await issueOwedWithin(ctx, trx, request.accountId, request.paymentId);
   const note = await issueCreditNote(ctx, trx, request);
   if (!note) return;
   const invoice = await invoiceDocumentsRepository.findInvoice(trx, request.accountId, note.invoice_id);

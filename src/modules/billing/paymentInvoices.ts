@@ -8,20 +8,36 @@ import { ordersRepository } from '../orders/repository';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { chargesRepository } from './chargesRepository';
 import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
-import { chargeSubject, issueInvoice, type InvoiceLine, type InvoiceSubject } from './invoices';
+import { chargeSubject, oweInvoice, type InvoiceLine, type InvoiceSubject } from './invoices';
 import { invoiceSettingsRepository } from './invoiceSettingsRepository';
 
 /**
- * Invoices of the payments that are not a charge's own (those are invoiced where the charge settles):
+ * Invoices of the payments that are not a charge's own (those are owed where the charge settles):
  * a follow-up's retry or link paying a charge's period, money charged back and paid again, and — when
- * the account wants them — paid payment links and store orders. In the payment's status transaction.
+ * the account wants them — paid payment links and store orders. Owed in the payment's status
+ * transaction; what it is invoiced for is decided when it is issued (owedInvoices.ts).
  */
 export function registerPaymentInvoices(ctx: AppContext): void {
   ctx.settlements.on(['follow-up', 'link', 'order'], async (trx, { payment, to }) => {
     if (to !== 'paid' || payment.purpose_id === null) return;
-    const subject = await subjectOf(ctx, trx, payment, payment.purpose_id);
-    if (subject) await issueInvoice(ctx, trx, subject);
+    if (!(await paidTwice(trx, payment, payment.purpose_id))) await oweInvoice(ctx, trx, payment, null);
   });
+}
+
+/**
+ * A link or order paid a second time is refunded (doublePayments.ts): only the first paid is owed an
+ * invoice. Decided here, in the status transaction, as the first sees no other paid payment yet.
+ */
+async function paidTwice(trx: Knex.Transaction, payment: PaymentRow, purposeId: string): Promise<boolean> {
+  if (payment.purpose === 'follow-up') return false;
+  // A link a follow-up sent pays what the follow-up is about (see subjectOf).
+  if (payment.purpose === 'link' && (await followUpsRepository.ofLink(trx, payment.account_id, purposeId)).length) return false;
+  return (await paymentsRepository.findOtherPaid(trx, payment)) !== undefined;
+}
+
+/** What a paid payment that is not a charge's own is invoiced for; null when nothing. */
+export async function paymentInvoiceSubject(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow): Promise<InvoiceSubject | null> {
+  return payment.purpose_id === null ? null : subjectOf(ctx, trx, payment, payment.purpose_id);
 }
 
 async function subjectOf(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow, purposeId: string): Promise<InvoiceSubject | null> {
@@ -36,8 +52,6 @@ async function subjectOf(ctx: AppContext, trx: Knex.Transaction, payment: Paymen
     if (followUp) return followUpSubject(trx, followUp, payment);
   }
   const settings = await invoiceSettingsRepository.settingsOf(trx, accountId, toDbDateTime(ctx.clock.now()));
-  // A link or order paid a second time is refunded (doublePayments.ts): only the first is invoiced.
-  if (await paymentsRepository.findOtherPaid(trx, payment)) return null;
   if (payment.purpose === 'link' && settings.invoice_links) return linkSubject(trx, payment, purposeId);
   if (payment.purpose === 'order' && settings.invoice_orders) return orderSubject(trx, payment, purposeId);
   return null;

@@ -18,6 +18,7 @@ export function presentInvoice(row: InvoiceRow, timeZone: string): z.input<typeo
       total_excluding_vat: formatCents(line.total_excluding_vat),
       total_vat: formatCents(line.total_vat),
       total_including_vat: formatCents(line.total_including_vat),
+      period: line.period ?? null,
     })),
     total_excluding_vat: formatCents(row.total_excluding_vat),
     total_vat: formatCents(row.total_vat),

@@ -11,6 +11,10 @@ const invoiceLineResponse = z.object({
   total_excluding_vat: money,
   total_vat: money.describe('rounded half-up per line'),
   total_including_vat: money,
+  period: z
+    .object({ start: z.string(), end: z.string() })
+    .nullable()
+    .describe('the period the line supplies (Y-m-d, both included); null when the payment date is the date of supply'),
 });
 
 export const invoiceResponse = z.object({

@@ -7,7 +7,7 @@ import { followUpsRepository } from '../follow-ups/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { subscriptionsRepository } from '../subscriptions/repository';
 import { chargesRepository, type ChargeRow } from './chargesRepository';
-import { recordInvoice } from './invoices';
+import { oweInvoice } from './invoices';
 import { creditMoneyBack } from './moneyBack';
 
 /** A charge's payment that ended without money: a follow-up takes over. */
@@ -42,7 +42,8 @@ async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment
       claimed_until: null,
     });
     if (charge.status === 'not_charged') await solveMandateFollowUp(ctx, trx, charge);
-    await recordInvoice(ctx, trx, charge, payment);
+    // Only owed here: numbering it happens apart, and never undoes this payment's status.
+    await oweInvoice(ctx, trx, payment, charge.id);
     return;
   }
   if (!UNPAID.has(to)) return;

@@ -88,6 +88,16 @@ async function commitTransition(
   for (const eventId of eventIds) {
     ctx.background.runInLane(FIRST_ATTEMPTS, 'deliver webhook event', () => deliverEvent(ctx, eventId, { claimed: true }));
   }
+  // The change is recorded: what follows it apart (an owed invoice) can fail without undoing it.
+  if (SETTLED_STATUSES.has(to)) {
+    await ctx.settlements.runCommitted({ payment: after, from: row.status, to }, (error) =>
+      ctx.logger.warn('work after a payment status change failed; its job tries again', {
+        accountId: row.account_id,
+        paymentId: row.id,
+        error: error instanceof Error ? error.message.split(' - ').pop() : String(error),
+      }),
+    );
+  }
   return true;
 }
 

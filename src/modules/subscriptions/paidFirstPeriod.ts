@@ -3,7 +3,7 @@ import type { Account, AppContext } from '../../context';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
 import { chargesRepository, type ChargeRow } from '../billing/chargesRepository';
-import { recordInvoice } from '../billing/invoices';
+import { oweInvoice } from '../billing/invoices';
 import type { MandateRow } from '../mandates/repository';
 import type { PaymentRow } from '../payments/repository';
 import { enqueueSubscriptionEvent } from './events';
@@ -87,7 +87,7 @@ export function subscriptionPaidFirst(
 
 /**
  * Writes such a subscription in the paid payment's settlement transaction: the subscription, its
- * rules, charge 1 and — when charge 1 was the first rule's regular amount — its invoice, as every
+ * rules, charge 1 and — when charge 1 was the first rule's regular amount — its invoice owed, as every
  * paid charge of that rule gets one. (A link's `first_amount` of another amount is not what the
  * rule's invoice lines describe, so it gets none.) `extra` are columns the caller keys the
  * subscription by (a store order's origin).
@@ -102,6 +102,6 @@ export async function insertPaidFirst(
   const row = { ...made.row, ...extra };
   await subscriptionsRepository.insertWithRules(trx, row, made.rules, made.invoiceRules);
   await chargesRepository.insertNew(trx, [made.paidCharge]);
-  if (made.paidCharge.amount === made.rules[0]?.amount) await recordInvoice(ctx, trx, made.paidCharge, payment);
+  if (made.paidCharge.amount === made.rules[0]?.amount) await oweInvoice(ctx, trx, payment, made.paidCharge.id);
   if (row.status === 'completed') await enqueueSubscriptionEvent(trx, row, 'completed', made.paidCharge.created_at);
 }

@@ -255,6 +255,9 @@ export const subscriptionsRepository = {
   invoiceRulesOf: (db: Knex, accountId: string, subscriptionRuleId: string) =>
     db<InvoiceRuleRow>('invoice_rules').where({ account_id: accountId, subscription_rule_id: subscriptionRuleId }),
 
+  findRule: (db: Knex, accountId: string, id: string): Promise<SubscriptionRuleRow | undefined> =>
+    db<SubscriptionRuleRow>('subscription_rules').where({ account_id: accountId, id }).first(),
+
   /** What the bookkeeping system needs of the subscription for its invoices. */
   bookkeepingStyleOf: (db: Knex, accountId: string, id: string) =>
     db('subscriptions')

@@ -67,6 +67,11 @@ export function chargeDateAfter(rule: ScheduledRule, previous: string): string {
   }
 }
 
+/** The period a charge on `dueDate` pays: from that date up to the day before the rule's next charge. */
+export function chargePeriod(rule: ScheduledRule, dueDate: string): { start: string; end: string } {
+  return { start: dueDate, end: formatCalendarDate(addDays(parse(chargeDateAfter(rule, dueDate)), -1)) };
+}
+
 /** A rule as the schedule needs it: when it charges, how much, how often. */
 export interface PlannedRule extends ScheduledRule {
   amount: number; // cents
