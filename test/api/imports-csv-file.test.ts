@@ -123,7 +123,8 @@ describe.each(TEST_DATABASES)('CSV import files on %s', (kind) => {
       );
     } else {
       await t.ctx.db.raw(
-        "CREATE TRIGGER refuse_one BEFORE INSERT ON customers WHEN NEW.email = 'refused@example.nl' BEGIN SELECT RAISE(ABORT, 'refused'); END",
+        "CREATE TRIGGER refuse_one BEFORE INSERT ON customers WHEN NEW.email = 'refused@example.nl' " +
+          "BEGIN SELECT RAISE(ABORT, 'refused'); END",
       );
     }
     try {

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import request from 'supertest';
 import type { Account } from '../../src/context';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
@@ -55,7 +57,8 @@ describe.each(TEST_DATABASES)('the VAT of imported subscriptions on %s', (kind) 
 
     const header = 'reference,signature_date,iban,account_holder,first_name,last_name,email,amount,interval,start,description,vat_rate';
     const row = (reference: string, vat: string) =>
-      `${reference},2025-03-14,NL91ABNA0417164300,A. de Vries,Anna,de Vries,anna@example.nl,10.90,month,2026-12-01,Magazine ${reference},${vat}`;
+      `${reference},2025-03-14,NL91ABNA0417164300,A. de Vries,Anna,de Vries,anna@example.nl,` +
+      `10.90,month,2026-12-01,Magazine ${reference},${vat}`;
 
     /** Bills 2026-12-01 and has the sandbox settle each charge paid. */
     async function billAndSettle(): Promise<void> {
@@ -86,8 +89,7 @@ describe.each(TEST_DATABASES)('the VAT of imported subscriptions on %s', (kind) 
     });
 
     it('When the CLI import names --vat-rate, then rows without a vat_rate are invoiced at it; a bad value fails its row', async () => {
-      const { writeFileSync } = await import('node:fs');
-      const path = `${require('node:os').tmpdir()}/vat-${process.pid}-${counter}.csv`;
+      const path = `${tmpdir()}/vat-${process.pid}-${counter}.csv`;
       writeFileSync(path, [header, row('MAG-3', ''), row('MAG-4', 'nine')].join('\n'));
       const ran = await cli(t.ctx, 'import', 'csv', '--account', name, '--vat-rate', '9', path);
       expect(ran.code).toBe(0);

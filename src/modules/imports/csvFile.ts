@@ -31,23 +31,20 @@ function firstBadUtf8(bytes: Uint8Array, final: boolean): { bad: number | null; 
   let i = 0;
   while (i < bytes.length) {
     const byte = bytes[i] as number;
-    let size = 0;
-    let min = 0;
     if (byte < 0x80) {
       i += 1;
       continue;
-    } else if (byte >= 0xc2 && byte <= 0xdf) {
-      size = 2;
-      min = 0x80;
-    } else if (byte >= 0xe0 && byte <= 0xef) {
-      size = 3;
-      min = 0x800;
-    } else if (byte >= 0xf0 && byte <= 0xf4) {
-      size = 4;
-      min = 0x10000;
-    } else {
-      return { bad: i, complete: i };
     }
+    // The sequence's length and the least code point it may carry (a longer form of a smaller one is not UTF-8).
+    const [size, min] =
+      byte >= 0xc2 && byte <= 0xdf
+        ? [2, 0x80]
+        : byte >= 0xe0 && byte <= 0xef
+          ? [3, 0x800]
+          : byte >= 0xf0 && byte <= 0xf4
+            ? [4, 0x10000]
+            : [0, 0];
+    if (size === 0) return { bad: i, complete: i };
     if (i + size > bytes.length) {
       // A sequence cut by the end of the piece: good so far, finished by the next piece (bad at the file's end).
       for (let j = i + 1; j < bytes.length; j += 1) if (((bytes[j] as number) & 0xc0) !== 0x80) return { bad: i, complete: i };
