@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, createReadStream } from 'node:fs';
 import type { Command } from 'commander';
 import type { Account, AppContext } from '../context';
 import { ValidationError } from '../errors';
 import { pageRequestFrom } from '../http/pagination';
 import { requireAccount } from '../modules/accounts/service';
-import { csvHeaderOf, csvSource } from '../modules/imports/csvSource';
+import { CSV_ENCODINGS, type CsvBytes, type CsvEncoding } from '../modules/imports/csvFile';
+import { checkCsvFile, csvSource } from '../modules/imports/csvSource';
+import { vatRateOf } from '../modules/imports/importVat';
 import { mollieSubscriptionsSource } from '../modules/imports/mollieSource';
 import { importReport, runImport, type ImportCounts } from '../modules/imports/service';
 import type { ImportSource } from '../modules/imports/sources';
@@ -24,13 +26,37 @@ const OUTCOME_WORDS = {
   failed: 'failed',
 } as const;
 
-function readFile(file: string): string {
+/** How much of the file is read at a time: the file is streamed, never held whole. */
+const READ_PIECE = 64 * 1024;
+
+/** The file as a stream of bytes, opened again by each reader (the check, then the run). */
+function fileBytes(file: string): CsvBytes {
   try {
-    return readFileSync(file, 'utf8');
+    accessSync(file, constants.R_OK);
   } catch (error) {
     throw new CliUsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return () => createReadStream(file, { highWaterMark: READ_PIECE });
 }
+
+function encodingOf(name: string | undefined): CsvEncoding {
+  const wanted = (name ?? 'utf-8')
+    .toLowerCase()
+    .replace(/^utf8$/, 'utf-8')
+    .replace(/^cp1252$/, 'windows-1252');
+  const known = CSV_ENCODINGS.find((encoding) => encoding === wanted);
+  if (!known) throw new CliUsageError(`--encoding must be one of ${CSV_ENCODINGS.join(', ')}`);
+  return known;
+}
+
+function vatRateOption(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  const rate = vatRateOf(text);
+  if (rate === null) throw new CliUsageError(`--vat-rate must be a VAT percentage such as 21 or 9, not "${text}"`);
+  return rate;
+}
+
+const VAT_RATE_HELP = 'the VAT percentage the amounts include (such as 21 or 9), for the invoices; without it they are not issued';
 
 const countsLine = (counts: ImportCounts, dryRun: boolean) =>
   `${counts.total} rows: ${counts.created} ${dryRun ? 'would be created' : 'created'}, ${counts.skipped} skipped, ${counts.failed} failed`;
@@ -70,17 +96,21 @@ export function registerImportCommands(program: Command, ctx: AppContext, io: Cl
     .description('import SEPA mandates and their subscriptions from a CSV file; run it with --dry-run first')
     .requiredOption('--account <name>', 'account name')
     .option('--dry-run', dryRunHelp)
+    .option('--encoding <name>', "the file's encoding: utf-8 (default) or windows-1252 (converted as it is read)")
+    .option('--vat-rate <percent>', `${VAT_RATE_HELP} (rows without a vat_rate column)`)
     .argument('<file>', 'the CSV file (columns: docs/moving-over.md)')
-    .action(async (file: string, options: { account: string; dryRun?: boolean }) => {
+    .action(async (file: string, options: { account: string; dryRun?: boolean; encoding?: string; vatRate?: string }) => {
       const account = await requireAccount(ctx.db, options.account);
-      const text = readFile(file);
+      const encoding = encodingOf(options.encoding);
+      const vatRate = vatRateOption(options.vatRate);
+      const bytes = fileBytes(file);
       try {
-        csvHeaderOf(text);
+        await checkCsvFile(bytes, encoding);
       } catch (error) {
         if (error instanceof ValidationError) throw new CliUsageError(`${file}: ${Object.values(error.fields).flat().join(' ')}`);
         throw error;
       }
-      await runAndPrint(ctx, io, account, csvSource(text), options.dryRun === true);
+      await runAndPrint(ctx, io, account, csvSource(bytes, { encoding, vatRate }), options.dryRun === true);
     });
 
   imports
@@ -90,9 +120,11 @@ export function registerImportCommands(program: Command, ctx: AppContext, io: Cl
     )
     .requiredOption('--account <name>', 'account name')
     .option('--dry-run', `${dryRunHelp} (reads Mollie only)`)
-    .action(async (options: { account: string; dryRun?: boolean }) => {
+    .option('--vat-rate <percent>', VAT_RATE_HELP)
+    .action(async (options: { account: string; dryRun?: boolean; vatRate?: string }) => {
       const account = await requireAccount(ctx.db, options.account);
-      await runAndPrint(ctx, io, account, mollieSubscriptionsSource(), options.dryRun === true);
+      const vatRate = vatRateOption(options.vatRate);
+      await runAndPrint(ctx, io, account, mollieSubscriptionsSource({ vatRate }), options.dryRun === true);
     });
 
   imports

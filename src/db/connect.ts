@@ -107,6 +107,20 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * The database's own code when an error is the database refusing one statement (a value too long, a
+ * constraint, a trigger): SQLite's `SQLITE_…`, MySQL's `ER_…` with its SQL state. Null for anything
+ * else — a lost connection is no row's fault.
+ */
+export function databaseRefusalCode(error: unknown): string | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { code, sqlState } = error as { code?: unknown; sqlState?: unknown };
+  if (typeof code !== 'string') return null;
+  if (code.startsWith('SQLITE_') && code !== 'SQLITE_BUSY' && code !== 'SQLITE_IOERR') return code;
+  if (code.startsWith('ER_') && typeof sqlState === 'string' && !sqlState.startsWith('08')) return code;
+  return null;
+}
+
 /** The cheapest statement that needs the database to answer: the health check's. */
 export async function pingDatabase(db: Knex): Promise<void> {
   await db.raw('select 1');

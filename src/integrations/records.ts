@@ -63,6 +63,8 @@ export interface StoreOrderLine {
   subtotal: string | null;
   /** WooCommerce Subscriptions' subscription that holds the line (the plugin says so at checkout); null or absent: none. */
   shopSubscriptionId?: number | null;
+  /** The VAT percentage the store taxed the line at (as StoreInvoiceLine's); null: none, or not named; absent: not read. */
+  vatRate?: string | null;
 }
 
 /** A line as the store invoiced it: an item after discounts, shipping or a fee, with the tax the store computed. */
@@ -84,6 +86,8 @@ export interface StoreShippingLine {
   total: string;
   /** With tax, in cents. */
   amount: number;
+  /** The VAT percentage the store taxed it at (as StoreInvoiceLine's); null: none, or not named; absent: not read. */
+  vatRate?: string | null;
 }
 
 export interface StoreProduct {
@@ -236,6 +240,8 @@ export interface StoreSubscriptionLine {
   quantity: number;
   /** The line's total per period with its tax, in cents. */
   amount: number;
+  /** The tax in it, in cents; absent when the store did not say. */
+  tax?: number;
 }
 
 /** A page of a store's subscriptions: those it answered in a shape we cannot use fail alone, named. */

@@ -254,6 +254,8 @@ describe.each(TEST_DATABASES)('imports from a CSV file on %s', (kind) => {
       expect(real.out[120]).toMatch(/^import imp_\w+: 120 rows: 119 created, 0 skipped, 1 failed$/);
       expect(await madeRows()).toEqual({ customers: 119, mandates: 119, subscriptions: 119, atProvider: 119 });
     },
+    // 240 rows through the CLI (a dry run, then the import), each with its invoice rules: near 30 s on a loaded MySQL.
+    60_000,
   );
 
   it('When the CLI is given a file without the needed columns, then it says which and exits 1', async () => {

@@ -47,7 +47,7 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
           organizationName: null,
           country: 'NL',
         },
-        lines: [{ shopProductId: 14, variationId: null, name: 'Coffee of the month', quantity: 1, amount: 1500 }],
+        lines: [{ shopProductId: 14, variationId: null, name: 'Coffee of the month', quantity: 1, amount: 1500, tax: 0 }],
         paymentMethod: 'mollie_wc_gateway_directdebit',
         provider: 'mollie',
         requiresManualRenewal: false,

@@ -1566,6 +1566,64 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
         },
       );
     });
+
+    describe('with taxes on and a subscription product at the reduced rate (9 %)', () => {
+      let reduced: WcProduct;
+
+      beforeAll(async () => {
+        await wcOk('PUT', 'settings/general/woocommerce_calc_taxes', { value: 'yes' });
+        await wcOk('PUT', 'settings/tax/woocommerce_prices_include_tax', { value: 'no' });
+        await wcOk('POST', 'taxes', { country: 'NL', rate: '9.0000', name: 'BTW laag', class: 'reduced-rate' });
+        reduced = await wcOk<WcProduct>('POST', 'products', {
+          name: 'Coffee beans',
+          type: 'subscription',
+          regular_price: '10.00',
+          virtual: true,
+          tax_class: 'reduced-rate',
+          meta_data: [
+            { key: '_subscription_price', value: '10.00' },
+            { key: '_subscription_period', value: 'month' },
+            { key: '_subscription_period_interval', value: '1' },
+            { key: '_subscription_length', value: '0' },
+            { key: '_subscription_trial_length', value: '0' },
+            { key: '_subscription_sign_up_fee', value: '' },
+          ],
+        });
+        await untilDelivered(async () => expect((await productsByShopId()).get(reduced.id)).toMatchObject({ type: 'subscription' }));
+      });
+      afterAll(async () => {
+        await wcOk('PUT', 'settings/general/woocommerce_calc_taxes', { value: 'no' });
+      });
+
+      it("a 9 % product's renewal invoice: bought and renewed, its invoices carry the store's 9 % VAT, equal to each charge", async () => {
+        const buyer = await buyerWithCart(browser, reduced.id);
+        await placeClassicOrder(buyer, email('reduced'));
+        await finishOnSandbox(buyer, 'paid');
+        const orderId = orderIdOf(buyer.url());
+        await buyer.context().close();
+        const order = await expectPaid(orderId, '10.90');
+        const ours = order.subscription as string;
+        expect(ours).toEqual(expect.any(String));
+
+        const before = await api<{ next_payment_at: string }>('GET', `/api/v2/subscriptions/${ours}`);
+        expect(cli('billing', 'run', '--date', before.body.next_payment_at.slice(0, 10), '--force')).toMatch(/[1-9]\d* charged/);
+        expect(await providerCallsForPendingCharges()).toContainEqual(expect.objectContaining({ amount: 1090, currency: 'EUR' }));
+        cli('jobs', 'run', 'process-provider-webhooks');
+        cli('jobs', 'run', 'write-back-to-stores');
+
+        // The checkout's invoice of the first period and the renewal's: each at the 9 % the store charged, never the account's 21 %.
+        const invoices = await api<{ data: Array<{ id: string; subscription_id: string | null }> }>('GET', '/api/v2/invoices?per_page=100');
+        const mine = invoices.body.data.filter((one) => one.subscription_id === ours);
+        expect(mine).toHaveLength(2);
+        for (const one of mine) {
+          expect((await api<Record<string, unknown>>('GET', `/api/v2/invoices/${one.id}`)).body).toMatchObject({
+            status: 'issued',
+            lines: [expect.objectContaining({ vat: '9', total_excluding_vat: '10.00', total_vat: '0.90', total_including_vat: '10.90' })],
+            vat_totals: [{ vat: '9', total_excluding_vat: '10.00', total_vat: '0.90', total_including_vat: '10.90' }],
+          });
+        }
+      });
+    });
   });
 
   it(

@@ -79,7 +79,10 @@ type LineTaxes = WooOrder['line_items'][number]['taxes'];
  * order's tax lines give them. Null for a line taxed by none, or by a rate the order does not describe.
  */
 function vatRateOf(taxes: LineTaxes, rates: ReadonlyMap<number, number>): string | null {
-  const applied = taxes.filter((tax) => Number(tax.total) !== 0 && String(tax.total).trim() !== '');
+  // A tax a coupon took to 0 on this order still names the line's rate (its subtotal): renewals charge it again.
+  const applied = taxes.filter((tax) =>
+    [tax.total, tax.subtotal].some((part) => part !== undefined && String(part).trim() !== '' && Number(part) !== 0),
+  );
   if (!applied.length) return null;
   let percent = 0;
   for (const tax of applied) {
@@ -95,8 +98,12 @@ function vatRateOf(taxes: LineTaxes, rates: ReadonlyMap<number, number>): string
  * store computed and its rate. Empty when an amount cannot be read: the order is then invoiced as one
  * line of its total.
  */
+/** The order's tax rates by id, as its tax lines give them. */
+const ratesOf = (order: WooOrder): Map<number, number> =>
+  new Map(order.tax_lines.flatMap((line) => (line.rate_percent === undefined ? [] : [[line.rate_id, line.rate_percent]])));
+
 function invoiceLinesOf(order: WooOrder): StoreInvoiceLine[] {
-  const rates = new Map(order.tax_lines.flatMap((line) => (line.rate_percent === undefined ? [] : [[line.rate_id, line.rate_percent]])));
+  const rates = ratesOf(order);
   const lines: Array<{ description: string; quantity: number; total: string; total_tax: string; taxes: LineTaxes }> = [
     ...order.line_items.map((line) => ({ ...line, description: line.name })),
     ...order.shipping_lines.map((line) => ({ ...line, description: line.method_title, quantity: 1 })),
@@ -131,6 +138,7 @@ export function mapOrder(order: WooOrder): StoreOrder {
     .join(' ');
   const country = text(billing.country, 2);
   const wcsLines = wcsLinesOf(order);
+  const rates = ratesOf(order);
   return {
     shopOrderId: order.id,
     shopOrderNumber: order.number.slice(0, 64),
@@ -158,13 +166,17 @@ export function mapOrder(order: WooOrder): StoreOrder {
         amount: line.subtotal === undefined || line.subtotal_tax === undefined ? null : centsOfSum(line.subtotal, line.subtotal_tax),
         subtotal: line.subtotal !== undefined && centsOfSum(line.subtotal) !== null ? line.subtotal.trim() : null,
         shopSubscriptionId: wcsLines.get(line.id) ?? null,
+        vatRate: vatRateOf(line.taxes, rates),
       })),
     paymentMethod: text(order.payment_method),
     paymentMethodTitle: text(order.payment_method_title),
     shippingLines: order.shipping_lines.flatMap((line) => {
       const amount = centsOfSum(line.total, line.total_tax);
       if (amount === null) throw new Error(`shipping total "${line.total}" is not an amount`);
-      return [{ methodId: line.method_id.slice(0, 191), methodTitle: line.method_title.slice(0, 191), total: line.total.trim(), amount }];
+      const vatRate = vatRateOf(line.taxes, rates);
+      return [
+        { methodId: line.method_id.slice(0, 191), methodTitle: line.method_title.slice(0, 191), total: line.total.trim(), amount, vatRate },
+      ];
     }),
     invoiceLines: invoiceLinesOf(order),
     createdAt: storeModifiedAt(order.date_created_gmt),

@@ -45,7 +45,15 @@ const address = z.object({
 });
 
 /** The taxes of an order line by tax rate id: `[{"id": 1, "total": "4.2", "subtotal": "4.2"}]`. */
-const lineTaxes = z.array(z.object({ id: z.number().int(), total: z.union([z.string(), z.number()]).default('') })).default([]);
+const lineTaxes = z
+  .array(
+    z.object({
+      id: z.number().int(),
+      total: z.union([z.string(), z.number()]).default(''),
+      subtotal: z.union([z.string(), z.number()]).optional(),
+    }),
+  )
+  .default([]);
 
 export const wooOrder = z.object({
   id: z.number().int().positive(),

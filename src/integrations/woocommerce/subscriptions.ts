@@ -82,6 +82,7 @@ export function mapSubscription(subscription: WooSubscription): StoreSubscriptio
         name: line.name,
         quantity: line.quantity,
         amount,
+        tax: centsOfSum(line.total_tax) ?? undefined,
       };
     }),
     paymentMethod,

@@ -266,8 +266,10 @@ export async function chargeSubject(
     chargeId: paid.chargeId,
     linkId: null,
     orderId: null,
-    lines:
-      rules.length && paid.amount === charge.amount
+    lines: subscription?.invoice_refusal
+      ? // The VAT charged is not known (a store's unnamed rate, an import without one): not guessed at the account's rate.
+        { from: 'store', lines: [inclusiveLine(subscription.name, paid.amount, null)], refusal: subscription.invoice_refusal }
+      : rules.length && paid.amount === charge.amount
         ? { from: 'rules', lines: invoiceLines(rules) }
         : { from: 'amount', description: subscription?.name ?? payment.description },
   };

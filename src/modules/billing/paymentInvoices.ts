@@ -8,8 +8,9 @@ import { ordersRepository } from '../orders/repository';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { chargesRepository } from './chargesRepository';
 import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
-import { chargeSubject, oweInvoice, type InvoiceLine, type InvoiceSubject } from './invoices';
+import { chargeSubject, oweInvoice, type InvoiceSubject } from './invoices';
 import { invoiceSettingsRepository } from './invoiceSettingsRepository';
+import { storeLine, unnamedRateRefusal } from './storeInvoiceLines';
 
 /**
  * Invoices of the payments that are not a charge's own (those are owed where the charge settles):
@@ -106,20 +107,6 @@ async function linkSubject(trx: Knex.Transaction, payment: PaymentRow, linkId: s
   };
 }
 
-/** A store line as an invoice line: the store's totals and tax as it computed them. */
-function storeLine(line: StoreInvoiceLine): InvoiceLine {
-  return {
-    quantity: line.quantity,
-    description: line.description,
-    amount: line.quantity ? Math.round(line.totalExcludingTax / line.quantity) : line.totalExcludingTax,
-    vat: line.vatRate,
-    ledger_account_id: null,
-    total_excluding_vat: line.totalExcludingTax,
-    total_vat: line.tax,
-    total_including_vat: line.totalExcludingTax + line.tax,
-  };
-}
-
 /**
  * A paid store order: the lines the store invoiced (items, shipping, fees) with its own VAT; one line of
  * the amount paid when the store did not say them. A line taxed at a rate the store did not name is
@@ -129,7 +116,6 @@ async function orderSubject(trx: Knex.Transaction, payment: PaymentRow, orderId:
   const order = await ordersRepository.find(trx, payment.account_id, orderId);
   if (!order) return null;
   const stored = order.invoice_lines ? (JSON.parse(order.invoice_lines) as StoreInvoiceLine[]) : [];
-  const unknownRate = stored.find((line) => line.tax !== 0 && line.vatRate === null);
   return {
     payment,
     amount: payment.amount,
@@ -139,7 +125,7 @@ async function orderSubject(trx: Knex.Transaction, payment: PaymentRow, orderId:
       ? {
           from: 'store',
           lines: stored.map(storeLine),
-          refusal: unknownRate ? `The store did not say the VAT rate of "${unknownRate.description}"` : null,
+          refusal: unnamedRateRefusal(stored),
         }
       : { from: 'amount', description: `Order ${order.shop_order_number ?? order.order_number}` },
   };

@@ -7,7 +7,9 @@ import { parseCalendarDate } from '../../time/calendar';
 import { isValidIban, normalizeIban } from '../mandates/iban';
 import { MANDATE_REFERENCE_MAX } from '../mandates/schemas';
 import { effectiveRuleDay, firstChargeDate } from '../subscriptions/schedule';
-import { parseCsv, type CsvRecord } from './csv';
+import { CsvParser, type CsvRecord } from './csv';
+import { textOf, type CsvBytes, type CsvEncoding } from './csvFile';
+import { invoicedAtRate, vatRateOf, type ImportInvoicing } from './importVat';
 import type { ImportCandidate, ImportSource } from './sources';
 
 /** The columns of an import file (docs/moving-over.md); the first line names them, in any order. */
@@ -27,6 +29,7 @@ export const CSV_COLUMNS = [
   'times_done',
   'start',
   'description',
+  'vat_rate',
 ] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 const REQUIRED: readonly Column[] = [
@@ -41,6 +44,27 @@ const REQUIRED: readonly Column[] = [
   'interval',
   'start',
 ];
+
+/**
+ * The most characters a field may have: the size of the column it is stored in (customers' names and
+ * e-mail, the mandate's account holder, the subscription's name: 191; the reference has its own rule).
+ * Checked per field, so a value too long fails its row with its field — on MySQL it would otherwise
+ * fail the database write.
+ */
+const FIELD_MAX: Partial<Record<Column, number>> = {
+  account_holder: 191,
+  first_name: 191,
+  last_name: 191,
+  email: 191,
+  description: 191,
+  iban: 64,
+  amount: 32,
+  interval: 16,
+  vat_rate: 8,
+};
+
+/** The source id a failed row is reported under: the report's column holds 191 characters. */
+const reportedId = (text: string) => [...text].slice(0, 191).join('');
 
 const SEPA_REFERENCE = /^[A-Za-z0-9 +?/\-:().,']+$/;
 const WHOLE_NUMBER = /^\d{1,6}$/;
@@ -75,10 +99,25 @@ function required(row: Row, field: Column): string {
   return row[field];
 }
 
+/** The rate a row's amount includes: its `vat_rate` column, else the import's; neither: its invoices are not issued, saying why. */
+function invoicingOf(row: Row, description: string, amount: number, importRate: string | null): ImportInvoicing {
+  if (row.vat_rate !== '') {
+    const rate = vatRateOf(row.vat_rate);
+    if (rate === null) throw new BadField('vat_rate', `"${row.vat_rate}" is not a VAT percentage such as 21 or 9.`);
+    return invoicedAtRate(description, amount, rate);
+  }
+  if (importRate !== null) return invoicedAtRate(description, amount, importRate);
+  return { refusal: 'Imported from a CSV file without a VAT rate (its column vat_rate): the VAT its amount includes is not known' };
+}
+
 /** One line of the file as a candidate, or the first field that is wrong. */
-function candidateOf(row: Row, line: number, today: string): ImportCandidate {
+function candidateOf(row: Row, line: number, today: string, importRate: string | null): ImportCandidate {
   const reference = row.reference;
   for (const field of REQUIRED) required(row, field);
+  for (const [field, max] of Object.entries(FIELD_MAX) as Array<[Column, number]>) {
+    const length = [...row[field]].length;
+    if (length > max) throw new BadField(field, `It has ${length} characters; at most ${max} fit.`);
+  }
   if (reference.length > MANDATE_REFERENCE_MAX || !SEPA_REFERENCE.test(reference)) {
     throw new BadField(
       'reference',
@@ -107,6 +146,8 @@ function candidateOf(row: Row, line: number, today: string): ImportCandidate {
   const start = date(row, 'start');
   if (start < today) throw new BadField('start', `The first charge here cannot be before today (${today}).`);
   const ruleDay = effectiveRuleDay(interval.data, day || null, start);
+  const description = row.description || `Subscription ${reference}`;
+  const invoicing = invoicingOf(row, description, amount, importRate);
   return {
     sourceId: reference,
     line,
@@ -120,13 +161,14 @@ function candidateOf(row: Row, line: number, today: string): ImportCandidate {
       times,
       timesDone,
       nextDate: firstChargeDate({ interval: interval.data, day: ruleDay }, start),
-      description: row.description || `Subscription ${reference}`,
+      description,
+      invoicing,
     },
   };
 }
 
 const failed = (sourceId: string, line: number, field: string, message: string): ImportCandidate => ({
-  sourceId,
+  sourceId: reportedId(sourceId),
   line,
   customer: null,
   mandate: null,
@@ -144,29 +186,60 @@ function rowOf(record: CsvRecord, header: string[]): Row {
 
 const CSV_UNREADABLE = 'Could not read the CSV file';
 
-/** The file's columns, lower case; a file whose first line lacks a required column is refused as a whole (422). */
-export function csvHeaderOf(text: string): string[] {
-  const [head] = parseCsv(text);
-  const header = (head?.fields ?? []).map((name) => name.trim().toLowerCase());
+/** How a CSV file is read: its encoding, and the VAT rate of rows that name none in a `vat_rate` column. */
+export interface CsvOptions {
+  encoding: CsvEncoding;
+  vatRate: string | null;
+}
+
+/** The file's records as they are read: one piece of the file at a time, never the whole file. */
+async function* recordsOf(bytes: CsvBytes, encoding: CsvEncoding): AsyncIterable<CsvRecord> {
+  const parser = new CsvParser();
+  for await (const text of textOf(bytes, encoding)) yield* parser.push(text);
+  yield* parser.end();
+}
+
+/** The columns a first line names, lower case; refused as a whole (422) when it lacks a required one. */
+function headerOf(record: CsvRecord | undefined): string[] {
+  const header = (record?.fields ?? []).map((name) => name.trim().toLowerCase());
   const missing = REQUIRED.filter((column) => !header.includes(column));
   if (missing.length) throw ValidationError.field(CSV_UNREADABLE, 'csv', `The first line names no column ${missing.join(', ')}.`);
   return header;
 }
 
 /**
- * A file of SEPA mandates signed on paper (or elsewhere) and their subscriptions, one per line,
- * keyed by the mandate reference. A bad line fails alone with its line number and field; a
- * reference seen on an earlier line fails on every later one.
+ * Reads the file once through before anything is imported (as a stream, in bounded pieces): a file
+ * that is not UTF-8 (NotUtf8Error, naming the line) or whose first line lacks a required column is
+ * refused as a whole (422), before a row is made.
  */
-export function csvSource(text: string): ImportSource {
+export async function checkCsvFile(bytes: CsvBytes, encoding: CsvEncoding): Promise<void> {
+  let first = true;
+  for await (const record of recordsOf(bytes, encoding)) {
+    if (first) headerOf(record);
+    first = false;
+  }
+  if (first) headerOf(undefined);
+}
+
+/**
+ * A file of SEPA mandates signed on paper (or elsewhere) and their subscriptions, one per line,
+ * keyed by the mandate reference, read as a stream (`bytes` is opened again for the run). A bad
+ * line fails alone with its line number and field; a reference seen on an earlier line fails on
+ * every later one. Check the file first (checkCsvFile).
+ */
+export function csvSource(bytes: CsvBytes, options: CsvOptions): ImportSource {
   return {
     name: 'csv',
     async *candidates(ctx: AppContext) {
       const today = calendarDateIn(ctx.clock.now(), ctx.config.APP_TIMEZONE);
-      const header = csvHeaderOf(text);
-      const [, ...records] = parseCsv(text);
+      let header: string[] | null = null;
+      // One key per reference read (not its row): what a file of any length keeps in memory.
       const seen = new Map<string, number>();
-      for (const record of records) {
+      for await (const record of recordsOf(bytes, options.encoding)) {
+        if (header === null) {
+          header = headerOf(record);
+          continue;
+        }
         if (record.fields.every((field) => field.trim() === '')) continue;
         const row = rowOf(record, header);
         const key = row.reference.toLowerCase();
@@ -178,7 +251,7 @@ export function csvSource(text: string): ImportSource {
         } else {
           seen.set(key, record.line);
           try {
-            yield candidateOf(row, record.line, today);
+            yield candidateOf(row, record.line, today, options.vatRate);
           } catch (error) {
             if (!(error instanceof BadField)) throw error;
             yield failed(row.reference, record.line, error.field, error.message);

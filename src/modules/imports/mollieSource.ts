@@ -4,6 +4,7 @@ import type { PaymentStatus, ProviderCustomerSummary, ProviderMandate, ProviderS
 import { calendarDateIn } from '../../time';
 import { chargeDateAfter, effectiveRuleDay } from '../subscriptions/schedule';
 import { handOverMollieSubscription } from './mollieHandOver';
+import { invoicedAtRate, type ImportInvoicing } from './importVat';
 import type { CandidateCustomer, ImportCandidate, ImportSource } from './sources';
 
 /** A payment Mollie made for the subscription that may still be paid or fail: the period is not settled. */
@@ -75,6 +76,7 @@ async function candidateOf(
   subscription: ProviderSubscription,
   validMandate: () => Promise<ProviderMandate | undefined>,
   today: string,
+  vatRate: string | null,
 ): Promise<ImportCandidate> {
   const sourceId = subscription.id;
   const wantedCustomer = customerOf(customer);
@@ -116,6 +118,11 @@ async function candidateOf(
     );
   }
   const charged = first.chargedByMollie.join(', ');
+  const description = subscription.description || `Subscription ${sourceId}`;
+  // Mollie's subscription says no VAT: the merchant names the rate its amount includes for the run, or it is not invoiced.
+  const invoicing: ImportInvoicing = vatRate
+    ? invoicedAtRate(description, subscription.amount, vatRate)
+    : { refusal: 'Imported from Mollie without a VAT rate (the import option vat_rate): the VAT it includes is not known' };
   return {
     sourceId,
     customer: wantedCustomer,
@@ -131,7 +138,8 @@ async function candidateOf(
       times: subscription.times,
       timesDone: first.timesDone,
       nextDate: first.nextDate,
-      description: subscription.description || `Subscription ${sourceId}`,
+      description,
+      invoicing,
     },
   };
 }
@@ -143,7 +151,7 @@ async function candidateOf(
  * only Mollie's read endpoints; the hand-over (mollieHandOver.ts) cancels Mollie's once ours holds the
  * next charge.
  */
-export function mollieSubscriptionsSource(): ImportSource {
+export function mollieSubscriptionsSource(options: { vatRate?: string | null } = {}): ImportSource {
   return {
     name: 'mollie-subscriptions',
     async *candidates(ctx: AppContext, account: Account) {
@@ -159,7 +167,7 @@ export function mollieSubscriptionsSource(): ImportSource {
             return (await mandates).find((mandate) => mandate.status === 'valid');
           };
           for (const subscription of await provider.listSubscriptions(customer.id)) {
-            yield await candidateOf(provider, customer, subscription, validMandate, today);
+            yield await candidateOf(provider, customer, subscription, validMandate, today, options.vatRate ?? null);
           }
         }
         cursor = page.next ?? undefined;

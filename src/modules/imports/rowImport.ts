@@ -1,5 +1,5 @@
 import type { Account, AppContext } from '../../context';
-import { isUniqueViolation } from '../../db/connect';
+import { databaseRefusalCode, isUniqueViolation } from '../../db/connect';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import { formatCents } from '../../money';
@@ -79,7 +79,16 @@ function importedSubscription(
       provider_profile_id: OWN_PROFILE,
       provider_mandate_id: mandate.id,
       start_date: startBeforeCharges(rule, wanted.nextDate, wanted.timesDone),
-      rules: [{ amount: wanted.amount, interval: wanted.interval, interval_amount: wanted.intervalAmount, day, times: wanted.times }],
+      rules: [
+        {
+          amount: wanted.amount,
+          interval: wanted.interval,
+          interval_amount: wanted.intervalAmount,
+          day,
+          times: wanted.times,
+          invoice_rules: wanted.invoicing && 'rules' in wanted.invoicing ? wanted.invoicing.rules : [],
+        },
+      ],
       workflow_id: null,
       docstyle_id: null,
     },
@@ -104,6 +113,7 @@ function importedSubscription(
       source_id: sourceId,
       // Billing waits while the source may still bill it (see ImportSource.handOver).
       handover_pending: source.handOver !== undefined,
+      invoice_refusal: wanted.invoicing && 'refusal' in wanted.invoicing ? wanted.invoicing.refusal.slice(0, 255) : null,
     },
     rules: made.rules.map((made, index) => ({ ...made, times_done: done[index] ?? 0 })),
     invoiceRules: made.invoiceRules,
@@ -316,6 +326,9 @@ function failureOf(error: unknown, field: string): RowResult {
     return result('failed', { field, reason: 'The provider did not confirm it; run the import again to finish this row.' });
   }
   if (error instanceof AppError) return result('failed', { field, reason: error.message });
+  // The database refused this row's write (rolled back with its transaction): this row fails, the run goes on.
+  const refusal = databaseRefusalCode(error);
+  if (refusal) return result('failed', { field, reason: `The database refused it (${refusal}); run the import again once that is fixed.` });
   throw error;
 }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { pagedEnvelopeSchema, pageQuerySchema } from '../../http/pagination';
 import { IMPORT_STATUSES, ROW_OUTCOMES } from './repository';
+import { CSV_ENCODINGS } from './csvFile';
+import { vatRateOf } from './importVat';
 import { IMPORT_SOURCES } from './sources';
 
 /** A CSV import's file travels as text in the JSON body (at most the 1 MB body limit; larger files: the CLI). */
@@ -13,6 +15,27 @@ export const createImportBody = z.object({
     ),
   dry_run: z.boolean().optional().describe('true: nothing is created or sent to the provider; the report shows the plan'),
   csv: z.string().min(1).nullable().optional().describe('the file, for source csv (columns: docs/moving-over.md)'),
+  csv_base64: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'The :attribute field must be base64.')
+    .nullable()
+    .optional()
+    .describe("the file's bytes in base64, for source csv (instead of csv): checked to be UTF-8, or converted from `encoding`"),
+  encoding: z
+    .enum(CSV_ENCODINGS)
+    .optional()
+    .describe('the encoding of csv_base64 (default utf-8); windows-1252 converts a file saved by Excel on Windows'),
+  vat_rate: z
+    .string()
+    .max(8)
+    .refine((rate) => vatRateOf(rate) !== null, 'The :attribute field must be a VAT percentage such as 21 or 9.')
+    .nullable()
+    .optional()
+    .describe(
+      'the VAT percentage the imported amounts include (mollie-subscriptions; csv: rows without a vat_rate column); ' +
+        'absent: their invoices are not issued',
+    ),
 });
 export type CreateImportInput = z.output<typeof createImportBody>;
 

@@ -4,7 +4,9 @@ import { newId } from '../../ids';
 import type { Page, PageRequest } from '../../paging';
 import { pageRequestFrom } from '../../http/pagination';
 import { toDbDateTime } from '../../time';
-import { csvHeaderOf, csvSource } from './csvSource';
+import { bytesOf } from './csvFile';
+import { checkCsvFile, csvSource } from './csvSource';
+import { vatRateOf } from './importVat';
 import { mollieSubscriptionsSource } from './mollieSource';
 import { importsRepository, type ImportRow, type ImportRowOutcome, type RowOutcome } from './repository';
 import { importCandidate } from './rowImport';
@@ -110,21 +112,24 @@ export async function runImport(ctx: AppContext, account: Account, source: Impor
   return finished;
 }
 
-/** The source a request names. */
-function sourceOf(input: CreateImportInput): ImportSource {
+/** The source a request names; a CSV file is checked through first (its encoding and columns). */
+async function sourceOf(input: CreateImportInput): Promise<ImportSource> {
+  const vatRate = input.vat_rate ? vatRateOf(input.vat_rate) : null;
   switch (input.source) {
-    case 'csv':
-      if (input.csv === undefined || input.csv === null) {
-        throw ValidationError.field(
-          'Could not start import. Some fields contain invalid data',
-          'csv',
-          'The csv field is required for a CSV import.',
-        );
-      }
-      csvHeaderOf(input.csv);
-      return csvSource(input.csv);
+    case 'csv': {
+      const invalid = (field: string, message: string) =>
+        ValidationError.field('Could not start import. Some fields contain invalid data', field, message);
+      const given = input.csv_base64 ? Buffer.from(input.csv_base64, 'base64') : input.csv ? Buffer.from(input.csv, 'utf8') : null;
+      if (!given) throw invalid('csv', 'The csv or csv_base64 field is required for a CSV import.');
+      // Text in JSON is Unicode already: only the file's own bytes have an encoding to convert from.
+      if (input.encoding === 'windows-1252' && !input.csv_base64) throw invalid('encoding', 'An encoding applies to csv_base64 only.');
+      const bytes = bytesOf(given);
+      const encoding = input.encoding ?? 'utf-8';
+      await checkCsvFile(bytes, encoding);
+      return csvSource(bytes, { encoding, vatRate });
+    }
     case 'mollie-subscriptions':
-      return mollieSubscriptionsSource();
+      return mollieSubscriptionsSource({ vatRate });
     case 'woocommerce-subscriptions':
       return wcsSource();
   }
@@ -145,6 +150,6 @@ export async function importReport(ctx: AppContext, account: Account, id: string
 
 /** `POST /api/v2/imports`: the whole run, answered when it is done, with the first page of its rows. */
 export async function createImport(ctx: AppContext, account: Account, input: CreateImportInput): Promise<ImportReport> {
-  const run = await runImport(ctx, account, sourceOf(input), { dryRun: input.dry_run ?? false });
+  const run = await runImport(ctx, account, await sourceOf(input), { dryRun: input.dry_run ?? false });
   return importReport(ctx, account, run.id, pageRequestFrom({}));
 }

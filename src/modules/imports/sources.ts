@@ -3,6 +3,7 @@ import type { Cents } from '../../money';
 import type { PaymentProvider } from '../../providers';
 import type { RuleInterval, SubscriptionRow } from '../subscriptions/repository';
 
+import type { ImportInvoicing } from './importVat';
 import type { ImportSourceName } from './sourceNames';
 
 export { IMPORT_SOURCES, type ImportSourceName } from './sourceNames';
@@ -39,6 +40,8 @@ export interface CandidateSubscription {
   timesDone: number;
   nextDate: string;
   description: string;
+  /** Its invoice rules at the VAT the source charged, or why that is not known (its invoices are then not issued); absent: neither. */
+  invoicing?: ImportInvoicing;
 }
 
 /**

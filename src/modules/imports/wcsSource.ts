@@ -8,6 +8,7 @@ import { requireConnectedStore, storeClient } from '../store/storeClient';
 import type { CandidateSubscription, HandOver, ImportCandidate, ImportSource } from './sources';
 import { moveOursPast } from './movePast';
 import { linkToStoreSubscription } from './wcsLinks';
+import { wcsInvoicing } from './wcsVat';
 
 /** What a skipped subscription's customer can be offered instead (docs/moving-over.md). */
 const LINK_HINT = 'The merchant can send this customer a subscription link instead.';
@@ -69,6 +70,7 @@ function scheduleOf(wcs: StoreSubscription, orders: StoreSubscriptionOrder[], ti
     timesDone,
     nextDate,
     description: `WooCommerce subscription #${wcs.shopSubscriptionId}${names ? `: ${names}` : ''}`.slice(0, 191),
+    invoicing: wcsInvoicing(wcs),
   };
 }
 

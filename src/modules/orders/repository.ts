@@ -63,6 +63,8 @@ export interface OrderLineRow {
   shop_subtotal?: string | null;
   /** WooCommerce Subscriptions' subscription holding the line (migration 044); null or absent: none. */
   shop_subscription_id?: number | string | null;
+  /** A store line's VAT percentage, from the order's tax lines (migration 053); null: none or not named. */
+  vat_rate?: string | null;
 }
 
 const shared = tenantTable<OrderRow>('orders');

@@ -46,11 +46,13 @@ const sameFields = (existing: OrderRow, fields: Partial<OrderRow>) =>
     (key) => (existing[key] ?? null) === (fields[key] ?? null) || String(existing[key]) === String(fields[key]),
   );
 
-type LineFields = Pick<OrderLineRow, 'product_id' | 'quantity' | 'amount' | 'shop_subtotal' | 'shop_subscription_id'>;
+type LineFields = Pick<OrderLineRow, 'product_id' | 'quantity' | 'amount' | 'shop_subtotal' | 'shop_subscription_id' | 'vat_rate'>;
 
 const lineKey = (lines: LineFields[]) => lines.map((line) => `${line.product_id}x${Number(line.quantity)}`).join(',');
 const priceKey = (lines: LineFields[]) =>
-  lines.map((line) => `${line.amount ?? '-'}/${line.shop_subtotal ?? '-'}/${line.shop_subscription_id ?? '-'}`).join(',');
+  lines
+    .map((line) => `${line.amount ?? '-'}/${line.shop_subtotal ?? '-'}/${line.shop_subscription_id ?? '-'}/${line.vat_rate ?? '-'}`)
+    .join(',');
 
 /**
  * Writes a page of store orders as Orders, by their unique store id, with their lines on the
@@ -136,6 +138,7 @@ async function writeStoreOrders(
             amount: line.amount,
             shop_subtotal: line.subtotal,
             shop_subscription_id: line.shopSubscriptionId ?? null,
+            vat_rate: line.vatRate ?? null,
           },
         ];
       });
@@ -179,9 +182,12 @@ async function writeStoreOrders(
         for (const [index, line] of linesBefore.entries()) {
           const current = lines[index];
           if (current)
-            await trx('order_lines')
-              .where({ account_id: accountId, id: line.id })
-              .update({ amount: current.amount, shop_subtotal: current.shop_subtotal, shop_subscription_id: current.shop_subscription_id });
+            await trx('order_lines').where({ account_id: accountId, id: line.id }).update({
+              amount: current.amount,
+              shop_subtotal: current.shop_subtotal,
+              shop_subscription_id: current.shop_subscription_id,
+              vat_rate: current.vat_rate,
+            });
         }
       }
       if (!linesSame) {

@@ -12,6 +12,7 @@ import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/
 import { newSubscription } from '../subscriptions/service';
 import { insertPaidFirst, subscriptionPaidFirst } from '../subscriptions/paidFirstPeriod';
 import { renewalAmount, ships } from './renewalAmounts';
+import { renewalInvoicing } from './renewalInvoiceRules';
 
 /** The profile a subscription is charged on when the account has none of its own set (as for links). */
 const OWN_PROFILE = 'default';
@@ -133,6 +134,8 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
     const derived = amounts[index];
     if (!derived || !('amount' in derived)) continue;
     const { amount } = derived;
+    // Invoiced at the VAT the store charged, never split at the account's rate; not invoiced when it cannot be told.
+    const invoicing = renewalInvoicing(order, group.lines, index === shipping);
     const originKey = `order-${order.id}-${group.key}`;
     if (await subscriptionsRepository.findByOriginKey(trx, order.account_id, originKey)) continue;
     const interval = group.product.interval as NonNullable<ProductRow['interval']>;
@@ -147,12 +150,18 @@ export async function subscribeStoreOrder(ctx: AppContext, trx: Knex.Transaction
           interval,
           interval_amount: Number(group.product.interval_value),
           times: group.product.times === null ? null : Number(group.product.times),
+          invoice_rules: 'rules' in invoicing ? invoicing.rules : [],
         },
       ],
       workflow_id: null,
       docstyle_id: null,
     };
-    const origin = { origin_key: originKey, origin_order_id: order.id, shop_subscription_id: group.shopSubscriptionId };
+    const origin = {
+      origin_key: originKey,
+      origin_order_id: order.id,
+      shop_subscription_id: group.shopSubscriptionId,
+      invoice_refusal: 'refusal' in invoicing ? invoicing.refusal.slice(0, 255) : null,
+    };
     const trialDays = Number(group.product.trial_days ?? 0);
     let row: SubscriptionRow;
     try {

@@ -44,6 +44,11 @@ export interface SubscriptionRow {
   source_id?: string | null;
   /** An imported subscription its source still bills (migration 046): billing plans none of its charges yet. */
   handover_pending?: boolean | number;
+  /**
+   * Why its charges cannot be invoiced (migration 053): the VAT the store or the import charged could not
+   * be derived. Its invoices are then `not_issued` with this reason; null: invoiced by its invoice rules.
+   */
+  invoice_refusal?: string | null;
   created_at: string;
   updated_at: string;
 }
