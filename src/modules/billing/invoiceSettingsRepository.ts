@@ -88,11 +88,24 @@ export async function setInvoiceSettings(
   const account = await requireAccount(db, accountName);
   const now = toDbDateTime(clock.now());
   await invoiceSettingsRepository.ensure(db, account.id, now);
+  const before = await invoiceSettingsRepository.find(db, account.id);
   if (Object.keys(changes).length)
     await table(db)
       .where({ account_id: account.id })
       .update({ ...changes, updated_at: now });
+  if (before) await recordNumberMove(db, before, changes, now);
   const row = await invoiceSettingsRepository.find(db, account.id);
   if (!row) throw new Error('invoice settings vanished');
   return row;
+}
+
+/**
+ * A series' next number moved up by the merchant (a new prefix starts its series at 1): recorded, so that the ledger
+ * audit reports the numbers skipped as moved by the merchant rather than lost.
+ */
+async function recordNumberMove(db: Knex, before: InvoiceSettingsRow, changes: InvoiceSettingsChanges, now: string): Promise<void> {
+  const prefix = changes.prefix ?? before.prefix;
+  const from = prefix === before.prefix ? Number(before.next_number) : 1;
+  const to = Number(changes.next_number ?? before.next_number);
+  if (to > from) await db('invoice_number_moves').insert({ account_id: before.account_id, prefix, from_number: from, to_number: to, moved_at: now });
 }
