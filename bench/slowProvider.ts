@@ -2,6 +2,7 @@ import { randomBase62 } from '../src/ids';
 import type {
   PaymentProvider,
   ProviderCustomerPage,
+  ProviderPaymentPage,
   ProviderMandate,
   ProviderPayment,
   ProviderPaymentInput,
@@ -95,6 +96,9 @@ export class SlowProvider implements PaymentProvider {
     return this.unused();
   }
   listCustomers(): Promise<ProviderCustomerPage> {
+    return this.unused();
+  }
+  listPayments(): Promise<ProviderPaymentPage> {
     return this.unused();
   }
   listSubscriptions(): Promise<ProviderSubscription[]> {

@@ -107,5 +107,6 @@ async function recordNumberMove(db: Knex, before: InvoiceSettingsRow, changes: I
   const prefix = changes.prefix ?? before.prefix;
   const from = prefix === before.prefix ? Number(before.next_number) : 1;
   const to = Number(changes.next_number ?? before.next_number);
-  if (to > from) await db('invoice_number_moves').insert({ account_id: before.account_id, prefix, from_number: from, to_number: to, moved_at: now });
+  if (to > from)
+    await db('invoice_number_moves').insert({ account_id: before.account_id, prefix, from_number: from, to_number: to, moved_at: now });
 }

@@ -194,7 +194,9 @@ export class MollieProvider implements PaymentProvider {
 
   /** Mollie lists newest first: the page stops at the first payment older than `since`, and so does the list. */
   async listPayments(since: Date, cursor?: string): Promise<ProviderPaymentPage> {
-    const page = await this.call('list payments', {}, () => this.client.payments.page({ limit: PAGE_SIZE, ...(cursor ? { from: cursor } : {}) }));
+    const page = await this.call('list payments', {}, () =>
+      this.client.payments.page({ limit: PAGE_SIZE, ...(cursor ? { from: cursor } : {}) }),
+    );
     const payments: ProviderPayment[] = [];
     for (const payment of page) {
       if (new Date(payment.createdAt) < since) return { payments, next: null };
