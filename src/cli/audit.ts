@@ -57,7 +57,8 @@ export function registerAuditCommand(program: Command, ctx: AppContext, io: CliI
       const violations = reports.reduce((total, report) => total + report.violations.length, 0);
       if (violations || failedRuns)
         throw new AuditFailedError(
-          `audit: ${violations} violations in ${reports.filter((report) => report.violations.length).length} of ${accounts.length} accounts` +
+          `audit: ${violations} violations in ${reports.filter((report) => report.violations.length).length} ` +
+            `of ${accounts.length} accounts` +
             (failedRuns ? `, ${failedRuns} could not be audited` : ''),
         );
     });

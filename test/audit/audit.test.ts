@@ -87,7 +87,7 @@ describe.each(TEST_DATABASES)('the ledger audit on %s', (kind) => {
     expect(stored).toEqual([expect.objectContaining({ status: 'done', requested_via: 'cli', violations: 0 })]);
   });
 
-  it('When the provider has a payment with a reference of ours that no payment of ours has, or a second one for a payment, then both are named', async () => {
+  it('When a provider payment has our reference of no payment of ours, or a second one for a payment, then both are named', async () => {
     const row = await t.ctx.db('sandbox_payments').where({ id: paidPayment.provider_payment_id }).first();
     await t.ctx.db('sandbox_payments').insert({ ...row, id: 'tr_ghost', reference: 'pay_ghost', idempotency_key: 'ghost' });
     await t.ctx.db('sandbox_payments').insert({ ...row, id: 'tr_second', idempotency_key: 'second' });
@@ -135,7 +135,7 @@ describe.each(TEST_DATABASES)('the ledger audit on %s', (kind) => {
     ]);
   });
 
-  it('When a paid charge has no invoice, then it is owed (a to-do) for a day and a violation after; a wrong VAT is a violation', async () => {
+  it('When a paid charge has no invoice, then it is owed (a to-do) for a day, a violation after; a wrong VAT is a violation', async () => {
     const invoice = await t.ctx.db('invoices').where({ charge_id: paidCharge.id }).first();
     await t.ctx.db('credit_notes').where({ invoice_id: invoice.id }).delete();
     await t.ctx.db('invoices').where({ id: invoice.id }).update({ total_vat: 300, total_excluding_vat: 950 });
@@ -184,7 +184,7 @@ describe.each(TEST_DATABASES)('the ledger audit on %s', (kind) => {
     );
   });
 
-  it('When a settled refund has no credit note, refunds exceed what was paid, or the provider refunded another amount, then each is reported', async () => {
+  it('When a settled refund has no credit note, refunds exceed the payment, or the provider refunded otherwise: each reported', async () => {
     const refund = await t.ctx.db('refunds').where({ payment_id: paidPayment.id }).first();
     await t.ctx.db('refunds').where({ id: refund.id }).update({ status: 'refunded' });
     await t.ctx.db('sandbox_payments').where({ id: paidPayment.provider_payment_id }).update({ amount_refunded: 500 });
@@ -204,7 +204,7 @@ describe.each(TEST_DATABASES)('the ledger audit on %s', (kind) => {
     expect(found[1]?.rows).toEqual(expect.arrayContaining([paidPayment.id, paidPayment.provider_payment_id, refund.id]));
   });
 
-  it('When a refund was made at the provider only (its dashboard), then the provider refunded more than our refunds: reported', async () => {
+  it('When a refund was made at the provider only (its dashboard), then the provider refunded more than we did: reported', async () => {
     const other = await t.ctx.db('subscription_charges').where({ account_id: accountId, status: 'paid', amount: 2000 }).first();
     const payment = await t.ctx.db('payments').where({ id: other.payment_id }).first();
     await t.ctx.db('sandbox_payments').where({ id: payment.provider_payment_id }).update({ amount_refunded: 700 });
@@ -248,7 +248,7 @@ describe.each(TEST_DATABASES)('the ledger audit on %s', (kind) => {
     ]);
   });
 
-  it('When --account and --since are given, then only that account and what was made since are audited; another account is never read', async () => {
+  it('When --account and --since are given, then only that account and what was made since is audited; no other is read', async () => {
     const other = await t.newAccount(`Other ${Math.random().toString(36).slice(2, 8)}`);
     const otherName = (await t.ctx.db('accounts').where({ id: other.accountId }).first()).name;
     // The other account's provider has a payment with our payment's id, and a credit note with our invoice's number.

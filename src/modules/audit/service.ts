@@ -211,7 +211,8 @@ async function checkRefunds(books: Books, findings: Findings): Promise<void> {
     if (reserved > payment.amount - payment.amount_charged_back)
       findings.violation(
         'refunds_within_paid',
-        `payment ${paymentId}: refunds of ${cents(reserved)} exceed what was paid (${cents(payment.amount)}) minus charged back (${cents(payment.amount_charged_back)})`,
+        `payment ${paymentId}: refunds of ${cents(reserved)} exceed what was paid (${cents(payment.amount)}) ` +
+          `minus charged back (${cents(payment.amount_charged_back)})`,
         [paymentId, ...ids],
       );
     await checkProviderRefunded(books, findings, payment, { settled, reserved, creating }, ids);
@@ -268,7 +269,8 @@ function checkCreditNote(
   if (-note.total_including_vat !== expected || !documentAddsUp(note))
     findings.violation(
       'credit_note_of_money_back',
-      `credit note ${note.number} (${note.id}) credits ${cents(-note.total_including_vat)}, refund ${refund.id} gave back ${cents(expected)}` +
+      `credit note ${note.number} (${note.id}) credits ${cents(-note.total_including_vat)}, ` +
+        `refund ${refund.id} gave back ${cents(expected)}` +
         (documentAddsUp(note) ? '' : '; its lines do not add up to its totals'),
       [note.id, refund.id, refund.payment_id],
     );
@@ -289,7 +291,8 @@ async function checkProviderRefunded(
   if (refunded < ours.settled || refunded > ours.reserved)
     findings.violation(
       'refunds_match_provider',
-      `payment ${payment.id}: the provider refunded ${cents(refunded)} of ${payment.provider_payment_id}, our refunds ${cents(ours.settled)}` +
+      `payment ${payment.id}: the provider refunded ${cents(refunded)} of ${payment.provider_payment_id}, ` +
+        `our refunds ${cents(ours.settled)}` +
         (ours.reserved !== ours.settled ? ` settled and ${cents(ours.reserved)} asked` : ''),
       [payment.id, payment.provider_payment_id, ...refundIds],
     );
@@ -346,7 +349,8 @@ async function checkPeriods(books: Books, findings: Findings): Promise<void> {
     if (charging.length > 1)
       findings.violation(
         'one_charge_per_period',
-        `subscription ${period.subscription.id}: the period from ${period.start} (charge ${period.charge.id}) is charged ${charging.length} times: ` +
+        `subscription ${period.subscription.id}: the period from ${period.start} (charge ${period.charge.id}) ` +
+          `is charged ${charging.length} times: ` +
           charging.map((payment) => `${payment.id} ${payment.status} ${cents(payment.amount)}`).join(', '),
         [period.subscription.id, period.charge.id, ...charging.map((payment) => payment.id)],
       );
@@ -405,7 +409,8 @@ function checkAfterEnd(
   if (cancelAt && period.start > cancelAt)
     findings.violation(
       'no_charge_after_end',
-      `subscription ${subscription.id} ends on ${cancelAt}, its period from ${period.start} was charged (${made.map((p) => p.id).join(', ')})`,
+      `subscription ${subscription.id} ends on ${cancelAt}, ` +
+        `its period from ${period.start} was charged (${made.map((p) => p.id).join(', ')})`,
       [subscription.id, charge.id, ...made.map((payment) => payment.id)],
     );
   for (const pause of pauses) {
@@ -416,7 +421,8 @@ function checkAfterEnd(
     if (after.length)
       findings.violation(
         'no_charge_after_end',
-        `subscription ${subscription.id} is paused (${pause.kind}) from ${from}${until ? ` until ${until}` : ''}, its period from ${period.start} ` +
+        `subscription ${subscription.id} is paused (${pause.kind}) from ${from}${until ? ` until ${until}` : ''}, ` +
+          `its period from ${period.start} ` +
           `was charged after that (${after.map((p) => p.id).join(', ')})`,
         [subscription.id, charge.id, ...after.map((payment) => payment.id)],
       );
@@ -490,7 +496,10 @@ export function invoiceProblem(
     const expected = Math.round((line.total_excluding_vat * rate) / 100);
     // One cent either way: a VAT-inclusive amount split at the rate rounds its VAT once more.
     if (!Number.isFinite(rate) || Math.abs(expected - line.total_vat) > 1)
-      return `the line "${line.description}" carries ${cents(line.total_vat)} VAT on ${cents(line.total_excluding_vat)} at ${String(line.vat)} %`;
+      return (
+        `the line "${line.description}" carries ${cents(line.total_vat)} VAT ` +
+        `on ${cents(line.total_excluding_vat)} at ${String(line.vat)} %`
+      );
   }
   if (charged !== null && document.total_including_vat !== charged)
     return `it is for ${cents(document.total_including_vat)}, the charge was ${cents(charged)}`;
@@ -587,7 +596,8 @@ async function checkMandates(books: Books, findings: Findings): Promise<void> {
     if (ours.length)
       findings.violation(
         'mandate_revoked_in_use',
-        `mandate ${mandate.id} was revoked at ${mandate.revoked_at} UTC, our subscriptions ${ours.map((s) => s.id).join(', ')} still charge it`,
+        `mandate ${mandate.id} was revoked at ${mandate.revoked_at} UTC, ` +
+          `our subscriptions ${ours.map((s) => s.id).join(', ')} still charge it`,
         [mandate.id, ...ours.map((subscription) => subscription.id)],
       );
     const customerId = customers.get(mandate.customer_id);
@@ -602,7 +612,8 @@ async function checkMandates(books: Books, findings: Findings): Promise<void> {
     if (using.length)
       findings.violation(
         'mandate_revoked_in_use',
-        `mandate ${mandate.id} was revoked at ${mandate.revoked_at} UTC, the provider's subscriptions ${using.map((s) => s.id).join(', ')} still charge it`,
+        `mandate ${mandate.id} was revoked at ${mandate.revoked_at} UTC, ` +
+          `the provider's subscriptions ${using.map((s) => s.id).join(', ')} still charge it`,
         [mandate.id, ...using.map((subscription) => subscription.id)],
       );
   }
