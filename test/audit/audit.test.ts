@@ -184,7 +184,7 @@ describe.each(TEST_DATABASES)('the ledger audit on %s', (kind) => {
     );
   });
 
-  it('When a settled refund has no credit note, refunds exceed the payment, or the provider refunded otherwise: each reported', async () => {
+  it('When a settled refund has no credit note, refunds exceed the payment, or the provider refunded otherwise: reported', async () => {
     const refund = await t.ctx.db('refunds').where({ payment_id: paidPayment.id }).first();
     await t.ctx.db('refunds').where({ id: refund.id }).update({ status: 'refunded' });
     await t.ctx.db('sandbox_payments').where({ id: paidPayment.provider_payment_id }).update({ amount_refunded: 500 });

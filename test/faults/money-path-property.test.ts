@@ -105,6 +105,8 @@ class World {
 
   /** The ledger audit of the world's books and its Mollie: nothing broken, whatever the faults were. */
   audit(): Promise<void> {
+    // The audit reads Mollie's payments: faults still waiting for a call are not the books' to answer for.
+    this.fake.heal();
     return expectCleanAudit(this.t.ctx);
   }
 
