@@ -14,6 +14,7 @@ import { reconcilePaymentsJob } from './reconcilePayments';
 import { refreshMandatesJob } from './refreshMandates';
 import { remindAndExpireLinksJob } from './remindAndExpireLinks';
 import { sendToBookkeepingJob } from './sendToBookkeeping';
+import { auditLedgerJob } from './auditLedger';
 import type { Job } from './types';
 
 /** Every background job: scheduled by the server, runnable once with `cli jobs run <name>`. */
@@ -34,6 +35,7 @@ export const allJobs: Job[] = [
   writeBackToStoresJob,
   trackShipmentsJob,
   sendToBookkeepingJob,
+  auditLedgerJob,
 ];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {
