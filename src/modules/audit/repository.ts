@@ -198,6 +198,19 @@ export const auditRepository = {
   ): Promise<Array<Pick<AuditPayment, 'id' | 'provider_payment_id'>>> =>
     inChunks(ids, (chunk) => db('payments').where({ account_id: accountId }).whereIn('id', chunk).select('id', 'provider_payment_id')),
 
+  /**
+   * Which of these ids are payments of another account of this service (ids only, nothing of them is read): accounts
+   * may share one provider account (the same key), whose listing then shows each other's payments.
+   */
+  paymentsOfOtherAccounts: async (db: Knex, accountId: string, ids: readonly string[]): Promise<Set<string>> =>
+    new Set(
+      (
+        await inChunks(ids, (chunk) =>
+          db('payments').whereNot({ account_id: accountId }).whereIn('id', chunk).select<Array<{ id: string }>>('id'),
+        )
+      ).map((row) => row.id),
+    ),
+
   /** The periods due from `since` on (the date of `since`), each subscription's in order. */
   charges: async (db: Knex, scope: AuditScope): Promise<AuditCharge[]> =>
     numeric(

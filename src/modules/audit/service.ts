@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context';
 import { OUR_GATEWAY } from '../../integrations/woocommerce/subscriptions';
+import { ProviderNotFoundError } from '../../providers/errors';
 import type { PaymentProvider, ProviderPayment } from '../../providers/types';
 import { addDays, addMonths, formatCalendarDate, parseCalendarDate } from '../../time/calendar';
 import { calendarDateIn, formatDate, fromDbDateTime, toDbDateTime } from '../../time';
@@ -137,9 +138,19 @@ async function checkProviderPayments(books: Books, findings: Findings): Promise<
   const ours = new Map(
     (await auditRepository.paymentsByIds(books.ctx.db, books.scope.accountId, [...byReference.keys()])).map((row) => [row.id, row]),
   );
+  const unknown = [...byReference.keys()].filter((reference) => !ours.has(reference));
+  const elsewhere = await auditRepository.paymentsOfOtherAccounts(books.ctx.db, books.scope.accountId, unknown);
   for (const [reference, listed] of byReference) {
     const ids = listed.map((payment) => payment.id);
     const row = ours.get(reference);
+    if (!row && elsewhere.has(reference)) {
+      findings.note(
+        'provider_payment_attached',
+        `provider payment ${ids.join(', ')} is another account's: it shares this provider account`,
+        ids,
+      );
+      continue;
+    }
     if (!row) {
       findings.violation(
         'provider_payment_attached',
@@ -286,7 +297,16 @@ async function checkProviderRefunded(
 ): Promise<void> {
   if (!payment.provider_payment_id || ours.creating) return; // a refund under way: its outcome is not known yet
   const atProvider =
-    books.providerPayments.get(payment.provider_payment_id) ?? (await books.provider.getPayment(payment.provider_payment_id));
+    books.providerPayments.get(payment.provider_payment_id) ??
+    (await orNullWhenGone(books.provider.getPayment(payment.provider_payment_id)));
+  if (!atProvider) {
+    findings.todo(
+      'refunds_match_provider',
+      `payment ${payment.id}: the provider has no ${payment.provider_payment_id} (another provider since?)`,
+      [payment.id, payment.provider_payment_id],
+    );
+    return;
+  }
   const refunded = atProvider.amountRefunded;
   if (refunded < ours.settled || refunded > ours.reserved)
     findings.violation(
@@ -557,7 +577,7 @@ async function checkOtherBillers(books: Books, findings: Findings, periods: Peri
   for (const subscription of imported) {
     const customerId = customers.get(subscription.customer_id);
     if (!customerId || !subscription.source_id) continue;
-    for (const payment of await books.provider.listSubscriptionPayments(customerId, subscription.source_id)) {
+    for (const payment of await orNoneWhenGone(books.provider.listSubscriptionPayments(customerId, subscription.source_id))) {
       const took =
         UNDER_WAY.has(payment.status) ||
         (MONEY_TAKEN.has(payment.status) && payment.amount - payment.amountRefunded - payment.amountChargedBack > 0);
@@ -701,6 +721,20 @@ function afterInterval(date: string, unit: string, count: number): string {
   if (singular === 'month') return formatCalendarDate(addMonths(parsed, count));
   if (singular === 'year') return formatCalendarDate(addMonths(parsed, 12 * count));
   return formatCalendarDate(addDays(parsed, singular === 'week' ? 7 * count : count));
+}
+
+/** What the provider no longer has (the account moved to another provider, a subscription deleted there) bills nothing. */
+async function orNoneWhenGone<T>(read: Promise<T[]>): Promise<T[]> {
+  return (await orNullWhenGone(read)) ?? [];
+}
+
+async function orNullWhenGone<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof ProviderNotFoundError) return null;
+    throw error;
+  }
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
