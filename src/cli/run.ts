@@ -55,7 +55,12 @@ export async function runCli(argv: string[], io: CliIo, env: CliEnvironment): Pr
   } catch (error) {
     // commander has already printed its own message (or the help) by the time it throws.
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof AccountError || error instanceof CliUsageError || error instanceof JobFailedError || error instanceof AuditFailedError) {
+    if (
+      error instanceof AccountError ||
+      error instanceof CliUsageError ||
+      error instanceof JobFailedError ||
+      error instanceof AuditFailedError
+    ) {
       io.err(`error: ${error.message}`);
       return 1;
     }
