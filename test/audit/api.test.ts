@@ -27,6 +27,7 @@ describe.each(TEST_DATABASES)('stored ledger audits, the daily job and the API o
     // A mandate revoked under an active subscription: the daily job finds it.
     const subscription = await t.ctx.db('subscriptions').where({ account_id: accountId }).first();
     await t.ctx.db('mandates').where({ id: subscription.provider_mandate_id }).update({ revoked_at: '2026-12-01 09:00:00' });
+    t.clock.advance(60 * 60 * 1000);
     const run = await cli(t.ctx, 'jobs', 'run', 'audit-ledger');
     expect(run.code).toBe(0);
     const latest = (await t.as(token).get('/api/v2/audit')).body;
