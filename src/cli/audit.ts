@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { accountsRepository } from '../modules/accounts/repository';
 import { requireAccount } from '../modules/accounts/service';
-import { runStoredAudit } from '../modules/audit/reports';
-import type { AuditFinding, AuditReport } from '../modules/audit/service';
+import { runStoredAudit, type AuditFinding, type AuditReport } from '../modules/audit/service';
 import { instantFromZonedDateTime } from '../time';
 import { CliUsageError, type CliIo } from './io';
 

@@ -1,5 +1,5 @@
 import { accountsRepository } from '../modules/accounts/repository';
-import { runStoredAudit } from '../modules/audit/reports';
+import { runStoredAudit } from '../modules/audit/service';
 import type { Job } from './types';
 
 /** What the daily run reads: the last five weeks (a monthly period and its retries); `cli audit` reads all of it. */

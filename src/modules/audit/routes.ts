@@ -1,8 +1,6 @@
-import { NotFoundError } from '../../errors';
 import { defineRoute } from '../../http/route';
-import { instantFromZonedDateTime } from '../../time';
 import { presentAudit } from './presenter';
-import { auditRun, latestAudit, requestAudit } from './reports';
+import { auditRun, latestAudit, requestAuditSince } from './service';
 import { auditParams, auditResponse, requestAuditBody } from './schemas';
 
 export const auditRoutes = [
@@ -17,9 +15,7 @@ export const auditRoutes = [
     response: auditResponse,
     invalidMessage: 'Could not get audit',
     async handle({ ctx, account }) {
-      const row = await latestAudit(ctx, account.id);
-      if (!row) throw new NotFoundError('Audit report');
-      return presentAudit(row, ctx.config);
+      return presentAudit(await latestAudit(ctx, account.id), ctx.config);
     },
   }),
   defineRoute({
@@ -34,8 +30,7 @@ export const auditRoutes = [
     response: auditResponse,
     invalidMessage: 'Could not start audit',
     async handle({ ctx, account, body }) {
-      const since = body.since ? instantFromZonedDateTime(`${body.since} 00:00:00`, ctx.config.APP_TIMEZONE) : null;
-      return presentAudit(await requestAudit(ctx, account, since), ctx.config);
+      return presentAudit(await requestAuditSince(ctx, account, body.since), ctx.config);
     },
   }),
   defineRoute({
@@ -50,9 +45,7 @@ export const auditRoutes = [
     response: auditResponse,
     invalidMessage: 'Could not get audit',
     async handle({ ctx, account, params }) {
-      const row = await auditRun(ctx, account.id, params.id);
-      if (!row) throw new NotFoundError('Audit report');
-      return presentAudit(row, ctx.config);
+      return presentAudit(await auditRun(ctx, account.id, params.id), ctx.config);
     },
   }),
 ];
