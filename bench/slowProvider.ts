@@ -3,6 +3,7 @@ import type {
   PaymentProvider,
   PaymentLimits,
   ProviderCustomerPage,
+  ProviderPaymentPage,
   ProviderMandate,
   ProviderPayment,
   ProviderPaymentInput,
@@ -99,6 +100,9 @@ export class SlowProvider implements PaymentProvider {
     return this.unused();
   }
   listCustomers(): Promise<ProviderCustomerPage> {
+    return this.unused();
+  }
+  listPayments(): Promise<ProviderPaymentPage> {
     return this.unused();
   }
   listSubscriptions(): Promise<ProviderSubscription[]> {

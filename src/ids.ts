@@ -43,7 +43,8 @@ export type IdPrefix =
   | 'ptk'
   | 'pss'
   | 'imp'
-  | 'rfd';
+  | 'rfd'
+  | 'aud';
 
 /** An opaque random id such as `cus_4fJ9aZ…`: 16 base62 characters ≈ 95 bits. */
 export function newId(prefix: IdPrefix): string {

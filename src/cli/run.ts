@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { AccountError } from '../modules/accounts/service';
 import { registerAccountCommands } from './accounts';
+import { AuditFailedError, registerAuditCommand } from './audit';
 import { registerBillingCommands, registerFollowUpCommands } from './billing';
 import type { CliEnvironment } from './environment';
 import { CliUsageError, type CliIo } from './io';
@@ -39,6 +40,7 @@ function buildProgram(env: CliEnvironment, io: CliIo): Command {
   registerFollowUpCommands(program, env.ctx, io);
   registerShopCommands(program, env.ctx, io);
   registerImportCommands(program, env.ctx, io);
+  registerAuditCommand(program, env.ctx, io);
   return program;
 }
 
@@ -53,7 +55,12 @@ export async function runCli(argv: string[], io: CliIo, env: CliEnvironment): Pr
   } catch (error) {
     // commander has already printed its own message (or the help) by the time it throws.
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof AccountError || error instanceof CliUsageError || error instanceof JobFailedError) {
+    if (
+      error instanceof AccountError ||
+      error instanceof CliUsageError ||
+      error instanceof JobFailedError ||
+      error instanceof AuditFailedError
+    ) {
       io.err(`error: ${error.message}`);
       return 1;
     }

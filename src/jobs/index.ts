@@ -15,6 +15,7 @@ import { refreshMandatesJob } from './refreshMandates';
 import { remindAndExpireLinksJob } from './remindAndExpireLinks';
 import { sendToBookkeepingJob } from './sendToBookkeeping';
 import { issueOwedInvoicesJob } from './issueOwedInvoices';
+import { auditLedgerJob } from './auditLedger';
 import type { Job } from './types';
 
 /** Every background job: scheduled by the server, runnable once with `cli jobs run <name>`. */
@@ -36,6 +37,7 @@ export const allJobs: Job[] = [
   trackShipmentsJob,
   sendToBookkeepingJob,
   issueOwedInvoicesJob,
+  auditLedgerJob,
 ];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {

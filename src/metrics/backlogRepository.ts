@@ -22,6 +22,21 @@ const count = async (query: Knex.QueryBuilder): Promise<number> => {
 };
 
 export const backlogRepository = {
+  /** Violations in each account's latest finished audit report of the last `days` (the ledger audit's daily job). */
+  auditViolations: async (db: Knex, since: string): Promise<number> => {
+    const rows = (await db('audit_reports')
+      .where('status', 'done')
+      .andWhere('started_at', '>=', since)
+      .orderBy([
+        { column: 'started_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .select('account_id', 'violations')) as Array<{ account_id: string; violations: number | string | null }>;
+    const latest = new Map<string, number>();
+    for (const row of rows) if (!latest.has(row.account_id)) latest.set(row.account_id, Number(row.violations ?? 0));
+    return [...latest.values()].reduce((total, n) => total + n, 0);
+  },
+
   /** Events to webhook_url addresses by status: pending and dead. */
   webhookDeliveries: async (db: Knex): Promise<Record<'pending' | 'dead', number>> => {
     const rows = (await db('outbound_events')

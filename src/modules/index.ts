@@ -1,4 +1,5 @@
 import type { RouteSpec } from '../http/route';
+import { auditRoutes } from './audit/routes';
 import { customerRoutes } from './customers/routes';
 import { followUpRoutes } from './follow-ups/routes';
 import { importRoutes } from './imports/routes';
@@ -34,4 +35,5 @@ export const apiRoutes: RouteSpec[] = [
   ...followUpRoutes,
   ...orderRoutes,
   ...importRoutes,
+  ...auditRoutes,
 ];

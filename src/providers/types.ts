@@ -125,6 +125,12 @@ export interface ProviderCustomerPage {
   next: string | null;
 }
 
+/** One page of the account's payments, newest first; `next` is the cursor of the following page, null after the last. */
+export interface ProviderPaymentPage {
+  payments: ProviderPayment[];
+  next: string | null;
+}
+
 export type ProviderIntervalUnit = 'day' | 'week' | 'month';
 
 /** The time between two charges: Mollie's "1 month", "14 days", "2 weeks" as { unit, count }. */
@@ -244,6 +250,11 @@ export interface PaymentProvider {
   paymentLimits(sequenceType: SequenceType, currency: string): Promise<PaymentLimits>;
   /** One page of the account's customers, newest first; `cursor` is a page's `next`, none for the first page. */
   listCustomers(cursor?: string): Promise<ProviderCustomerPage>;
+  /**
+   * One page of the account's payments created at or after `since`, newest first; `cursor` is a page's `next`, none
+   * for the first page. Read only (the ledger audit reads the provider's payments with it): it changes nothing.
+   */
+  listPayments(since: Date, cursor?: string): Promise<ProviderPaymentPage>;
   /** Every subscription the provider bills for the customer, whatever its status. */
   listSubscriptions(customerId: string): Promise<ProviderSubscription[]>;
   /**

@@ -4,6 +4,7 @@ import { MollieFake } from '../../fakes/mollie/fake';
 import { serveOverHttps } from '../../fakes/mollie/https';
 import { runCliProcess, startCliProcess } from '../support/serviceProcess';
 import { createTestApp, type TestApp } from '../support/testApp';
+import { expectCleanAuditByProcess } from '../support/audit';
 
 const SUBSCRIPTIONS = 15;
 /** 1 December and 1 January: two periods due for every subscription. Both dates may lie ahead of today: the runs pass --force. */
@@ -35,6 +36,7 @@ describe.each(TEST_DATABASES)('billing exactly once across processes, on %s', (k
   afterEach(async () => {
     fake.heal();
     fake.releaseHeld();
+    await expectCleanAuditByProcess(billingProcessEnv(t, 1));
     await mollie.close();
     await t.close();
   });

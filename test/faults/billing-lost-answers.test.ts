@@ -11,7 +11,7 @@ const HOUR = 60 * 60 * 1000;
 
 /** A charge whose answer from Mollie is lost: kept, resumed with the same key or found by reference; never made twice. */
 describe.each(TEST_DATABASES)('billing when Mollie’s answer is lost, on %s', (kind) => {
-  const t = useTestApp(kind, { perTest: true });
+  const t = useTestApp(kind, { perTest: true, audited: true });
   let fake: MollieFake;
   let served: { stop(): void };
   let accountId: string;

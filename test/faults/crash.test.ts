@@ -8,6 +8,7 @@ import { serveOverHttps } from '../../fakes/mollie/https';
 import { runCliProcess, startServiceProcess, type ServiceProcess } from '../support/serviceProcess';
 import { toDbDateTime } from '../../src/time';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { expectCleanAuditByProcess } from '../support/audit';
 
 const LOCK_SECONDS = 1;
 const customerBody = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' };
@@ -42,6 +43,7 @@ describe.each(TEST_DATABASES)('a crash while Mollie holds the answer, on %s', (k
     fake.releaseHeld();
     await service?.stop();
     service = undefined;
+    await expectCleanAuditByProcess(serviceEnv());
   });
 
   /** The environment of every process of the service under test: the test's database, the fake's TLS. */

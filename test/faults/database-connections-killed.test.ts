@@ -16,7 +16,7 @@ const SUBSCRIPTIONS = 120;
 const describeOnMysql = process.env.TEST_MYSQL_URL ? describe : describe.skip;
 
 describeOnMysql('billing while MySQL kills the service’s connections', () => {
-  const t = useTestApp('mysql', { perTest: true });
+  const t = useTestApp('mysql', { perTest: true, audited: true });
   let fake: MollieFake;
   let served: { stop(): void };
   let admin: Knex;

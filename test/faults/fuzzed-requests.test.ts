@@ -7,6 +7,7 @@ import { apiRoutes } from '../../src/modules';
 import { TEST_DATABASES } from '../support/databases';
 import { awkwardStrings, expectDocumentedAnswer, fieldNamesOf, garbageBodies, type KnownIds } from '../support/fuzz';
 import { createTestApp, type TestApp } from '../support/testApp';
+import { expectCleanAudit } from '../support/audit';
 
 const REQUESTS = 10_000;
 /** What the heap may keep after the run, once garbage is collected: caches fill, nothing grows per request. */
@@ -65,6 +66,7 @@ describe.each(TEST_DATABASES)('fuzzed requests on %s', (kind) => {
     await new Promise((resolve) => server.once('listening', resolve));
   });
   afterAll(async () => {
+    await expectCleanAudit(t.ctx);
     await new Promise((resolve) => server.close(resolve));
     await t.close();
   });

@@ -6,6 +6,7 @@ import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { runCliProcess, startCliProcess } from '../support/serviceProcess';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { expectCleanAudit } from '../support/audit';
 
 // A child process imports, is killed and runs again; on a busy 2-core CI machine that takes a while.
 jest.setTimeout(120_000);
@@ -34,6 +35,7 @@ describe.each(TEST_DATABASES)('an import killed halfway, on %s', (kind) => {
     t = await createTestApp(kind);
   });
   afterAll(() => t.close());
+  afterEach(() => expectCleanAudit(t.ctx));
 
   const env = () => ({
     NODE_ENV: 'test',

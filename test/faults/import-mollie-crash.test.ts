@@ -8,6 +8,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { customerWithMandate } from '../support/mollieSubscriptions';
 import { runCliProcess, startCliProcess } from '../support/serviceProcess';
 import { createTestApp, type TestApp } from '../support/testApp';
+import { expectCleanAuditByProcess } from '../support/audit';
 
 // Child processes import over HTTPS, one is killed and a third runs; on a busy 2-core CI machine that takes a while.
 jest.setTimeout(120_000);
@@ -47,6 +48,8 @@ describe.each(TEST_DATABASES)("an import of Mollie's subscriptions killed halfwa
   beforeAll(async () => {
     t = await createTestApp(kind);
   });
+  // The fakes serve over TLS that only the service's processes are told to accept: the audit runs as one.
+  afterEach(() => expectCleanAuditByProcess(billingProcessEnv(t, 1)));
   afterAll(async () => {
     for (const server of servers) await server.close();
     await t.close();

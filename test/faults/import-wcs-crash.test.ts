@@ -6,6 +6,7 @@ import { connectedSimulatorStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
 import { runCliProcess, startCliProcess } from '../support/serviceProcess';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { expectCleanAudit } from '../support/audit';
 
 // A child process imports, is killed and runs again; on a busy 2-core CI machine that takes a while.
 jest.setTimeout(180_000);
@@ -26,6 +27,7 @@ describe.each(TEST_DATABASES)('a WooCommerce Subscriptions import killed halfway
   beforeAll(async () => {
     t = await createTestApp(kind);
   });
+  afterEach(() => expectCleanAudit(t.ctx));
   afterAll(async () => {
     await t.ctx.background.idle();
     await Promise.all(stores.map((store) => store.stop()));

@@ -13,7 +13,7 @@ import { useTestApp } from '../support/testApp';
  * sees "try again", and pressing again — or the job, if they leave — ends with one payment at Mollie.
  */
 describe.each(TEST_DATABASES)('the pay page when Mollie’s answer is lost, on %s', (kind) => {
-  const t = useTestApp(kind, { perTest: true });
+  const t = useTestApp(kind, { perTest: true, audited: true });
   let fake: MollieFake;
   let served: { stop(): void };
 

@@ -18,7 +18,7 @@ const customerBody = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@e
  * ends with exactly one object at Mollie and one row here.
  */
 describe.each(TEST_DATABASES)('lost answers from Mollie, on %s', (kind) => {
-  const t = useTestApp(kind, { perTest: true });
+  const t = useTestApp(kind, { perTest: true, audited: true });
   let fake: MollieFake;
   let served: { stop(): void };
 

@@ -7,6 +7,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { startMoneybirdFake, type MoneybirdFake } from '../support/moneybirdFake';
 import { startCliProcess } from '../support/serviceProcess';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { expectCleanAudit } from '../support/audit';
 
 // A child process sends to Moneybird and is killed; on a busy 2-core CI machine that takes a while.
 jest.setTimeout(120_000);
@@ -23,6 +24,7 @@ describe.each(TEST_DATABASES)('sending to Moneybird killed halfway, on %s', (kin
     fake = await startMoneybirdFake();
     t = await createTestApp(kind, { env: { MONEYBIRD_API_URL: fake.url } });
   });
+  afterEach(() => expectCleanAudit(t.ctx));
   afterAll(async () => {
     await t.close();
     await fake.close();

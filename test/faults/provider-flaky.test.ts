@@ -14,7 +14,7 @@ const SUBSCRIPTIONS = 60;
  * is charged: each is charged exactly once at Mollie, with one key, and none is left behind.
  */
 describe.each(TEST_DATABASES)('billing against a flaky provider, on %s', (kind) => {
-  const t = useTestApp(kind, { perTest: true, env: { MOLLIE_TIMEOUT_MS: '300' } });
+  const t = useTestApp(kind, { perTest: true, audited: true, env: { MOLLIE_TIMEOUT_MS: '300' } });
   let fake: MollieFake;
   let served: { stop(): void };
 

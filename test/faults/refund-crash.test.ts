@@ -7,6 +7,7 @@ import { serveOverHttps } from '../../fakes/mollie/https';
 import { runCliProcess, startServiceProcess, type ServiceProcess } from '../support/serviceProcess';
 import { toDbDateTime } from '../../src/time';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../support/testApp';
+import { expectCleanAuditByProcess } from '../support/audit';
 
 const LOCK_SECONDS = 1;
 const customerBody = { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' };
@@ -40,6 +41,7 @@ describe.each(TEST_DATABASES)('a crash while Mollie holds a refund answer, on %s
     fake.releaseHeld();
     await service?.stop();
     service = undefined;
+    await expectCleanAuditByProcess(serviceEnv());
   });
 
   const serviceEnv = () => ({

@@ -22,7 +22,7 @@ type Refusal = 'rate limited' | 'credentials refused' | 'key reused';
 const REFUSED: Refusal[] = ['rate limited', 'credentials refused', 'key reused'];
 
 describe.each(TEST_DATABASES)('refused resumes of a lost payment, on %s', (kind) => {
-  const t = useTestApp(kind, { perTest: true });
+  const t = useTestApp(kind, { perTest: true, audited: true });
   let fake: MollieFake;
   let served: { stop(): void };
   let accountId: string;

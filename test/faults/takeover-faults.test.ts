@@ -20,7 +20,7 @@ import { useTestApp } from '../support/testApp';
  * (again is harmless, told once), and the next charge goes to the new mandate.
  */
 describe.each(TEST_DATABASES)('mandate takeover faults on %s', (kind) => {
-  const t = useTestApp(kind, { perTest: true });
+  const t = useTestApp(kind, { perTest: true, audited: true });
   let fake: MollieFake;
   let served: { stop(): void };
   let account: Account;

@@ -20,7 +20,7 @@ const CALLS = 100;
  * forward, and each status change is one event to the client's webhook_url — none twice as new.
  */
 describe.each(TEST_DATABASES)('duplicate and out-of-order provider webhooks, on %s', (kind) => {
-  const t = useTestApp(kind, { perTest: true });
+  const t = useTestApp(kind, { perTest: true, audited: true });
   let fake: MollieFake;
   let served: { stop(): void };
   beforeEach(async () => {

@@ -201,6 +201,10 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
   afterAll(async () => {
     await browser?.close();
   });
+  // Every scenario ends with the ledger audit of the store's service (cli audit): any broken invariant fails it.
+  afterEach(async () => {
+    await cliAsync('audit');
+  });
 
   it("When the shop owner connects the store from the plugin's admin page, then the service has it with six active webhooks", async () => {
     await admin.goto(`${STORE_URL}/wp-admin/admin.php?page=rps-recurring-payments`);

@@ -101,6 +101,9 @@ export function fakepay(): Fakepay {
     async listCustomers() {
       return { customers: [], next: null };
     },
+    async listPayments(since: Date) {
+      return { payments: [...payments.values()].filter((payment) => payment.createdAt >= since).reverse(), next: null };
+    },
     async listSubscriptions() {
       return [];
     },

@@ -1,3 +1,4 @@
+import { expectCleanAudit } from './audit';
 import type { Express } from 'express';
 import request from 'supertest';
 import Transport from 'winston-transport';
@@ -62,13 +63,23 @@ let accountCounter = 0;
  * first, so it runs before the block's own after-hooks (jest runs them in the order declared): a fake the
  * app calls is still there while the app finishes its background work.
  */
-export function useTestApp(kind: TestDatabaseKind, { perTest = false, ...options }: TestAppOptions & { perTest?: boolean } = {}): TestApp {
+export function useTestApp(
+  kind: TestDatabaseKind,
+  { perTest = false, audited = false, ...options }: TestAppOptions & { perTest?: boolean; audited?: boolean } = {},
+): TestApp {
   let current: TestApp | undefined;
   const [before, after] = perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
   before(async () => {
     current = await createTestApp(kind, options);
   });
-  after(() => current?.close());
+  // `audited`: the ledger audit of every account must be clean before the app closes (the fault tests end with it).
+  after(async () => {
+    try {
+      if (audited && current) await expectCleanAudit(current.ctx);
+    } finally {
+      await current?.close();
+    }
+  });
   const app = (): TestApp => {
     if (!current) throw new Error('useTestApp: the app exists inside hooks and tests only');
     return current;

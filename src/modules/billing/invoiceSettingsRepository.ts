@@ -118,10 +118,12 @@ export async function setInvoiceSettings(
     // The row's lock first: no document takes a number between the check and the change.
     await table(trx).where({ account_id: account.id }).update({ updated_at: now });
     if (changes.prefix !== undefined || changes.next_number !== undefined) await refuseIssuedNumber(trx, account.id, changes);
+    const before = await invoiceSettingsRepository.find(trx, account.id);
     if (Object.keys(changes).length)
       await table(trx)
         .where({ account_id: account.id })
         .update({ ...changes, updated_at: now });
+    if (before) await recordNumberMove(trx, before, changes, now);
   });
   const row = await invoiceSettingsRepository.find(db, account.id);
   if (!row) throw new Error('invoice settings vanished');
@@ -139,4 +141,16 @@ async function refuseIssuedNumber(db: Knex, accountId: string, changes: InvoiceS
   const highest = await invoiceSettingsRepository.highestInSeries(db, accountId, prefix);
   if (next <= highest)
     throw new AccountError(`${prefix}${highest} is issued already: the next number of series "${prefix}" must be above ${highest}`);
+}
+
+/**
+ * A series' next number moved up by the merchant (a new prefix starts its series at 1): recorded, so that the ledger
+ * audit reports the numbers skipped as moved by the merchant rather than lost.
+ */
+async function recordNumberMove(db: Knex, before: InvoiceSettingsRow, changes: InvoiceSettingsChanges, now: string): Promise<void> {
+  const prefix = changes.prefix ?? before.prefix;
+  const from = prefix === before.prefix ? Number(before.next_number) : 1;
+  const to = Number(changes.next_number ?? before.next_number);
+  if (to > from)
+    await db('invoice_number_moves').insert({ account_id: before.account_id, prefix, from_number: from, to_number: to, moved_at: now });
 }

@@ -17,6 +17,7 @@ import type {
   ProviderRefund,
   ProviderRefundInput,
   ProviderCustomerPage,
+  ProviderPaymentPage,
   ProviderSubscription,
   SequenceType,
 } from '../types';
@@ -219,6 +220,19 @@ export class MollieProvider implements PaymentProvider {
     );
     // Mollie's `next` link names the first customer of the following page (`from`): that is the cursor.
     return { customers: page.map(customerSummaryFrom), next: page.nextPageCursor ?? null };
+  }
+
+  /** Mollie lists newest first: the page stops at the first payment older than `since`, and so does the list. */
+  async listPayments(since: Date, cursor?: string): Promise<ProviderPaymentPage> {
+    const page = await this.call('list payments', {}, () =>
+      this.client.payments.page({ limit: PAGE_SIZE, ...(cursor ? { from: cursor } : {}) }),
+    );
+    const payments: ProviderPayment[] = [];
+    for (const payment of page) {
+      if (new Date(payment.createdAt) < since) return { payments, next: null };
+      payments.push(providerPaymentFrom(payment));
+    }
+    return { payments, next: page.nextPageCursor ?? null };
   }
 
   async listSubscriptions(customerId: string): Promise<ProviderSubscription[]> {

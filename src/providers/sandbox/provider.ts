@@ -15,6 +15,7 @@ import type {
   ProviderRefund,
   ProviderRefundInput,
   ProviderCustomerPage,
+  ProviderPaymentPage,
   ProviderSubscription,
   SequenceType,
 } from '../types';
@@ -37,6 +38,8 @@ import {
 const CANCELABLE: ReadonlyArray<SandboxPaymentRow['status']> = ['open', 'pending'];
 /** Customers per page of listCustomers, as Mollie's largest page. */
 const CUSTOMER_PAGE = 250;
+/** Payments per page of listPayments, as Mollie's largest page. */
+const PAYMENT_PAGE = 250;
 
 /**
  * An in-process provider that keeps its state in our database, so `npm start` works with no outside
@@ -271,6 +274,27 @@ export class SandboxProvider implements PaymentProvider {
     return {
       customers: page.map((row) => ({ id: row.id, name: row.name, email: row.email })),
       next: rows.length > CUSTOMER_PAGE ? String(offset + CUSTOMER_PAGE) : null,
+    };
+  }
+
+  /**
+   * Newest first, `since` inclusive; the cursor is the offset of the next page. Read as stored: a pending recurring
+   * charge is not settled by being listed (getPayment does that), so a reader changes no outcome.
+   */
+  async listPayments(since: Date, cursor?: string): Promise<ProviderPaymentPage> {
+    const offset = cursor && /^\d+$/.test(cursor) ? Number(cursor) : 0;
+    const rows = await this.db<SandboxPaymentRow>('sandbox_payments')
+      .where({ account_id: this.accountId })
+      .andWhere('created_at', '>=', toDbDateTime(since))
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .offset(offset)
+      .limit(PAYMENT_PAGE + 1);
+    return {
+      payments: rows.slice(0, PAYMENT_PAGE).map((row) => providerPaymentOf(row, this.publicUrl)),
+      next: rows.length > PAYMENT_PAGE ? String(offset + PAYMENT_PAGE) : null,
     };
   }
 
