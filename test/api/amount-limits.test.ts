@@ -167,6 +167,29 @@ describe.each(TEST_DATABASES)('amounts a Mollie account accepts, as Mollie’s M
     expect((await payment(token, providerCustomerId, { amount: 2500.0 })).status).toBe(201);
   });
 
+  it('When Mollie’s Methods API cannot be reached, then the payment is still made, and the next one is checked again', async () => {
+    fake.methods = [{ id: 'ideal', minimum: '0.01', maximum: '2500.00', currencies: ['EUR'], sequenceTypes: ['oneoff', 'first'] }];
+    const { token, providerCustomerId } = await mollieAccount();
+    fake.unreachable('GET', /^\/v2\/methods/);
+    const made = fake.payments.size;
+    expect((await payment(token, providerCustomerId, { amount: 100.0 })).status).toBe(201);
+    expect(fake.payments.size).toBe(made + 1);
+    // The failure is not kept as an answer: once Mollie answers, its maximum is applied.
+    fake.heal();
+    expect((await payment(token, providerCustomerId, { amount: 3000.0 })).status).toBe(422);
+    expect(fake.payments.size).toBe(made + 1);
+  });
+
+  it('When two accounts’ methods take different maximums, then each is held to its own, not to one kept for the other', async () => {
+    fake.methods = [{ id: 'ideal', minimum: '0.01', maximum: '2500.00', currencies: ['EUR'], sequenceTypes: ['oneoff', 'first'] }];
+    const small = await mollieAccount();
+    expect((await payment(small.token, small.providerCustomerId, { amount: 3000.0 })).status).toBe(422);
+    fake.methods = [{ id: 'ideal', minimum: '0.01', maximum: '5000.00', currencies: ['EUR'], sequenceTypes: ['oneoff', 'first'] }];
+    const large = await mollieAccount();
+    expect((await payment(large.token, large.providerCustomerId, { amount: 3000.0 })).status).toBe(201);
+    expect((await payment(large.token, large.providerCustomerId, { amount: 5000.01 })).status).toBe(422);
+  });
+
   it('When Mollie answers no maximum for a method (null), then any amount by it is passed on to Mollie', async () => {
     fake.methods = [{ id: 'banktransfer', minimum: '0.01', maximum: null, currencies: ['EUR'], sequenceTypes: ['oneoff'] }];
     const { token, providerCustomerId } = await mollieAccount();
