@@ -4,6 +4,7 @@ import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { billableAccountWithToken } from '../support/paidCharges';
 import { useTestApp } from '../support/testApp';
+import { LIMITS_WAIT_MS } from '../../src/modules/payments/amountLimits';
 
 /**
  * An amount above what the account's provider accepts for the method, or a currency the account cannot charge,
@@ -178,6 +179,19 @@ describe.each(TEST_DATABASES)('amounts a Mollie account accepts, as Mollie’s M
     fake.heal();
     expect((await payment(token, providerCustomerId, { amount: 3000.0 })).status).toBe(422);
     expect(fake.payments.size).toBe(made + 1);
+  });
+
+  it('When Mollie’s Methods API does not answer, then the payment is still made within the limits’ wait, not held up', async () => {
+    fake.methods = [{ id: 'ideal', minimum: '0.01', maximum: '2500.00', currencies: ['EUR'], sequenceTypes: ['oneoff', 'first'] }];
+    const { token, providerCustomerId } = await mollieAccount();
+    fake.stallRequests('GET', /^\/v2\/methods/, 1);
+    const made = fake.payments.size;
+    const started = Date.now();
+    expect((await payment(token, providerCustomerId, { amount: 100.0 })).status).toBe(201);
+    // Waited for the limits at most LIMITS_WAIT_MS (the Mollie client itself would wait far longer).
+    expect(Date.now() - started).toBeLessThan(LIMITS_WAIT_MS + 5000);
+    expect(fake.payments.size).toBe(made + 1);
+    fake.releaseHeld();
   });
 
   it('When two accounts’ methods take different maximums, then each is held to its own, not to one kept for the other', async () => {

@@ -14,7 +14,22 @@ import type { PaymentLimits, SequenceType } from '../../providers/types';
 /** How long the provider's answer is used: it changes when the merchant enables a method, rarely. */
 export const LIMITS_KEPT_MS = 5 * 60 * 1000;
 
+/**
+ * The check must never hold up a checkout (the plugin waits 20 s for the whole payment): the provider's limits are
+ * waited for this long at most; without them the payment goes on, and the provider still refuses what it does not take.
+ */
+export const LIMITS_WAIT_MS = 3000;
+
 const kept = new WeakMap<AppContext, Map<string, { at: number; limits: PaymentLimits }>>();
+
+function withinWait<T>(answer: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${LIMITS_WAIT_MS} ms`)), LIMITS_WAIT_MS);
+    timer.unref();
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
 
 async function limitsOf(ctx: AppContext, account: Account, sequenceType: SequenceType, currency: string): Promise<PaymentLimits | null> {
   let byKey = kept.get(ctx);
@@ -24,7 +39,8 @@ async function limitsOf(ctx: AppContext, account: Account, sequenceType: Sequenc
   const known = byKey.get(key);
   if (known && now - known.at < LIMITS_KEPT_MS) return known.limits;
   try {
-    const limits = await (await ctx.providers.forAccount(account)).paymentLimits(sequenceType, currency);
+    const provider = await ctx.providers.forAccount(account);
+    const limits = await withinWait(provider.paymentLimits(sequenceType, currency));
     byKey.set(key, { at: now, limits });
     return limits;
   } catch (error) {
