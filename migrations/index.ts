@@ -49,6 +49,7 @@ import * as invoiceNumbers from './20261210_048_invoice_numbers';
 import * as moneybird from './20261212_049_moneybird';
 import * as invoicesOfEveryPayment from './20261213_050_invoices_of_every_payment';
 import * as operationsMetrics from './20261214_051_operations_metrics';
+import * as shopSubscriptionFilter from './20261215_052_shop_subscription_filter';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -106,6 +107,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261212_049_moneybird': moneybird,
   '20261213_050_invoices_of_every_payment': invoicesOfEveryPayment,
   '20261214_051_operations_metrics': operationsMetrics,
+  '20261215_052_shop_subscription_filter': shopSubscriptionFilter,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
