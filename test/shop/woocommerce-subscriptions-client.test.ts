@@ -34,6 +34,7 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
         interval: 'month',
         intervalCount: 3,
         nextPaymentAt: '2026-12-25 10:00:00',
+        lastPaymentAt: null,
         endAt: '2027-09-25 10:00:00',
         startAt: '2026-09-25 10:00:00',
         amountCents: 1815,
@@ -54,6 +55,7 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
         providerCustomerId: 'cst_8wmqcHMN4U',
         providerMandateId: 'mdt_pWUnw6pkBN',
         parentShopOrderId: null,
+        serviceSubscriptionId: null,
       },
     ]);
   });
@@ -165,12 +167,14 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
       {
         relation: 'parent',
         order: expect.objectContaining({ shopOrderId: parent, status: 'paid' }),
+        shopStatus: 'processing',
         providerCustomerId: 'cst_8wmqcHMN4U',
         providerMandateId: 'mdt_pWUnw6pkBN',
       },
       {
         relation: 'renewal',
         order: expect.objectContaining({ shopOrderId: renewal, status: 'completed' }),
+        shopStatus: 'completed',
         providerCustomerId: null,
         providerMandateId: null,
       },
