@@ -305,12 +305,13 @@ export class WooSimulator {
   /**
    * Mollie's plugin renews the subscription at its next payment (WooCommerce Subscriptions' scheduled
    * payment with Mollie's gateway): a renewal order charged to the mandate. `paid`: the payment came
-   * in (the order processing, the last payment then, the next payment a period on); otherwise the order
+   * in (the order processing, the next payment a period on unless `movesNext` is false: the extension
+   * moves it in a step of its own); otherwise the order
    * waits for it (`on-hold`, as SEPA Direct Debit's does for days) and the subscription keeps
    * `subscriptionStatus` (Mollie's plugin keeps it active; the extension alone puts it on hold).
    * Answers the renewal order's id.
    */
-  renewByMollie(id: number, options: { paid?: boolean; subscriptionStatus?: string } = {}): number {
+  renewByMollie(id: number, options: { paid?: boolean; subscriptionStatus?: string; movesNext?: boolean } = {}): number {
     const subscription = this.subscriptions.get(id);
     if (!subscription) throw new Error(`no subscription ${id}`);
     const paid = options.paid ?? true;
@@ -321,14 +322,18 @@ export class WooSimulator {
       payment_method: subscription.payment_method,
       line_items: subscription.line_items,
       meta_data: [{ key: '_subscription_renewal', value: String(id) }],
+      date_created_gmt: due,
     }));
+    // As the extension records it: the last order's date, whether it is paid or not.
+    subscription.last_payment_date_gmt = due;
     if (paid) {
-      subscription.last_payment_date_gmt = due;
-      subscription.next_payment_date_gmt = this.periodAfter(
-        due,
-        String(subscription.billing_period),
-        Number(subscription.billing_interval),
-      );
+      if (options.movesNext ?? true) {
+        subscription.next_payment_date_gmt = this.periodAfter(
+          due,
+          String(subscription.billing_period),
+          Number(subscription.billing_interval),
+        );
+      }
       subscription.status = 'active';
     } else subscription.status = options.subscriptionStatus ?? 'active';
     subscription.date_modified_gmt = new Date().toISOString().slice(0, 19);

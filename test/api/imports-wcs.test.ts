@@ -321,6 +321,41 @@ describe.each(TEST_DATABASES)('importing WooCommerce Subscriptions on %s', (kind
       },
     );
 
+    it.each([
+      ['between the listing and the switch', 'after', 'GET', /\/subscriptions$/],
+      ['between the last read and the switch', 'before', 'PUT', /\/subscriptions\/\d+$/],
+    ] as const)(
+      "When Mollie's plugin renews %s and the store has not moved its next date yet, then its paid renewal order moves ours past",
+      async (_when, moment, method, path) => {
+        const { coffee } = await mollieStore();
+        store.meanwhile(moment, method, path, () => store.renewByMollie(coffee, { movesNext: false }));
+        await importing();
+        // During the switch an order was made that the answer cannot say is paid: ours is held for the next run.
+        const held = moment === 'before';
+        expect(Boolean((await ours())[0].handover_pending)).toBe(held);
+        if (held) expect((await importing()).body.rows.data).toContainEqual(expect.objectContaining({ source_id: String(coffee) }));
+        const [made] = await ours();
+        expect(Boolean(made.handover_pending)).toBe(false);
+        expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2027-01-25') });
+        expect(await bill('2026-12-25')).toContain('0 charged');
+        expect(await bill('2027-01-25')).toContain('1 charged');
+        expect(await charges()).toHaveLength(1);
+      },
+    );
+
+    it('When a renewal of the store failed (its last payment date moved, unpaid), then ours is not moved past that period', async () => {
+      const { coffee } = await mollieStore();
+      store.meanwhile('after', 'GET', /\/subscriptions$/, () => {
+        const failed = store.renewByMollie(coffee, { paid: false });
+        (store.orders.get(failed) as Json).status = 'failed';
+      });
+      await importing();
+      const [made] = await ours();
+      expect(Boolean(made.handover_pending)).toBe(false);
+      expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2026-12-25') });
+      expect(await bill('2026-12-25')).toContain('1 charged');
+    });
+
     it(
       "When the switch's answer is lost after Mollie's plugin renewed, then the next run finds it on our gateway, " +
         'moves ours past the renewal and nothing is charged twice',

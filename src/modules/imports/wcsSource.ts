@@ -99,13 +99,31 @@ const dateOf = (ctx: AppContext, stored: string): string => calendarDateIn(fromD
 
 /**
  * Ours moved past every period the store billed as it says now: charges dated before its next payment,
- * and those on or before its last payment (a renewal it made before moving its next date on).
+ * and those on or before its last paid renewal order (`lastPaid`: a renewal it made before moving its
+ * next date on). The subscription's own `last_payment_date_gmt` is not that: it is the last order
+ * made, paid or not, so a failed renewal would move ours past a period nobody billed.
  */
-async function movePastStore(ctx: AppContext, subscription: SubscriptionRow, store: StoreSubscription): Promise<SubscriptionRow> {
+async function movePastStore(
+  ctx: AppContext,
+  subscription: SubscriptionRow,
+  store: StoreSubscription,
+  lastPaid: string | null,
+): Promise<SubscriptionRow> {
   const next = store.nextPaymentAt ? dateOf(ctx, store.nextPaymentAt) : null;
-  const last = store.lastPaymentAt ? dateOf(ctx, store.lastPaymentAt) : null;
+  const last = lastPaid ? dateOf(ctx, lastPaid) : null;
   if (!next && !last) return subscription;
   return moveOursPast(ctx, subscription, (charge) => (next !== null && charge.date < next) || (last !== null && charge.date <= last));
+}
+
+/** When the store's newest paid renewal order was made (GMT), or null when it has none. */
+function lastPaidRenewal(orders: StoreSubscriptionOrder[]): string | null {
+  const paid = orders.filter((one) => one.relation === 'renewal' && PAID.has(one.order.status) && one.order.createdAt);
+  return (
+    paid
+      .map((one) => one.order.createdAt as string)
+      .sort()
+      .at(-1) ?? null
+  );
 }
 
 /** The report's words when ours moved past periods the store billed. */
@@ -216,19 +234,20 @@ export function wcsSource(): ImportSource {
       const parent = orders.find((one) => one.relation === 'parent')?.order ?? null;
       // The store billed periods ours was to bill (a renewal since the listing, a run again after a refused
       // switch): ours moves past them before it is released, so that no period is billed twice.
-      let current = await movePastStore(ctx, subscription, now);
+      let current = await movePastStore(ctx, subscription, now, lastPaidRenewal(orders));
       const note = await linkToStoreSubscription(ctx, store, current, now, parent);
       const linked = note ? `; ${note}` : '';
       if (handed) return { done: true, note: `${billedNote(subscription, current, now, ctx)}on our gateway already${linked}` };
       const switched = await store.switchToOurGateway(now.shopSubscriptionId, subscription.id);
-      // Mollie's plugin may have billed a period between the read and the switch: its answer says so.
-      current = await movePastStore(ctx, current, switched);
+      // Mollie's plugin may have billed a period between the read and the switch: its answer says so. A next
+      // date moved on is a period billed; an order made (its last payment date moved) but not that, is not
+      // known to be paid yet: ours waits, and the next run reads its orders.
+      current = await movePastStore(ctx, current, switched, null);
       const billed = billedNote(subscription, current, switched, ctx);
-      if (switched.status !== 'active') {
-        return {
-          done: false,
-          note: `${billed}switched to our gateway, but the store's subscription is ${switched.shopStatus} now: ours is held`,
-        };
+      const ordered = switched.lastPaymentAt !== now.lastPaymentAt && switched.nextPaymentAt === now.nextPaymentAt;
+      if (switched.status !== 'active' || ordered) {
+        const why = ordered ? 'the store made an order of it during the switch' : `the store's subscription is ${switched.shopStatus} now`;
+        return { done: false, note: `${billed}switched to our gateway, but ${why}: ours is held` };
       }
       return { done: true, note: `${billed}switched to our gateway${linked}` };
     },
