@@ -54,6 +54,7 @@ import * as refundsTheBooksTrust from './20261215_056_refunds_the_books_trust';
 import * as invoicesOwedAndNumberedApart from './20261215_055_invoices_owed_and_numbered_apart';
 import * as renewalVat from './20261215_053_renewal_vat';
 import * as ledgerAudit from './20261215_059_ledger_audit';
+import * as shopSubscriptionFilter from './20261215_052_shop_subscription_filter';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -116,6 +117,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261215_055_invoices_owed_and_numbered_apart': invoicesOwedAndNumberedApart,
   '20261215_053_renewal_vat': renewalVat,
   '20261215_059_ledger_audit': ledgerAudit,
+  '20261215_052_shop_subscription_filter': shopSubscriptionFilter,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

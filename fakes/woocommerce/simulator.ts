@@ -5,6 +5,14 @@ import express, { type Request, type Response } from 'express';
 
 type Json = Record<string, unknown>;
 
+/** Something the store does by itself when a request arrives (before it is handled) or once it was answered. */
+interface Happening {
+  method: string;
+  path: RegExp;
+  when: 'before' | 'after';
+  action: () => void;
+}
+
 interface Fault {
   method: string;
   path: RegExp;
@@ -59,6 +67,8 @@ export class WooSimulator {
    * real extension does.
    */
   readonly switchableGateways = new Set<string>(['rps']);
+  /** Meta keys a subscription's PUT does not keep (a plugin of the store that filters them out). */
+  readonly unsavedMeta = new Set<string>();
   /** Gateways that bill by themselves (`gateway_scheduled_payments`): the extension makes them no renewal order. */
   readonly scheduledPaymentGateways = new Set<string>(['rps']);
   readonly webhooks = new Map<number, Hook>();
@@ -95,6 +105,7 @@ export class WooSimulator {
   taxRate = 0;
   private faults: Fault[] = [];
   private lostAnswers: Fault[] = [];
+  private happenings: Happening[] = [];
   private nextId = 1000;
   private server: Server | undefined;
   url = '';
@@ -280,6 +291,87 @@ export class WooSimulator {
   /** The next `times` requests matching are carried out, but the connection drops before the answer. */
   loseAnswers(method: string, path: RegExp, times = 1): void {
     this.lostAnswers.push({ method, path, status: 0, remaining: times });
+  }
+
+  /**
+   * The store does `action` by itself once, when the next request matching arrives: `before` it is
+   * handled (it then answers what the action made), or `after` it was answered (the caller acts on
+   * what it read before). So a test plays what happens in the store between two of the service's requests.
+   */
+  meanwhile(when: 'before' | 'after', method: string, path: RegExp, action: () => void): void {
+    this.happenings.push({ method, path, when, action });
+  }
+
+  /**
+   * Mollie's plugin renews the subscription at its next payment (WooCommerce Subscriptions' scheduled
+   * payment with Mollie's gateway): a renewal order charged to the mandate. `paid`: the payment came
+   * in (the order processing, the next payment a period on unless `movesNext` is false: the extension
+   * moves it in a step of its own); otherwise the order
+   * waits for it (`on-hold`, as SEPA Direct Debit's does for days) and the subscription keeps
+   * `subscriptionStatus` (Mollie's plugin keeps it active; the extension alone puts it on hold).
+   * Answers the renewal order's id.
+   */
+  renewByMollie(id: number, options: { paid?: boolean; subscriptionStatus?: string; movesNext?: boolean } = {}): number {
+    const subscription = this.subscriptions.get(id);
+    if (!subscription) throw new Error(`no subscription ${id}`);
+    const paid = options.paid ?? true;
+    const due = String(subscription.next_payment_date_gmt);
+    const [renewal] = this.addOrders(1, () => ({
+      status: paid ? 'processing' : 'on-hold',
+      total: subscription.total,
+      payment_method: subscription.payment_method,
+      line_items: subscription.line_items,
+      meta_data: [{ key: '_subscription_renewal', value: String(id) }],
+      date_created_gmt: due,
+    }));
+    // As the extension records it: the last order's date, whether it is paid or not.
+    subscription.last_payment_date_gmt = due;
+    if (paid) {
+      if (options.movesNext ?? true) {
+        subscription.next_payment_date_gmt = this.periodAfter(
+          due,
+          String(subscription.billing_period),
+          Number(subscription.billing_interval),
+        );
+      }
+      subscription.status = 'active';
+    } else subscription.status = options.subscriptionStatus ?? 'active';
+    subscription.date_modified_gmt = new Date().toISOString().slice(0, 19);
+    return renewal as number;
+  }
+
+  /** A renewal order `renewByMollie` left waiting is paid: the order processing, the subscription active and a period on. */
+  payRenewal(id: number, renewal: number): void {
+    const subscription = this.subscriptions.get(id);
+    const order = this.orders.get(renewal);
+    if (!subscription || !order) throw new Error(`no subscription ${id} or order ${renewal}`);
+    order.status = 'processing';
+    const due = String(subscription.next_payment_date_gmt);
+    subscription.last_payment_date_gmt = due;
+    subscription.next_payment_date_gmt = this.periodAfter(due, String(subscription.billing_period), Number(subscription.billing_interval));
+    subscription.status = 'active';
+  }
+
+  /** The customer cancels it in My Account: `cancelled`, or `pending-cancel` (ends at the paid period's end). */
+  cancelInMyAccount(id: number, status: 'cancelled' | 'pending-cancel' = 'cancelled'): void {
+    const subscription = this.subscriptions.get(id);
+    if (!subscription) throw new Error(`no subscription ${id}`);
+    subscription.status = status;
+    if (status === 'cancelled') {
+      subscription.cancelled_date_gmt = new Date().toISOString().slice(0, 19);
+      subscription.next_payment_date_gmt = '';
+    }
+    subscription.date_modified_gmt = new Date().toISOString().slice(0, 19);
+  }
+
+  /** `2026-12-25T10:00:00` a period on (`month`, 1 → `2027-01-25T10:00:00`). */
+  private periodAfter(gmt: string, period: string, interval: number): string {
+    const date = new Date(`${gmt}Z`);
+    if (period === 'day') date.setUTCDate(date.getUTCDate() + interval);
+    else if (period === 'week') date.setUTCDate(date.getUTCDate() + 7 * interval);
+    else if (period === 'month') date.setUTCMonth(date.getUTCMonth() + interval);
+    else date.setUTCFullYear(date.getUTCFullYear() + interval);
+    return date.toISOString().slice(0, 19);
   }
 
   addProducts(count: number, make: (index: number) => Json = () => ({})): number[] {
@@ -508,6 +600,7 @@ export class WooSimulator {
     if (Array.isArray(body.meta_data)) {
       const meta = [...((subscription.meta_data as Json[]) ?? [])];
       for (const entry of body.meta_data as Json[]) {
+        if (this.unsavedMeta.has(String(entry.key))) continue;
         const found = meta.find((existing) => existing.key === entry.key);
         if (found) found.value = entry.value;
         else meta.push({ id: this.nextId++, key: entry.key, value: entry.value });
@@ -775,6 +868,12 @@ export class WooSimulator {
           req.socket.destroy();
           return res;
         };
+      }
+      const happening = this.happenings.find((one) => one.method === req.method && one.path.test(req.path));
+      if (happening) {
+        this.happenings = this.happenings.filter((one) => one !== happening);
+        if (happening.when === 'before') happening.action();
+        else res.on('finish', happening.action);
       }
       next();
     };

@@ -104,12 +104,15 @@ export interface StoreClient {
    * oldest first; one in a shape we cannot use is rejected alone, named.
    */
   listSubscriptions(page: number): Promise<StoreSubscriptionPage>;
+  /** One of the store's subscriptions as it is now; a ShopApiError with status 404 when it has none. */
+  fetchSubscription(shopSubscriptionId: number): Promise<StoreSubscription>;
   /**
    * Hands the store's subscription to our gateway, so that the store bills it no more itself (the
-   * service does); answers it as the store has it afterwards. A store that does not take it throws a
-   * ShopApiError (`refused`). Call it only once the service's own subscription holds the next charge.
+   * service does), with the service's subscription that bills it kept on it (the plugin tells that one
+   * of status changes); answers it as the store has it afterwards. A store that does not take both
+   * throws a ShopApiError (`refused`). Call it only once the service's own subscription holds the next charge.
    */
-  switchToOurGateway(shopSubscriptionId: number): Promise<StoreSubscription>;
+  switchToOurGateway(shopSubscriptionId: number, serviceSubscriptionId: string): Promise<StoreSubscription>;
   /**
    * The orders of the store's subscription (the one it was bought with, its renewals), with the
    * provider's customer and mandate each keeps; a ShopApiError with status 404 when it has none.

@@ -185,6 +185,8 @@ export interface StoreSubscription {
   intervalCount: number;
   /** The next charge; null when none is scheduled (ended, or a manual subscription without one). */
   nextPaymentAt: string | null;
+  /** The last payment the store recorded (parent or renewal); null or absent when it says none. */
+  lastPaymentAt?: string | null;
   /** When it ends by itself; null: until cancelled. */
   endAt: string | null;
   startAt: string | null;
@@ -206,6 +208,8 @@ export interface StoreSubscription {
   completedPayments?: number | null;
   /** The order it was bought with (WooCommerce Subscriptions' parent order); null when it has none. */
   parentShopOrderId?: number | null;
+  /** The service's subscription that bills it, as kept on it (the hand-over writes it); null or absent: none. */
+  serviceSubscriptionId?: string | null;
 }
 
 /**
@@ -216,6 +220,8 @@ export interface StoreSubscription {
 export interface StoreSubscriptionOrder {
   relation: 'parent' | 'renewal' | 'switch' | 'other';
   order: StoreOrder;
+  /** The store's own status of the order (`pending`, `on-hold`, `failed`, …), where ours maps several to one. */
+  shopStatus?: string;
   providerCustomerId: string | null;
   providerMandateId: string | null;
 }

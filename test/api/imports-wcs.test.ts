@@ -284,6 +284,204 @@ describe.each(TEST_DATABASES)('importing WooCommerce Subscriptions on %s', (kind
     expect(await bill('2026-12-25')).toContain('1 charged');
   });
 
+  /** The store's meta of the subscription kept by the hand-over: our subscription's id, or undefined. */
+  const serviceIdOn = (id: number) =>
+    ((store.subscriptions.get(id)?.meta_data as Json[] | undefined) ?? []).find((entry) => entry.key === '_rps_service_subscription_id')
+      ?.value;
+  const rowOf = (body: Json, id: number) => ((body.rows as { data: Json[] }).data ?? []).find((one) => one.source_id === String(id));
+  const charges = () => t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' });
+  const subscriptionPuts = () => store.requests.filter((one) => one.method === 'PUT' && one.path.includes('/subscriptions/')).length;
+
+  describe('on the morning of a renewal day (the store renews at 10:00 UTC)', () => {
+    beforeEach(() => t.clock.set('2026-12-25T08:00:00Z'));
+
+    it.each([
+      ['between the listing and the switch', 'after', 'GET', /\/subscriptions$/],
+      ['between the last read and the switch (its answer says so)', 'before', 'PUT', /\/subscriptions\/\d+$/],
+    ] as const)(
+      "When Mollie's plugin renews the subscription %s, then ours moves past that period: charged once, by the store, never by us",
+      async (_when, moment, method, path) => {
+        const { coffee } = await mollieStore();
+        store.meanwhile(moment, method, path, () => store.renewByMollie(coffee));
+        const res = await importing();
+        expect(rowOf(res.body, coffee)).toMatchObject({
+          outcome: 'created',
+          reason: expect.stringContaining('the store billed up to 2027-01-25; switched to our gateway'),
+        });
+        const [made] = await ours();
+        expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2027-01-25') });
+        // Two periods left before the store's end date (2027-01-25 and 2027-02-25), however the orders were counted.
+        const { body } = await t.as(token).get(`/api/v2/subscriptions/${made.id}`);
+        expect(body.rules[0].times - body.rules[0].times_done).toBe(2);
+        expect(Boolean(made.handover_pending)).toBe(false);
+        expect(store.subscriptions.get(coffee)).toMatchObject({ payment_method: 'rps', next_payment_date_gmt: '2027-01-25T10:00:00' });
+        expect(await bill('2026-12-25')).toContain('0 charged');
+        expect(await bill('2027-01-25')).toContain('1 charged');
+        expect(await charges()).toMatchObject([{ amount: 1500, description: expect.stringContaining('2027-01-25') }]);
+      },
+    );
+
+    it.each([
+      ['between the listing and the switch', 'after', 'GET', /\/subscriptions$/],
+      ['between the last read and the switch', 'before', 'PUT', /\/subscriptions\/\d+$/],
+    ] as const)(
+      "When Mollie's plugin renews %s and the store has not moved its next date yet, then its paid renewal order moves ours past",
+      async (_when, moment, method, path) => {
+        const { coffee } = await mollieStore();
+        store.meanwhile(moment, method, path, () => store.renewByMollie(coffee, { movesNext: false }));
+        await importing();
+        // During the switch an order was made that the answer cannot say is paid: ours is held for the next run.
+        const held = moment === 'before';
+        expect(Boolean((await ours())[0].handover_pending)).toBe(held);
+        if (held) expect((await importing()).body.rows.data).toContainEqual(expect.objectContaining({ source_id: String(coffee) }));
+        const [made] = await ours();
+        expect(Boolean(made.handover_pending)).toBe(false);
+        expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2027-01-25') });
+        expect(await bill('2026-12-25')).toContain('0 charged');
+        expect(await bill('2027-01-25')).toContain('1 charged');
+        expect(await charges()).toHaveLength(1);
+      },
+    );
+
+    it('When a renewal of the store failed (its last payment date moved, unpaid), then ours is not moved past that period', async () => {
+      const { coffee } = await mollieStore();
+      store.meanwhile('after', 'GET', /\/subscriptions$/, () => {
+        const failed = store.renewByMollie(coffee, { paid: false });
+        (store.orders.get(failed) as Json).status = 'failed';
+      });
+      await importing();
+      const [made] = await ours();
+      expect(Boolean(made.handover_pending)).toBe(false);
+      expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2026-12-25') });
+      expect(await bill('2026-12-25')).toContain('1 charged');
+    });
+
+    it(
+      "When the switch's answer is lost after Mollie's plugin renewed, then the next run finds it on our gateway, " +
+        'moves ours past the renewal and nothing is charged twice',
+      async () => {
+        const { coffee } = await mollieStore();
+        store.meanwhile('before', 'PUT', /\/subscriptions\/\d+$/, () => store.renewByMollie(coffee));
+        store.loseAnswers('PUT', /\/subscriptions\/\d+$/, 10);
+        const res = await importing();
+        expect(rowOf(res.body, coffee)).toMatchObject({ outcome: 'failed', field: 'handover' });
+        const [made] = await ours();
+        expect(Boolean(made.handover_pending)).toBe(true);
+        // The outcome is unknown to us, but the store took it: our gateway, our id, its next date a period on.
+        expect(store.subscriptions.get(coffee)).toMatchObject({ payment_method: 'rps', next_payment_date_gmt: '2027-01-25T10:00:00' });
+        expect(serviceIdOn(coffee)).toBe(made.id);
+        expect(await bill('2026-12-25')).toContain('0 charged');
+        const putsBefore = subscriptionPuts();
+
+        const again = await importing();
+        expect(rowOf(again.body, coffee)).toMatchObject({
+          outcome: 'exists',
+          reason: expect.stringContaining('the store billed up to 2027-01-25; on our gateway already'),
+        });
+        expect(subscriptionPuts()).toBe(putsBefore);
+        expect(await bill('2026-12-25')).toContain('0 charged');
+        expect(await bill('2027-01-25')).toContain('1 charged');
+        expect(await charges()).toHaveLength(1);
+      },
+    );
+
+    it.each([
+      ["active (SEPA Direct Debit clearing, as Mollie's plugin keeps it)", 'active', "the store's renewal order"],
+      ['on hold', 'on-hold', "the store's subscription is on-hold: ours waits"],
+    ] as const)(
+      'When a renewal of the store is still being paid (the subscription %s), then ours waits, held, and takes over after it is paid',
+      async (_what, subscriptionStatus, waits) => {
+        const { coffee } = await mollieStore();
+        let renewal = 0;
+        store.meanwhile('after', 'GET', /\/subscriptions$/, () => {
+          renewal = store.renewByMollie(coffee, { paid: false, subscriptionStatus });
+        });
+        const res = await importing();
+        expect(rowOf(res.body, coffee)).toMatchObject({ outcome: 'created', reason: expect.stringContaining(`hand-over waits: ${waits}`) });
+        expect(Boolean((await ours())[0].handover_pending)).toBe(true);
+        expect(store.subscriptions.get(coffee)).toMatchObject({ payment_method: 'mollie_wc_gateway_directdebit' });
+        expect(subscriptionPuts()).toBe(0);
+        expect(await bill('2026-12-25')).toContain('0 charged');
+
+        store.payRenewal(coffee, renewal);
+        const again = await importing();
+        expect(rowOf(again.body, coffee)).toMatchObject({
+          outcome: 'exists',
+          reason: expect.stringContaining('the store billed up to 2027-01-25; switched to our gateway'),
+        });
+        expect(await bill('2026-12-25')).toContain('0 charged');
+        expect(await bill('2027-01-25')).toContain('1 charged');
+        expect(await charges()).toHaveLength(1);
+      },
+    );
+  });
+
+  it(
+    'When the customer cancels in My Account between the listing and the switch, then it is not switched, ' +
+      'ours is held and charges nothing, and the report says so',
+    async () => {
+      const { coffee } = await mollieStore();
+      store.meanwhile('after', 'GET', /\/subscriptions$/, () => store.cancelInMyAccount(coffee));
+      const res = await importing();
+      expect(rowOf(res.body, coffee)).toMatchObject({
+        outcome: 'created',
+        reason: expect.stringContaining("the store's subscription is cancelled since it was listed: not switched to our gateway"),
+      });
+      expect(store.subscriptions.get(coffee)).toMatchObject({ payment_method: 'mollie_wc_gateway_directdebit', status: 'cancelled' });
+      expect(subscriptionPuts()).toBe(0);
+      expect(Boolean((await ours())[0].handover_pending)).toBe(true);
+      expect(await bill('2026-12-25')).toContain('0 charged');
+
+      // Every later run says it again; nothing is switched or charged.
+      const again = await importing();
+      expect(rowOf(again.body, coffee)).toMatchObject({ outcome: 'exists', reason: expect.stringContaining('not switched') });
+      expect(subscriptionPuts()).toBe(0);
+      expect(await bill('2027-01-25')).toContain('0 charged');
+      expect(await charges()).toHaveLength(0);
+    },
+  );
+
+  it(
+    "When the hand-over switches the store's subscription, then ours' id is kept on it in the same request " +
+      'and the plugin finds ours by the store id through the API',
+    async () => {
+      const { coffee } = await mollieStore();
+      await importing();
+      const [made] = await ours();
+      expect(serviceIdOn(coffee)).toBe(made.id);
+      expect(subscriptionPuts()).toBe(1);
+      const found = await t
+        .as(token)
+        .get('/api/v2/subscriptions')
+        .query({ shop_subscription_id: String(coffee) });
+      expect(found.status).toBe(200);
+      expect(found.body.data).toMatchObject([{ id: made.id, shop_subscription_id: coffee }]);
+      const none = await t.as(token).get('/api/v2/subscriptions').query({ shop_subscription_id: '999999' });
+      expect(none.body.data).toEqual([]);
+      const bad = await t.as(token).get('/api/v2/subscriptions').query({ shop_subscription_id: 'abc' });
+      expect(bad.status).toBe(422);
+    },
+  );
+
+  it("When the store does not keep ours' id on its subscription, then ours stays held and charges nothing", async () => {
+    const { coffee } = await mollieStore();
+    store.unsavedMeta.add('_rps_service_subscription_id');
+    const res = await importing();
+    expect(rowOf(res.body, coffee)).toMatchObject({
+      outcome: 'failed',
+      field: 'handover',
+      reason: expect.stringContaining("did not keep our subscription's id"),
+    });
+    expect(Boolean((await ours())[0].handover_pending)).toBe(true);
+    expect(await bill('2026-12-25')).toContain('0 charged');
+
+    store.unsavedMeta.clear();
+    const again = await importing();
+    expect(rowOf(again.body, coffee)).toMatchObject({ outcome: 'exists', reason: expect.stringContaining('switched to our gateway') });
+    expect(serviceIdOn(coffee)).toBe((await ours())[0].id);
+    expect(await bill('2026-12-25')).toContain('1 charged');
+  });
+
   it('When no store is connected, then the import answers 409 and imports nothing', async () => {
     await t.as(token).delete('/api/v2/shop');
     const res = await importing(true);

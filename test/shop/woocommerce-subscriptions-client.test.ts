@@ -34,6 +34,7 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
         interval: 'month',
         intervalCount: 3,
         nextPaymentAt: '2026-12-25 10:00:00',
+        lastPaymentAt: null,
         endAt: '2027-09-25 10:00:00',
         startAt: '2026-09-25 10:00:00',
         amountCents: 1815,
@@ -54,6 +55,7 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
         providerCustomerId: 'cst_8wmqcHMN4U',
         providerMandateId: 'mdt_pWUnw6pkBN',
         parentShopOrderId: null,
+        serviceSubscriptionId: null,
       },
     ]);
   });
@@ -108,27 +110,41 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
     const before = store.addSubscription({}, MOLLIE);
     expect(store.runScheduledPayment(before)).not.toBeNull();
 
-    const switched = await client.switchToOurGateway(id);
-    expect(switched).toMatchObject({ shopSubscriptionId: id, paymentMethod: 'rps', requiresManualRenewal: false, provider: null });
+    const switched = await client.switchToOurGateway(id, 'sub_ours0001');
+    expect(switched).toMatchObject({
+      shopSubscriptionId: id,
+      paymentMethod: 'rps',
+      requiresManualRenewal: false,
+      provider: null,
+      serviceSubscriptionId: 'sub_ours0001',
+    });
     expect(store.requests.at(-1)).toMatchObject({ method: 'PUT', path: `/wp-json/wc/v3/subscriptions/${id}` });
     expect(store.subscriptions.get(id)).toMatchObject({ payment_method: 'rps', requires_manual_renewal: false, status: 'active' });
+    // Our subscription's id is kept on the store's in the same request: the plugin finds ours from the first moment.
+    expect(store.subscriptions.get(id)?.meta_data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: '_rps_service_subscription_id', value: 'sub_ours0001' })]),
+    );
+    await expect(client.fetchSubscription(id)).resolves.toMatchObject({ serviceSubscriptionId: 'sub_ours0001', paymentMethod: 'rps' });
     expect(store.runScheduledPayment(id)).toBeNull();
     expect(store.subscriptions.get(id)).toMatchObject({ status: 'active' });
     // Handed over again (a rerun): the same end state.
-    await expect(client.switchToOurGateway(id)).resolves.toMatchObject({ paymentMethod: 'rps', requiresManualRenewal: false });
+    await expect(client.switchToOurGateway(id, 'sub_ours0001')).resolves.toMatchObject({
+      paymentMethod: 'rps',
+      requiresManualRenewal: false,
+    });
   });
 
   // The real extension has made the subscription manual by the time it refuses.
   it('When the store refuses our gateway, then the switch fails as refused', async () => {
     store.switchableGateways.clear();
     const id = store.addSubscription({}, MOLLIE);
-    await expect(client.switchToOurGateway(id)).rejects.toMatchObject({
+    await expect(client.switchToOurGateway(id, 'sub_ours0001')).rejects.toMatchObject({
       kind: 'refused',
       status: 400,
       message: expect.stringContaining('does not support admin changing the payment method'),
     });
     expect(store.subscriptions.get(id)).toMatchObject({ payment_method: '', requires_manual_renewal: true });
-    await expect(client.switchToOurGateway(999_999)).rejects.toMatchObject({ status: 404 });
+    await expect(client.switchToOurGateway(999_999, 'sub_ours0001')).rejects.toMatchObject({ status: 404 });
   });
 
   it("When a subscription's orders are asked for, then parent and renewal orders come with their relation and Mollie meta", async () => {
@@ -151,12 +167,14 @@ describe("the store's subscriptions (WooCommerce Subscriptions)", () => {
       {
         relation: 'parent',
         order: expect.objectContaining({ shopOrderId: parent, status: 'paid' }),
+        shopStatus: 'processing',
         providerCustomerId: 'cst_8wmqcHMN4U',
         providerMandateId: 'mdt_pWUnw6pkBN',
       },
       {
         relation: 'renewal',
         order: expect.objectContaining({ shopOrderId: renewal, status: 'completed' }),
+        shopStatus: 'completed',
         providerCustomerId: null,
         providerMandateId: null,
       },

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, DOCROOT, PLUGIN_ZIP, REALSTORE, SERVICE_URL, STORE_URL, hasRealStore } from './harness/config';
@@ -1363,7 +1363,11 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
       let ours: string[] = [];
 
       /** A subscriber of Mollie's plugin: customer and SEPA mandate at Mollie, WordPress customer, paid parent order, subscription. */
-      async function mollieSubscription(who: string, mandateOnParentOnly: boolean): Promise<Taken> {
+      async function mollieSubscription(
+        who: string,
+        mandateOnParentOnly: boolean,
+        login?: { username: string; password: string },
+      ): Promise<Taken> {
         const address = email(who);
         const cst = fake.seedCustomer({ name: `${who} Jansen`, email: address });
         const made = await fake.handle({
@@ -1373,7 +1377,12 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           body: { method: 'directdebit', consumerName: `${who} Jansen`, consumerAccount: IBAN, signatureDate: '2025-01-02' },
         });
         const mandateId = String((made as { body: { id: string } }).body.id);
-        const customer = await wcOk<{ id: number }>('POST', 'customers', { email: address, first_name: who, last_name: 'Jansen' });
+        const customer = await wcOk<{ id: number }>('POST', 'customers', {
+          email: address,
+          first_name: who,
+          last_name: 'Jansen',
+          ...login,
+        });
         const billing = { first_name: who, last_name: 'Jansen', email: address, country: 'NL' };
         const mollieMeta = [
           { key: '_mollie_customer_id', value: cst },
@@ -1569,6 +1578,105 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
           expect(mollieCharges()).toHaveLength(taken.length);
         },
       );
+
+      /**
+       * Issue 36: the store renews (Mollie's plugin) or the customer cancels between the import's steps.
+       * A must-use plugin plays Mollie's renewal right after the store answered the import's listing:
+       * a renewal order paid with Mollie's gateway, the subscription's last payment now and its next one a
+       * period on, as WooCommerce Subscriptions records a renewal.
+       */
+      describe('while the store goes on', () => {
+        const MU_PLUGIN = path.join(DOCROOT, 'wp-content/mu-plugins/rps-suite-meanwhile.php');
+        const login = { username: `olga${Date.now()}`, password: `Pw-${Date.now()}-${Math.random().toString(36).slice(2)}` };
+        let olga: Taken;
+        let olgaOurs: string;
+        let shopper: Page | undefined;
+
+        beforeAll(async () => {
+          writeFileSync(
+            MU_PLUGIN,
+            `<?php
+add_filter( 'rest_post_dispatch', static function ( $response, $server, $request ) {
+	$renew = get_option( 'rps_suite_renew_after_listing' );
+	if ( ! is_array( $renew ) || 'GET' !== $request->get_method() || '/wc/v3/subscriptions' !== $request->get_route() ) {
+		return $response;
+	}
+	delete_option( 'rps_suite_renew_after_listing' );
+	$subscription = wcs_get_subscription( (int) $renew['id'] );
+	$renewal      = wcs_create_renewal_order( $subscription );
+	$renewal->set_payment_method( 'mollie_wc_gateway_directdebit' );
+	$renewal->payment_complete( 'tr_suiterenewal' );
+	$subscription = wcs_get_subscription( (int) $renew['id'] );
+	$subscription->update_dates( array( 'next_payment' => $renew['next'] ) );
+	$subscription->update_status( 'active' );
+	return $response;
+}, 10, 3 );
+`,
+          );
+          olga = await mollieSubscription('Olga', false, login);
+        });
+        afterAll(async () => {
+          rmSync(MU_PLUGIN, { force: true });
+          await shopper?.context().close();
+        });
+
+        it(
+          "When Mollie's plugin renews a subscription between the import's listing and its switch, then the service moves past " +
+            'that period: the period the store billed is not charged again',
+          async () => {
+            const storeNext = monthsAfter(nextDate, 1);
+            wpEval(
+              `update_option( 'rps_suite_renew_after_listing', array( 'id' => ${olga.wcs}, 'next' => '${storeNext} 10:00:00' ), false );`,
+            );
+            const res = await importing(false);
+            expect(res.status).toBe(201);
+            expect(wpEval("var_export( get_option( 'rps_suite_renew_after_listing' ) );")).toBe('false'); // It renewed.
+            const row = res.body.rows.data.find((one) => one.source_id === String(olga.wcs));
+            expect(row).toMatchObject({
+              outcome: 'created',
+              reason: expect.stringContaining(`the store billed up to ${storeNext}; switched`),
+            });
+            olgaOurs = String(row?.subscription_id);
+            const store = await wcOk<WcsSubscription & { meta_data: Array<{ key: string; value: unknown }> }>(
+              'GET',
+              `subscriptions/${olga.wcs}`,
+            );
+            expect(store).toMatchObject({ status: 'active', payment_method: 'rps', next_payment_date_gmt: `${storeNext}T10:00:00` });
+            // Our id on the store's subscription, written by the switch itself: the plugin tells ours of changes from now on.
+            expect(store.meta_data).toContainEqual(expect.objectContaining({ key: '_rps_service_subscription_id', value: olgaOurs }));
+            const here = await api<{ next_payment_at: string }>('GET', `/api/v2/subscriptions/${olgaOurs}`);
+            expect(here.body.next_payment_at.slice(0, 10)).toBe(storeNext);
+            // The day the store's renewal paid: the service charges Olga nothing.
+            await cliAsync('billing', 'run', '--date', nextDate, '--force');
+            expect([...fake.payments.values()].filter((payment) => payment.mandateId === olga.mandateId)).toEqual([]);
+          },
+        );
+
+        it(
+          'When the customer cancels that subscription in My Account (no renewal of ours yet), then the service hears of it ' +
+            'and charges nothing on its next date',
+          async () => {
+            const storeNext = monthsAfter(nextDate, 1);
+            shopper = await customerPage(browser, login.username, login.password);
+            await shopper.goto(`${STORE_URL}/my-account/view-subscription/${olga.wcs}/`);
+            shopper.once('dialog', (dialog) => void dialog.accept());
+            await shopper.locator('a.button.cancel').first().click();
+            // The extension's cancel link changes it and sends the customer back to the subscription's page.
+            await untilDelivered(async () =>
+              expect((await wcOk<WcsSubscription>('GET', `subscriptions/${olga.wcs}`)).status).toMatch(/^(pending-cancel|cancelled)$/),
+            );
+            const here = await api<{ status: string; cancel_at: string | null }>('GET', `/api/v2/subscriptions/${olgaOurs}`);
+            expect(here.body.cancel_at ?? here.body.status).toMatch(new RegExp(`^(${storeNext}|cancelled)`));
+            const notes = await wcOk<Array<{ note: string }>>('GET', `subscriptions/${olga.wcs}/notes`);
+            expect(notes.map((note) => note.note)).toContainEqual(
+              expect.stringMatching(/^The recurring payments service was told: cancel/),
+            );
+            cli('billing', 'run', '--date', storeNext, '--force');
+            expect([...fake.payments.values()].filter((payment) => payment.mandateId === olga.mandateId)).toEqual([]);
+            expect((await api('GET', `/api/v2/subscriptions/${olgaOurs}`)).body).toMatchObject({ status: 'cancelled' });
+          },
+        );
+      });
     });
 
     describe('with taxes on and a subscription product at the reduced rate (9 %)', () => {

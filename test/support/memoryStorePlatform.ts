@@ -96,10 +96,21 @@ export class MemoryStore {
         subscriptions: page === 1 ? [...store.subscriptions.values()] : [],
         rejected: [],
       }),
-      async switchToOurGateway(shopSubscriptionId) {
+      async fetchSubscription(shopSubscriptionId) {
         const subscription = store.subscriptions.get(shopSubscriptionId);
         if (!subscription) throw notFound(`subscription ${shopSubscriptionId}`);
-        const switched = { ...subscription, paymentMethod: 'memory-service', provider: null, requiresManualRenewal: false };
+        return subscription;
+      },
+      async switchToOurGateway(shopSubscriptionId, serviceSubscriptionId) {
+        const subscription = store.subscriptions.get(shopSubscriptionId);
+        if (!subscription) throw notFound(`subscription ${shopSubscriptionId}`);
+        const switched = {
+          ...subscription,
+          paymentMethod: 'memory-service',
+          provider: null,
+          requiresManualRenewal: false,
+          serviceSubscriptionId,
+        };
         store.subscriptions.set(shopSubscriptionId, switched);
         store.told.push(`switched ${shopSubscriptionId}`);
         return switched;

@@ -152,6 +152,9 @@ final class RPS_Admin_Page {
 		if ( false !== get_transient( RPS_Api_Client::UNREACHABLE_TRANSIENT ) ) {
 			$html .= '<div class="notice notice-error"><p>' . esc_html__( 'The recurring payments service did not answer in time. Its payment method is hidden at checkout until it answers again (asked again after a minute); the other payment methods are not affected.', 'recurring-payments-bridge' ) . $link . '</p></div>';
 		}
+		if ( class_exists( 'RPS_Wcs', false ) ) {
+			$html .= RPS_Wcs::unsent_notice_html();
+		}
 		return $html;
 	}
 

@@ -49,6 +49,13 @@ final class RPS_Wcs {
 	public const ADMIN_CHANGE = 'subscription_payment_method_change_admin';
 	/** The extension's statuses whose change is told to the service (its gateway-specific hooks). */
 	public const MIRRORED = array( 'cancelled', 'pending-cancel', 'on-hold', 'activated' );
+	/** Action Scheduler's (else WP-Cron's) hook that sends a status change again: args subscription id, status, attempt. */
+	public const RETRY_HOOK = 'rps_wcs_retry_status';
+	/** Changes the service has not heard of yet: `{"<subscription id>": "<status>"}`, shown as an admin notice until sent. */
+	public const UNSENT_OPTION = 'rps_wcs_unsent';
+	/** The first retry after this many seconds, doubling each time up to RETRY_MAX_SECONDS: retried for as long as it fails. */
+	public const RETRY_FIRST_SECONDS = 300;
+	public const RETRY_MAX_SECONDS   = 21600;
 
 	/** True while a change the service told of is applied here: the extension's hooks then ask the service nothing. */
 	private static bool $applying = false;
@@ -77,6 +84,7 @@ final class RPS_Wcs {
 				}
 			);
 		}
+		add_action( self::RETRY_HOOK, array( self::class, 'retry_status' ), 10, 3 );
 		add_action(
 			'rps_subscription_event',
 			static function ( $event, $subscription ): void {
@@ -210,10 +218,14 @@ final class RPS_Wcs {
 	 * (the service's own charge: it handles a failure with its follow-ups), or the service's
 	 * subscription is in that state already.
 	 *
-	 * @param string $status one of MIRRORED
+	 * A change the service could not be told of (no answer, an error) is never dropped: it leaves an
+	 * order note and an admin notice, and is sent again later (retry_status) until the service has it.
+	 *
+	 * @param string $status  one of MIRRORED
+	 * @param int    $attempt how many times it was tried before (0: the change itself)
 	 * @return string what was done (for the log and the tests)
 	 */
-	public static function status_changed( WC_Order $subscription, string $status, RPS_Api_Client $api ): string {
+	public static function status_changed( WC_Order $subscription, string $status, RPS_Api_Client $api, int $attempt = 0 ): string {
 		if ( self::$applying ) {
 			return 'applying the service\'s change';
 		}
@@ -268,12 +280,80 @@ final class RPS_Wcs {
 			}
 		} catch ( RPS_Api_Error $error ) {
 			RPS_Callback::log( 'error', sprintf( 'Subscription %d is %s in WooCommerce Subscriptions; the service could not be told: %s', $subscription->get_id(), $status, $error->detail() ) );
-			/* translators: %s: the service's error */
-			$subscription->add_order_note( sprintf( __( 'The recurring payments service could not be told of this change: %s. Make the same change in the service.', 'recurring-payments-bridge' ), $error->getMessage() ) );
-			return 'failed';
+			$when = self::schedule_retry( $subscription->get_id(), $status, $attempt + 1 );
+			if ( 0 === $attempt ) {
+				/* translators: 1: the service's error, 2: when it is tried again */
+				$subscription->add_order_note( sprintf( __( 'The recurring payments service could not be told of this change yet: %1$s. It is sent again from %2$s until the service has it; the service may charge until then.', 'recurring-payments-bridge' ), $error->getMessage(), wp_date( 'Y-m-d H:i', $when ) ) );
+			}
+			self::remember_unsent( $subscription->get_id(), $status );
+			return 'failed, retried';
 		}
+		self::forget_unsent( $subscription->get_id() );
 		$subscription->add_order_note( $done );
 		return 'told';
+	}
+
+	/**
+	 * Sends the change again (RETRY_HOOK), unless the subscription changed since: its newer status
+	 * was sent on its own, and the older one would undo it.
+	 *
+	 * @param mixed $subscription_id
+	 * @param mixed $status
+	 * @param mixed $attempt
+	 * @return string what was done
+	 */
+	public static function retry_status( $subscription_id, $status = '', $attempt = 1, ?RPS_Api_Client $api = null ): string {
+		$subscription = wcs_get_subscription( (int) $subscription_id );
+		$status       = (string) $status;
+		if ( ! $subscription instanceof WC_Order || ! in_array( $status, self::MIRRORED, true ) ) {
+			self::forget_unsent( (int) $subscription_id );
+			return 'gone';
+		}
+		$now = 'activated' === $status ? 'active' : $status;
+		if ( ! $subscription->has_status( $now ) ) {
+			return 'superseded';
+		}
+		return self::status_changed( $subscription, $status, $api ?? RPS_Api_Client::from_settings(), max( 1, (int) $attempt ) );
+	}
+
+	/** Schedules the next send of a change: Action Scheduler where WooCommerce has it, else WP-Cron. Answers when. */
+	private static function schedule_retry( int $subscription_id, string $status, int $attempt ): int {
+		$delay = (int) min( self::RETRY_MAX_SECONDS, self::RETRY_FIRST_SECONDS * ( 2 ** min( 10, $attempt - 1 ) ) );
+		$when  = time() + $delay;
+		$args  = array( $subscription_id, $status, $attempt );
+		if ( function_exists( 'as_schedule_single_action' ) ) {
+			as_schedule_single_action( $when, self::RETRY_HOOK, $args, 'recurring-payments-bridge' );
+		} else {
+			wp_schedule_single_event( $when, self::RETRY_HOOK, $args );
+		}
+		return $when;
+	}
+
+	private static function remember_unsent( int $subscription_id, string $status ): void {
+		$unsent = get_option( self::UNSENT_OPTION, array() );
+		$unsent = is_array( $unsent ) ? $unsent : array();
+		$unsent[ (string) $subscription_id ] = $status;
+		update_option( self::UNSENT_OPTION, $unsent, false );
+	}
+
+	private static function forget_unsent( int $subscription_id ): void {
+		$unsent = get_option( self::UNSENT_OPTION, array() );
+		if ( is_array( $unsent ) && isset( $unsent[ (string) $subscription_id ] ) ) {
+			unset( $unsent[ (string) $subscription_id ] );
+			update_option( self::UNSENT_OPTION, $unsent, false );
+		}
+	}
+
+	/** The admin notice of changes the service has not heard of yet (RPS_Admin_Page::notices_html); '' when none. */
+	public static function unsent_notice_html(): string {
+		$unsent = get_option( self::UNSENT_OPTION, array() );
+		if ( ! is_array( $unsent ) || array() === $unsent ) {
+			return '';
+		}
+		$ids = implode( ', ', array_map( static fn ( $id ): string => '#' . (int) $id, array_keys( $unsent ) ) );
+		/* translators: %s: the subscriptions' numbers */
+		$text = sprintf( __( 'The recurring payments service has not yet heard of a status change of subscription %s (cancelled, suspended or reactivated here): it is sent again automatically until it has. Until then the service may charge it.', 'recurring-payments-bridge' ), $ids );
+		return '<div class="notice notice-error"><p>' . esc_html( $text ) . '</p></div>';
 	}
 
 	/**
@@ -330,8 +410,10 @@ final class RPS_Wcs {
 	}
 
 	/**
-	 * The service's subscription billing one of the extension's: kept on it, else found among those
-	 * its checkout order started (the one naming it as `shop_subscription_id`) and kept.
+	 * The service's subscription billing one of the extension's: kept on it (the service's import writes
+	 * it when it hands the subscription to our gateway; its first renewal order writes it too), else found
+	 * among those its checkout order started, else asked of the service by the store's id
+	 * (`?shop_subscription_id=`: a subscription taken over without a parent order); kept once found.
 	 */
 	public static function service_id_of( WC_Order $subscription, RPS_Api_Client $api ): string {
 		$known = (string) $subscription->get_meta( self::SERVICE_ID_META );
@@ -339,20 +421,34 @@ final class RPS_Wcs {
 			return $known;
 		}
 		$parent = method_exists( $subscription, 'get_parent_id' ) ? wc_get_order( $subscription->get_parent_id() ) : false;
-		if ( ! $parent instanceof WC_Order ) {
-			return '';
-		}
-		foreach ( array_filter( explode( ',', (string) $parent->get_meta( self::ORDER_SERVICE_IDS_META ) ) ) as $candidate ) {
+		$ids    = $parent instanceof WC_Order ? array_filter( explode( ',', (string) $parent->get_meta( self::ORDER_SERVICE_IDS_META ) ) ) : array();
+		foreach ( $ids as $candidate ) {
 			if ( ! preg_match( '/^sub_[A-Za-z0-9]{1,64}$/', $candidate ) ) {
 				continue;
 			}
 			$found = $api->get( '/api/v2/subscriptions/' . rawurlencode( $candidate ) );
 			if ( (int) ( $found['shop_subscription_id'] ?? 0 ) === $subscription->get_id() ) {
-				$subscription->update_meta_data( self::SERVICE_ID_META, $candidate );
-				$subscription->save();
-				return $candidate;
+				return self::keep_service_id( $subscription, $candidate );
 			}
 		}
-		return '';
+		$listed = $api->get( '/api/v2/subscriptions?shop_subscription_id=' . $subscription->get_id() );
+		$found  = '';
+		foreach ( is_array( $listed['data'] ?? null ) ? $listed['data'] : array() as $candidate ) {
+			$id = is_array( $candidate ) ? (string) ( $candidate['id'] ?? '' ) : '';
+			if ( (int) ( $candidate['shop_subscription_id'] ?? 0 ) !== $subscription->get_id() || ! preg_match( '/^sub_[A-Za-z0-9]{1,64}$/', $id ) ) {
+				continue;
+			}
+			// One that still bills it wins over an ended one (an import run again after a cancel, say).
+			if ( '' === $found || in_array( (string) ( $candidate['status'] ?? '' ), array( 'active', 'paused' ), true ) ) {
+				$found = $id;
+			}
+		}
+		return '' === $found ? '' : self::keep_service_id( $subscription, $found );
+	}
+
+	private static function keep_service_id( WC_Order $subscription, string $service_id ): string {
+		$subscription->update_meta_data( self::SERVICE_ID_META, $service_id );
+		$subscription->save();
+		return $service_id;
 	}
 }

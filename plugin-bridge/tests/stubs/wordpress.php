@@ -191,6 +191,12 @@ function wp_schedule_event( int $timestamp, string $recurrence, string $hook ): 
 	$GLOBALS['rps_stub_cron'][ $hook ] = array( $timestamp, $recurrence );
 	return true;
 }
+/** WP-Cron's single events: [time, hook, args], in the order scheduled. */
+$GLOBALS['rps_stub_single_events'] = array();
+function wp_schedule_single_event( int $timestamp, string $hook, array $args = array() ): bool {
+	$GLOBALS['rps_stub_single_events'][] = array( $timestamp, $hook, $args );
+	return true;
+}
 function wp_clear_scheduled_hook( string $hook ): int {
 	$had = isset( $GLOBALS['rps_stub_cron'][ $hook ] );
 	unset( $GLOBALS['rps_stub_cron'][ $hook ] );

@@ -231,4 +231,99 @@ final class WcsTest extends StubTestCase {
 		self::assertSame( 'not an extension subscription', RPS_Wcs::apply_event( $paused, self::service_subscription() ) ); // Another gateway's.
 		self::assertSame( 'active', self::stored( 501 )['status'] );
 	}
+
+	public function test_a_subscription_the_import_took_over_is_found_by_the_id_its_switch_kept_on_it(): void {
+		// Taken over from Mollie's plugin without a parent order and before any renewal: only the import's meta names ours.
+		$subscription = self::wcs( array( 'parent_id' => 0, 'meta' => array( RPS_Wcs::SERVICE_ID_META => self::SUB ) ) );
+		self::answer( 200, self::service_subscription() );
+		self::answer( 200, self::service_subscription( array( 'status' => 'cancelled' ) ) );
+		self::assertSame( 'told', RPS_Wcs::status_changed( $subscription, 'cancelled', self::api() ) );
+		self::assertSame( array( 'GET /api/v2/subscriptions/' . self::SUB, 'DELETE /api/v2/subscriptions/' . self::SUB ), self::requests_made() );
+	}
+
+	public function test_without_the_id_on_it_the_service_subscription_is_found_by_the_store_id_through_the_api_and_kept(): void {
+		$subscription = self::wcs( array( 'parent_id' => 0 ) );
+		self::answer(
+			200,
+			array(
+				'data' => array(
+					self::service_subscription( array( 'id' => 'sub_ended', 'status' => 'cancelled' ) ),
+					self::service_subscription(),
+					self::service_subscription( array( 'id' => 'sub_other', 'shop_subscription_id' => 502 ) ),
+				),
+			)
+		);
+		self::answer( 200, self::service_subscription() );
+		self::answer( 200, self::service_subscription( array( 'status' => 'paused' ) ) );
+		self::assertSame( 'told', RPS_Wcs::status_changed( $subscription, 'on-hold', self::api() ) );
+		self::assertSame(
+			array(
+				'GET /api/v2/subscriptions?shop_subscription_id=501',
+				'GET /api/v2/subscriptions/' . self::SUB,
+				'POST /api/v2/subscriptions/' . self::SUB . '/pause',
+			),
+			self::requests_made()
+		);
+		self::assertSame( self::SUB, self::stored( 501 )['meta'][ RPS_Wcs::SERVICE_ID_META ] );
+
+		// None at the service: nothing there bills it, nothing is kept.
+		RPS_Stub_State::$requests = array();
+		$other                    = self::wcs( array( 'id' => 503, 'parent_id' => 0 ) );
+		self::answer( 200, array( 'data' => array() ) );
+		self::assertSame( 'no subscription at the service', RPS_Wcs::status_changed( $other, 'cancelled', self::api() ) );
+		self::assertArrayNotHasKey( RPS_Wcs::SERVICE_ID_META, self::stored( 503 )['meta'] ?? array() );
+	}
+
+	public function test_a_status_change_the_service_cannot_be_told_of_leaves_a_note_and_a_notice_and_is_sent_again_until_it_has_it(): void {
+		$GLOBALS['rps_stub_single_events'] = array();
+		$subscription                      = self::wcs( array( 'status' => 'cancelled', 'meta' => array( RPS_Wcs::SERVICE_ID_META => self::SUB ) ) );
+		self::no_answer();
+		self::assertSame( 'failed, retried', RPS_Wcs::status_changed( $subscription, 'cancelled', self::api() ) );
+		self::assertStringContainsString( 'It is sent again', implode( "\n", self::stored( 501 )['notes'] ) );
+		self::assertSame( array( '501' => 'cancelled' ), get_option( RPS_Wcs::UNSENT_OPTION ) );
+		self::assertStringContainsString( '#501', RPS_Admin_Page::notices_html() );
+		[ $when, $hook, $args ] = $GLOBALS['rps_stub_single_events'][0];
+		self::assertSame( array( RPS_Wcs::RETRY_HOOK, array( 501, 'cancelled', 1 ) ), array( $hook, $args ) );
+		self::assertEqualsWithDelta( time() + RPS_Wcs::RETRY_FIRST_SECONDS, $when, 5 );
+
+		// The retry fails too (the service answers 503): scheduled again, later; no second note.
+		self::answer( 503, array( 'code' => 'unavailable', 'message' => 'Service unavailable' ) );
+		self::assertSame( 'failed, retried', RPS_Wcs::retry_status( 501, 'cancelled', 1, self::api() ) );
+		[ $when, $hook, $args ] = $GLOBALS['rps_stub_single_events'][1];
+		self::assertSame( array( RPS_Wcs::RETRY_HOOK, array( 501, 'cancelled', 2 ) ), array( $hook, $args ) );
+		self::assertEqualsWithDelta( time() + 2 * RPS_Wcs::RETRY_FIRST_SECONDS, $when, 5 );
+		self::assertCount( 1, array_filter( self::stored( 501 )['notes'], static fn ( string $note ): bool => str_contains( $note, 'sent again' ) ) );
+
+		// Then the service answers: told, the notice goes.
+		self::answer( 200, self::service_subscription() );
+		self::answer( 200, self::service_subscription( array( 'status' => 'cancelled' ) ) );
+		self::assertSame( 'told', RPS_Wcs::retry_status( 501, 'cancelled', 2, self::api() ) );
+		self::assertContains( 'DELETE /api/v2/subscriptions/' . self::SUB, self::requests_made() );
+		self::assertSame( array(), get_option( RPS_Wcs::UNSENT_OPTION ) );
+		self::assertStringNotContainsString( '#501', RPS_Admin_Page::notices_html() );
+		self::assertCount( 2, $GLOBALS['rps_stub_single_events'] );
+	}
+
+	public function test_a_retry_of_a_change_made_undone_since_sends_nothing(): void {
+		self::wcs( array( 'status' => 'active', 'meta' => array( RPS_Wcs::SERVICE_ID_META => self::SUB ) ) );
+		self::assertSame( 'superseded', RPS_Wcs::retry_status( 501, 'on-hold', 1, self::api() ) );
+		self::assertSame( array(), self::requests_made() );
+	}
+
+	/**
+	 * Where WooCommerce's Action Scheduler is present, the retry is its action.
+	 *
+	 * @runInSeparateProcess
+	 * @preserveGlobalState disabled
+	 */
+	public function test_the_retry_is_an_action_scheduler_action_where_woocommerce_has_it(): void {
+		// phpcs:ignore Squiz.PHP.Eval.Discouraged -- Action Scheduler's function, in this process only.
+		eval( 'function as_schedule_single_action( $when, $hook, $args, $group ) { RPS_Stub_State::$options["stub_actions"][] = array( $hook, $args, $group ); return 1; }' );
+		$GLOBALS['rps_stub_single_events'] = array();
+		$subscription                      = self::wcs( array( 'status' => 'on-hold', 'meta' => array( RPS_Wcs::SERVICE_ID_META => self::SUB ) ) );
+		self::no_answer();
+		self::assertSame( 'failed, retried', RPS_Wcs::status_changed( $subscription, 'on-hold', self::api() ) );
+		self::assertSame( array( array( RPS_Wcs::RETRY_HOOK, array( 501, 'on-hold', 1 ), 'recurring-payments-bridge' ) ), RPS_Stub_State::$options['stub_actions'] );
+		self::assertSame( array(), $GLOBALS['rps_stub_single_events'] );
+	}
 }

@@ -145,6 +145,7 @@ export const wooSubscription = z.object({
   requires_manual_renewal: z.boolean(),
   start_date_gmt: subscriptionDate,
   next_payment_date_gmt: subscriptionDate,
+  last_payment_date_gmt: subscriptionDate,
   end_date_gmt: subscriptionDate,
   line_items: z
     .array(

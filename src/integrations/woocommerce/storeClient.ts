@@ -19,7 +19,7 @@ import { checkWebhooks, registerWebhooks, removeWebhooks, repairWebhooks, verify
 import { mapOrder } from './orderMapping';
 import { createRenewalOrder, findRenewalOrder, markPaid, noteSubscriptionRefused, noteUnpaid, settleRenewal } from './orderWrites';
 import { wooOrder, wooProduct } from './schemas';
-import { listSubscriptions, OUR_GATEWAY, subscriptionOrders, switchSubscriptionToGateway } from './subscriptions';
+import { fetchSubscription, listSubscriptions, OUR_GATEWAY, subscriptionOrders, switchSubscriptionToGateway } from './subscriptions';
 import { TRACKING_NAMESPACE, TrackingReader } from './tracking';
 import { productsOfAll } from './variations';
 
@@ -117,8 +117,12 @@ export class WooStoreClient implements StoreClient {
     return listSubscriptions(this.client, page);
   }
 
-  switchToOurGateway(shopSubscriptionId: number): Promise<StoreSubscription> {
-    return switchSubscriptionToGateway(this.client, shopSubscriptionId, OUR_GATEWAY);
+  fetchSubscription(shopSubscriptionId: number): Promise<StoreSubscription> {
+    return fetchSubscription(this.client, shopSubscriptionId);
+  }
+
+  switchToOurGateway(shopSubscriptionId: number, serviceSubscriptionId: string): Promise<StoreSubscription> {
+    return switchSubscriptionToGateway(this.client, shopSubscriptionId, OUR_GATEWAY, serviceSubscriptionId);
   }
 
   subscriptionOrders(shopSubscriptionId: number): Promise<StoreSubscriptionOrder[]> {

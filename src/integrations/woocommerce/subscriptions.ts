@@ -17,6 +17,11 @@ export const MOLLIE_CUSTOMER_META = '_mollie_customer_id';
 export const MOLLIE_MANDATE_META = '_mollie_mandate_id';
 /** Our plugin's gateway (plugin-bridge: RPS_Gateway::ID). */
 export const OUR_GATEWAY = 'rps';
+/**
+ * On the extension's subscription: the service's subscription that bills it (plugin-bridge:
+ * RPS_Wcs::SERVICE_ID_META). The plugin tells that one of a cancel, suspend or reactivation there.
+ */
+export const SERVICE_SUBSCRIPTION_META = '_rps_service_subscription_id';
 
 const PAGE_SIZE = 100;
 const arrayOfUnknown = z.array(z.unknown());
@@ -60,6 +65,7 @@ export function mapSubscription(subscription: WooSubscription): StoreSubscriptio
     interval: subscription.billing_period,
     intervalCount: subscription.billing_interval,
     nextPaymentAt: gmt(subscription.next_payment_date_gmt),
+    lastPaymentAt: gmt(subscription.last_payment_date_gmt),
     endAt: gmt(subscription.end_date_gmt),
     startAt: gmt(subscription.start_date_gmt),
     amountCents: cents(subscription.total, 'total'),
@@ -92,6 +98,7 @@ export function mapSubscription(subscription: WooSubscription): StoreSubscriptio
     providerCustomerId: byMollie ? metaText(subscription, MOLLIE_CUSTOMER_META) : null,
     providerMandateId: byMollie ? metaText(subscription, MOLLIE_MANDATE_META) : null,
     parentShopOrderId: subscription.parent_id > 0 ? subscription.parent_id : null,
+    serviceSubscriptionId: metaText(subscription, SERVICE_SUBSCRIPTION_META),
   };
 }
 
@@ -115,6 +122,7 @@ export async function subscriptionOrders(client: WooClient, shopSubscriptionId: 
   return body.map((order) => ({
     relation: RELATIONS[order.order_type] ?? 'other',
     order: mapOrder(order),
+    shopStatus: order.status,
     providerCustomerId: metaOf(order.meta_data, MOLLIE_CUSTOMER_META),
     providerMandateId: metaOf(order.meta_data, MOLLIE_MANDATE_META),
   }));
@@ -142,10 +150,19 @@ export async function listSubscriptions(client: WooClient, page: number): Promis
   return { page, totalPages: Math.max(1, answer.totalPages ?? 1), total: answer.total, subscriptions, rejected };
 }
 
+/** `GET /subscriptions/{id}`: the subscription as the store has it now; a ShopApiError with status 404 when it has none. */
+export async function fetchSubscription(client: WooClient, shopSubscriptionId: number): Promise<StoreSubscription> {
+  const { body } = await client.get(`subscriptions/${shopSubscriptionId}`, wooSubscription);
+  return mapSubscription(body);
+}
+
 /**
- * Hands the subscription to `gateway`: its payment method, billed automatically. With our gateway
+ * Hands the subscription to `gateway`: its payment method, billed automatically, and the service's
+ * subscription that bills it from now on kept on it in the same request (`meta_data`), so that the
+ * plugin can tell that one of a cancel in My Account from the first moment. With our gateway
  * (`gateway_scheduled_payments`) the extension then makes no renewal order and charges nothing. The
- * store answers the subscription as it is afterwards; any other outcome is refused, never taken as done.
+ * store answers the subscription as it is afterwards; any other outcome (the id not kept included) is
+ * refused, never taken as done.
  *
  * Seen in the real store (WooCommerce Subscriptions 7.8.2): the extension accepts a new payment
  * method only from a gateway that is available and supports `subscription_payment_method_change_admin`,
@@ -156,10 +173,15 @@ export async function switchSubscriptionToGateway(
   client: WooClient,
   shopSubscriptionId: number,
   gateway: string,
+  serviceSubscriptionId: string,
 ): Promise<StoreSubscription> {
   const { body } = await client.put(
     `subscriptions/${shopSubscriptionId}`,
-    { payment_method: gateway, requires_manual_renewal: false },
+    {
+      payment_method: gateway,
+      requires_manual_renewal: false,
+      meta_data: [{ key: SERVICE_SUBSCRIPTION_META, value: serviceSubscriptionId }],
+    },
     wooSubscription,
   );
   const switched = mapSubscription(body);
@@ -170,5 +192,7 @@ export async function switchSubscriptionToGateway(
         (switched.requiresManualRenewal ? ' with manual renewals' : ''),
       200,
     );
+  if (switched.serviceSubscriptionId !== serviceSubscriptionId)
+    throw new ShopApiError('refused', `the store did not keep our subscription's id on subscription ${shopSubscriptionId}`, 200);
   return switched;
 }

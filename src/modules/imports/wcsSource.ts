@@ -5,6 +5,7 @@ import { OUR_GATEWAY } from '../../integrations/woocommerce/subscriptions';
 import { calendarDateIn, fromDbDateTime } from '../../time';
 import { chargeDateAfter, effectiveRuleDay } from '../subscriptions/schedule';
 import { requireConnectedStore, storeClient } from '../store/storeClient';
+import type { SubscriptionRow } from '../subscriptions/repository';
 import type { CandidateSubscription, HandOver, ImportCandidate, ImportSource } from './sources';
 import { moveOursPast } from './movePast';
 import { linkToStoreSubscription } from './wcsLinks';
@@ -72,6 +73,66 @@ function scheduleOf(wcs: StoreSubscription, orders: StoreSubscriptionOrder[], ti
     description: `WooCommerce subscription #${wcs.shopSubscriptionId}${names ? `: ${names}` : ''}`.slice(0, 191),
     invoicing: wcsInvoicing(wcs),
   };
+}
+
+/** A renewal order of the store still being paid (Mollie's plugin started it, or the customer pays it). */
+const RENEWING = new Set(['pending', 'on-hold']);
+/** Ended or ending at the store: the customer cancelled it there, so it is never handed to our gateway. */
+const ENDED = new Set<StoreSubscription['status']>(['pending_cancel', 'cancelled', 'expired']);
+
+/**
+ * Why the hand-over must wait with the subscription as the store has it now, or null when it can go on:
+ * only an active subscription, billed by Mollie's gateway (or cleared by a refused switch) or ours.
+ */
+function waitReasonOf(now: StoreSubscription, handed: boolean): string | null {
+  if (ENDED.has(now.status)) {
+    const status = `the store's subscription is ${now.shopStatus} since it was listed`;
+    return `${status}: not switched to our gateway; ours is held and charges nothing`;
+  }
+  if (now.status !== 'active') return `the store's subscription is ${now.shopStatus}: ours waits until it is active again`;
+  if (!handed && now.paymentMethod !== null && now.paymentMethod !== OUR_GATEWAY && now.provider !== 'mollie') {
+    return `the store's subscription is paid through ${now.paymentMethod} now: not switched; ours is held`;
+  }
+  return null;
+}
+
+/** The calendar date (APP_TIMEZONE) of a store time. */
+const dateOf = (ctx: AppContext, stored: string): string => calendarDateIn(fromDbDateTime(stored), ctx.config.APP_TIMEZONE);
+
+/**
+ * Ours moved past every period the store billed as it says now: charges dated before its next payment,
+ * and those on or before its last paid renewal order (`lastPaid`: a renewal it made before moving its
+ * next date on). The subscription's own `last_payment_date_gmt` is not that: it is the last order
+ * made, paid or not, so a failed renewal would move ours past a period nobody billed.
+ */
+async function movePastStore(
+  ctx: AppContext,
+  subscription: SubscriptionRow,
+  store: StoreSubscription,
+  lastPaid: string | null,
+): Promise<SubscriptionRow> {
+  const next = store.nextPaymentAt ? dateOf(ctx, store.nextPaymentAt) : null;
+  const last = lastPaid ? dateOf(ctx, lastPaid) : null;
+  if (!next && !last) return subscription;
+  return moveOursPast(ctx, subscription, (charge) => (next !== null && charge.date < next) || (last !== null && charge.date <= last));
+}
+
+/** When the store's newest paid renewal order was made (GMT), or null when it has none. */
+function lastPaidRenewal(orders: StoreSubscriptionOrder[]): string | null {
+  const paid = orders.filter((one) => one.relation === 'renewal' && PAID.has(one.order.status) && one.order.createdAt);
+  return (
+    paid
+      .map((one) => one.order.createdAt as string)
+      .sort()
+      .at(-1) ?? null
+  );
+}
+
+/** The report's words when ours moved past periods the store billed. */
+function billedNote(before: SubscriptionRow, after: SubscriptionRow, store: StoreSubscription, ctx: AppContext): string {
+  if (after.next_charge_number === before.next_charge_number) return '';
+  const next = store.nextPaymentAt ? dateOf(ctx, store.nextPaymentAt) : after.next_charge_date;
+  return `the store billed up to ${next ?? 'its end'}; `;
 }
 
 /** What the source read of one subscription, for its hand-over later in the run. */
@@ -149,30 +210,48 @@ export function wcsSource(): ImportSource {
     },
 
     /**
-     * Links ours to the store's subscription, then switches that one to our gateway: already there and
-     * automatic → done; refused (the store's gateway lacks `subscription_payment_method_change_admin`
-     * for the service) → an error: ours stays pending and the next run tries again.
+     * Reads the store's subscription again (the listing may be minutes old), and only while it is
+     * active, billed by Mollie's gateway or ours, with no renewal order of the store waiting to be
+     * paid: moves ours past every period the store billed meanwhile, links ours to it and switches it
+     * to our gateway with ours' id on it, then moves ours past what the switch's answer says the store
+     * billed in the meantime. Anything else waits, ours held (billing charges none of it): a store
+     * subscription cancelled meanwhile is never switched, and the report says so. Refused (the store's
+     * gateway lacks `subscription_payment_method_change_admin` for the service) → an error: ours stays
+     * held and the next run tries again; so does a lost answer, and that run finds it switched.
      */
     async handOver(ctx, account, _provider, candidate, subscription): Promise<HandOver> {
       const seen = read.get(candidate.sourceId);
       if (!seen) throw new Error('the store did not list this subscription in this run');
       const store = await storeOf(ctx, account);
-      let parent = seen.parent;
-      if (!parent && seen.wcs.parentShopOrderId) {
-        // Read again after a refusal cleared its gateway (the run skipped it, reading no orders).
-        parent = (await store.subscriptionOrders(seen.wcs.shopSubscriptionId)).find((one) => one.relation === 'parent')?.order ?? null;
+      const now = await store.fetchSubscription(seen.wcs.shopSubscriptionId);
+      const handed = now.paymentMethod === OUR_GATEWAY && !now.requiresManualRenewal && now.serviceSubscriptionId === subscription.id;
+      const waiting = waitReasonOf(now, handed);
+      if (waiting) return { done: false, note: waiting };
+      const orders = await store.subscriptionOrders(now.shopSubscriptionId);
+      const renewing = orders.find((one) => one.relation === 'renewal' && RENEWING.has(one.shopStatus ?? ''));
+      if (renewing) {
+        const order = `the store's renewal order ${renewing.order.shopOrderNumber}`;
+        return { done: false, note: `${order} is ${renewing.shopStatus ?? 'open'}: ours waits until it is settled` };
       }
-      // The store billed periods ours was to bill (a run again after a refused switch, after its next date):
-      // ours moves past them before it is released, so that no period is billed twice.
-      const storeNext = seen.wcs.nextPaymentAt ? calendarDateIn(fromDbDateTime(seen.wcs.nextPaymentAt), ctx.config.APP_TIMEZONE) : null;
-      const ours = storeNext ? await moveOursPast(ctx, subscription, (charge) => charge.date < storeNext) : subscription;
-      const moved = ours.next_charge_number !== subscription.next_charge_number ? `the store billed up to ${storeNext}; ` : '';
-      const note = await linkToStoreSubscription(ctx, store, ours, seen.wcs, parent);
-      if (seen.wcs.paymentMethod === OUR_GATEWAY && !seen.wcs.requiresManualRenewal) {
-        return { done: true, note: `${moved}on our gateway already${note ? `; ${note}` : ''}` };
+      const parent = orders.find((one) => one.relation === 'parent')?.order ?? null;
+      // The store billed periods ours was to bill (a renewal since the listing, a run again after a refused
+      // switch): ours moves past them before it is released, so that no period is billed twice.
+      let current = await movePastStore(ctx, subscription, now, lastPaidRenewal(orders));
+      const note = await linkToStoreSubscription(ctx, store, current, now, parent);
+      const linked = note ? `; ${note}` : '';
+      if (handed) return { done: true, note: `${billedNote(subscription, current, now, ctx)}on our gateway already${linked}` };
+      const switched = await store.switchToOurGateway(now.shopSubscriptionId, subscription.id);
+      // Mollie's plugin may have billed a period between the read and the switch: its answer says so. A next
+      // date moved on is a period billed; an order made (its last payment date moved) but not that, is not
+      // known to be paid yet: ours waits, and the next run reads its orders.
+      current = await movePastStore(ctx, current, switched, null);
+      const billed = billedNote(subscription, current, switched, ctx);
+      const ordered = switched.lastPaymentAt !== now.lastPaymentAt && switched.nextPaymentAt === now.nextPaymentAt;
+      if (switched.status !== 'active' || ordered) {
+        const why = ordered ? 'the store made an order of it during the switch' : `the store's subscription is ${switched.shopStatus} now`;
+        return { done: false, note: `${billed}switched to our gateway, but ${why}: ours is held` };
       }
-      await store.switchToOurGateway(seen.wcs.shopSubscriptionId);
-      return { done: true, note: `${moved}switched to our gateway${note ? `; ${note}` : ''}` };
+      return { done: true, note: `${billed}switched to our gateway${linked}` };
     },
   };
 }

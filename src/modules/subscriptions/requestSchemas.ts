@@ -101,5 +101,16 @@ export const updateSubscriptionBody = z
 
 export type UpdateSubscriptionInput = z.output<typeof updateSubscriptionBody>;
 
-/** `GET /api/v2/subscriptions`: the page query and its filters (extensions). */
-export const subscriptionListQuery = listQueryWith({ customer_id: idFilter('cus'), status: statusFilter(SUBSCRIPTION_STATUSES) });
+/**
+ * `GET /api/v2/subscriptions`: the page query and its filters (extensions). `shop_subscription_id`:
+ * the one billing that subscription of WooCommerce Subscriptions (the plugin finds ours by it).
+ */
+export const subscriptionListQuery = listQueryWith({
+  customer_id: idFilter('cus'),
+  status: statusFilter(SUBSCRIPTION_STATUSES),
+  shop_subscription_id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,17}$/, 'The :attribute field must be a store subscription id (a positive whole number).')
+    .optional()
+    .describe("a store subscription's id (WooCommerce Subscriptions)"),
+});

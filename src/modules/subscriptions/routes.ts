@@ -28,9 +28,9 @@ export const subscriptionRoutes = [
   listRoute({
     ...names,
     operationId: 'listSubscriptions',
-    summary: 'List subscriptions with their rules and customer (extension filters: customer_id, status)',
+    summary: 'List subscriptions with their rules and customer (extension filters: customer_id, status, shop_subscription_id)',
     query: subscriptionListQuery,
-    filtersOf: (query) => ({ customer_id: query.customer_id, status: query.status }),
+    filtersOf: (query) => ({ customer_id: query.customer_id, status: query.status, shop_subscription_id: query.shop_subscription_id }),
     list: listSubscriptions,
     present,
   }),
