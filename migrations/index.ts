@@ -49,12 +49,12 @@ import * as invoiceNumbers from './20261210_048_invoice_numbers';
 import * as moneybird from './20261212_049_moneybird';
 import * as invoicesOfEveryPayment from './20261213_050_invoices_of_every_payment';
 import * as operationsMetrics from './20261214_051_operations_metrics';
-import * as handoverAndMandateUse from './20261215_054_handover_and_mandate_use';
-import * as refundsTheBooksTrust from './20261215_056_refunds_the_books_trust';
-import * as invoicesOwedAndNumberedApart from './20261215_055_invoices_owed_and_numbered_apart';
-import * as renewalVat from './20261215_053_renewal_vat';
-import * as ledgerAudit from './20261215_059_ledger_audit';
 import * as shopSubscriptionFilter from './20261215_052_shop_subscription_filter';
+import * as renewalVat from './20261215_053_renewal_vat';
+import * as handoverAndMandateUse from './20261215_054_handover_and_mandate_use';
+import * as invoicesOwedAndNumberedApart from './20261215_055_invoices_owed_and_numbered_apart';
+import * as refundsTheBooksTrust from './20261215_056_refunds_the_books_trust';
+import * as ledgerAudit from './20261215_057_ledger_audit';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -112,12 +112,12 @@ const migrations: Record<string, Knex.Migration> = {
   '20261212_049_moneybird': moneybird,
   '20261213_050_invoices_of_every_payment': invoicesOfEveryPayment,
   '20261214_051_operations_metrics': operationsMetrics,
-  '20261215_054_handover_and_mandate_use': handoverAndMandateUse,
-  '20261215_056_refunds_the_books_trust': refundsTheBooksTrust,
-  '20261215_055_invoices_owed_and_numbered_apart': invoicesOwedAndNumberedApart,
-  '20261215_053_renewal_vat': renewalVat,
-  '20261215_059_ledger_audit': ledgerAudit,
   '20261215_052_shop_subscription_filter': shopSubscriptionFilter,
+  '20261215_053_renewal_vat': renewalVat,
+  '20261215_054_handover_and_mandate_use': handoverAndMandateUse,
+  '20261215_055_invoices_owed_and_numbered_apart': invoicesOwedAndNumberedApart,
+  '20261215_056_refunds_the_books_trust': refundsTheBooksTrust,
+  '20261215_057_ledger_audit': ledgerAudit,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

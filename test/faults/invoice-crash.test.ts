@@ -3,6 +3,7 @@ import { serveOverHttps } from '../../fakes/mollie/https';
 import { setInvoiceSettings } from '../../src/modules/billing/invoiceSettingsRepository';
 import { recordWebhookCall } from '../../src/modules/payments/webhookCalls';
 import { toDbDateTime } from '../../src/time';
+import { expectCleanAuditByProcess } from '../support/audit';
 import { billableAccountAtFake, billingProcessEnv, problemsIn } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { refuseUpdatesOf } from '../support/rowWriteFault';
@@ -37,6 +38,7 @@ describe.each(TEST_DATABASES)('a crash between a payment settling and its invoic
     mollie = await serveOverHttps(fake);
   });
   afterEach(async () => {
+    await expectCleanAuditByProcess(billingProcessEnv(t, 1));
     await mollie.close();
     await t.close();
   });
