@@ -102,6 +102,55 @@ describe.each(TEST_DATABASES)('owed invoices and document numbers on %s', (kind)
     expect((await invoicesOf(t, accountId)).map((invoice) => invoice.number)).toEqual(['1']);
   });
 
+  it('When money is charged back while the invoice is still owed, then the invoice issued later is credited too', async () => {
+    expect((await setInvoicing('--prefix', 'C-', '--vat', '21')).code).toBe(0);
+    await subscribe(t, token);
+    const undo = await refuseNumbering();
+    await billAndSettle(t, accountId, '2026-12-01');
+    const [payment] = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' });
+    await chargeBack(payment.id); // numbering still fails: nothing to credit yet
+    expect(await t.ctx.db('credit_notes').where({ account_id: accountId })).toEqual([]);
+
+    await undo();
+    t.clock.advance(7 * 3_600_000);
+    expect(await runJob()).toEqual({ processed: 1, failed: 0 });
+    await chargeBack(payment.id); // a repeated webhook adds nothing
+    const [invoice] = await invoicesOf(t, accountId);
+    const notes = await t.ctx.db('credit_notes').where({ account_id: accountId });
+    expect(notes.map((note) => [note.number, note.invoice_id, Number(note.total_including_vat)])).toEqual([
+      ['C-2', invoice.id, -Number(invoice.total_including_vat)],
+    ]);
+  });
+
+  it('When a refund goes through while the invoice is still owed, then the invoice issued later is credited for it', async () => {
+    expect((await setInvoicing('--prefix', 'R-', '--vat', '21')).code).toBe(0);
+    await subscribe(t, token);
+    const undo = await refuseNumbering();
+    await billAndSettle(t, accountId, '2026-12-01');
+    const [payment] = await t.ctx.db('payments').where({ account_id: accountId, purpose: 'charge' });
+    const made = await request(t.app)
+      .post(`/api/v2/payments/${payment.id}/refunds`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ amount: 5 });
+    expect(made.status).toBe(201);
+    await t.ctx.db('sandbox_refunds').where({ payment_id: payment.provider_payment_id }).update({ status: 'refunded' });
+    const account = await t.ctx.db('accounts').where({ id: accountId }).first();
+    await request(t.app).post(`/webhooks/mollie?account=${account.public_ref}`).type('form').send({ id: payment.provider_payment_id });
+    await processDueWebhookCalls(t.ctx, new AbortController().signal);
+    await t.ctx.background.idle();
+    expect((await t.ctx.db('refunds').where({ id: made.body.id }).first()).status).toBe('refunded');
+    expect(await t.ctx.db('credit_notes').where({ account_id: accountId })).toEqual([]);
+
+    await undo();
+    t.clock.advance(7 * 3_600_000);
+    expect(await runJob()).toEqual({ processed: 1, failed: 0 });
+    const [invoice] = await invoicesOf(t, accountId);
+    const notes = await t.ctx.db('credit_notes').where({ account_id: accountId });
+    expect(notes.map((note) => [note.number, note.invoice_id, note.reason, Number(note.total_including_vat)])).toEqual([
+      ['R-2', invoice.id, 'refund', -500],
+    ]);
+  });
+
   it('When --next or --prefix would put the next number at or below one issued in that series, then set-invoicing refuses it', async () => {
     expect((await setInvoicing('--prefix', 'A-', '--next', '1', '--vat', '21')).code).toBe(0);
     await subscribe(t, token, { email: 'one@example.nl' });

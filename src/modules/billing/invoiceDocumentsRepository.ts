@@ -58,6 +58,10 @@ export const invoiceDocumentsRepository = {
 
   insertCreditNote: (db: Knex, row: CreditNoteRow) => db('credit_notes').insert(row),
 
+  /** The payment's refunds that went through (each credited once, by `refund-<id>`). */
+  refundedOfPayment: (db: Knex, accountId: string, paymentId: string): Promise<Array<{ id: string; amount: number | string }>> =>
+    db('refunds').where({ account_id: accountId, payment_id: paymentId, status: 'refunded' }).orderBy('id').select('id', 'amount'),
+
   paymentOf: (db: Knex, accountId: string, id: string): Promise<PaymentRow | undefined> =>
     db<PaymentRow>('payments').where({ account_id: accountId, id }).first(),
 

@@ -4,6 +4,8 @@ import { enqueueAccountEvent } from '../../outbox/events';
 import { toDbDateTime } from '../../time';
 import { paymentsRepository } from '../payments/repository';
 import { chargesRepository } from './chargesRepository';
+import { creditInvoice } from './invoiceCredits';
+import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
 import { issueInvoice, recordInvoice } from './invoices';
 import { owedInvoicesRepository, type OwedInvoiceRow } from './owedInvoicesRepository';
 import { paymentInvoiceSubject } from './paymentInvoices';
@@ -35,12 +37,39 @@ async function invoiceOwed(ctx: AppContext, trx: Knex.Transaction, owed: OwedInv
   if (subject) await issueInvoice(ctx, trx, subject);
 }
 
+/**
+ * Money given back while the invoice was owed found no invoice to credit then (its credit waits for
+ * it): credited now, in the transaction that issues it, once per source as every credit note is.
+ */
+async function creditGivenBack(ctx: AppContext, trx: Knex.Transaction, owed: OwedInvoiceRow): Promise<void> {
+  const { account_id: accountId, payment_id: paymentId } = owed;
+  for (const refund of await invoiceDocumentsRepository.refundedOfPayment(trx, accountId, paymentId))
+    await creditInvoice(ctx, trx, {
+      accountId,
+      paymentId,
+      amount: Number(refund.amount),
+      reason: 'refund',
+      sourceKey: `refund-${refund.id}`,
+    });
+  const payment = await paymentsRepository.find(trx, accountId, paymentId);
+  if (payment?.status !== 'charged_back') return;
+  const chargedBack = Number(payment.amount_charged_back ?? 0);
+  await creditInvoice(ctx, trx, {
+    accountId,
+    paymentId,
+    amount: chargedBack > 0 ? chargedBack : payment.amount,
+    reason: 'chargeback',
+    sourceKey: `chargeback-${paymentId}`,
+  });
+}
+
 /** Claims, issues and closes one owed invoice in `trx`; false when it was done already. */
 async function issueIn(ctx: AppContext, trx: Knex.Transaction, owed: OwedInvoiceRow): Promise<boolean> {
   const now = toDbDateTime(ctx.clock.now());
   if (!(await owedInvoicesRepository.claim(trx, owed.id, now))) return false;
   await invoiceOwed(ctx, trx, owed);
   await owedInvoicesRepository.markDone(trx, owed.id, now);
+  await creditGivenBack(ctx, trx, owed);
   return true;
 }
 
