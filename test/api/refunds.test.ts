@@ -310,4 +310,17 @@ describe.each(TEST_DATABASES)('refunds on %s', (kind) => {
     // 12.50 paid, 3.00 went out: 9.50 is left.
     expect((await refund({ amount: 9.51 })).body.fields.amount[0]).toBe('The amount is more than can still be refunded (9.50 EUR).');
   });
+
+  it('When a dashboard refund is noticed only after a later refund of ours, then it is still listed first', async () => {
+    const dashboard = fake.refundInDashboard(charge.provider_payment_id, 100, 'refunded');
+    t.clock.advance(HOUR);
+    const ours = await refund({ amount: 2 });
+    expect(ours.status).toBe(201);
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    const list = await t.as(token).get(`/api/v2/payments/${charge.id}/refunds`);
+    expect(list.body.data.map((row: { provider_refund_id: string }) => row.provider_refund_id)).toEqual([
+      dashboard.id,
+      ours.body.provider_refund_id,
+    ]);
+  });
 });
