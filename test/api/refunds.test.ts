@@ -277,4 +277,50 @@ describe.each(TEST_DATABASES)('refunds on %s', (kind) => {
       ].sort((a, b) => a.event.localeCompare(b.event) || a.refund_id.localeCompare(b.refund_id)),
     );
   });
+
+  it('When a refund of ours reaches Mollie while a sync reads the payment, then it is not recorded a second time as external', async () => {
+    // A dashboard refund makes the sync list Mollie's refunds; ours is made between its read of our rows and that list.
+    const dashboard = fake.refundInDashboard(charge.provider_payment_id, 100, 'refunded');
+    const handle = fake.handle.bind(fake);
+    let ours: { body: { id: string } } | undefined;
+    fake.handle = async (request) => {
+      if (!ours && request.method === 'GET' && /\/refunds(\?|$)/.test(request.path)) ours = await refund({ amount: 2 });
+      return handle(request);
+    };
+    await syncPaymentFromProvider(t.ctx, accountId, charge.provider_payment_id);
+    fake.handle = handle;
+    const ourRefund = refundsAtMollie().find((atMollie) => atMollie.id !== dashboard.id);
+    fake.setRefundStatus(String(ourRefund?.id), 'refunded');
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    await t.ctx.background.idle();
+
+    const rows = await t.ctx.db('refunds').where({ account_id: accountId, payment_id: charge.id }).orderBy('sequence');
+    expect(rows.map((row: { id: string; origin_key: string | null; amount: number }) => [row.origin_key, Number(row.amount)])).toEqual(
+      expect.arrayContaining([
+        [`external-refund-${dashboard.id}`, 100],
+        [null, 200],
+      ]),
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows.find((row: { origin_key: string | null }) => row.origin_key === null)?.id).toBe(ours?.body.id);
+    const notes = await t.ctx.db('credit_notes').where({ account_id: accountId });
+    expect(notes.map((note: { total_including_vat: number }) => Number(note.total_including_vat)).sort((a, b) => a - b)).toEqual([
+      -200, -100,
+    ]);
+    // 12.50 paid, 3.00 went out: 9.50 is left.
+    expect((await refund({ amount: 9.51 })).body.fields.amount[0]).toBe('The amount is more than can still be refunded (9.50 EUR).');
+  });
+
+  it('When a dashboard refund is noticed only after a later refund of ours, then it is still listed first', async () => {
+    const dashboard = fake.refundInDashboard(charge.provider_payment_id, 100, 'refunded');
+    t.clock.advance(HOUR);
+    const ours = await refund({ amount: 2 });
+    expect(ours.status).toBe(201);
+    await mollieCallsWebhook(t, accountId, charge.provider_payment_id);
+    const list = await t.as(token).get(`/api/v2/payments/${charge.id}/refunds`);
+    expect(list.body.data.map((row: { provider_refund_id: string }) => row.provider_refund_id)).toEqual([
+      dashboard.id,
+      ours.body.provider_refund_id,
+    ]);
+  });
 });

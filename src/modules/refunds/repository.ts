@@ -50,8 +50,9 @@ export const refundsRepository = {
   insert: (db: Knex, row: RefundRow) => table(db).insert(row),
 
   forPayment: (db: Knex, accountId: string, paymentId: string): Promise<RefundRow[]> =>
-    // `sequence` first: refunds made within one second share their created_at.
-    table(db).where({ account_id: accountId, payment_id: paymentId }).orderBy('sequence').orderBy('created_at').orderBy('id'),
+    // When each was made (a refund made at the provider carries the provider's time, though its sequence is taken when
+    // we notice it), then `sequence`: refunds made within one second share their created_at.
+    table(db).where({ account_id: accountId, payment_id: paymentId }).orderBy('created_at').orderBy('sequence').orderBy('id'),
 
   findByOriginKey: (db: Knex, accountId: string, originKey: string): Promise<RefundRow | undefined> =>
     table(db).where({ account_id: accountId, origin_key: originKey }).first(),

@@ -377,9 +377,12 @@ export async function syncRefundsOf(ctx: AppContext, payment: PaymentRow, provid
     if (found) await applyProviderRefund(ctx, row, found);
   }
   if (!madeElsewhere) return;
+  // Our rows again, read after the list: a refund of ours made while it was asked for has its row committed before
+  // Mollie had it (our row first), so it is found here and never taken for one made elsewhere.
+  const known = await refundsRepository.forPayment(ctx.db, payment.account_id, payment.id);
   // Oldest first, so that their sequence follows the order they were made in.
   const elsewhere = remote
-    .filter((refund) => !RELEASED_REFUND_STATUSES.has(refund.status) && !rows.some((row) => isOurs(refund, row)))
+    .filter((refund) => !RELEASED_REFUND_STATUSES.has(refund.status) && !known.some((row) => isOurs(refund, row)))
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   for (const refund of elsewhere) await recordRefundMadeElsewhere(ctx, provider.name, payment, refund);
 }
