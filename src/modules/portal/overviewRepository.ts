@@ -64,8 +64,8 @@ export const portalOverviewRepository = {
           })
           .where({ 'r.account_id': accountId, 'p.customer_id': customerId })
           .whereIn('r.payment_id', paymentIds)
-          // The refund's sequence first: refunds made within one second share their created_at.
-          .orderBy([{ column: 'r.sequence' }, { column: 'r.created_at' }, { column: 'r.id' }])
+          // As the API lists them: by when each was made, then its sequence for refunds within one second.
+          .orderBy([{ column: 'r.created_at' }, { column: 'r.sequence' }, { column: 'r.id' }])
           .select<RefundRow[]>('r.*')
       : Promise.resolve([]),
 
