@@ -382,6 +382,43 @@ describe.each(TEST_DATABASES)("imports of Mollie's own subscriptions (the Mollie
     },
   );
 
+  it(
+    'When our cancel never reached Mollie and the customer cancels there before the next run, then ours is held, not ' +
+      'released by our earlier request, and never charged',
+    async () => {
+      await t.ctx.db('accounts').where({ id: mollie.accountId }).update({ events_url: 'https://merchant.example/events' });
+      const anna = await customerWithMandate(fake);
+      const taken = fake.seedSubscription(anna.customerId, {
+        ...monthly({ startDate: '2026-09-05', nextPaymentDate: '2026-12-05' }),
+        mandateId: anna.mandateId,
+      });
+      fake.unreachable('DELETE', /\/subscriptions\//, 1);
+
+      const first = await postImport();
+      expect(rowsOf(first.body).get(taken)).toMatchObject({ outcome: 'failed', field: 'handover' });
+      expect(fake.subscriptions.get(taken)?.status).toBe('active'); // our cancel was never done
+      expect((await ours(taken)).handover_pending).toBeTruthy();
+
+      // Two days later, before the merchant runs the import again, the customer ends it at Mollie.
+      t.clock.set('2026-11-23T09:00:00Z');
+      const canceled = await fake.handle({
+        method: 'DELETE',
+        path: `/v2/customers/${anna.customerId}/subscriptions/${taken}`,
+        idempotencyKey: undefined,
+        body: {},
+      });
+      expect(canceled).toMatchObject({ status: 200 });
+
+      const again = await postImport();
+      expect(rowsOf(again.body).get(taken)).toMatchObject({ outcome: 'failed', field: 'handover' });
+      expect(rowsOf(again.body).get(taken)?.reason).toMatch(/^Held: /);
+      expect((await ours(taken)).handover_pending).toBeTruthy();
+      for (const date of ['2026-12-05', '2027-01-05']) expect(await mollie.billOn(date)).toContain(' 0 charged');
+      expect(await periodsCharged(taken)).toEqual([]);
+      expect(await t.ctx.db('outbound_events').where({ account_id: mollie.accountId, event: 'import.handover_held' })).toHaveLength(1);
+    },
+  );
+
   it('When the latest payment of a Mollie subscription is still under way, then it is left until it settles', async () => {
     const anna = await customerWithMandate(fake);
     const settling = fake.seedSubscription(anna.customerId, {
