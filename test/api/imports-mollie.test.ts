@@ -1,4 +1,7 @@
 import type { MollieFake } from '../../fakes/mollie/fake';
+import type { Account } from '../../src/context';
+import { handOverMollieSubscription } from '../../src/modules/imports/mollieHandOver';
+import type { SubscriptionRow } from '../../src/modules/subscriptions/repository';
 import { formatDate } from '../../src/time';
 import { cli } from '../cli/runInMemory';
 import { billAsOf } from '../support/billing';
@@ -446,4 +449,44 @@ describe.each(TEST_DATABASES)("imports of Mollie's own subscriptions (the Mollie
         'canceled at Mollie; ours starts 2026-11-25',
     });
   });
+
+  it(
+    'When two runs hand the same subscription over at once and one lists Mollie only after the other canceled it, then the ' +
+      'cancel is ours for both: nothing is held and the merchant is not told the customer ended it',
+    async () => {
+      await t.ctx.db('accounts').where({ id: mollie.accountId }).update({ events_url: 'https://merchant.example/events' });
+      const anna = await customerWithMandate(fake);
+      const due = fake.seedSubscription(anna.customerId, {
+        ...monthly({ startDate: '2026-09-21', nextPaymentDate: TODAY, times: 6, timesRemaining: 4 }),
+        mandateId: anna.mandateId,
+      });
+      expect(rowsOf((await postImport()).body).get(due)?.reason).toContain('hand-over waits');
+      fake.runSubscriptions(TODAY); // Mollie made today's charge: the next run cancels it there.
+      t.clock.set('2026-11-22T08:00:00Z');
+
+      // Run B is about to list Mollie's subscriptions when run A hands the same one over, whole (records, cancels).
+      const account = (await t.ctx.db('accounts').where({ id: mollie.accountId }).first()) as Account;
+      const provider = await t.ctx.providers.forAccount(account);
+      const row = (await ours(due)) as SubscriptionRow;
+      const candidate = { sourceId: due, customer: null, mandate: null, subscription: null };
+      let runA: Awaited<ReturnType<typeof handOverMollieSubscription>> | undefined;
+      const listedAfterA = Object.assign(Object.create(provider) as typeof provider, {
+        listSubscriptions: async (customerId: string) => {
+          runA ??= await handOverMollieSubscription(t.ctx, account, provider, candidate, row);
+          return provider.listSubscriptions(customerId);
+        },
+      });
+      const runB = await handOverMollieSubscription(t.ctx, account, listedAfterA, candidate, row);
+
+      expect(runA).toMatchObject({ done: true, note: expect.stringContaining('canceled at Mollie') });
+      expect(runB).toEqual({ done: true, note: expect.stringContaining('canceled at Mollie') });
+      expect(fake.subscriptions.get(due)?.status).toBe('canceled');
+      expect(fake.requests.filter((request) => request.method === 'DELETE')).toHaveLength(1);
+      expect(await t.ctx.db('import_handovers').where({ account_id: mollie.accountId, source_id: due }).first()).toMatchObject({
+        cancel_requested_at: expect.anything(),
+        held_at: null,
+      });
+      expect(await t.ctx.db('outbound_events').where({ account_id: mollie.accountId, event: 'import.handover_held' })).toEqual([]);
+    },
+  );
 });

@@ -101,9 +101,11 @@ export async function handOverMollieSubscription(
   const mollieCustomerId = customer?.provider_customer_id;
   if (!mollieCustomerId) throw new Error('Our customer is not linked to a Mollie customer.');
   const key: HandOverKey = { account_id: account.id, source: SOURCE, source_id: candidate.sourceId };
+  const mollie = (await provider.listSubscriptions(mollieCustomerId)).find((listed) => listed.id === candidate.sourceId);
+  // Our request is read after Mollie's listing, never before: a run at the same time may record and send its
+  // cancel in between, and Mollie's canceled would then look like the customer's (held, the merchant misled).
   const askedAt = (await importHandOversRepository.find(ctx.db, key))?.cancel_requested_at;
   const askedToCancel = Boolean(askedAt);
-  const mollie = (await provider.listSubscriptions(mollieCustomerId)).find((listed) => listed.id === candidate.sourceId);
   if (!mollie) {
     if (askedToCancel) return { done: true, note: 'Mollie no longer lists the subscription: it bills it no more' };
     return hold(ctx, key, subscription, 'Mollie no longer lists the subscription, and we never asked to cancel it,');
