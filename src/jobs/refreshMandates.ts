@@ -8,9 +8,10 @@ import type { Job, JobResult } from './types';
 const BATCH_SIZE = 200;
 
 /**
- * Asks the provider about pending mandates and valid ones that subscriptions are charged on, so a
- * mandate that became valid activates its draft subscriptions, and one revoked or invalid at the
- * provider is noticed before its next charge. One mandate failing is logged and the run goes on.
+ * Asks the provider about pending mandates and valid ones that subscriptions are charged on (or a takeover
+ * still waits for), so a mandate that became valid activates its draft subscriptions and moves its waiting
+ * takeovers, and one revoked or invalid at the provider is noticed before its next charge. One mandate
+ * failing is logged and the run goes on.
  */
 export async function refreshMandates(ctx: AppContext, signal: AbortSignal, batchSize = BATCH_SIZE): Promise<JobResult> {
   const result: JobResult = { processed: 0, failed: 0 };

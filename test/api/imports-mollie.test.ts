@@ -1,4 +1,7 @@
 import type { MollieFake } from '../../fakes/mollie/fake';
+import type { Account } from '../../src/context';
+import { handOverMollieSubscription } from '../../src/modules/imports/mollieHandOver';
+import type { SubscriptionRow } from '../../src/modules/subscriptions/repository';
 import { formatDate } from '../../src/time';
 import { cli } from '../cli/runInMemory';
 import { billAsOf } from '../support/billing';
@@ -382,6 +385,43 @@ describe.each(TEST_DATABASES)("imports of Mollie's own subscriptions (the Mollie
     },
   );
 
+  it(
+    'When our cancel never reached Mollie and the customer cancels there before the next run, then ours is held, not ' +
+      'released by our earlier request, and never charged',
+    async () => {
+      await t.ctx.db('accounts').where({ id: mollie.accountId }).update({ events_url: 'https://merchant.example/events' });
+      const anna = await customerWithMandate(fake);
+      const taken = fake.seedSubscription(anna.customerId, {
+        ...monthly({ startDate: '2026-09-05', nextPaymentDate: '2026-12-05' }),
+        mandateId: anna.mandateId,
+      });
+      fake.unreachable('DELETE', /\/subscriptions\//, 1);
+
+      const first = await postImport();
+      expect(rowsOf(first.body).get(taken)).toMatchObject({ outcome: 'failed', field: 'handover' });
+      expect(fake.subscriptions.get(taken)?.status).toBe('active'); // our cancel was never done
+      expect((await ours(taken)).handover_pending).toBeTruthy();
+
+      // Two days later, before the merchant runs the import again, the customer ends it at Mollie.
+      t.clock.set('2026-11-23T09:00:00Z');
+      const canceled = await fake.handle({
+        method: 'DELETE',
+        path: `/v2/customers/${anna.customerId}/subscriptions/${taken}`,
+        idempotencyKey: undefined,
+        body: {},
+      });
+      expect(canceled).toMatchObject({ status: 200 });
+
+      const again = await postImport();
+      expect(rowsOf(again.body).get(taken)).toMatchObject({ outcome: 'failed', field: 'handover' });
+      expect(rowsOf(again.body).get(taken)?.reason).toMatch(/^Held: /);
+      expect((await ours(taken)).handover_pending).toBeTruthy();
+      for (const date of ['2026-12-05', '2027-01-05']) expect(await mollie.billOn(date)).toContain(' 0 charged');
+      expect(await periodsCharged(taken)).toEqual([]);
+      expect(await t.ctx.db('outbound_events').where({ account_id: mollie.accountId, event: 'import.handover_held' })).toHaveLength(1);
+    },
+  );
+
   it('When the latest payment of a Mollie subscription is still under way, then it is left until it settles', async () => {
     const anna = await customerWithMandate(fake);
     const settling = fake.seedSubscription(anna.customerId, {
@@ -409,4 +449,44 @@ describe.each(TEST_DATABASES)("imports of Mollie's own subscriptions (the Mollie
         'canceled at Mollie; ours starts 2026-11-25',
     });
   });
+
+  it(
+    'When two runs hand the same subscription over at once and one lists Mollie only after the other canceled it, then the ' +
+      'cancel is ours for both: nothing is held and the merchant is not told the customer ended it',
+    async () => {
+      await t.ctx.db('accounts').where({ id: mollie.accountId }).update({ events_url: 'https://merchant.example/events' });
+      const anna = await customerWithMandate(fake);
+      const due = fake.seedSubscription(anna.customerId, {
+        ...monthly({ startDate: '2026-09-21', nextPaymentDate: TODAY, times: 6, timesRemaining: 4 }),
+        mandateId: anna.mandateId,
+      });
+      expect(rowsOf((await postImport()).body).get(due)?.reason).toContain('hand-over waits');
+      fake.runSubscriptions(TODAY); // Mollie made today's charge: the next run cancels it there.
+      t.clock.set('2026-11-22T08:00:00Z');
+
+      // Run B is about to list Mollie's subscriptions when run A hands the same one over, whole (records, cancels).
+      const account = (await t.ctx.db('accounts').where({ id: mollie.accountId }).first()) as Account;
+      const provider = await t.ctx.providers.forAccount(account);
+      const row = (await ours(due)) as SubscriptionRow;
+      const candidate = { sourceId: due, customer: null, mandate: null, subscription: null };
+      let runA: Awaited<ReturnType<typeof handOverMollieSubscription>> | undefined;
+      const listedAfterA = Object.assign(Object.create(provider) as typeof provider, {
+        listSubscriptions: async (customerId: string) => {
+          runA ??= await handOverMollieSubscription(t.ctx, account, provider, candidate, row);
+          return provider.listSubscriptions(customerId);
+        },
+      });
+      const runB = await handOverMollieSubscription(t.ctx, account, listedAfterA, candidate, row);
+
+      expect(runA).toMatchObject({ done: true, note: expect.stringContaining('canceled at Mollie') });
+      expect(runB).toEqual({ done: true, note: expect.stringContaining('canceled at Mollie') });
+      expect(fake.subscriptions.get(due)?.status).toBe('canceled');
+      expect(fake.requests.filter((request) => request.method === 'DELETE')).toHaveLength(1);
+      expect(await t.ctx.db('import_handovers').where({ account_id: mollie.accountId, source_id: due }).first()).toMatchObject({
+        cancel_requested_at: expect.anything(),
+        held_at: null,
+      });
+      expect(await t.ctx.db('outbound_events').where({ account_id: mollie.accountId, event: 'import.handover_held' })).toEqual([]);
+    },
+  );
 });

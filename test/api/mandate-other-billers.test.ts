@@ -3,6 +3,7 @@ import { startMandateTakeover } from '../../src/modules/mandates/takeover';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
+import { refuseUpdatesOf } from '../support/rowWriteFault';
 import { accountAtMollieFake, type MollieAccount } from '../support/mollieAccount';
 import { customerWithMandate } from '../support/mollieSubscriptions';
 import { useTestApp } from '../support/testApp';
@@ -161,6 +162,36 @@ describe.each(TEST_DATABASES)('mandates other billers use, and takeovers onto pe
       const updated = (await eventsOf(subscriptionId)).filter((event) => event.event === 'subscription.updated');
       expect(updated).toEqual([{ id: subscriptionId, event: 'subscription.updated', changes: ['provider_mandate_id'] }]);
       expect(mollie.fake.revokedMandates).toEqual([old]);
+    },
+  );
+
+  it(
+    'When the move of a waiting takeover fails after its mandate was saved valid, then a later refresh-mandates run still ' +
+      'moves it, once, and revokes the old mandate',
+    async () => {
+      const { customerId, mandateId: old, subscriptionId } = await subscribe(t, mollie.token);
+      const newMandate = await takeOver(customerId, 'pending');
+      mollie.fake.setMandateStatus(newMandate, 'valid');
+
+      // The move's write is refused (as a lock wait timeout would): the mandate is saved valid, nothing moved.
+      const undo = await refuseUpdatesOf(t.ctx.db, kind, 'subscriptions', subscriptionId);
+      t.clock.advance(60 * 60 * 1000);
+      const failed = await cli(t.ctx, 'jobs', 'run', 'refresh-mandates');
+      expect(failed.out).toEqual([expect.stringMatching(/ 1 failed/)]);
+      await undo();
+      expect(await mandateRow(newMandate)).toMatchObject({ status: 'valid' });
+      expect((await t.ctx.db('subscriptions').where({ id: subscriptionId }).first()).provider_mandate_id).toBe(old);
+      expect(mollie.fake.revokedMandates).toEqual([]);
+
+      for (let run = 0; run < 2; run += 1) {
+        t.clock.advance(60 * 60 * 1000);
+        expect((await cli(t.ctx, 'jobs', 'run', 'refresh-mandates')).code).toBe(0);
+        await t.ctx.background.idle();
+      }
+      expect((await t.ctx.db('subscriptions').where({ id: subscriptionId }).first()).provider_mandate_id).toBe(newMandate);
+      expect(mollie.fake.revokedMandates).toEqual([old]);
+      const updated = (await eventsOf(subscriptionId)).filter((event) => event.event === 'subscription.updated');
+      expect(updated).toEqual([{ id: subscriptionId, event: 'subscription.updated', changes: ['provider_mandate_id'] }]);
     },
   );
 });

@@ -43,9 +43,11 @@ export const importHandOversRepository = {
     }
   },
 
-  /** Records that we ask the source to cancel it; the first time's moment stays. */
-  recordCancelRequest: (db: Knex, key: HandOverKey, now: string) =>
-    whereKey(db, key).whereNull('cancel_requested_at').update({ cancel_requested_at: now, updated_at: now }),
+  /**
+   * Records that we ask the source to cancel it, at the moment of this (latest) request: a cancel the
+   * source made long after it was not ours (mollieHandOver's canceledByUs).
+   */
+  recordCancelRequest: (db: Knex, key: HandOverKey, now: string) => whereKey(db, key).update({ cancel_requested_at: now, updated_at: now }),
 
   /** Marks ours held: 1 the first time (when the merchant is told), 0 after. */
   markHeld: (db: Knex, key: HandOverKey, now: string): Promise<number> =>

@@ -1,7 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import type { PaymentProvider } from '../../providers';
 import type { ProviderSubscription } from '../../providers/types';
-import { calendarDateIn, formatNullableDate, toDbDateTime } from '../../time';
+import { calendarDateIn, formatNullableDate, fromDbDateTime, toDbDateTime } from '../../time';
 import { enqueueAccountEvent } from '../../outbox/events';
 import { customersRepository } from '../customers/repository';
 import type { SubscriptionRow } from '../subscriptions/repository';
@@ -25,6 +25,20 @@ function chargedAtMollie(charge: ScheduledCharge, mollie: ProviderSubscription, 
 const firstOf = (ours: SubscriptionRow) => formatNullableDate(ours.next_payment_at) ?? 'none: its charges were all made at Mollie';
 
 const SOURCE = 'mollie-subscriptions' as const;
+
+/** How far Mollie's clock may stand from ours. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Whether Mollie's cancel is the one we last asked for: our request reaches Mollie within the call's
+ * timeout, so Mollie cancels it by then (give or take the clocks). Canceled later, our request never
+ * arrived (a lost connection, a killed run) and someone else — the customer — ended it meanwhile.
+ */
+function canceledByUs(ctx: AppContext, mollie: ProviderSubscription, askedAt: string | null | undefined): boolean {
+  if (!askedAt) return false;
+  if (mollie.canceledAt === null) return true;
+  return mollie.canceledAt.getTime() <= fromDbDateTime(askedAt).getTime() + ctx.config.MOLLIE_TIMEOUT_MS + CLOCK_SKEW_MS;
+}
 
 /**
  * Mollie's subscription stopped without our asking: the customer (or someone in Mollie's dashboard)
@@ -68,12 +82,13 @@ async function hold(ctx: AppContext, key: HandOverKey, ours: SubscriptionRow, wh
  * twice nor skips one. Mollie's subscription is read again (the run may come days after ours was made).
  * Completed there: nothing more is billed there. Canceled there: only a cancel we asked for (recorded in
  * `import_handovers` before it was sent) hands ours over; any other cancel was the customer's, and ours is
- * held (see hold). Due today or earlier there: Mollie makes that charge on its daily run, ours starts after
- * it, and the hand-over waits until Mollie has made it (its next payment date moved on) before canceling
- * it; a later run finishes. Any period Mollie charged since ours was made is taken out of ours first. A
- * lost answer to the cancel, or a crash before it was sent, leaves the row failed on `handover` and ours
- * pending; the next run finds our recorded request and either Mollie's canceled (ours) or still active
- * (the cancel is sent again: safe to repeat).
+ * held (see hold), and so is one canceled there well after our last request (canceledByUs). Due today or
+ * earlier there: Mollie makes that charge on its daily run, ours starts after it, and the hand-over waits
+ * until Mollie has made it (its next payment date moved on) before canceling it; a later run finishes.
+ * Any period Mollie charged since ours was made is taken out of ours first. A lost answer to the cancel,
+ * or a crash before it was sent, leaves the row failed on `handover` and ours pending; the next run finds
+ * our recorded request and either Mollie's canceled (ours) or still active (the cancel is sent again, its
+ * moment recorded anew: safe to repeat).
  */
 export async function handOverMollieSubscription(
   ctx: AppContext,
@@ -86,8 +101,11 @@ export async function handOverMollieSubscription(
   const mollieCustomerId = customer?.provider_customer_id;
   if (!mollieCustomerId) throw new Error('Our customer is not linked to a Mollie customer.');
   const key: HandOverKey = { account_id: account.id, source: SOURCE, source_id: candidate.sourceId };
-  const askedToCancel = Boolean((await importHandOversRepository.find(ctx.db, key))?.cancel_requested_at);
   const mollie = (await provider.listSubscriptions(mollieCustomerId)).find((listed) => listed.id === candidate.sourceId);
+  // Our request is read after Mollie's listing, never before: a run at the same time may record and send its
+  // cancel in between, and Mollie's canceled would then look like the customer's (held, the merchant misled).
+  const askedAt = (await importHandOversRepository.find(ctx.db, key))?.cancel_requested_at;
+  const askedToCancel = Boolean(askedAt);
   if (!mollie) {
     if (askedToCancel) return { done: true, note: 'Mollie no longer lists the subscription: it bills it no more' };
     return hold(ctx, key, subscription, 'Mollie no longer lists the subscription, and we never asked to cancel it,');
@@ -98,7 +116,7 @@ export async function handOverMollieSubscription(
   const from = moved ? `Mollie charged up to it, so ours now starts ${firstOf(ours)}` : `ours starts ${firstOf(ours)}`;
   if (mollie.status === 'completed') return { done: true, note: `completed at Mollie; ${from}` };
   if (mollie.status === 'canceled') {
-    if (askedToCancel) return { done: true, note: `canceled at Mollie; ${from}` };
+    if (canceledByUs(ctx, mollie, askedAt)) return { done: true, note: `canceled at Mollie; ${from}` };
     return hold(ctx, key, ours, "Mollie's subscription was canceled without our asking (by the customer, or in its dashboard)");
   }
   if (mollie.nextPaymentDate !== null && mollie.nextPaymentDate <= today) {

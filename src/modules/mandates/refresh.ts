@@ -68,7 +68,8 @@ export async function refreshMandate(ctx: AppContext, mandate: MandateRow): Prom
   }
   const fields = providerFieldsOf(remote);
   await mandatesRepository.update(ctx.db, mandate, { ...fields, checked_at: now, updated_at: now });
-  // Turned valid: takeovers that waited for it move now (the old mandates are revoked only then).
+  // Turned valid: takeovers that waited for it move now (the old mandates are revoked only then). Should the move
+  // fail or the process die after the save, a takeover still waiting brings the mandate back (dueForRefresh).
   if (remote.status === 'valid') await moveWaitingTakeovers(ctx, { ...mandate, ...fields });
   const activated = remote.status === 'valid' ? await activateDraftsOn(ctx, mandate) : 0;
   return { status: remote.status, ended: false, activated };

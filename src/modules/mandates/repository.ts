@@ -62,20 +62,33 @@ export const mandatesRepository = {
   /**
    * The mandates whose state at the provider matters now, across accounts, oldest checked first
    * (never checked before all): pending ones (they may have become valid), and valid ones that
-   * subscriptions are or will be charged on (they may have been revoked). None revoked here.
+   * subscriptions are or will be charged on (they may have been revoked) or that a takeover still waits
+   * for: saved valid but not moved (a crash or a failed write between the two), nothing else would ever
+   * move it and the old mandate would keep charging. None revoked here.
    */
   dueForRefresh: (db: Knex, limit: number): Promise<MandateRow[]> =>
     table(db)
       .whereNull('revoked_at')
       .andWhere((due) =>
-        due.where('status', 'pending').orWhere((inUse) =>
-          inUse.where('status', 'valid').whereExists((used) =>
-            used
-              .select(db.raw('1'))
-              .from('subscriptions')
-              .whereRaw('subscriptions.provider_mandate_id = mandates.id')
-              .whereRaw('subscriptions.account_id = mandates.account_id')
-              .whereIn('subscriptions.status', [...IN_USE_BY]),
+        due.where('status', 'pending').orWhere((valid) =>
+          valid.where('status', 'valid').andWhere((needed) =>
+            needed
+              .whereExists((used) =>
+                used
+                  .select(db.raw('1'))
+                  .from('subscriptions')
+                  .whereRaw('subscriptions.provider_mandate_id = mandates.id')
+                  .whereRaw('subscriptions.account_id = mandates.account_id')
+                  .whereIn('subscriptions.status', [...IN_USE_BY]),
+              )
+              .orWhereExists((waited) =>
+                waited
+                  .select(db.raw('1'))
+                  .from('mandate_waiting_takeovers')
+                  .whereRaw('mandate_waiting_takeovers.account_id = mandates.account_id')
+                  .whereRaw('mandate_waiting_takeovers.mandate_id = mandates.id')
+                  .whereNull('mandate_waiting_takeovers.moved_at'),
+              ),
           ),
         ),
       )
