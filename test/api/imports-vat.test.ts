@@ -88,6 +88,17 @@ describe.each(TEST_DATABASES)('the VAT of imported subscriptions on %s', (kind) 
       });
     });
 
+    it('When the merchant then gives the imported subscription invoice rules, then its charges are invoiced by them', async () => {
+      const res = await t.as(token).post('/api/v2/imports', { source: 'csv', csv: [header, row('MAG-5', '')].join('\n') });
+      expect(res.body.counts).toMatchObject({ created: 1, failed: 0 });
+      const [ours] = await t.ctx.db('subscriptions').where({ account_id: accountId });
+      const invoiceRules = [{ quantity: 1, description: 'Magazine MAG-5', amount: 10, vat: '9' }];
+      const rules = [{ amount: 10.9, interval: 'month', interval_amount: 1, invoice_rules: invoiceRules }];
+      expect((await t.as(token).patch(`/api/v2/subscriptions/${ours.id}`, { rules })).status).toBe(200);
+      await billAndSettle();
+      expect(await invoicesOf(t, token, accountId)).toEqual([expect.objectContaining(ninePercent('Magazine MAG-5'))]);
+    });
+
     it('When the CLI import names --vat-rate, then rows without a vat_rate are invoiced at it; a bad value fails its row', async () => {
       const path = `${tmpdir()}/vat-${process.pid}-${counter}.csv`;
       writeFileSync(path, [header, row('MAG-3', ''), row('MAG-4', 'nine')].join('\n'));
