@@ -88,6 +88,17 @@ describe.each(TEST_DATABASES)('the VAT of imported subscriptions on %s', (kind) 
       });
     });
 
+    it('When the merchant then gives the imported subscription invoice rules, then its charges are invoiced by them', async () => {
+      const res = await t.as(token).post('/api/v2/imports', { source: 'csv', csv: [header, row('MAG-5', '')].join('\n') });
+      expect(res.body.counts).toMatchObject({ created: 1, failed: 0 });
+      const [ours] = await t.ctx.db('subscriptions').where({ account_id: accountId });
+      const invoiceRules = [{ quantity: 1, description: 'Magazine MAG-5', amount: 10, vat: '9' }];
+      const rules = [{ amount: 10.9, interval: 'month', interval_amount: 1, invoice_rules: invoiceRules }];
+      expect((await t.as(token).patch(`/api/v2/subscriptions/${ours.id}`, { rules })).status).toBe(200);
+      await billAndSettle();
+      expect(await invoicesOf(t, token, accountId)).toEqual([expect.objectContaining(ninePercent('Magazine MAG-5'))]);
+    });
+
     it('When the CLI import names --vat-rate, then rows without a vat_rate are invoiced at it; a bad value fails its row', async () => {
       const path = `${tmpdir()}/vat-${process.pid}-${counter}.csv`;
       writeFileSync(path, [header, row('MAG-3', ''), row('MAG-4', 'nine')].join('\n'));
@@ -199,6 +210,44 @@ describe.each(TEST_DATABASES)('the VAT of imported subscriptions on %s', (kind) 
       await processDueWebhookCalls(t.ctx, new AbortController().signal);
       await t.ctx.background.idle();
       expect(await invoicesOf(t, shop.token, shop.accountId)).toEqual([expect.objectContaining(ninePercent('Coffee of the month'))]);
+    });
+
+    it("When a tax-inclusive store's subscription charges 10.00 with 1.74 tax, then ours is at its 21 %, not 21.1 %", async () => {
+      // WooCommerce with prices entered with tax: 10.00 at 21 % is 8.26 + 1.74 (the tax rounded from the gross, not from 8.26).
+      const account = (await t.ctx.db('accounts').where({ id: shop.accountId }).first()) as Account;
+      const provider = await t.ctx.providers.forAccount(account);
+      const customer = await provider.createCustomer({ name: 'Bea Smit', email: 'bea@example.test', locale: null, reference: 'I' }, 'c-i');
+      const mandate = await provider.createMandate(
+        {
+          customerId: customer.id,
+          consumerName: 'B. Smit',
+          consumerAccount: 'NL91ABNA0417164300',
+          consumerBic: null,
+          signatureDate: '2025-01-02',
+          mandateReference: 'WCS-INCL',
+        },
+        'm-i',
+      );
+      const line = { id: 1, name: 'Tea box', product_id: 15, variation_id: 0, quantity: 1, total: '8.26', total_tax: '1.74' };
+      shop.store.addSubscription(
+        { total: '10.00', total_tax: '1.74', next_payment_date_gmt: '2026-12-05T10:00:00', line_items: [line] },
+        { _mollie_customer_id: customer.id, _mollie_mandate_id: mandate.id },
+      );
+      const res = await t.as(shop.token).post('/api/v2/imports', { source: 'woocommerce-subscriptions' });
+      expect(res.body.counts).toMatchObject({ created: 1, failed: 0 });
+      const rules = await t.ctx.db('invoice_rules').where({ account_id: shop.accountId });
+      expect(rules.map((rule) => rule.vat)).toEqual(['21']);
+
+      // Its renewal's invoice never names a rate the store did not charge (per-line rounding of 8.26 at 21 % gives 1.73, not 1.74).
+      await billAsOf(t.ctx, '2026-12-05');
+      for (const payment of await t.ctx.db('payments').where({ account_id: shop.accountId, purpose: 'charge' })) {
+        await request(t.app).post(`/webhooks/mollie?account=${account.public_ref}`).type('form').send({ id: payment.provider_payment_id });
+      }
+      await processDueWebhookCalls(t.ctx, new AbortController().signal);
+      await t.ctx.background.idle();
+      const invoices = await invoicesOf(t, shop.token, shop.accountId);
+      expect(invoices).toHaveLength(1);
+      expect(invoices[0]?.lines).toEqual([expect.objectContaining({ vat: '21' })]);
     });
   });
 });

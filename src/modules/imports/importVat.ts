@@ -31,8 +31,11 @@ export function invoicedAtRate(description: string, gross: number, rate: string)
 
 /**
  * The VAT rate a part was taxed at, from its amount without tax and its tax: the percentage (whole,
- * else with one or two decimals) whose VAT, rounded as an invoice line's, is exactly that tax. Null
- * for no tax; undefined when no one rate gives it (mixed rates, or an amount too small to tell).
+ * else with one or two decimals) whose VAT is exactly that tax, rounded as an invoice line's (from the
+ * amount without tax) or as a store with prices entered with tax rounds it (from the amount with tax).
+ * Both roundings are tried at each precision before a finer one: 10.00 with 21 % in it is 8.26 and
+ * 1.74, which 21.1 % of 8.26 also gives — a rate no one charged. Null for no tax; undefined when no
+ * one rate gives it (mixed rates, or an amount too small to tell).
  */
 function derivedRate(net: number, tax: number): string | null | undefined {
   if (tax === 0) return null;
@@ -42,7 +45,7 @@ function derivedRate(net: number, tax: number): string | null | undefined {
     const percent = Math.round((tax * 100 * scale) / net) / scale;
     if (percent > 100) return undefined;
     const rate = String(percent);
-    if (vatCents(net, rate) === tax) return rate;
+    if (vatCents(net, rate) === tax || splitInclusive(net + tax, rate).vat === tax) return rate;
   }
   return undefined;
 }

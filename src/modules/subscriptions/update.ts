@@ -60,6 +60,8 @@ export function updateSubscription(
       }
       if (input.rules !== undefined) {
         columns.next_charge_date = await replaceRulesFromNextPeriod(trx, account, row, { rules: input.rules });
+        // Invoice rules the merchant gives for every rule say the VAT an import or a store could not: invoiced by them from now on.
+        if (row.invoice_refusal && input.rules.every((rule) => rule.invoice_rules?.length)) columns.invoice_refusal = null;
         changes.push('rules');
       }
       if (changes.length) await enqueueSubscriptionUpdated(trx, row, changes, stamp);
