@@ -241,12 +241,26 @@ class RPS_Gateway extends WC_Payment_Gateway {
 			$key .= '-' . $failed_before;
 		}
 		$body['reference'] = $key;
-		// The service's refund.* callback waits while this asks, so it does not record this refund a second time.
-		RPS_Refunds::claim( $order );
+		// One claim with the service's refund.* callback: while this asks, the callback waits (and is retried); while
+		// the callback records refunds, this one is refused, so neither records the other's refund a second time.
+		$held = RPS_Refunds::claim( $order, RPS_Refunds::BY_BUTTON );
+		if ( RPS_Refunds::BY_CALLBACK === $held ) {
+			return new WP_Error( 'rps_refund_failed', __( 'The refunds of this order are being recorded from the service just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', 'recurring-payments-bridge' ) );
+		}
+		if ( null !== $held ) {
+			return new WP_Error( 'rps_refund_failed', __( 'Another refund of this order is being made just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', 'recurring-payments-bridge' ) );
+		}
+		$result = null;
 		try {
-			return $this->ask_for_refund( $order, $payment_id, $body, $key, $cents, $failed_before );
+			$result = $this->ask_for_refund( $order, $payment_id, $body, $key, $cents, $failed_before );
+			return $result;
 		} finally {
-			RPS_Refunds::release( $order );
+			if ( true === $result ) {
+				RPS_Refunds::release( $order );
+			} else {
+				// WooCommerce deletes its record of a failed refund after this returns: until then a callback would count it.
+				RPS_Refunds::release_after_cleanup( $order );
+			}
 		}
 	}
 

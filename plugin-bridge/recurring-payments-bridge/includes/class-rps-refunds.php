@@ -17,8 +17,11 @@ final class RPS_Refunds {
 	public const RECORDED_META = '_rps_refunds_recorded';
 	/** A button press this soon after such a record, for the same amount, is taken for the lost refund's retry. */
 	private const RECENT_SECONDS = 900;
-	/** While the refund button waits for the service, a callback leaves the order to it (and is retried later). */
+	/** How long a claim on an order's refunds holds: longer than the button's call to the service takes. */
 	private const CLAIM_SECONDS = 120;
+	/** Who holds an order's refund claim: the refund button asking the service, or a callback recording refunds. */
+	public const BY_BUTTON   = 'button';
+	public const BY_CALLBACK = 'callback';
 
 	public function __construct( private readonly RPS_Api_Client $api ) {}
 
@@ -50,17 +53,42 @@ final class RPS_Refunds {
 		return null;
 	}
 
-	/** The refund button is asking the service for this order: a callback meanwhile waits (503, retried). */
-	public static function claim( WC_Order $order ): void {
-		update_option( self::claim_name( $order ), time(), false );
+	/**
+	 * One claim per order for both the refund button and the `refund.*` callback: a row with a unique name, so
+	 * of the two only one reads the order's refunds and writes a record of one at a time. Without it a callback
+	 * that read the refunds before the button's record existed would record the same refund a second time.
+	 *
+	 * @return string|null null when claimed; otherwise who holds it (BY_BUTTON or BY_CALLBACK)
+	 */
+	public static function claim( WC_Order $order, string $by ): ?string {
+		$name  = self::claim_name( $order->get_id() );
+		$claim = array( 'by' => $by, 'at' => time() );
+		if ( ! add_option( $name, $claim, '', false ) ) {
+			$held = get_option( $name, array() );
+			$held = is_array( $held ) ? $held : array( 'at' => (int) $held );
+			if ( time() - (int) ( $held['at'] ?? 0 ) < self::CLAIM_SECONDS ) {
+				return self::BY_BUTTON === ( $held['by'] ?? '' ) ? self::BY_BUTTON : self::BY_CALLBACK;
+			}
+			update_option( $name, $claim, false ); // Left by a request that died: it expired.
+		}
+		return null;
 	}
 
 	public static function release( WC_Order $order ): void {
-		delete_option( self::claim_name( $order ) );
+		delete_option( self::claim_name( $order->get_id() ) );
 	}
 
-	private static function claim_name( WC_Order $order ): string {
-		return 'rps_refunding_' . $order->get_id();
+	/**
+	 * Released when the request ends: after a failed refund WooCommerce deletes its refund record only once the
+	 * gateway has answered, and a callback in between would count that doomed record as refunded.
+	 */
+	public static function release_after_cleanup( WC_Order $order ): void {
+		$order_id = $order->get_id();
+		add_action( 'shutdown', static fn () => delete_option( self::claim_name( $order_id ) ) );
+	}
+
+	private static function claim_name( int $order_id ): string {
+		return 'rps_refunds_claim_' . $order_id;
 	}
 
 	/**
@@ -71,23 +99,17 @@ final class RPS_Refunds {
 	 * @return array{0: int, 1: string} the HTTP status to answer and what was done
 	 */
 	public function record_missing( WC_Order $order, string $payment_id ): array {
-		if ( time() - (int) get_option( self::claim_name( $order ), 0 ) < self::CLAIM_SECONDS ) {
-			return array( 503, 'a refund is being made' ); // The service retries the event.
-		}
-		// A row with a unique name, not a lock: of two callbacks at the same moment, one records.
-		$recording = 'rps_recording_refunds_' . $order->get_id();
-		if ( ! add_option( $recording, time(), '', false ) ) {
-			if ( time() - (int) get_option( $recording, 0 ) < self::CLAIM_SECONDS ) {
-				return array( 503, 'refunds being recorded' );
-			}
-			update_option( $recording, time(), false );
+		$held = self::claim( $order, self::BY_CALLBACK );
+		if ( null !== $held ) { // The service retries the event.
+			return array( 503, self::BY_BUTTON === $held ? 'a refund is being made' : 'refunds being recorded' );
 		}
 		try {
-			// Read again under the claim: the other callback may have recorded refunds since this one loaded the order.
+			// Read again under the claim: the button or another callback may have recorded a refund since this one
+			// loaded the order, and what is missing is counted from the refunds as they are now.
 			$fresh = RPS_Callback::fresh_order( $order->get_id() );
 			return $this->record_under_claim( $fresh instanceof WC_Order ? $fresh : $order, $payment_id );
 		} finally {
-			delete_option( $recording );
+			self::release( $order );
 		}
 	}
 

@@ -18,7 +18,7 @@ final class RPS_Stub_State {
 	public static array $logs = array();
 	/** @var list<array<string, mixed>> requests the plugin made: url and args */
 	public static array $requests = array();
-	/** @var list<array<string, mixed>|WP_Error> answers for wp_remote_request, in order; empty: real HTTP */
+	/** @var list<array<string, mixed>|WP_Error|Closure> answers for wp_remote_request, in order; empty: real HTTP */
 	public static array $responses = array();
 	/** @var array<string, int> transient name => the expiration it was set with, in seconds */
 	public static array $transient_expirations = array();

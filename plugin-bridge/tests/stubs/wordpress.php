@@ -21,7 +21,15 @@ final class RPS_Stub_Exit extends RuntimeException {
 	}
 }
 
+/** What runs when the request ends (`shutdown`): a test ends a request with StubTestCase::request_ends(). */
+final class RPS_Stub_Shutdown {
+	/** @var list<callable> */
+	public static array $callbacks = array();
+}
 function add_action( string $hook, callable|array|string $callback, int $priority = 10, int $args = 1 ): bool {
+	if ( 'shutdown' === $hook && is_callable( $callback ) ) {
+		RPS_Stub_Shutdown::$callbacks[] = $callback;
+	}
 	return true;
 }
 /**
@@ -141,7 +149,9 @@ function is_wp_error( mixed $thing ): bool {
 function wp_remote_request( string $url, array $args = array() ): array|WP_Error {
 	RPS_Stub_State::$requests[] = array( 'url' => $url, 'args' => $args );
 	if ( array() !== RPS_Stub_State::$responses ) {
-		return array_shift( RPS_Stub_State::$responses );
+		$answer = array_shift( RPS_Stub_State::$responses );
+		// A queued closure is another request that runs while this one waits for its answer, then answers it.
+		return $answer instanceof Closure ? $answer() : $answer;
 	}
 	$headers = array();
 	foreach ( $args['headers'] ?? array() as $name => $value ) {

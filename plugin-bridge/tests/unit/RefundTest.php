@@ -33,7 +33,7 @@ final class RefundTest extends StubTestCase {
 		$this->assertSame( array( 'amount' => 5, 'description' => 'Broken cup', 'reference' => $headers['Idempotency-Key'] ), $body );
 		$this->assertStringContainsString( 'rfd_1', implode( "\n", self::stored()['notes'] ) );
 		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
-		$this->assertArrayNotHasKey( 'rps_refunding_42', RPS_Stub_State::$options, 'the claim is released' );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'the claim is released' );
 	}
 
 	public function test_a_refusal_of_the_service_is_a_wp_error_with_its_reason(): void {
@@ -82,6 +82,7 @@ final class RefundTest extends StubTestCase {
 		self::no_answer(); // The service made the refund; its answer was lost.
 		$this->assertInstanceOf( WP_Error::class, ( new RPS_Gateway() )->process_refund( 42, 5, '' ) );
 		$reference = self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' )['reference'];
+		self::request_ends(); // WooCommerce has deleted its record of the failed refund.
 
 		// Pressed again (a day later: past the service's Idempotency-Key window), for the same refund of the order.
 		self::answer( 200, array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'refunded', 'amount' => '5.00', 'reference' => $reference ) ) ) );
@@ -120,6 +121,7 @@ final class RefundTest extends StubTestCase {
 		$this->assertInstanceOf( WP_Error::class, $failed );
 		$this->assertSame( 'The refund failed at the payment provider: Insufficient balance', $failed->get_error_message() );
 		$first = self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' )['reference'];
+		self::request_ends();
 
 		RPS_Stub_State::$requests = array();
 		self::answer( 200, array( 'data' => array() ) );
@@ -142,7 +144,7 @@ final class RefundTest extends StubTestCase {
 		$this->assertSame( array( 200, 'recorded rfd_1' ), self::refund_callback() );
 		$this->assertSame( array( array( 'amount' => '5.00', 'reason' => 'Broken cup', 'refund_payment' => false ) ), self::stored()['refunds'] );
 		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
-		$this->assertArrayNotHasKey( 'rps_recording_refunds_42', RPS_Stub_State::$options, 'the claim is released' );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'the claim is released' );
 
 		// The event again (delivered at least once): nothing more.
 		self::answer( 200, $refunds );
@@ -168,16 +170,121 @@ final class RefundTest extends StubTestCase {
 
 	public function test_a_refund_callback_while_the_refund_button_waits_for_the_service_is_answered_503_to_come_again(): void {
 		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
-		update_option( 'rps_refunding_42', time() );
+		add_option( 'rps_refunds_claim_42', array( 'by' => RPS_Refunds::BY_BUTTON, 'at' => time() ) );
 		$this->assertSame( array( 503, 'a refund is being made' ), self::refund_callback() );
 		$this->assertSame( array(), self::requests_made() );
 	}
 
 	public function test_a_refund_callback_while_another_records_the_orders_refunds_is_answered_503_to_come_again(): void {
 		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
-		add_option( 'rps_recording_refunds_42', time() );
+		add_option( 'rps_refunds_claim_42', array( 'by' => RPS_Refunds::BY_CALLBACK, 'at' => time() ) );
 		$this->assertSame( array( 503, 'refunds being recorded' ), self::refund_callback() );
 		$this->assertSame( array(), self::requests_made() );
-		$this->assertArrayHasKey( 'rps_recording_refunds_42', RPS_Stub_State::$options, 'the other one keeps its claim' );
+		$this->assertArrayHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'the other one keeps its claim' );
+	}
+
+	/**
+	 * As WooCommerce's refund button: its refund record is written first, then the gateway is asked; a record
+	 * whose refund failed is deleted again (after the gateway answered).
+	 */
+	private static function press_refund_button( string $amount ): bool|WP_Error {
+		RPS_Stub_State::$orders[42]['refunds'][] = array( 'amount' => $amount, 'reason' => '', 'refund_payment' => true );
+		$result                                  = ( new RPS_Gateway() )->process_refund( 42, $amount, '' );
+		if ( true !== $result ) {
+			array_pop( RPS_Stub_State::$orders[42]['refunds'] );
+		}
+		return $result;
+	}
+
+	/** The first press whose answer was lost: the refund went out under this reference. */
+	private function lost_first_refund(): string {
+		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		self::answer( 200, array( 'data' => array() ) );
+		self::no_answer();
+		$this->assertInstanceOf( WP_Error::class, self::press_refund_button( '5.00' ) );
+		self::request_ends();
+		$this->assertSame( array(), self::stored()['refunds'] ?? array() );
+		$reference                = self::body_sent_to( 'POST', '/api/v2/payments/pay_first/refunds' )['reference'];
+		RPS_Stub_State::$requests = array();
+		return $reference;
+	}
+
+	public function test_the_button_pressed_while_a_callback_records_the_refunds_is_refused_and_the_refund_is_recorded_once(): void {
+		$reference = $this->lost_first_refund();
+		$refunds   = array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'refunded', 'amount' => '5.00', 'reference' => $reference ) ) );
+		$button    = null;
+		// The callback has read the order and waits for the service's refunds when the merchant presses again.
+		self::meanwhile(
+			static function () use ( &$button, $refunds ): void {
+				self::answer( 200, $refunds ); // What the button would be told, were it to ask.
+				$button = self::press_refund_button( '5.00' );
+			},
+			200,
+			$refunds
+		);
+
+		$callback = self::refund_callback();
+
+		$this->assertSame( array( array( 'amount' => '5.00', 'reason' => '', 'refund_payment' => false ) ), self::stored()['refunds'], 'one record of the refund' );
+		$this->assertSame( array( 200, 'recorded rfd_1' ), $callback );
+		$this->assertInstanceOf( WP_Error::class, $button );
+		$this->assertSame( 'The refunds of this order are being recorded from the service just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', $button->get_error_message() );
+		$this->assertSame( array( 'GET /api/v2/payments/pay_first/refunds' ), self::requests_made(), 'the button asked nothing' );
+		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options );
+	}
+
+	public function test_a_callback_while_the_button_asks_is_answered_503_and_after_the_buttons_record_records_nothing_more(): void {
+		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		$callback = null;
+		self::answer( 200, array( 'data' => array() ) );
+		// The service made the refund and its callback arrives before the service's answer reaches the button.
+		self::meanwhile(
+			static function () use ( &$callback ): void {
+				$callback = self::refund_callback();
+			},
+			201,
+			array( 'id' => 'rfd_1', 'status' => 'pending', 'amount' => '5.00' )
+		);
+
+		$this->assertTrue( self::press_refund_button( '5.00' ) );
+
+		$this->assertSame( array( 503, 'a refund is being made' ), $callback );
+		$this->assertSame( array( 'GET /api/v2/payments/pay_first/refunds', 'POST /api/v2/payments/pay_first/refunds' ), self::requests_made() );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'released after a refund that went out' );
+
+		// The service retries the event.
+		self::answer( 200, array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'pending', 'amount' => '5.00' ) ) ) );
+		$this->assertSame( array( 200, 'refunds up to date' ), self::refund_callback() );
+		$this->assertCount( 1, self::stored()['refunds'] );
+	}
+
+	public function test_a_callback_before_woocommerce_deleted_a_failed_refunds_record_waits_and_then_records_the_refund(): void {
+		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		self::answer( 200, array( 'data' => array() ) );
+		self::no_answer(); // The refund went out; its answer was lost.
+		RPS_Stub_State::$orders[42]['refunds'][] = array( 'amount' => '5.00', 'reason' => '', 'refund_payment' => true );
+		$this->assertInstanceOf( WP_Error::class, ( new RPS_Gateway() )->process_refund( 42, '5.00', '' ) );
+
+		// The callback arrives before WooCommerce deletes its record of the refund it takes for failed.
+		$this->assertSame( array( 503, 'a refund is being made' ), self::refund_callback() );
+
+		array_pop( RPS_Stub_State::$orders[42]['refunds'] );
+		self::request_ends();
+		self::answer( 200, array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'refunded', 'amount' => '5.00' ) ) ) );
+		$this->assertSame( array( 200, 'recorded rfd_1' ), self::refund_callback() );
+		$this->assertSame( array( array( 'amount' => '5.00', 'reason' => '', 'refund_payment' => false ) ), self::stored()['refunds'] );
+	}
+
+	public function test_the_button_pressed_while_another_press_waits_for_the_service_is_refused_without_asking(): void {
+		self::paid_order();
+		add_option( 'rps_refunds_claim_42', array( 'by' => RPS_Refunds::BY_BUTTON, 'at' => time() ) );
+
+		$result = ( new RPS_Gateway() )->process_refund( 42, '5.00', '' );
+
+		$this->assertInstanceOf( WP_Error::class, $result );
+		$this->assertSame( 'Another refund of this order is being made just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', $result->get_error_message() );
+		$this->assertSame( array(), self::requests_made() );
+		$this->assertArrayHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'the other press keeps its claim' );
 	}
 }

@@ -12,6 +12,7 @@ abstract class StubTestCase extends TestCase {
 	protected function setUp(): void {
 		RPS_Stub_State::reset();
 		RPS_Stub_Filters::$callbacks = array();
+		RPS_Stub_Shutdown::$callbacks = array();
 		WC_Order::$lines_of          = array();
 		RPS_Return::reset();
 		RPS_Settings::update(
@@ -27,6 +28,28 @@ abstract class StubTestCase extends TestCase {
 	/** @param array<string, mixed> $body */
 	protected static function answer( int $status, array $body ): void {
 		RPS_Stub_State::$responses[] = array( 'response' => array( 'code' => $status ), 'body' => json_encode( $body ) );
+	}
+
+	/**
+	 * Another request runs while the plugin waits for this answer (its own answers are queued after this one);
+	 * then the answer arrives.
+	 *
+	 * @param array<string, mixed> $body
+	 */
+	protected static function meanwhile( Closure $other_request, int $status, array $body ): void {
+		RPS_Stub_State::$responses[] = static function () use ( $other_request, $status, $body ): array {
+			$other_request();
+			return array( 'response' => array( 'code' => $status ), 'body' => json_encode( $body ) );
+		};
+	}
+
+	/** The request ends: what the plugin left for WordPress's `shutdown` runs. */
+	protected static function request_ends(): void {
+		$callbacks                    = RPS_Stub_Shutdown::$callbacks;
+		RPS_Stub_Shutdown::$callbacks = array();
+		foreach ( $callbacks as $callback ) {
+			$callback();
+		}
 	}
 
 	protected static function no_answer(): void {
