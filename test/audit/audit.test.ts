@@ -191,9 +191,17 @@ describe.each(TEST_DATABASES)('the ledger audit on %s', (kind) => {
     const noNote = await violations();
     expect(noNote.found).toEqual([expect.objectContaining({ invariant: 'credit_note_of_money_back', rows: [refund.id, paidPayment.id] })]);
 
-    await t.ctx
-      .db('refunds')
-      .insert({ ...refund, id: newId('rfd'), amount: 1000, status: 'pending', origin_key: null, provider_refund_id: null });
+    await t.ctx.db('refunds').insert({
+      ...refund,
+      id: newId('rfd'),
+      amount: 1000,
+      status: 'pending',
+      origin_key: null,
+      provider_refund_id: null,
+      reference: null,
+      // The payment's next refund: refunds are numbered on their payment (migration 056).
+      sequence: Number(refund.sequence ?? 0) + 1,
+    });
     await t.ctx.db('sandbox_payments').where({ id: paidPayment.provider_payment_id }).update({ amount_refunded: 2000 });
     const { found } = await violations();
     expect(found.map((finding) => finding.invariant)).toEqual([
