@@ -248,6 +248,8 @@ describe.each(TEST_DATABASES)('the VAT of imported subscriptions on %s', (kind) 
       const invoices = await invoicesOf(t, shop.token, shop.accountId);
       expect(invoices).toHaveLength(1);
       expect(invoices[0]?.lines).toEqual([expect.objectContaining({ vat: '21' })]);
+      // Issued at the store's tax, so its lines add up to the 10.00 charged.
+      expect(invoices[0]).toMatchObject({ status: 'issued', total_excluding_vat: '8.26', total_vat: '1.74', total_including_vat: '10.00' });
     });
   });
 });

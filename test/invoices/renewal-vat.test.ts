@@ -99,6 +99,40 @@ describe.each(TEST_DATABASES)('renewal invoices at the store’s VAT on %s', (ki
     }
   });
 
+  it('When a store with prices entered with tax charges 10.00 at 21 %, then both invoices are issued at its 8.26 + 1.74', async () => {
+    // The store rounds the tax from the gross (1.74); 21 % of 8.26 would be 1.73, lines adding up to 9.99, not the 10.00 charged.
+    const productId = store.addSubscriptionProduct({ name: 'Tea club', price: '10.00', period: 'month' });
+    const [shopOrderId] = store.addOrders(1, () => ({
+      status: 'pending',
+      total: '10.00',
+      prices_include_tax: true,
+      line_items: [
+        {
+          id: 1,
+          name: 'Tea club',
+          product_id: productId,
+          quantity: 1,
+          subtotal: '8.26',
+          subtotal_tax: '1.74',
+          total: '8.26',
+          total_tax: '1.74',
+          taxes: [{ id: 1, total: '1.735537', subtotal: '1.735537' }],
+        },
+      ],
+      tax_lines: [{ id: 91, rate_id: 1, rate_code: 'NL-BTW-1', rate_percent: 21 }],
+    })) as [number];
+    await paidStoreOrder(t, token, shopOrderId, '10.00');
+    expect(await renewed('2026-12-21')).toBe(1000);
+    const all = await invoices();
+    expect(all).toHaveLength(2); // the first period's (paid at the checkout) and the renewal's
+    for (const invoice of all) {
+      expect(invoice).toMatchObject({ status: 'issued', total_excluding_vat: '8.26', total_vat: '1.74', total_including_vat: '10.00' });
+      expect(invoice.lines).toEqual([
+        expect.objectContaining({ description: 'Tea club', quantity: 1, vat: '21', total_excluding_vat: '8.26', total_vat: '1.74' }),
+      ]);
+    }
+  });
+
   it('When the 9 % product is shipped at 21 %, then the renewal invoice has the product at 9 % and the shipping at 21 %', async () => {
     await subscribed('16.89', {
       shipping_lines: [

@@ -18,13 +18,17 @@ import { owedInvoicesRepository } from './owedInvoicesRepository';
 
 export type { InvoiceLine };
 
-/** Lines with their VAT rounded per line (half-up), as bookkeeping systems compute them. */
+/**
+ * Lines with their VAT rounded per line (half-up), as bookkeeping systems compute them; a rule that
+ * keeps the VAT a store charged (prices entered with tax round it from the gross) has that VAT, so
+ * its lines add up to what was charged.
+ */
 export function invoiceLines(rules: readonly InvoiceRuleRow[]): InvoiceLine[] {
   return [...rules]
     .sort((a, b) => a.position - b.position)
     .map((rule) => {
       const excluding = rule.quantity * rule.amount;
-      const vat = vatCents(excluding, rule.vat);
+      const vat = rule.vat_amount ?? vatCents(excluding, rule.vat);
       return {
         quantity: rule.quantity,
         description: rule.description,

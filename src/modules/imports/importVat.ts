@@ -1,7 +1,5 @@
 import { splitInclusive, vatCents } from '../../money/vat';
-import type { CreateSubscriptionRuleInput } from '../subscriptions/requestSchemas';
-
-type InvoiceRuleInput = NonNullable<CreateSubscriptionRuleInput['invoice_rules']>[number];
+import type { InvoiceRuleInput } from '../subscriptions/requestSchemas';
 
 /**
  * How an imported subscription's charges are invoiced: rules at the VAT the source charged, or why
@@ -60,7 +58,8 @@ export interface TaxedPart {
 
 /**
  * Rules from what a source charged with its tax (WooCommerce Subscriptions' lines, or its total and
- * total tax): each part's rate derived from its own tax. Undefined when a part's rate cannot be told.
+ * total tax): each part's rate derived from its own tax, and that tax kept (a rate read from a rounding
+ * of the gross gives another VAT from the net). Undefined when a part's rate cannot be told.
  */
 export function invoicedFromTaxed(parts: readonly TaxedPart[]): ImportInvoicing | undefined {
   const rules: InvoiceRuleInput[] = [];
@@ -69,7 +68,7 @@ export function invoicedFromTaxed(parts: readonly TaxedPart[]): ImportInvoicing 
     const rate = derivedRate(net, part.tax);
     if (rate === undefined) return undefined;
     const name = part.quantity > 1 ? `${part.quantity} × ${part.description}` : part.description;
-    rules.push({ quantity: 1, description: name.slice(0, 191), amount: net, vat: rate });
+    rules.push({ quantity: 1, description: name.slice(0, 191), amount: net, vat: rate, vat_amount: part.tax });
   }
   return { rules };
 }

@@ -2,28 +2,35 @@ import type { StoreInvoiceLine } from '../../integrations/records';
 import { centsOfSum } from '../../integrations/woocommerce/storeAmounts';
 import { storeLine, unnamedRateRefusal } from '../billing/storeInvoiceLines';
 import type { OrderLineRow, OrderRow } from '../orders/repository';
-import type { CreateSubscriptionRuleInput } from '../subscriptions/requestSchemas';
+import type { InvoiceRuleInput } from '../subscriptions/requestSchemas';
 import { shippingLinesOf } from './renewalAmounts';
-
-type InvoiceRuleInput = NonNullable<CreateSubscriptionRuleInput['invoice_rules']>[number];
 
 /** A renewal's invoice rules, or why its VAT cannot be derived (its invoices are then not issued, saying so). */
 export type RenewalInvoicing = { rules: InvoiceRuleInput[] } | { refusal: string };
 
 /**
- * A store line as an invoice rule: its amount without tax and its rate. Per unit when the quantity
- * divides it, else one rule for the whole line (`2 × …`): the rule's lines must add up to the charge.
+ * A store line as an invoice rule: its amount without tax, its rate and the tax the store charged on
+ * the whole line (a store with prices entered with tax rounds it from the gross: 10.00 at 21 % is
+ * 8.26 + 1.74, where 21 % of 8.26 would be 1.73). Per unit when the quantity divides the amount, else
+ * one rule for the whole line (`2 × …`): the rule's lines must add up to the charge.
  */
 function ruleOf(line: StoreInvoiceLine): InvoiceRuleInput {
   const invoiced = storeLine(line);
   const perUnit = invoiced.amount * invoiced.quantity === invoiced.total_excluding_vat;
   return perUnit
-    ? { quantity: invoiced.quantity, description: invoiced.description, amount: invoiced.amount, vat: invoiced.vat }
+    ? {
+        quantity: invoiced.quantity,
+        description: invoiced.description,
+        amount: invoiced.amount,
+        vat: invoiced.vat,
+        vat_amount: invoiced.total_vat,
+      }
     : {
         quantity: 1,
         description: `${invoiced.quantity} × ${invoiced.description}`.slice(0, 191),
         amount: invoiced.total_excluding_vat,
         vat: invoiced.vat,
+        vat_amount: invoiced.total_vat,
       };
 }
 

@@ -19,6 +19,7 @@ export function invoiceRuleRowsFrom(
       description: line.description,
       amount: line.amount,
       vat: line.vat ?? null,
+      vat_amount: line.vat_amount ?? null,
       ledger_account_id: line.ledger_account_id ?? null,
     })),
   );

@@ -76,6 +76,7 @@ export interface InvoiceRuleRow {
   description: string;
   amount: number; // cents
   vat: string | null;
+  vat_amount: number | null; // cents, the VAT of the whole line as the store charged it; null: computed from `vat`
   ledger_account_id: string | null;
 }
 

@@ -72,8 +72,13 @@ export const createSubscriptionBody = z.object({
   docstyle_id: optionalText(191).describe('required when the account has a bookkeeping system'),
 });
 
-export type CreateSubscriptionInput = z.output<typeof createSubscriptionBody>;
-export type CreateSubscriptionRuleInput = CreateSubscriptionInput['rules'][number];
+/**
+ * An invoice rule as the service makes it: the request's, or one from a store order or an import that
+ * keeps the VAT charged on its line (`vat_amount`, cents). Never read from a request: the schema drops it.
+ */
+export type InvoiceRuleInput = z.output<typeof invoiceRule> & { vat_amount?: number | null };
+export type CreateSubscriptionRuleInput = Omit<z.output<typeof subscriptionRule>, 'invoice_rules'> & { invoice_rules?: InvoiceRuleInput[] };
+export type CreateSubscriptionInput = Omit<z.output<typeof createSubscriptionBody>, 'rules'> & { rules: CreateSubscriptionRuleInput[] };
 
 /** `DELETE /api/v2/subscriptions/{id}` (extension); a body is optional. */
 export const cancelSubscriptionBody = z.object({ cancel_at: calendarDate().optional().describe('Y-m-d; absent or past: today') }).strict();
