@@ -211,9 +211,9 @@ export function wcsSource(): ImportSource {
      * Reads the store's subscription again (the listing may be minutes old), and only while it is
      * active, billed by Mollie's gateway or ours, with no renewal order of the store waiting to be
      * paid: moves ours past every period the store billed meanwhile, links ours to it and switches it
-     * to our gateway with ours' id on it, then moves ours past what the switch's answer says the store
-     * billed in the meantime. Anything else waits, ours held (billing charges none of it): a store
-     * subscription cancelled meanwhile is never switched, and the report says so. Refused (the store's
+     * to our gateway with ours' id on it; a switch whose answer shows the store renewed it meanwhile
+     * keeps ours held for the next run, which reads its orders. Anything else waits, ours held (billing
+     * charges none of it): a store subscription cancelled meanwhile is never switched, and the report says so. Refused (the store's
      * gateway lacks `subscription_payment_method_change_admin` for the service) → an error: ours stays
      * held and the next run tries again; so does a lost answer, and that run finds it switched.
      */
@@ -234,17 +234,17 @@ export function wcsSource(): ImportSource {
       const parent = orders.find((one) => one.relation === 'parent')?.order ?? null;
       // The store billed periods ours was to bill (a renewal since the listing, a run again after a refused
       // switch): ours moves past them before it is released, so that no period is billed twice.
-      let current = await movePastStore(ctx, subscription, now, lastPaidRenewal(orders));
+      const current = await movePastStore(ctx, subscription, now, lastPaidRenewal(orders));
       const note = await linkToStoreSubscription(ctx, store, current, now, parent);
       const linked = note ? `; ${note}` : '';
       if (handed) return { done: true, note: `${billedNote(subscription, current, now, ctx)}on our gateway already${linked}` };
       const switched = await store.switchToOurGateway(now.shopSubscriptionId, subscription.id);
-      // Mollie's plugin may have billed a period between the read and the switch: its answer says so. A next
-      // date moved on is a period billed; an order made (its last payment date moved) but not that, is not
-      // known to be paid yet: ours waits, and the next run reads its orders.
-      current = await movePastStore(ctx, current, switched, null);
-      const billed = billedNote(subscription, current, switched, ctx);
-      const ordered = switched.lastPaymentAt !== now.lastPaymentAt && switched.nextPaymentAt === now.nextPaymentAt;
+      // Mollie's plugin may have renewed it between the read and the switch: its answer says so (its dates moved).
+      // A date moved on is not a period paid: for SEPA Direct Debit Mollie's plugin makes the subscription active
+      // at once, and the extension moves its next date on, while the debit clears (or fails) for days. Ours
+      // waits, not moved past anything, and the next run reads the orders (a renewal still being paid waits).
+      const billed = billedNote(subscription, current, now, ctx);
+      const ordered = switched.lastPaymentAt !== now.lastPaymentAt || switched.nextPaymentAt !== now.nextPaymentAt;
       if (switched.status !== 'active' || ordered) {
         const why = ordered ? 'the store made an order of it during the switch' : `the store's subscription is ${switched.shopStatus} now`;
         return { done: false, note: `${billed}switched to our gateway, but ${why}: ours is held` };
