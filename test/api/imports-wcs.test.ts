@@ -537,6 +537,21 @@ describe.each(TEST_DATABASES)('importing WooCommerce Subscriptions on %s', (kind
     expect(await bill('2026-12-25')).toContain('1 charged');
   });
 
+  it('When the store renews a month-end subscription during the hand-over, then ours moves past that one period only', async () => {
+    t.clock.set('2027-02-28T08:00:00Z');
+    const { coffee } = await mollieStore();
+    Object.assign(store.subscriptions.get(coffee) as Json, { next_payment_date_gmt: '2027-02-28T10:00:00', end_date_gmt: '' });
+    store.meanwhile('after', 'GET', /\/subscriptions$/, () => {
+      store.renewByMollie(coffee);
+      // The extension's month from the last day of a month is the last day of the next (wcs_add_months).
+      (store.subscriptions.get(coffee) as Json).next_payment_date_gmt = '2027-03-31T10:00:00';
+    });
+    await importing();
+    const [made] = await ours();
+    expect(Boolean(made.handover_pending)).toBe(false);
+    // The store billed 2027-02-28 only; ours (day 28) bills 2027-03-28 next, not 2027-04-28.
+    expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2027-03-28') });
+  });
   it('When no store is connected, then the import answers 409 and imports nothing', async () => {
     await t.as(token).delete('/api/v2/shop');
     const res = await importing(true);

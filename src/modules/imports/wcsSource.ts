@@ -3,7 +3,7 @@ import type { StoreClient } from '../../integrations/platform';
 import type { StoreOrder, StoreSubscription, StoreSubscriptionOrder } from '../../integrations/records';
 import { OUR_GATEWAY } from '../../integrations/woocommerce/subscriptions';
 import { calendarDateIn, fromDbDateTime } from '../../time';
-import { chargeDateAfter, effectiveRuleDay } from '../subscriptions/schedule';
+import { chargeDateAfter, effectiveRuleDay, type ScheduledCharge } from '../subscriptions/schedule';
 import { requireConnectedStore, storeClient } from '../store/storeClient';
 import type { SubscriptionRow } from '../subscriptions/repository';
 import type { CandidateSubscription, HandOver, ImportCandidate, ImportSource } from './sources';
@@ -94,6 +94,9 @@ function waitReasonOf(now: StoreSubscription, handed: boolean): string | null {
   return null;
 }
 
+/** How far apart two calendar dates are (in milliseconds, either order). */
+const daysApart = (a: string, b: string): number => Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`));
+
 /** The calendar date (APP_TIMEZONE) of a store time. */
 const dateOf = (ctx: AppContext, stored: string): string => calendarDateIn(fromDbDateTime(stored), ctx.config.APP_TIMEZONE);
 
@@ -112,7 +115,12 @@ async function movePastStore(
   const next = store.nextPaymentAt ? dateOf(ctx, store.nextPaymentAt) : null;
   const last = lastPaid ? dateOf(ctx, lastPaid) : null;
   if (!next && !last) return subscription;
-  return moveOursPast(ctx, subscription, (charge) => (next !== null && charge.date < next) || (last !== null && charge.date <= last));
+  // A charge before the store's next date was billed there only when ours' following one is nearer that date:
+  // the store's dates drift from ours (its month from a month's last day ends on the next month's last day, and
+  // it counts on from when a renewal was paid), so a following charge a few days before it is still to bill.
+  const billedBefore = (charge: ScheduledCharge, following: ScheduledCharge | null) =>
+    next !== null && charge.date < next && (following === null || daysApart(following.date, next) <= daysApart(charge.date, next));
+  return moveOursPast(ctx, subscription, (charge, following) => billedBefore(charge, following) || (last !== null && charge.date <= last));
 }
 
 /** When the store's newest paid renewal order was made (GMT), or null when it has none. */
