@@ -303,10 +303,18 @@ describe.each(TEST_DATABASES)('importing WooCommerce Subscriptions on %s', (kind
       async (_when, moment, method, path) => {
         const { coffee } = await mollieStore();
         store.meanwhile(moment, method, path, () => store.renewByMollie(coffee));
-        const res = await importing();
+        let res = await importing();
+        if (moment === 'before') {
+          // The answer shows a renewal but not whether it is paid: ours is held, and the next run reads its orders.
+          expect(rowOf(res.body, coffee)).toMatchObject({ outcome: 'created', reason: expect.stringContaining('ours is held') });
+          expect(Boolean((await ours())[0].handover_pending)).toBe(true);
+          expect(await bill('2026-12-25')).toContain('0 charged');
+          res = await importing();
+        }
         expect(rowOf(res.body, coffee)).toMatchObject({
-          outcome: 'created',
-          reason: expect.stringContaining('the store billed up to 2027-01-25; switched to our gateway'),
+          reason: expect.stringContaining(
+            `the store billed up to 2027-01-25; ${moment === 'before' ? 'on our gateway already' : 'switched to our gateway'}`,
+          ),
         });
         const [made] = await ours();
         expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2027-01-25') });
@@ -354,6 +362,53 @@ describe.each(TEST_DATABASES)('importing WooCommerce Subscriptions on %s', (kind
       expect(Boolean(made.handover_pending)).toBe(false);
       expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2026-12-25') });
       expect(await bill('2026-12-25')).toContain('1 charged');
+    });
+
+    it(
+      "When Mollie's plugin starts a SEPA renewal during the switch (the store moves its next date at once, the order " +
+        'on-hold) and the debit fails, then ours was held and is not moved past that unpaid period',
+      async () => {
+        const { coffee } = await mollieStore();
+        let renewal = 0;
+        store.meanwhile('before', 'PUT', /\/subscriptions\/\d+$/, () => {
+          // Mollie's plugin puts a SEPA renewal's subscription back to active at once (MollieSubscriptionGatewayHandler::
+          // update_subscription_status_for_direct_debit) and the extension's activation then moves its next payment on.
+          renewal = store.renewByMollie(coffee, { paid: false });
+          (store.subscriptions.get(coffee) as Json).next_payment_date_gmt = '2027-01-25T10:00:00';
+        });
+        const res = await importing();
+        expect(rowOf(res.body, coffee)).toMatchObject({ reason: expect.stringContaining('hand-over waits') });
+        expect(Boolean((await ours())[0].handover_pending)).toBe(true);
+        expect((await ours())[0]).toMatchObject({ next_payment_at: expect.stringContaining('2026-12-25') });
+
+        // The debit fails days later: the order failed, the extension puts the subscription on hold.
+        (store.orders.get(renewal) as Json).status = 'failed';
+        (store.subscriptions.get(coffee) as Json).status = 'on-hold';
+        await importing();
+        expect(Boolean((await ours())[0].handover_pending)).toBe(true);
+        expect((await ours())[0]).toMatchObject({ next_payment_at: expect.stringContaining('2026-12-25') });
+        expect(await bill('2026-12-25')).toContain('0 charged');
+      },
+    );
+
+    it("When a SEPA renewal Mollie's plugin started during the switch is paid later, then ours moves past it once", async () => {
+      const { coffee } = await mollieStore();
+      let renewal = 0;
+      store.meanwhile('before', 'PUT', /\/subscriptions\/\d+$/, () => {
+        renewal = store.renewByMollie(coffee, { paid: false });
+        (store.subscriptions.get(coffee) as Json).next_payment_date_gmt = '2027-01-25T10:00:00';
+      });
+      await importing();
+      expect(Boolean((await ours())[0].handover_pending)).toBe(true);
+      (store.orders.get(renewal) as Json).status = 'processing';
+      const again = await importing();
+      expect(rowOf(again.body, coffee)).toMatchObject({ reason: expect.stringContaining('on our gateway already') });
+      const [made] = await ours();
+      expect(Boolean(made.handover_pending)).toBe(false);
+      expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2027-01-25') });
+      expect(await bill('2026-12-25')).toContain('0 charged');
+      expect(await bill('2027-01-25')).toContain('1 charged');
+      expect(await charges()).toHaveLength(1);
     });
 
     it(
@@ -482,6 +537,21 @@ describe.each(TEST_DATABASES)('importing WooCommerce Subscriptions on %s', (kind
     expect(await bill('2026-12-25')).toContain('1 charged');
   });
 
+  it('When the store renews a month-end subscription during the hand-over, then ours moves past that one period only', async () => {
+    t.clock.set('2027-02-28T08:00:00Z');
+    const { coffee } = await mollieStore();
+    Object.assign(store.subscriptions.get(coffee) as Json, { next_payment_date_gmt: '2027-02-28T10:00:00', end_date_gmt: '' });
+    store.meanwhile('after', 'GET', /\/subscriptions$/, () => {
+      store.renewByMollie(coffee);
+      // The extension's month from the last day of a month is the last day of the next (wcs_add_months).
+      (store.subscriptions.get(coffee) as Json).next_payment_date_gmt = '2027-03-31T10:00:00';
+    });
+    await importing();
+    const [made] = await ours();
+    expect(Boolean(made.handover_pending)).toBe(false);
+    // The store billed 2027-02-28 only; ours (day 28) bills 2027-03-28 next, not 2027-04-28.
+    expect(made).toMatchObject({ next_payment_at: expect.stringContaining('2027-03-28') });
+  });
   it('When no store is connected, then the import answers 409 and imports nothing', async () => {
     await t.as(token).delete('/api/v2/shop');
     const res = await importing(true);

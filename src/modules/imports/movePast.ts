@@ -8,7 +8,8 @@ import { nextCharged, scheduledCharge, timesDoneBefore, type ScheduledCharge } f
 
 /**
  * Moves an imported subscription past every period its source charged itself since ours was made
- * (the import run again late: the source billed a period ours was to bill), as billing's planner
+ * (the import run again late: the source billed a period ours was to bill; `following` is the charge
+ * after the one asked about, or null), as billing's planner
  * moves past a charge it made: the next charge's number, dates and amount, and each rule's
  * `times_done`; none left and ours is completed. Ours is still handover_pending (billing planned
  * none of its charges), so no charge row stands in the way. Answers ours as it now is.
@@ -16,12 +17,16 @@ import { nextCharged, scheduledCharge, timesDoneBefore, type ScheduledCharge } f
 export async function moveOursPast(
   ctx: AppContext,
   ours: SubscriptionRow,
-  chargedBySource: (charge: ScheduledCharge) => boolean,
+  chargedBySource: (charge: ScheduledCharge, following: ScheduledCharge | null) => boolean,
 ): Promise<SubscriptionRow> {
   const rules = await subscriptionsRepository.rulesOf(ctx.db, ours.account_id, [ours.id]);
   const plan = planOf(ours, rules);
   let next = ours.next_charge_number;
-  for (let charge = scheduledCharge(plan, next); charge && chargedBySource(charge); charge = scheduledCharge(plan, next)) {
+  for (
+    let charge = scheduledCharge(plan, next);
+    charge && chargedBySource(charge, scheduledCharge(plan, next + 1));
+    charge = scheduledCharge(plan, next)
+  ) {
     next += 1;
   }
   if (next === ours.next_charge_number) return ours;

@@ -3,7 +3,7 @@ import type { StoreClient } from '../../integrations/platform';
 import type { StoreOrder, StoreSubscription, StoreSubscriptionOrder } from '../../integrations/records';
 import { OUR_GATEWAY } from '../../integrations/woocommerce/subscriptions';
 import { calendarDateIn, fromDbDateTime } from '../../time';
-import { chargeDateAfter, effectiveRuleDay } from '../subscriptions/schedule';
+import { chargeDateAfter, effectiveRuleDay, type ScheduledCharge } from '../subscriptions/schedule';
 import { requireConnectedStore, storeClient } from '../store/storeClient';
 import type { SubscriptionRow } from '../subscriptions/repository';
 import type { CandidateSubscription, HandOver, ImportCandidate, ImportSource } from './sources';
@@ -96,6 +96,9 @@ function waitReasonOf(now: StoreSubscription, handed: boolean): string | null {
   return null;
 }
 
+/** How far apart two calendar dates are (in milliseconds, either order). */
+const daysApart = (a: string, b: string): number => Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`));
+
 /** The calendar date (APP_TIMEZONE) of a store time. */
 const dateOf = (ctx: AppContext, stored: string): string => calendarDateIn(fromDbDateTime(stored), ctx.config.APP_TIMEZONE);
 
@@ -114,7 +117,12 @@ async function movePastStore(
   const next = store.nextPaymentAt ? dateOf(ctx, store.nextPaymentAt) : null;
   const last = lastPaid ? dateOf(ctx, lastPaid) : null;
   if (!next && !last) return subscription;
-  return moveOursPast(ctx, subscription, (charge) => (next !== null && charge.date < next) || (last !== null && charge.date <= last));
+  // A charge before the store's next date was billed there only when ours' following one is nearer that date:
+  // the store's dates drift from ours (its month from a month's last day ends on the next month's last day, and
+  // it counts on from when a renewal was paid), so a following charge a few days before it is still to bill.
+  const billedBefore = (charge: ScheduledCharge, following: ScheduledCharge | null) =>
+    next !== null && charge.date < next && (following === null || daysApart(following.date, next) <= daysApart(charge.date, next));
+  return moveOursPast(ctx, subscription, (charge, following) => billedBefore(charge, following) || (last !== null && charge.date <= last));
 }
 
 /** When the store's newest paid renewal order was made (GMT), or null when it has none. */
@@ -213,9 +221,9 @@ export function wcsSource(): ImportSource {
      * Reads the store's subscription again (the listing may be minutes old), and only while it is
      * active, billed by Mollie's gateway or ours, with no renewal order of the store waiting to be
      * paid: moves ours past every period the store billed meanwhile, links ours to it and switches it
-     * to our gateway with ours' id on it, then moves ours past what the switch's answer says the store
-     * billed in the meantime. Anything else waits, ours held (billing charges none of it): a store
-     * subscription cancelled meanwhile is never switched, and the report says so. Refused (the store's
+     * to our gateway with ours' id on it; a switch whose answer shows the store renewed it meanwhile
+     * keeps ours held for the next run, which reads its orders. Anything else waits, ours held (billing
+     * charges none of it): a store subscription cancelled meanwhile is never switched, and the report says so. Refused (the store's
      * gateway lacks `subscription_payment_method_change_admin` for the service) → an error: ours stays
      * held and the next run tries again; so does a lost answer, and that run finds it switched.
      */
@@ -236,17 +244,17 @@ export function wcsSource(): ImportSource {
       const parent = orders.find((one) => one.relation === 'parent')?.order ?? null;
       // The store billed periods ours was to bill (a renewal since the listing, a run again after a refused
       // switch): ours moves past them before it is released, so that no period is billed twice.
-      let current = await movePastStore(ctx, subscription, now, lastPaidRenewal(orders));
+      const current = await movePastStore(ctx, subscription, now, lastPaidRenewal(orders));
       const note = await linkToStoreSubscription(ctx, store, current, now, parent);
       const linked = note ? `; ${note}` : '';
       if (handed) return { done: true, note: `${billedNote(subscription, current, now, ctx)}on our gateway already${linked}` };
       const switched = await store.switchToOurGateway(now.shopSubscriptionId, subscription.id);
-      // Mollie's plugin may have billed a period between the read and the switch: its answer says so. A next
-      // date moved on is a period billed; an order made (its last payment date moved) but not that, is not
-      // known to be paid yet: ours waits, and the next run reads its orders.
-      current = await movePastStore(ctx, current, switched, null);
-      const billed = billedNote(subscription, current, switched, ctx);
-      const ordered = switched.lastPaymentAt !== now.lastPaymentAt && switched.nextPaymentAt === now.nextPaymentAt;
+      // Mollie's plugin may have renewed it between the read and the switch: its answer says so (its dates moved).
+      // A date moved on is not a period paid: for SEPA Direct Debit Mollie's plugin makes the subscription active
+      // at once, and the extension moves its next date on, while the debit clears (or fails) for days. Ours
+      // waits, not moved past anything, and the next run reads the orders (a renewal still being paid waits).
+      const billed = billedNote(subscription, current, now, ctx);
+      const ordered = switched.lastPaymentAt !== now.lastPaymentAt || switched.nextPaymentAt !== now.nextPaymentAt;
       if (switched.status !== 'active' || ordered) {
         const why = ordered ? 'the store made an order of it during the switch' : `the store's subscription is ${switched.shopStatus} now`;
         return { done: false, note: `${billed}switched to our gateway, but ${why}: ours is held` };
