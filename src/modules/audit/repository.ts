@@ -25,6 +25,22 @@ export interface AuditPayment {
   created_at: string;
 }
 
+/** The columns of an AuditPayment, as every payment read of the audit selects them. */
+const PAYMENT_COLUMNS: Array<keyof AuditPayment> = [
+  'id',
+  'subscription_id',
+  'customer_id',
+  'provider_payment_id',
+  'status',
+  'amount',
+  'currency',
+  'purpose',
+  'purpose_id',
+  'amount_charged_back',
+  'paid_at',
+  'created_at',
+];
+
 export interface AuditCharge {
   id: string;
   subscription_id: string;
@@ -168,26 +184,7 @@ async function inChunks<Row>(ids: readonly string[], read: (chunk: string[]) => 
 export const auditRepository = {
   payments: async (db: Knex, scope: AuditScope): Promise<AuditPayment[]> =>
     numeric(
-      await from(
-        db('payments')
-          .where({ account_id: scope.accountId })
-          .select(
-            'id',
-            'subscription_id',
-            'customer_id',
-            'provider_payment_id',
-            'status',
-            'amount',
-            'currency',
-            'purpose',
-            'purpose_id',
-            'amount_charged_back',
-            'paid_at',
-            'created_at',
-          ),
-        'created_at',
-        scope.since,
-      ).orderBy('seq'),
+      await from(db('payments').where({ account_id: scope.accountId }).select(PAYMENT_COLUMNS), 'created_at', scope.since).orderBy('seq'),
     ),
 
   /** Our payments with these ids (a provider payment's reference names one): of this account only. */
@@ -331,27 +328,7 @@ export const auditRepository = {
 
   /** Payments with these ids, of this account. */
   paymentsWithIds: async (db: Knex, accountId: string, ids: readonly string[]): Promise<AuditPayment[]> =>
-    numeric(
-      await inChunks(ids, (chunk) =>
-        db('payments')
-          .where({ account_id: accountId })
-          .whereIn('id', chunk)
-          .select(
-            'id',
-            'subscription_id',
-            'customer_id',
-            'provider_payment_id',
-            'status',
-            'amount',
-            'currency',
-            'purpose',
-            'purpose_id',
-            'amount_charged_back',
-            'paid_at',
-            'created_at',
-          ),
-      ),
-    ),
+    numeric(await inChunks(ids, (chunk) => db('payments').where({ account_id: accountId }).whereIn('id', chunk).select(PAYMENT_COLUMNS))),
 
   /** Mandates revoked (by the service, or seen revoked at the provider), from `since` on. */
   revokedMandates: (db: Knex, scope: AuditScope): Promise<AuditMandate[]> =>
