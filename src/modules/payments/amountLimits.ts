@@ -59,7 +59,7 @@ export interface AmountsToCharge {
   currency: string;
   /** The field the currency came in; none when the client did not choose it (refused on the first amount's field). */
   currencyField?: string;
-  /** The methods the amounts may be paid with (the payment's method, a mandate's); none: any enabled method. */
+  /** The methods the amounts may be paid with (the payment's method, a mandate's); none: every enabled method. */
   methods?: readonly string[] | null;
   /** Each amount with the field it came in (`amount`, `rules.0.amount`). */
   amounts: ReadonlyArray<{ amount: Cents; field: string }>;
