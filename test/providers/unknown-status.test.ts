@@ -4,7 +4,7 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { TEST_DATABASES } from '../support/databases';
 import { seedCustomer } from '../support/seed';
 import { useTestApp } from '../support/testApp';
-import { guardMollieNetwork, mollie, mollieFixture, TEST_MOLLIE_KEY } from './mollieNock';
+import { guardMollieNetwork, mollie, mollieFixture, mollieListsMethods, TEST_MOLLIE_KEY } from './mollieNock';
 
 guardMollieNetwork();
 
@@ -26,6 +26,7 @@ describe.each(TEST_DATABASES)('a payment status the Mollie adapter does not know
       const publicRef = String((await t.ctx.db('accounts').where({ id: accountId }).first('public_ref')).public_ref);
       await seedCustomer(t.ctx.db, accountId, { provider_customer_id: 'cst_8wmqcHMN4U' });
       const trId = `tr_${randomBase62(10)}`;
+      mollieListsMethods();
       mollie()
         .post('/v2/payments')
         .reply(201, mollieFixture('payment-open', { id: trId }));
