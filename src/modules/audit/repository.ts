@@ -41,6 +41,22 @@ const PAYMENT_COLUMNS: Array<keyof AuditPayment> = [
   'created_at',
 ];
 
+/** The invoice columns the audit reads, in both of its invoice reads. */
+const INVOICE_COLUMNS: Array<keyof AuditInvoice> = [
+  'id',
+  'payment_id',
+  'charge_id',
+  'subscription_id',
+  'number',
+  'status',
+  'not_issued_reason',
+  'lines',
+  'total_excluding_vat',
+  'total_vat',
+  'total_including_vat',
+  'created_at',
+];
+
 export interface AuditCharge {
   id: string;
   subscription_id: string;
@@ -237,49 +253,14 @@ export const auditRepository = {
 
   invoices: async (db: Knex, scope: AuditScope): Promise<AuditInvoice[]> =>
     numeric(
-      await from(
-        db('invoices')
-          .where({ account_id: scope.accountId })
-          .select(
-            'id',
-            'payment_id',
-            'charge_id',
-            'subscription_id',
-            'number',
-            'status',
-            'not_issued_reason',
-            'lines',
-            'total_excluding_vat',
-            'total_vat',
-            'total_including_vat',
-            'created_at',
-          ),
-        'created_at',
-        scope.since,
-      ).orderBy('seq'),
+      await from(db('invoices').where({ account_id: scope.accountId }).select(INVOICE_COLUMNS), 'created_at', scope.since).orderBy('seq'),
     ),
 
   /** The invoices of these payments, whenever they were made (a refund since may credit an older one). */
   invoicesOfPayments: async (db: Knex, accountId: string, paymentIds: readonly string[]): Promise<AuditInvoice[]> =>
     numeric(
       await inChunks(paymentIds, (chunk) =>
-        db('invoices')
-          .where({ account_id: accountId })
-          .whereIn('payment_id', chunk)
-          .select(
-            'id',
-            'payment_id',
-            'charge_id',
-            'subscription_id',
-            'number',
-            'status',
-            'not_issued_reason',
-            'lines',
-            'total_excluding_vat',
-            'total_vat',
-            'total_including_vat',
-            'created_at',
-          ),
+        db('invoices').where({ account_id: accountId }).whereIn('payment_id', chunk).select(INVOICE_COLUMNS),
       ),
     ),
 
