@@ -8,11 +8,11 @@
 
 defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 
-require_once __DIR__ . '/includes/class-rps-settings.php';
-require_once __DIR__ . '/includes/class-rps-api-error.php';
-require_once __DIR__ . '/includes/class-rps-api-client.php';
-require_once __DIR__ . '/includes/class-rps-store-connector.php';
-require_once __DIR__ . '/includes/class-rps-subscription-events.php';
+require_once __DIR__ . '/includes/api/class-rps-settings.php';
+require_once __DIR__ . '/includes/api/class-rps-api-error.php';
+require_once __DIR__ . '/includes/api/class-rps-api-client.php';
+require_once __DIR__ . '/includes/api/class-rps-store-connector.php';
+require_once __DIR__ . '/includes/subscriptions/class-rps-subscription-events.php';
 
 delete_transient( RPS_Api_Client::UNREACHABLE_TRANSIENT ); // Asked once more whatever a page found a minute ago; 3 s at most.
 RPS_Store_Connector::disconnect_on_uninstall( RPS_Api_Client::from_settings()->quick() );

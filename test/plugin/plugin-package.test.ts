@@ -122,4 +122,27 @@ describe('the WordPress plugin', () => {
       expect(mo.includes(Buffer.from('Deze winkel koppelen'))).toBe(true);
     },
   );
+
+  it('When the plugin is built, then every PHP file of includes/, in whichever role folder, is in the zip', () => {
+    const zip = new AdmZip(pluginBuild.build());
+    const names = new Set(zip.getEntries().map((entry) => entry.entryName));
+    const includes = filesUnder(path.join(PLUGIN, 'includes')).filter((file) => file.endsWith('.php'));
+    // The folders WooCommerce groups its own includes/ by, and the wiring class at the top.
+    for (const folder of ['api', 'gateway', 'admin', 'account', 'products', 'subscriptions', 'emails']) {
+      expect(includes.some((file) => path.relative(PLUGIN, file).startsWith(`includes/${folder}/`))).toBe(true);
+    }
+    const inZip = (file: string) => `recurring-payments-bridge/${path.relative(PLUGIN, file).split(path.sep).join('/')}`;
+    expect(includes.map(inZip).filter((name) => !names.has(name))).toEqual([]);
+    expect(names.has('recurring-payments-bridge/includes/class-rps-plugin.php')).toBe(true);
+  });
+
+  it('When WordPress.org reads readme.txt, then its External services section says what the service gets, and the provider’s terms', () => {
+    const readme = readFileSync(path.join(PLUGIN, 'readme.txt'), 'utf8');
+    const section = /\n== External services ==\n([\s\S]*?)\n== /.exec(readme)?.[1] ?? '';
+    expect(section).toContain('the shop owner enters');
+    expect(section).toContain('privacy policy');
+    expect(section).toMatch(/At checkout .*first name, last name and billing e-mail address/s);
+    expect(section).toContain('https://www.mollie.com/user-agreement');
+    expect(section).toContain('https://www.mollie.com/privacy');
+  });
 });

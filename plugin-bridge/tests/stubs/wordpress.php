@@ -26,7 +26,26 @@ final class RPS_Stub_Shutdown {
 	/** @var list<callable> */
 	public static array $callbacks = array();
 }
+/**
+ * Every hook the plugin adds, in order, as "hook priority accepted-args callback": what PluginTest
+ * compares with the wiring WordPress saw before the plugin's files were grouped by role.
+ */
+final class RPS_Stub_Hooks {
+	/** @var list<string> */
+	public static array $added = array();
+
+	public static function describe( callable|array|string $callback ): string {
+		if ( $callback instanceof Closure ) {
+			return 'closure';
+		}
+		if ( is_array( $callback ) ) {
+			return ( is_string( $callback[0] ) ? $callback[0] : get_class( $callback[0] ) ) . '::' . $callback[1];
+		}
+		return is_string( $callback ) ? $callback : 'callable';
+	}
+}
 function add_action( string $hook, callable|array|string $callback, int $priority = 10, int $args = 1 ): bool {
+	RPS_Stub_Hooks::$added[] = $hook . ' ' . $priority . ' ' . $args . ' ' . RPS_Stub_Hooks::describe( $callback );
 	if ( 'shutdown' === $hook && is_callable( $callback ) ) {
 		RPS_Stub_Shutdown::$callbacks[] = $callback;
 	}
@@ -41,6 +60,7 @@ final class RPS_Stub_Filters {
 	public static array $callbacks = array();
 }
 function add_filter( string $hook, callable|array|string $callback, int $priority = 10, int $args = 1 ): bool {
+	RPS_Stub_Hooks::$added[] = $hook . ' ' . $priority . ' ' . $args . ' ' . RPS_Stub_Hooks::describe( $callback );
 	if ( str_starts_with( $hook, 'rps_' ) && is_callable( $callback ) ) {
 		RPS_Stub_Filters::$callbacks[ $hook ][] = array( $callback, $args );
 	}
@@ -54,6 +74,16 @@ function number_format_i18n( float|int $number, int $decimals = 0 ): string {
 }
 function esc_html__( string $text, string $domain = 'default' ): string {
 	return esc_html( __( $text, $domain ) );
+}
+function register_activation_hook( string $file, callable|array|string $callback ): void {
+	add_action( 'activate_' . plugin_basename( $file ), $callback );
+}
+function plugin_basename( string $file ): string {
+	return basename( dirname( $file ) ) . '/' . basename( $file );
+}
+function load_plugin_textdomain( string $domain, bool $deprecated = false, string $path = '' ): bool {
+	RPS_Stub_Hooks::$added[] = 'load_plugin_textdomain ' . $domain . ' ' . $path;
+	return true;
 }
 function is_admin(): bool {
 	return RPS_Stub_State::$is_admin;

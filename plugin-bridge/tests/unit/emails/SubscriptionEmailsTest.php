@@ -1,6 +1,6 @@
 <?php
 
-require_once __DIR__ . '/StubTestCase.php';
+require_once dirname( __DIR__ ) . '/StubTestCase.php';
 
 /**
  * The service's subscription callback (/wc-api/rps_subscription) and the e-mails it sends through

@@ -29,7 +29,7 @@ final class RPS_Emails {
 
 	/** The plugin's default templates. */
 	public static function template_base(): string {
-		return dirname( __DIR__ ) . '/templates/';
+		return dirname( __DIR__, 2 ) . '/templates/';
 	}
 
 	/**
@@ -39,9 +39,9 @@ final class RPS_Emails {
 	 * @return array<string, WC_Email>
 	 */
 	public static function email_classes( array $emails ): array {
-		require_once __DIR__ . '/emails/class-rps-email-subscription.php';
+		require_once __DIR__ . '/class-rps-email-subscription.php';
 		foreach ( self::CLASSES as $kind => $class ) {
-			require_once __DIR__ . '/emails/class-rps-email-' . str_replace( '_', '-', $kind ) . '.php';
+			require_once __DIR__ . '/class-rps-email-' . str_replace( '_', '-', $kind ) . '.php';
 			$emails[ $class ] = new $class();
 		}
 		return $emails;

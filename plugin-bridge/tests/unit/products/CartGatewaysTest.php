@@ -1,6 +1,6 @@
 <?php
 
-require_once __DIR__ . '/StubTestCase.php';
+require_once dirname( __DIR__ ) . '/StubTestCase.php';
 
 /** WooCommerce Subscriptions as far as the cart asks it: which products are its subscriptions. */
 final class WC_Subscriptions_Product {

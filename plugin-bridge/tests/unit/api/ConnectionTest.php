@@ -1,6 +1,6 @@
 <?php
 
-require_once __DIR__ . '/StubTestCase.php';
+require_once dirname( __DIR__ ) . '/StubTestCase.php';
 
 /**
  * The store disconnected at the service (`cli shops disconnect`) and the plugin deleted: the plugin
@@ -149,6 +149,6 @@ final class ConnectionTest extends StubTestCase {
 
 	private static function uninstall(): void {
 		defined( 'WP_UNINSTALL_PLUGIN' ) || define( 'WP_UNINSTALL_PLUGIN', 'recurring-payments-bridge/recurring-payments-bridge.php' );
-		require dirname( __DIR__, 2 ) . '/recurring-payments-bridge/uninstall.php';
+		require dirname( __DIR__, 3 ) . '/recurring-payments-bridge/uninstall.php';
 	}
 }

@@ -1,6 +1,6 @@
 <?php
 
-require_once __DIR__ . '/StubTestCase.php';
+require_once dirname( __DIR__ ) . '/StubTestCase.php';
 
 /** WooCommerce Subscriptions present: our gateway bills its subscriptions, and their status follows the service's both ways. */
 final class WcsTest extends StubTestCase {

@@ -1,6 +1,6 @@
 <?php
 
-require_once __DIR__ . '/StubTestCase.php';
+require_once dirname( __DIR__ ) . '/StubTestCase.php';
 
 /** WooCommerce → Subscriptions, its row actions, the order box's link and the dashboard widget. */
 final class AdminSubscriptionsTest extends StubTestCase {

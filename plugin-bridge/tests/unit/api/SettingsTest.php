@@ -1,6 +1,6 @@
 <?php
 
-require_once __DIR__ . '/StubTestCase.php';
+require_once dirname( __DIR__ ) . '/StubTestCase.php';
 
 final class SettingsTest extends StubTestCase {
 

@@ -1,6 +1,6 @@
 <?php
 
-require_once __DIR__ . '/StubTestCase.php';
+require_once dirname( __DIR__ ) . '/StubTestCase.php';
 
 /**
  * The plugin never freezes the checkout or the order screen: what it asks while a page renders waits

@@ -1,6 +1,6 @@
 <?php
 
-require_once __DIR__ . '/StubTestCase.php';
+require_once dirname( __DIR__ ) . '/StubTestCase.php';
 
 /** WooCommerce's refund button (and REST `api_refund`) through the gateway's process_refund. */
 final class RefundTest extends StubTestCase {
