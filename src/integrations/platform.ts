@@ -162,4 +162,10 @@ export interface ShopPlatform {
   client(credentials: StoreCredentials, options: StoreClientOptions): StoreClient;
   /** Reads a webhook delivery, checking its signature with our `secret` on the raw bytes before anything else. */
   parseDelivery(raw: Buffer, headers: DeliveryHeaders, secret: string): StoreDelivery;
+  /**
+   * Why the store software as shipped would refuse to send webhooks from the store at `storeUrl` to
+   * `deliveryUrl` (a port or address its own rules forbid), or null when its rules let them through.
+   * Only an explanation for the merchant: whether webhooks arrive is judged by the store's ping alone.
+   */
+  webhookRefusal(deliveryUrl: string, storeUrl: string): string | null;
 }

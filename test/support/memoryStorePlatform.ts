@@ -134,5 +134,7 @@ export function memoryStorePlatform(store: MemoryStore): ShopPlatform {
     name: MEMORY_PLATFORM,
     client: () => store.client(),
     parseDelivery: () => ({ kind: 'unauthorized', topic: undefined }),
+    // No rule of its own refuses an address: it sends no webhooks at all.
+    webhookRefusal: () => null,
   };
 }

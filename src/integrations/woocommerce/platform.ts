@@ -1,10 +1,12 @@
 import type { ShopPlatform } from '../platform';
 import { parseDelivery } from './deliveries';
 import { WooStoreClient } from './storeClient';
+import { wordPressRefusal } from './webhookPorts';
 
 /** WooCommerce (wc/v3, WordPress): the store platform there is. */
 export const wooCommerce: ShopPlatform = {
   name: 'woocommerce',
   client: (credentials, options) => new WooStoreClient(credentials, options),
   parseDelivery,
+  webhookRefusal: wordPressRefusal,
 };
