@@ -168,4 +168,24 @@ export interface ShopPlatform {
    * Only an explanation for the merchant: whether webhooks arrive is judged by the store's ping alone.
    */
   webhookRefusal(deliveryUrl: string, storeUrl: string): string | null;
+  /** The subscriptions its subscriptions extension bills, as an import source; absent when it has none. */
+  readonly subscriptionsImport?: StoreSubscriptionsImport;
+}
+
+/**
+ * A platform whose subscriptions extension bills subscriptions in the store through a provider's
+ * gateway: the import reads them (StoreClient.listSubscriptions, subscriptionOrders) and hands each to
+ * our gateway (switchToOurGateway). What the import needs of it that the StoreClient does not say.
+ */
+export interface StoreSubscriptionsImport {
+  /** The import source's name: the imports API's and the CLI's `source`, kept on each subscription imported. */
+  readonly sourceName: string;
+  /** The extension as the merchant knows it ("Could not import from …"). */
+  readonly extensionName: string;
+  /** How a description or an invoice line names one of its subscriptions, before ` #<its id>`. */
+  readonly subscriptionLabel: string;
+  /** Our gateway's id in the store: a subscription paid through it is billed by the service already. */
+  readonly ourGateway: string;
+  /** The provider whose gateways' subscriptions are taken over (`StoreSubscription.provider`), and its name in messages. */
+  readonly fromProvider: { readonly name: string; readonly displayName: string };
 }

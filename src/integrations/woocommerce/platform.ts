@@ -1,6 +1,7 @@
 import type { ShopPlatform } from '../platform';
 import { parseDelivery } from './deliveries';
 import { WooStoreClient } from './storeClient';
+import { wooSubscriptionsImport } from './subscriptionsImport';
 import { wordPressRefusal } from './webhookPorts';
 
 /** WooCommerce (wc/v3, WordPress): the store platform there is. */
@@ -9,4 +10,5 @@ export const wooCommerce: ShopPlatform = {
   client: (credentials, options) => new WooStoreClient(credentials, options),
   parseDelivery,
   webhookRefusal: wordPressRefusal,
+  subscriptionsImport: wooSubscriptionsImport,
 };
