@@ -36,6 +36,8 @@ export function createShopPlatforms(): ShopPlatformRegistry {
 
 /** The platform `POST /api/v2/shop` and `cli shops connect` connect: what they take is its REST API keys. */
 export const DEFAULT_SHOP_PLATFORM = wooCommerce.name;
+/** Its name as people are told it. */
+export const DEFAULT_SHOP_PLATFORM_DISPLAY_NAME = wooCommerce.displayName;
 
 /**
  * The store platform whose subscriptions extension an import reads and hands over (one today). Named

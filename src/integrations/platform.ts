@@ -159,6 +159,8 @@ export type DeliveryHeaders = Readonly<Record<string, string | string[] | undefi
 export interface ShopPlatform {
   /** The name in `shops.platform` and in the webhook address (`/webhooks/<name>/<account ref>`). */
   readonly name: string;
+  /** How people are told about it: "Connect the … store". */
+  readonly displayName: string;
   client(credentials: StoreCredentials, options: StoreClientOptions): StoreClient;
   /** Reads a webhook delivery, checking its signature with our `secret` on the raw bytes before anything else. */
   parseDelivery(raw: Buffer, headers: DeliveryHeaders, secret: string): StoreDelivery;
@@ -182,6 +184,8 @@ export interface StoreSubscriptionsImport {
   readonly sourceName: string;
   /** The extension as the merchant knows it ("Could not import from …"). */
   readonly extensionName: string;
+  /** The source in the API's reference, after its name: "(…)". */
+  readonly description: string;
   /** How a description or an invoice line names one of its subscriptions, before ` #<its id>`. */
   readonly subscriptionLabel: string;
   /** Our gateway's id in the store: a subscription paid through it is billed by the service already. */

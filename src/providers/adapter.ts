@@ -35,7 +35,8 @@ export interface ProviderAdapter {
   /** Sets the adapter up for one process: what it keeps (a shared client, a warning given once) lives in what this answers. */
   open(deps: ProviderDeps): ProviderFactory;
   /** How an account chooses it with `accounts set-provider`; null when accounts cannot (the sandbox). */
-  readonly accountSettings: AccountSettingsForm | null; /** Its own subscriptions, which it bills by itself, as an import source; absent when it has none to take over. */
+  readonly accountSettings: AccountSettingsForm | null;
+  /** Its own subscriptions, which it bills by itself, as an import source; absent when it has none to take over. */
   readonly subscriptionsImport?: ProviderSubscriptionsImport;
 }
 
@@ -50,6 +51,8 @@ export interface ProviderSubscriptionsImport {
   readonly sourceName: string;
   /** How the import's reports name the biller ("Pending at …", "canceled at …"). */
   readonly billerName: string;
+  /** The source in the API's reference, after its name: "(…)". */
+  readonly description: string;
   /** How long our cancel request may take to reach it (the call's timeout): a cancel it made later was not ours. */
   cancelReachesWithinMs(config: Config): number;
 }

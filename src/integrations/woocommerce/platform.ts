@@ -5,10 +5,11 @@ import { wooSubscriptionsImport } from './subscriptionsImport';
 import { wordPressRefusal } from './webhookPorts';
 
 /** WooCommerce (wc/v3, WordPress): the store platform there is. */
-export const wooCommerce: ShopPlatform = {
+export const wooCommerce = {
   name: 'woocommerce',
+  displayName: 'WooCommerce',
   client: (credentials, options) => new WooStoreClient(credentials, options),
   parseDelivery,
   webhookRefusal: wordPressRefusal,
   subscriptionsImport: wooSubscriptionsImport,
-};
+} as const satisfies ShopPlatform;

@@ -9,6 +9,7 @@ import { OUR_GATEWAY } from './subscriptions';
 export const wooSubscriptionsImport = {
   sourceName: 'woocommerce-subscriptions',
   extensionName: 'WooCommerce Subscriptions',
+  description: "the connected store's, billed by Mollie's WooCommerce plugin",
   subscriptionLabel: 'WooCommerce subscription',
   ourGateway: OUR_GATEWAY,
   fromProvider: { name: 'mollie', displayName: 'Mollie' },

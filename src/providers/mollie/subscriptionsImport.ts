@@ -8,5 +8,6 @@ import type { ProviderSubscriptionsImport } from '../adapter';
 export const mollieSubscriptionsImport = {
   sourceName: 'mollie-subscriptions',
   billerName: 'Mollie',
+  description: "the account's subscriptions at Mollie",
   cancelReachesWithinMs: (config: Config) => config.MOLLIE_TIMEOUT_MS,
 } as const satisfies ProviderSubscriptionsImport;
