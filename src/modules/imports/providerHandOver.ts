@@ -48,8 +48,9 @@ function canceledByUs(ctx: AppContext, theirs: ProviderSubscription, askedAt: st
 
 /**
  * The provider's subscription stopped without our asking: the customer (or someone in the provider's
- * dashboard) ended it while ours waited to take it over. Ours is held — still pending, so billing charges none of
- * it — and the merchant is told once (`import.handover_held`) and in every run's report, to decide.
+ * dashboard) ended it while ours waited to take it over. Ours is held — still pending, so billing
+ * charges none of it — and the merchant is told once (`import.handover_held`) and in every run's
+ * report, to decide.
  * Ours cancelled meanwhile (the merchant decided): nothing is left to hold.
  */
 async function hold(ctx: AppContext, key: HandOverKey, ours: SubscriptionRow, why: string): Promise<HandOver> {
