@@ -7,10 +7,10 @@ import { requireAccount } from '../modules/accounts/service';
 import { CSV_ENCODINGS, type CsvBytes, type CsvEncoding } from '../modules/imports/csvFile';
 import { checkCsvFile, csvSource } from '../modules/imports/csvSource';
 import { vatRateOf } from '../modules/imports/importVat';
-import { mollieSubscriptionsSource } from '../modules/imports/mollieSource';
 import { importReport, runImport, type ImportCounts } from '../modules/imports/service';
 import type { ImportSource } from '../modules/imports/sources';
-import { wcsSource } from '../modules/imports/wcsSource';
+import { providerSubscriptionsSource } from '../modules/imports/providerSubscriptionsSource';
+import { storeSubscriptionsSource } from '../modules/imports/storeSubscriptionsSource';
 import { MAX_PER_PAGE } from '../paging';
 import { CliUsageError, type CliIo } from './io';
 
@@ -124,7 +124,7 @@ export function registerImportCommands(program: Command, ctx: AppContext, io: Cl
     .action(async (options: { account: string; dryRun?: boolean; vatRate?: string }) => {
       const account = await requireAccount(ctx.db, options.account);
       const vatRate = vatRateOption(options.vatRate);
-      await runAndPrint(ctx, io, account, mollieSubscriptionsSource({ vatRate }), options.dryRun === true);
+      await runAndPrint(ctx, io, account, providerSubscriptionsSource({ vatRate }), options.dryRun === true);
     });
 
   imports
@@ -134,6 +134,6 @@ export function registerImportCommands(program: Command, ctx: AppContext, io: Cl
     .option('--dry-run', `${dryRunHelp} (changes nothing in the store)`)
     .action(async (options: { account: string; dryRun?: boolean }) => {
       const account = await requireAccount(ctx.db, options.account);
-      await runAndPrint(ctx, io, account, wcsSource(), options.dryRun === true);
+      await runAndPrint(ctx, io, account, storeSubscriptionsSource(), options.dryRun === true);
     });
 }

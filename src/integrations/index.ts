@@ -1,7 +1,8 @@
 import type { ShopPlatform } from './platform';
 import { wooCommerce } from './woocommerce/platform';
+import { wooSubscriptionsImport } from './woocommerce/subscriptionsImport';
 
-export type { ShopPlatform } from './platform';
+export type { ShopPlatform, StoreSubscriptionsImport } from './platform';
 
 /**
  * The store platforms the service can connect, by name (`shops.platform`). A platform is one folder
@@ -35,3 +36,11 @@ export function createShopPlatforms(): ShopPlatformRegistry {
 
 /** The platform `POST /api/v2/shop` and `cli shops connect` connect: what they take is its REST API keys. */
 export const DEFAULT_SHOP_PLATFORM = wooCommerce.name;
+/** Its name as people are told it. */
+export const DEFAULT_SHOP_PLATFORM_DISPLAY_NAME = wooCommerce.displayName;
+
+/**
+ * The store platform whose subscriptions extension an import reads and hands over (one today). Named
+ * here, not looked up, for its source name is a value of the API.
+ */
+export const STORE_SUBSCRIPTIONS_IMPORT = wooSubscriptionsImport;

@@ -159,7 +159,37 @@ export type DeliveryHeaders = Readonly<Record<string, string | string[] | undefi
 export interface ShopPlatform {
   /** The name in `shops.platform` and in the webhook address (`/webhooks/<name>/<account ref>`). */
   readonly name: string;
+  /** How people are told about it: "Connect the … store". */
+  readonly displayName: string;
   client(credentials: StoreCredentials, options: StoreClientOptions): StoreClient;
   /** Reads a webhook delivery, checking its signature with our `secret` on the raw bytes before anything else. */
   parseDelivery(raw: Buffer, headers: DeliveryHeaders, secret: string): StoreDelivery;
+  /**
+   * Why the store software as shipped would refuse to send webhooks from the store at `storeUrl` to
+   * `deliveryUrl` (a port or address its own rules forbid), or null when its rules let them through.
+   * Only an explanation for the merchant: whether webhooks arrive is judged by the store's ping alone.
+   */
+  webhookRefusal(deliveryUrl: string, storeUrl: string): string | null;
+  /** The subscriptions its subscriptions extension bills, as an import source; absent when it has none. */
+  readonly subscriptionsImport?: StoreSubscriptionsImport;
+}
+
+/**
+ * A platform whose subscriptions extension bills subscriptions in the store through a provider's
+ * gateway: the import reads them (StoreClient.listSubscriptions, subscriptionOrders) and hands each to
+ * our gateway (switchToOurGateway). What the import needs of it that the StoreClient does not say.
+ */
+export interface StoreSubscriptionsImport {
+  /** The import source's name: the imports API's and the CLI's `source`, kept on each subscription imported. */
+  readonly sourceName: string;
+  /** The extension as the merchant knows it ("Could not import from …"). */
+  readonly extensionName: string;
+  /** The source in the API's reference, after its name: "(…)". */
+  readonly description: string;
+  /** How a description or an invoice line names one of its subscriptions, before ` #<its id>`. */
+  readonly subscriptionLabel: string;
+  /** Our gateway's id in the store: a subscription paid through it is billed by the service already. */
+  readonly ourGateway: string;
+  /** The provider whose gateways' subscriptions are taken over (`StoreSubscription.provider`), and its name in messages. */
+  readonly fromProvider: { readonly name: string; readonly displayName: string };
 }

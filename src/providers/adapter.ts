@@ -36,6 +36,25 @@ export interface ProviderAdapter {
   open(deps: ProviderDeps): ProviderFactory;
   /** How an account chooses it with `accounts set-provider`; null when accounts cannot (the sandbox). */
   readonly accountSettings: AccountSettingsForm | null;
+  /** Its own subscriptions, which it bills by itself, as an import source; absent when it has none to take over. */
+  readonly subscriptionsImport?: ProviderSubscriptionsImport;
+}
+
+/**
+ * A provider that bills subscriptions by itself (its own Subscriptions API): the import reads them
+ * through the account's PaymentProvider (listCustomers, listSubscriptions, listSubscriptionPayments)
+ * and hands each over by cancelling it there (cancelSubscription). What the import needs of it that
+ * the PaymentProvider interface does not say.
+ */
+export interface ProviderSubscriptionsImport {
+  /** The import source's name: the imports API's and the CLI's `source`, kept on each subscription imported. */
+  readonly sourceName: string;
+  /** How the import's reports name the biller ("Pending at …", "canceled at …"). */
+  readonly billerName: string;
+  /** The source in the API's reference, after its name: "(…)". */
+  readonly description: string;
+  /** How long our cancel request may take to reach it (the call's timeout): a cancel it made later was not ours. */
+  cancelReachesWithinMs(config: Config): number;
 }
 
 export interface PaymentExpiry {

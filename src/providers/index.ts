@@ -3,12 +3,13 @@ import { AppError } from '../errors';
 import type { ProviderAdapter, ProviderDeps, ProviderFactory } from './adapter';
 import { ProviderNotConfiguredError } from './errors';
 import { mollieAdapter } from './mollie';
+import { mollieSubscriptionsImport } from './mollie/subscriptionsImport';
 import { sandboxAdapter } from './sandbox';
 import { settingsStamp, type AccountProviderSettings, type ProviderSettingsLoader } from './settings';
 import type { PaymentProvider } from './types';
 
 export type { PaymentProvider } from './types';
-export type { ProviderAdapter } from './adapter';
+export type { ProviderAdapter, ProviderSubscriptionsImport } from './adapter';
 
 /**
  * The providers, one line each. For an account without settings of its own, the first that the
@@ -28,6 +29,12 @@ export function registerProviderAdapterForTests(adapter: ProviderAdapter): () =>
     if (index >= 0) adapters.splice(index, 1);
   };
 }
+
+/**
+ * The provider whose own subscriptions an import reads and hands over (one today), through the
+ * account's PaymentProvider. Named here, not looked up, for its source name is a value of the API.
+ */
+export const PROVIDER_SUBSCRIPTIONS_IMPORT = mollieSubscriptionsImport;
 
 export const providerAdapters = (): readonly ProviderAdapter[] => adapters;
 

@@ -1,6 +1,6 @@
 import type { MollieFake } from '../../fakes/mollie/fake';
 import type { Account } from '../../src/context';
-import { handOverMollieSubscription } from '../../src/modules/imports/mollieHandOver';
+import { handOverProviderSubscription as handOverMollieSubscription } from '../../src/modules/imports/providerHandOver';
 import type { SubscriptionRow } from '../../src/modules/subscriptions/repository';
 import { formatDate } from '../../src/time';
 import { cli } from '../cli/runInMemory';

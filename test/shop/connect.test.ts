@@ -1,5 +1,7 @@
 import { decryptSecret } from '../../src/crypto/secrets';
-import { unreachableReason, wordPressRefusal } from '../../src/modules/store/reachability';
+import { wooCommerce } from '../../src/integrations/woocommerce/platform';
+import { wordPressRefusal } from '../../src/integrations/woocommerce/webhookPorts';
+import { unreachableReason } from '../../src/modules/store/reachability';
 import { inProcessWebhooks } from '../support/connectedStore';
 import { cli, cliWithStdin } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
@@ -268,7 +270,7 @@ describe('why WordPress would not send webhooks to PUBLIC_URL', () => {
   });
 
   it('When WordPress would allow it, then the reason is that the ping did not arrive', () => {
-    expect(unreachableReason('https://rps.example.com/webhooks/woocommerce/x', 'https://shop.example')).toBe(
+    expect(unreachableReason(wooCommerce, 'https://rps.example.com/webhooks/woocommerce/x', 'https://shop.example')).toBe(
       "the store's ping did not reach https://rps.example.com: is PUBLIC_URL reachable from the store's network?",
     );
   });

@@ -132,7 +132,10 @@ export const MEMORY_PLATFORM = 'memorystore';
 export function memoryStorePlatform(store: MemoryStore): ShopPlatform {
   return {
     name: MEMORY_PLATFORM,
+    displayName: 'Memory store',
     client: () => store.client(),
     parseDelivery: () => ({ kind: 'unauthorized', topic: undefined }),
+    // No rule of its own refuses an address: it sends no webhooks at all.
+    webhookRefusal: () => null,
   };
 }

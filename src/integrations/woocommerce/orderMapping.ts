@@ -1,7 +1,7 @@
 import { centsFromDecimalString } from '../../money';
 import type { StoreInvoiceLine, StoreOrder, StoreOrderStatus } from '../records';
 import { storeModifiedAt } from './modified';
-import { centsOfSum } from './storeAmounts';
+import { centsOfSum } from '../../money/decimalSum';
 import type { WooOrder } from './schemas';
 
 /**

@@ -4,7 +4,7 @@ import type { StoreSubscription, StoreSubscriptionOrder, StoreSubscriptionPage, 
 import type { WooClient } from './client';
 import { mapOrder } from './orderMapping';
 import { wooOrder, wooSubscription, type WooSubscription } from './schemas';
-import { centsOfSum } from './storeAmounts';
+import { centsOfSum } from '../../money/decimalSum';
 
 /**
  * WooCommerce Subscriptions' subscriptions (`/wc/v3/subscriptions`), read to be taken over, and

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context';
-import { OUR_GATEWAY } from '../../integrations/woocommerce/subscriptions';
+import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';
+import { PROVIDER_SUBSCRIPTIONS_IMPORT } from '../../providers';
 import { ProviderNotFoundError } from '../../providers/errors';
 import type { PaymentProvider, ProviderPayment } from '../../providers/types';
 import { addDays, addMonths, formatCalendarDate, parseCalendarDate } from '../../time/calendar';
@@ -66,7 +67,9 @@ const MONEY_TAKEN = new Set(['paid', 'refunded', 'charged_back']);
 /** Refund statuses that gave the money back to us (nothing went to the payer). */
 const RELEASED = new Set(['failed', 'canceled']);
 /** The import source whose subscriptions the provider billed before us (see imports/sourceNames.ts). */
-const PROVIDER_SUBSCRIPTIONS_SOURCE = 'mollie-subscriptions';
+const PROVIDER_SUBSCRIPTIONS_SOURCE = PROVIDER_SUBSCRIPTIONS_IMPORT.sourceName;
+/** Our gateway in the store: a renewal order paid through another was billed by the store's extension. */
+const OUR_GATEWAY = STORE_SUBSCRIPTIONS_IMPORT.ourGateway;
 
 interface Findings {
   violation(invariant: Invariant, message: string, rows: string[]): void;

@@ -45,7 +45,7 @@ export const importHandOversRepository = {
 
   /**
    * Records that we ask the source to cancel it, at the moment of this (latest) request: a cancel the
-   * source made long after it was not ours (mollieHandOver's canceledByUs).
+   * source made long after it was not ours (providerHandOver's canceledByUs).
    */
   recordCancelRequest: (db: Knex, key: HandOverKey, now: string) => whereKey(db, key).update({ cancel_requested_at: now, updated_at: now }),
 

@@ -57,7 +57,7 @@ export interface TaxedPart {
 }
 
 /**
- * Rules from what a source charged with its tax (WooCommerce Subscriptions' lines, or its total and
+ * Rules from what a source charged with its tax (a store subscription's lines, or its total and
  * total tax): each part's rate derived from its own tax, and that tax kept (a rate read from a rounding
  * of the gross gives another VAT from the net). Undefined when a part's rate cannot be told.
  */

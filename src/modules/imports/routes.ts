@@ -1,7 +1,7 @@
 import { pageRequestFrom } from '../../http/pagination';
 import { defineRoute } from '../../http/route';
 import { presentImport } from './presenter';
-import { createImportBody, importParams, importQuery, importResponse } from './schemas';
+import { createImportBody, createImportSummary, importParams, importQuery, importResponse } from './schemas';
 import { createImport, importReport } from './service';
 
 export const importRoutes = [
@@ -9,9 +9,7 @@ export const importRoutes = [
     methods: ['post'],
     path: '/api/v2/imports',
     operationId: 'createImport',
-    summary:
-      'Import running subscriptions (a CSV file of SEPA mandates, or the subscriptions Mollie bills); ' +
-      'dry_run reports the plan and creates nothing',
+    summary: createImportSummary,
     tag: 'Imports',
     status: 201,
     extension: true,

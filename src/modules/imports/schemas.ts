@@ -4,14 +4,23 @@ import { IMPORT_STATUSES, ROW_OUTCOMES } from './repository';
 import { CSV_ENCODINGS } from './csvFile';
 import { vatRateOf } from './importVat';
 import { IMPORT_SOURCES } from './sources';
+import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';
+import { PROVIDER_SUBSCRIPTIONS_IMPORT } from '../../providers';
+
+const PROVIDER = PROVIDER_SUBSCRIPTIONS_IMPORT;
+const STORE = STORE_SUBSCRIPTIONS_IMPORT;
+
+/** `POST /api/v2/imports`'s summary in the API's reference (the route names no provider). */
+export const createImportSummary =
+  `Import running subscriptions (a CSV file of SEPA mandates, or the subscriptions ${PROVIDER.billerName} bills); ` +
+  'dry_run reports the plan and creates nothing';
 
 /** A CSV import's file travels as text in the JSON body (at most the 1 MB body limit; larger files: the CLI). */
 export const createImportBody = z.object({
   source: z
     .enum(IMPORT_SOURCES)
     .describe(
-      "`csv` (a file), `mollie-subscriptions` (the account's subscriptions at Mollie) or " +
-        "`woocommerce-subscriptions` (the connected store's, billed by Mollie's WooCommerce plugin)",
+      `\`csv\` (a file), \`${PROVIDER.sourceName}\` (${PROVIDER.description}) or ` + `\`${STORE.sourceName}\` (${STORE.description})`,
     ),
   dry_run: z.boolean().optional().describe('true: nothing is created or sent to the provider; the report shows the plan'),
   csv: z.string().min(1).nullable().optional().describe('the file, for source csv (columns: docs/moving-over.md)'),
@@ -33,7 +42,7 @@ export const createImportBody = z.object({
     .nullable()
     .optional()
     .describe(
-      'the VAT percentage the imported amounts include (mollie-subscriptions; csv: rows without a vat_rate column); ' +
+      `the VAT percentage the imported amounts include (${PROVIDER.sourceName}; csv: rows without a vat_rate column); ` +
         'absent: their invoices are not issued',
     ),
 });
@@ -43,7 +52,7 @@ export const importParams = z.object({ id: z.string() });
 export const importQuery = pageQuerySchema;
 
 export const importRowResponse = z.object({
-  source_id: z.string().describe("the source's own id (CSV: the mandate reference; Mollie: its subscription id)"),
+  source_id: z.string().describe(`the source's own id (CSV: the mandate reference; ${PROVIDER.billerName}: its subscription id)`),
   line: z.number().int().nullable().describe('the line of the file (CSV); null for other sources'),
   outcome: z.enum(ROW_OUTCOMES).describe('a dry run answers would_create / would_skip; exists: imported by an earlier run'),
   field: z.string().nullable().describe('for failed: the field that is wrong'),

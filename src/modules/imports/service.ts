@@ -3,16 +3,18 @@ import { NotFoundError, ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import type { Page, PageRequest } from '../../paging';
 import { pageRequestFrom } from '../../http/pagination';
+import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';
+import { PROVIDER_SUBSCRIPTIONS_IMPORT } from '../../providers';
 import { toDbDateTime } from '../../time';
 import { bytesOf } from './csvFile';
 import { checkCsvFile, csvSource } from './csvSource';
 import { vatRateOf } from './importVat';
-import { mollieSubscriptionsSource } from './mollieSource';
 import { importsRepository, type ImportRow, type ImportRowOutcome, type RowOutcome } from './repository';
 import { importCandidate } from './rowImport';
 import type { ImportSource } from './sources';
 import type { CreateImportInput } from './schemas';
-import { wcsSource } from './wcsSource';
+import { providerSubscriptionsSource } from './providerSubscriptionsSource';
+import { storeSubscriptionsSource } from './storeSubscriptionsSource';
 
 /** The counts of a run so far, for a progress line. */
 export interface ImportCounts {
@@ -128,10 +130,10 @@ async function sourceOf(input: CreateImportInput): Promise<ImportSource> {
       await checkCsvFile(bytes, encoding);
       return csvSource(bytes, { encoding, vatRate });
     }
-    case 'mollie-subscriptions':
-      return mollieSubscriptionsSource({ vatRate });
-    case 'woocommerce-subscriptions':
-      return wcsSource();
+    case PROVIDER_SUBSCRIPTIONS_IMPORT.sourceName:
+      return providerSubscriptionsSource({ vatRate });
+    case STORE_SUBSCRIPTIONS_IMPORT.sourceName:
+      return storeSubscriptionsSource();
   }
 }
 

@@ -18,7 +18,7 @@ export interface CandidateCustomer {
 }
 
 /**
- * The mandate to charge: one the provider already holds (Mollie, WooCommerce Subscriptions), or a
+ * The mandate to charge: one the provider already holds (its own subscriptions, a store's), or a
  * SEPA mandate signed elsewhere that is made at the provider with its own reference and date (CSV).
  */
 export type CandidateMandate =
@@ -46,7 +46,7 @@ export interface CandidateSubscription {
 
 /**
  * One of the source's subscriptions. `sourceId` is the source's own key for it (a CSV's mandate
- * reference, a Mollie subscription id, a WooCommerce Subscriptions id): every import of it is keyed
+ * reference, the provider's subscription id, the store's subscription id): every import of it is keyed
  * by it. A candidate that cannot be taken over says why in `skipReason`; one the source could not
  * read says which field in `invalid` (it fails alone, with its `line`).
  */
@@ -78,8 +78,8 @@ export interface ImportSource {
   readonly name: ImportSourceName;
   candidates(ctx: AppContext, account: Account): AsyncIterable<ImportCandidate>;
   /**
-   * For a source that goes on billing by itself (Mollie's subscription, the store's WooCommerce
-   * Subscriptions renewal): stops it, after our subscription holds the next charge. Until it answers
+   * For a source that goes on billing by itself (the provider's subscription, the renewal of the
+   * store's subscriptions extension): stops it, after our subscription holds the next charge. Until it answers
    * `done` our subscription is `handover_pending` and billing charges none of it, so that exactly
    * one system bills a period. Called again on every run while it is pending (also for a row
    * imported before, with what the source says now), so it must be safe to repeat; an error leaves

@@ -14,7 +14,7 @@ const BILLING: ReadonlySet<ProviderSubscription['status']> = new Set(['active', 
 export const madeByOurFirstPayment = (mandate: Pick<MandateRow, 'origin'>): boolean => mandate.origin === 'first_payment';
 
 /**
- * The provider's subscriptions of the mandate's customer that charge it (Mollie's Subscriptions API,
+ * The provider's subscriptions of the mandate's customer that charge it (its Subscriptions API,
  * run by another integration or the merchant's dashboard): those naming it, and those naming none — the
  * provider charges them on any valid mandate of the customer, so this one may be theirs. Answers their
  * ids; none for a customer the provider does not know.

@@ -61,7 +61,7 @@ export interface OrderLineRow {
   amount?: number | null;
   /** A store line's subtotal without tax, as the store's decimal text. */
   shop_subtotal?: string | null;
-  /** WooCommerce Subscriptions' subscription holding the line (migration 044); null or absent: none. */
+  /** The store's subscriptions extension's subscription holding the line (migration 044); null or absent: none. */
   shop_subscription_id?: number | string | null;
   /** A store line's VAT percentage, from the order's tax lines (migration 053); null: none or not named. */
   vat_rate?: string | null;

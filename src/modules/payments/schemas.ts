@@ -18,7 +18,7 @@ export const createPaymentBody = z
     webhook_url: httpUrl().optional(),
     provider_profile_id: requiredText(64).optional(),
     /**
-     * Extension: the WooCommerce order this checkout pays (its `id` in the store). The payment is then
+     * Extension: the store's order this checkout pays (its `id` in the store). The payment is then
      * for that order: its amount must be the order's total, a paid payment marks the order paid in the
      * store, and an order with subscription products is paid with a `first` payment that starts them.
      */

@@ -119,7 +119,7 @@ export async function syncPaymentFromProvider(ctx: AppContext, accountId: string
   if (known) {
     const remote = await provider.getPayment(providerPaymentId);
     const applied = await applyProviderPayment(ctx, known, remote, { answeredInRequest: false });
-    // Mollie calls the payment's webhook when one of its refunds changes too, also one made in its dashboard.
+    // The provider calls the payment's webhook when one of its refunds changes too, also one made in its dashboard.
     await syncRefundsOf(ctx, applied, remote.amountRefunded);
     return applied;
   }

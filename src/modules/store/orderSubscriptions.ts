@@ -22,7 +22,7 @@ interface SubscriptionGroup {
   product: ProductRow;
   lines: Array<OrderLineRow & { name: string }>;
   names: string[];
-  /** WooCommerce Subscriptions' subscription the group is (its lines), or null. */
+  /** The store's subscriptions extension's subscription the group is (its lines), or null. */
   shopSubscriptionId: number | null;
 }
 
@@ -32,9 +32,9 @@ const shopSubscriptionOf = (line: OrderLineRow): number | null =>
 /**
  * An order's subscription lines, one group — one Subscription — per line. Not one per interval: lines
  * may differ in trial and length, and a buyer who bought two subscriptions expects to see, pause or
- * cancel each by itself (docs/woocommerce.md says why). The key is the line's position on the order.
+ * cancel each by itself (the store platform's guide in docs/ says why). The key is the line's position on the order.
  *
- * Lines WooCommerce Subscriptions put in one of its subscriptions (the plugin names it on each line)
+ * Lines the store's subscriptions extension put in one of its subscriptions (the plugin names it on each line)
  * are one group instead, keyed by that subscription: one Subscription here per subscription there,
  * billed on the terms of its first line (the extension groups only lines of one billing schedule).
  */

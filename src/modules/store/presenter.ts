@@ -10,7 +10,7 @@ import type { StoreWebhookStatus } from '../../integrations/platform';
 /** The connection as the merchant sees it: never the secret, the key only masked. */
 export function presentShop(config: Config, account: Pick<Account, 'public_ref'>, row: ShopRow, portal: PortalSettings): ShopResponse {
   return {
-    // Only WooCommerce is connected through the API (its REST API keys are the body).
+    // Only the default platform is connected through the API (its REST API keys are the body).
     platform: row.platform as ShopResponse['platform'],
     url: row.url,
     status: row.status,

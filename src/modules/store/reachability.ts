@@ -1,46 +1,9 @@
-import { isIP } from 'node:net';
-import { isPublicAddress } from '../../net/publicAddress';
+import type { ShopPlatform } from '../../integrations/platform';
 
-/** The ports WordPress sends webhooks to (`http_allowed_safe_ports`), besides the store's own. */
-const WORDPRESS_SAFE_PORTS = [80, 443, 8080];
-
-/** Hosts that only this machine or its private network can reach. */
-export function isLocalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isIP(host)) return !isPublicAddress(host);
-  return host === 'localhost' || /\.(localhost|local|internal|lan|home\.arpa)$/.test(host) || !host.includes('.');
-}
-
-/**
- * Why stock WordPress would refuse to send webhooks from the store at `storeUrl` to `deliveryUrl`, by
- * its own rule (`wp_http_validate_url`): a loopback or private address of another host than the
- * store's, or a port other than 80, 443 and 8080 unless it is the store's own host and port. Null
- * when the rule lets it through. Only an explanation: a store may allow more (a filter), so whether
- * webhooks arrive is judged by the store's ping alone.
- */
-export function wordPressRefusal(deliveryUrl: string, storeUrl: string): string | null {
-  const target = new URL(deliveryUrl);
-  const store = new URL(storeUrl);
-  const sameHost = target.hostname.toLowerCase() === store.hostname.toLowerCase();
-  if (!sameHost && isLocalHost(target.hostname)) {
-    return (
-      `PUBLIC_URL's host ${target.hostname} is a loopback or private address of another host than the store's: ` +
-      'WordPress sends no webhooks there'
-    );
-  }
-  if (target.port !== '') {
-    const port = Number(target.port);
-    if (!WORDPRESS_SAFE_PORTS.includes(port) && !(sameHost && store.port === target.port)) {
-      return `PUBLIC_URL's port ${port}: WordPress sends webhooks only to ports 80, 443 and 8080 (or its own host and port)`;
-    }
-  }
-  return null;
-}
-
-/** What the shop owner is told when the store's pings did not reach us. */
-export function unreachableReason(deliveryUrl: string, storeUrl: string): string {
+/** What the shop owner is told when the store's pings did not reach us: the platform's own refusal, if its rules give one. */
+export function unreachableReason(platform: Pick<ShopPlatform, 'webhookRefusal'>, deliveryUrl: string, storeUrl: string): string {
   return (
-    wordPressRefusal(deliveryUrl, storeUrl) ??
+    platform.webhookRefusal(deliveryUrl, storeUrl) ??
     `the store's ping did not reach ${new URL(deliveryUrl).origin}: is PUBLIC_URL reachable from the store's network?`
   );
 }

@@ -1,5 +1,5 @@
 import type { StoreInvoiceLine } from '../../integrations/records';
-import { centsOfSum } from '../../integrations/woocommerce/storeAmounts';
+import { centsOfSum } from '../../money/decimalSum';
 import { storeLine, unnamedRateRefusal } from '../billing/storeInvoiceLines';
 import type { OrderLineRow, OrderRow } from '../orders/repository';
 import type { InvoiceRuleInput } from '../subscriptions/requestSchemas';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 export interface ShopRow {
   id: string;
   account_id: string;
-  /** The store platform's name in the registry (src/integrations): woocommerce. */
+  /** The store platform's name in the registry (src/integrations). */
   platform: string;
   url: string;
   consumer_key: string;

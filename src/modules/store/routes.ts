@@ -1,6 +1,6 @@
 import { defineRoute } from '../../http/route';
 import { presentShop } from './presenter';
-import { connectShopBody, shopOrderParams, shopOrderViewResponse, shopResponse } from './schemas';
+import { connectShopBody, connectShopSummary, shopOrderParams, shopOrderViewResponse, shopResponse } from './schemas';
 import { connectShop, disconnectShop, eventSigningSecret, getShop, getShopOrder, shopPortal } from './service';
 
 const path = '/api/v2/shop';
@@ -12,7 +12,7 @@ export const shopRoutes = [
     methods: ['post'],
     path,
     operationId: 'connectShop',
-    summary: 'Connect the WooCommerce store: keys verified with one REST call, webhooks registered',
+    summary: connectShopSummary,
     tag,
     status: 200,
     extension: true,

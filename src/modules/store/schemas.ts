@@ -1,6 +1,11 @@
 import { PORTAL_ACTIONS } from '../accounts/portalSettings';
 import { z } from 'zod';
 import { requiredText } from '../../http/fields';
+import { DEFAULT_SHOP_PLATFORM, DEFAULT_SHOP_PLATFORM_DISPLAY_NAME } from '../../integrations';
+
+/** `POST /api/v2/shop`'s summary in the API's reference (the route names no platform). */
+export const connectShopSummary =
+  `Connect the ${DEFAULT_SHOP_PLATFORM_DISPLAY_NAME} store: ` + 'keys verified with one REST call, webhooks registered';
 
 /** `POST /api/v2/shop` (extension; the plugin's "Connect this store" sends it). */
 export const connectShopBody = z
@@ -17,7 +22,7 @@ export const connectShopBody = z
   .strict();
 
 export const shopResponse = z.object({
-  platform: z.literal('woocommerce'),
+  platform: z.literal(DEFAULT_SHOP_PLATFORM),
   url: z.string(),
   status: z.enum(['connected', 'disconnected']),
   consumer_key: z.string().describe('masked: ck_… and the last four characters'),

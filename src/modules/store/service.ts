@@ -6,10 +6,11 @@ import { newId, randomBase62 } from '../../ids';
 import { DEFAULT_SHOP_PLATFORM } from '../../integrations';
 import { StoreConnectionRefused } from '../../integrations/errors';
 import type { StoreClient } from '../../integrations/platform';
+import { isLocalHost } from '../../net/localHost';
 import { toDbDateTime } from '../../time';
 import { webhookSecretOf } from '../../outbox/secret';
 import { shopOrderView } from './orderView';
-import { isLocalHost, unreachableReason } from './reachability';
+import { unreachableReason } from './reachability';
 import { checkShopWebhooks, checkedWebhooks, shopWebhookUrl } from './webhookHealth';
 import { shopsRepository, type ShopRow } from './repository';
 import type { ShopOrderView } from './schemas';
@@ -127,7 +128,7 @@ async function registerWebhooks(
   const pingedAt = (await shopsRepository.ofAccount(ctx.db, account.id))?.webhooks_pinged_at ?? null;
   if (ids.length > 0 && !pingedAt) {
     await removeWebhooks(ctx, account.id, connection, ids);
-    const reason = unreachableReason(deliveryUrl, storeUrl);
+    const reason = unreachableReason(ctx.platforms.get(DEFAULT_SHOP_PLATFORM), deliveryUrl, storeUrl);
     ctx.logger.warn('the store cannot deliver webhooks to PUBLIC_URL; the periodic sync keeps the data current', {
       accountId: account.id,
       reason,

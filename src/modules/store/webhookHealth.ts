@@ -23,8 +23,8 @@ export function checkedWebhooks(
 }
 
 /**
- * Reads our webhooks' status from the store and keeps it on the shop. WooCommerce never retries a
- * failed delivery and disables a webhook after more than 5 failures in a row, so a webhook we
+ * Reads our webhooks' status from the store and keeps it on the shop. A store may never retry a
+ * failed delivery and may disable a webhook after a few failures in a row, so a webhook we
  * registered may deliver nothing. With `repair` (the sync job) a disabled, paused or missing one is
  * set active or registered again; the incremental sync that follows catches up what it missed.
  * Only for webhooks that were registered: a store that cannot reach us has none.

@@ -31,13 +31,13 @@ export interface SubscriptionRow {
   workflow_id: string | null;
   docstyle_id: string | null;
   /**
-   * `order-<order id>-line<position>` (`-wcs<the WooCommerce Subscriptions id>`; before: `-<interval>`) for a
+   * `order-<order id>-line<position>` (`-wcs<the store's subscription id>`; before: `-<interval>`) for a
    * subscription a paid store order made; unique per account.
    */
   origin_key?: string | null;
   /** The store order it was made from: its later charges become renewal orders of it. */
   origin_order_id?: string | null;
-  /** WooCommerce Subscriptions' subscription it bills (migration 044): its renewal orders are linked to it. */
+  /** The store's subscriptions extension's subscription it bills (migration 044): its renewal orders are linked to it. */
   shop_subscription_id?: number | string | null;
   /** Where an imported subscription came from and its id there (migration 045); null when made here. */
   source?: ImportSourceName | null;

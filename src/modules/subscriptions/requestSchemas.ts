@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { amountInCents, calendarDate, intervalUnit, optionalText, positiveInteger, requiredText } from '../../http/fields';
 import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
+import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';
 import { SUBSCRIPTION_STATUSES, type RuleInterval } from './repository';
 
 const MAX_RULES = 20;
@@ -108,7 +109,7 @@ export type UpdateSubscriptionInput = z.output<typeof updateSubscriptionBody>;
 
 /**
  * `GET /api/v2/subscriptions`: the page query and its filters (extensions). `shop_subscription_id`:
- * the one billing that subscription of WooCommerce Subscriptions (the plugin finds ours by it).
+ * the one billing that subscription of the store's subscriptions extension (the plugin finds ours by it).
  */
 export const subscriptionListQuery = listQueryWith({
   customer_id: idFilter('cus'),
@@ -117,5 +118,5 @@ export const subscriptionListQuery = listQueryWith({
     .string()
     .regex(/^[1-9][0-9]{0,17}$/, 'The :attribute field must be a store subscription id (a positive whole number).')
     .optional()
-    .describe("a store subscription's id (WooCommerce Subscriptions)"),
+    .describe(`a store subscription's id (${STORE_SUBSCRIPTIONS_IMPORT.extensionName})`),
 });

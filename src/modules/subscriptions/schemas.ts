@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';
 import { customerResponse } from '../customers/schemas';
 import { IMPORT_SOURCES } from '../imports/sourceNames';
 import { SUBSCRIPTION_STATUSES } from './repository';
@@ -32,7 +33,7 @@ export const nestedSubscriptionResponse = z.object({
     .number()
     .int()
     .optional()
-    .describe("WooCommerce Subscriptions' subscription this one bills (the store's id); absent when none"),
+    .describe(`${STORE_SUBSCRIPTIONS_IMPORT.extensionName}' subscription this one bills (the store's id); absent when none`),
   source: z
     .enum(IMPORT_SOURCES)
     .optional()

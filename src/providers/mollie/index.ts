@@ -4,6 +4,7 @@ import { storedOption } from '../settings';
 import { MollieProvider, type MollieCredentials } from './provider';
 import { accountCredentials, maskMollieKey, openMollieKey } from './settings';
 import { API_URL_OPTION, mollieSettingsForm } from './settingsForm';
+import { mollieSubscriptionsImport } from './subscriptionsImport';
 
 /** Mollie's ids of payments: what its webhook posts as `id`. */
 const PAYMENT_ID = /^tr_[0-9A-Za-z]{1,60}$/;
@@ -36,6 +37,7 @@ export const mollieAdapter: ProviderAdapter = {
   fallbackText: 'MOLLIE_API_KEY if set',
   describeDefault: (config) => `environment MOLLIE_API_KEY ${maskMollieKey(config.MOLLIE_API_KEY ?? '')}`,
   accountSettings: mollieSettingsForm,
+  subscriptionsImport: mollieSubscriptionsImport,
 
   open({ logger, config }) {
     let warnedLocalWebhook = false;

@@ -1,7 +1,7 @@
 /**
- * WooCommerce keeps line subtotals and taxes with more decimals than cents when prices include tax
- * ("8.26446281" + "1.73553719"). They are added exactly, then rounded once to cents, so a line costs
- * what the buyer paid for it.
+ * Stores keep line subtotals and taxes with more decimals than cents when prices include tax
+ * (WooCommerce: "8.26446281" + "1.73553719"), and our order lines keep them as the store gave them.
+ * They are added exactly, then rounded once to cents, so a line costs what the buyer paid for it.
  */
 const PLACES = 8;
 const SCALE = 10n ** BigInt(PLACES);

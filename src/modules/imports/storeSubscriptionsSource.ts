@@ -1,15 +1,17 @@
 import type { Account, AppContext } from '../../context';
 import type { StoreClient } from '../../integrations/platform';
 import type { StoreOrder, StoreSubscription, StoreSubscriptionOrder } from '../../integrations/records';
-import { OUR_GATEWAY } from '../../integrations/woocommerce/subscriptions';
+import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';
 import { calendarDateIn, fromDbDateTime } from '../../time';
 import { chargeDateAfter, effectiveRuleDay, type ScheduledCharge } from '../subscriptions/schedule';
 import { requireConnectedStore, storeClient } from '../store/storeClient';
 import type { SubscriptionRow } from '../subscriptions/repository';
 import type { CandidateSubscription, HandOver, ImportCandidate, ImportSource } from './sources';
 import { moveOursPast } from './movePast';
-import { linkToStoreSubscription } from './wcsLinks';
-import { wcsInvoicing } from './wcsVat';
+import { linkToStoreSubscription } from './storeSubscriptionLinks';
+import { storeSubscriptionInvoicing } from './storeSubscriptionVat';
+
+const { ourGateway: OUR_GATEWAY, fromProvider: FROM_PROVIDER } = STORE_SUBSCRIPTIONS_IMPORT;
 
 /** What a skipped subscription's customer can be offered instead (docs/moving-over.md). */
 const LINK_HINT = 'The merchant can send this customer a subscription link instead.';
@@ -33,56 +35,63 @@ const invalid = (sourceId: string, field: string, message: string): ImportCandid
 });
 
 /** Why the service cannot take the subscription over as it is, or null when it can (the mandate aside). */
-function skipReasonOf(wcs: StoreSubscription): { reason: string; hint: boolean } | null {
-  if (wcs.paymentMethod === OUR_GATEWAY) return { reason: 'Billed through our gateway already.', hint: false };
-  if (wcs.status !== 'active') return { reason: `The subscription is ${wcs.shopStatus}: only active ones are taken over.`, hint: true };
-  if (wcs.provider !== 'mollie') return { reason: `Paid through ${wcs.paymentMethod ?? 'no gateway'}, not a Mollie gateway.`, hint: true };
-  if (wcs.requiresManualRenewal)
+function skipReasonOf(theirs: StoreSubscription): { reason: string; hint: boolean } | null {
+  if (theirs.paymentMethod === OUR_GATEWAY) return { reason: 'Billed through our gateway already.', hint: false };
+  if (theirs.status !== 'active')
+    return { reason: `The subscription is ${theirs.shopStatus}: only active ones are taken over.`, hint: true };
+  if (theirs.provider !== FROM_PROVIDER.name) {
+    return { reason: `Paid through ${theirs.paymentMethod ?? 'no gateway'}, not a ${FROM_PROVIDER.displayName} gateway.`, hint: true };
+  }
+  if (theirs.requiresManualRenewal)
     return { reason: 'The customer renews it by hand (manual renewals): there is no mandate to charge.', hint: true };
-  if (wcs.currency !== 'EUR') return { reason: `Billed in ${wcs.currency}; the service bills in EUR.`, hint: true };
-  if (!wcs.nextPaymentAt) return { reason: 'The store has no next payment for it.', hint: true };
+  if (theirs.currency !== 'EUR') return { reason: `Billed in ${theirs.currency}; the service bills in EUR.`, hint: true };
+  if (!theirs.nextPaymentAt) return { reason: 'The store has no next payment for it.', hint: true };
   return null;
 }
 
 /**
  * The schedule as the store runs it: the same amount (tax included), interval and next date (in
  * APP_TIMEZONE); `timesDone` the parent and renewal orders paid; with an end date, `times` adds the
- * payments due before it (WooCommerce Subscriptions makes none on the end date itself).
+ * payments due before it (the store's extension makes none on the end date itself).
  */
-function scheduleOf(wcs: StoreSubscription, orders: StoreSubscriptionOrder[], timeZone: string): CandidateSubscription {
+function scheduleOf(theirs: StoreSubscription, orders: StoreSubscriptionOrder[], timeZone: string): CandidateSubscription {
   const dateOf = (stored: string) => calendarDateIn(fromDbDateTime(stored), timeZone);
-  const nextDate = dateOf(wcs.nextPaymentAt as string);
+  const nextDate = dateOf(theirs.nextPaymentAt as string);
   const timesDone = orders.filter((one) => (one.relation === 'parent' || one.relation === 'renewal') && PAID.has(one.order.status)).length;
   let times: number | null = null;
-  if (wcs.endAt) {
-    const end = dateOf(wcs.endAt);
-    const rule = { interval: wcs.interval, interval_amount: wcs.intervalCount, day: effectiveRuleDay(wcs.interval, null, nextDate) };
+  if (theirs.endAt) {
+    const end = dateOf(theirs.endAt);
+    const rule = {
+      interval: theirs.interval,
+      interval_amount: theirs.intervalCount,
+      day: effectiveRuleDay(theirs.interval, null, nextDate),
+    };
     let remaining = 0;
     for (let date = nextDate; date < end && remaining < 10_000; date = chargeDateAfter(rule, date)) remaining += 1;
     times = timesDone + remaining;
   }
-  const names = wcs.lines.map((line) => (line.quantity > 1 ? `${line.quantity} × ${line.name}` : line.name)).join(', ');
+  const names = theirs.lines.map((line) => (line.quantity > 1 ? `${line.quantity} × ${line.name}` : line.name)).join(', ');
   return {
-    amount: wcs.amountCents,
-    interval: wcs.interval,
-    intervalAmount: wcs.intervalCount,
+    amount: theirs.amountCents,
+    interval: theirs.interval,
+    intervalAmount: theirs.intervalCount,
     day: null,
     times,
     timesDone,
     nextDate,
-    description: `WooCommerce subscription #${wcs.shopSubscriptionId}${names ? `: ${names}` : ''}`.slice(0, 191),
-    invoicing: wcsInvoicing(wcs),
+    description: `${STORE_SUBSCRIPTIONS_IMPORT.subscriptionLabel} #${theirs.shopSubscriptionId}${names ? `: ${names}` : ''}`.slice(0, 191),
+    invoicing: storeSubscriptionInvoicing(theirs),
   };
 }
 
-/** A renewal order of the store still being paid (Mollie's plugin started it, or the customer pays it). */
+/** A renewal order of the store still being paid (the provider's plugin started it, or the customer pays it). */
 const RENEWING = new Set(['pending', 'on-hold']);
 /** Ended or ending at the store: the customer cancelled it there, so it is never handed to our gateway. */
 const ENDED = new Set<StoreSubscription['status']>(['pending_cancel', 'cancelled', 'expired']);
 
 /**
  * Why the hand-over must wait with the subscription as the store has it now, or null when it can go on:
- * only an active subscription, billed by Mollie's gateway (or cleared by a refused switch) or ours.
+ * only an active subscription, billed by the provider's gateway (or cleared by a refused switch) or ours.
  */
 function waitReasonOf(now: StoreSubscription, handed: boolean): string | null {
   if (ENDED.has(now.status)) {
@@ -90,7 +99,7 @@ function waitReasonOf(now: StoreSubscription, handed: boolean): string | null {
     return `${status}: not switched to our gateway; ours is held and charges nothing`;
   }
   if (now.status !== 'active') return `the store's subscription is ${now.shopStatus}: ours waits until it is active again`;
-  if (!handed && now.paymentMethod !== null && now.paymentMethod !== OUR_GATEWAY && now.provider !== 'mollie') {
+  if (!handed && now.paymentMethod !== null && now.paymentMethod !== OUR_GATEWAY && now.provider !== FROM_PROVIDER.name) {
     return `the store's subscription is paid through ${now.paymentMethod} now: not switched; ours is held`;
   }
   return null;
@@ -145,57 +154,59 @@ function billedNote(before: SubscriptionRow, after: SubscriptionRow, store: Stor
 
 /** What the source read of one subscription, for its hand-over later in the run. */
 interface Read {
-  wcs: StoreSubscription;
+  theirs: StoreSubscription;
   parent: StoreOrder | null;
 }
 
 /**
- * WooCommerce Subscriptions' subscriptions of the account's connected store, taken over from Mollie's
- * WooCommerce plugin: active, automatic, on a Mollie gateway, with the Mollie customer and mandate it
- * charges (on the subscription, else on its parent order). Each is keyed by the store's subscription
- * id. Handing one over links ours to it (renewal orders in the store) and switches it to our gateway.
+ * The subscriptions the connected store's subscriptions extension bills (which its platform's adapter
+ * offers as STORE_SUBSCRIPTIONS_IMPORT), taken over from the provider's plugin for that store: active,
+ * automatic, on the provider's gateway, with the provider's customer and mandate it charges (on the
+ * subscription, else on its parent order). Each is keyed by the store's subscription id. Handing one
+ * over links ours to it (renewal orders in the store) and switches it to our gateway.
  */
-export function wcsSource(): ImportSource {
+export function storeSubscriptionsSource(): ImportSource {
   const read = new Map<string, Read>();
   let client: StoreClient | undefined;
 
-  async function candidateOf(ctx: AppContext, store: StoreClient, wcs: StoreSubscription): Promise<ImportCandidate> {
-    const sourceId = String(wcs.shopSubscriptionId);
-    read.set(sourceId, { wcs, parent: null });
-    const refusal = skipReasonOf(wcs);
+  async function candidateOf(ctx: AppContext, store: StoreClient, theirs: StoreSubscription): Promise<ImportCandidate> {
+    const sourceId = String(theirs.shopSubscriptionId);
+    read.set(sourceId, { theirs, parent: null });
+    const refusal = skipReasonOf(theirs);
     if (refusal) return skipped(sourceId, refusal.reason, refusal.hint);
-    const orders = await store.subscriptionOrders(wcs.shopSubscriptionId);
+    const orders = await store.subscriptionOrders(theirs.shopSubscriptionId);
     const parent = orders.find((one) => one.relation === 'parent') ?? null;
-    read.set(sourceId, { wcs, parent: parent?.order ?? null });
-    // Mollie's plugin may keep the mandate only on the parent order (docs/moving-over.md).
-    const providerCustomerId = wcs.providerCustomerId ?? parent?.providerCustomerId ?? null;
-    const providerMandateId = wcs.providerMandateId ?? parent?.providerMandateId ?? null;
-    if (!providerCustomerId) return skipped(sourceId, 'The store keeps no Mollie customer for it.');
-    if (!providerMandateId) return skipped(sourceId, 'The store keeps no Mollie mandate for it.');
-    if (!wcs.customer.email) {
+    read.set(sourceId, { theirs, parent: parent?.order ?? null });
+    // The provider's plugin may keep the mandate only on the parent order (docs/moving-over.md).
+    const providerCustomerId = theirs.providerCustomerId ?? parent?.providerCustomerId ?? null;
+    const providerMandateId = theirs.providerMandateId ?? parent?.providerMandateId ?? null;
+    if (!providerCustomerId) return skipped(sourceId, `The store keeps no ${FROM_PROVIDER.displayName} customer for it.`);
+    if (!providerMandateId) return skipped(sourceId, `The store keeps no ${FROM_PROVIDER.displayName} mandate for it.`);
+    if (!theirs.customer.email) {
       return invalid(sourceId, 'email', 'The subscription has no billing e-mail.');
     }
     return {
       sourceId,
       customer: {
-        firstName: wcs.customer.firstName ?? '',
-        lastName: wcs.customer.lastName ?? wcs.customer.organizationName ?? '',
-        email: wcs.customer.email,
+        firstName: theirs.customer.firstName ?? '',
+        lastName: theirs.customer.lastName ?? theirs.customer.organizationName ?? '',
+        email: theirs.customer.email,
         locale: null,
         providerCustomerId,
       },
       mandate: { kind: 'existing', providerMandateId },
-      subscription: scheduleOf(wcs, orders, ctx.config.APP_TIMEZONE),
+      subscription: scheduleOf(theirs, orders, ctx.config.APP_TIMEZONE),
     };
   }
 
   async function storeOf(ctx: AppContext, account: Account): Promise<StoreClient> {
-    client ??= storeClient(ctx, await requireConnectedStore(ctx, account.id, 'Could not import from WooCommerce Subscriptions'));
+    const failure = `Could not import from ${STORE_SUBSCRIPTIONS_IMPORT.extensionName}`;
+    client ??= storeClient(ctx, await requireConnectedStore(ctx, account.id, failure));
     return client;
   }
 
   return {
-    name: 'woocommerce-subscriptions',
+    name: STORE_SUBSCRIPTIONS_IMPORT.sourceName,
 
     async *candidates(ctx, account) {
       const store = await storeOf(ctx, account);
@@ -205,13 +216,13 @@ export function wcsSource(): ImportSource {
         for (const rejected of answer.rejected) {
           yield invalid(String(rejected.id), 'subscription', rejected.error);
         }
-        for (const wcs of answer.subscriptions) {
+        for (const theirs of answer.subscriptions) {
           try {
-            yield await candidateOf(ctx, store, wcs);
+            yield await candidateOf(ctx, store, theirs);
           } catch (error) {
             // A subscription whose orders the store would not answer fails alone; the others go on.
             const message = error instanceof Error ? error.message : String(error);
-            yield invalid(String(wcs.shopSubscriptionId), 'orders', message.slice(0, 300));
+            yield invalid(String(theirs.shopSubscriptionId), 'orders', message.slice(0, 300));
           }
         }
       }
@@ -219,7 +230,7 @@ export function wcsSource(): ImportSource {
 
     /**
      * Reads the store's subscription again (the listing may be minutes old), and only while it is
-     * active, billed by Mollie's gateway or ours, with no renewal order of the store waiting to be
+     * active, billed by the provider's gateway or ours, with no renewal order of the store waiting to be
      * paid: moves ours past every period the store billed meanwhile, links ours to it and switches it
      * to our gateway with ours' id on it; a switch whose answer shows the store renewed it meanwhile
      * keeps ours held for the next run, which reads its orders. Anything else waits, ours held (billing
@@ -231,7 +242,7 @@ export function wcsSource(): ImportSource {
       const seen = read.get(candidate.sourceId);
       if (!seen) throw new Error('the store did not list this subscription in this run');
       const store = await storeOf(ctx, account);
-      const now = await store.fetchSubscription(seen.wcs.shopSubscriptionId);
+      const now = await store.fetchSubscription(seen.theirs.shopSubscriptionId);
       const handed = now.paymentMethod === OUR_GATEWAY && !now.requiresManualRenewal && now.serviceSubscriptionId === subscription.id;
       const waiting = waitReasonOf(now, handed);
       if (waiting) return { done: false, note: waiting };
@@ -249,8 +260,8 @@ export function wcsSource(): ImportSource {
       const linked = note ? `; ${note}` : '';
       if (handed) return { done: true, note: `${billedNote(subscription, current, now, ctx)}on our gateway already${linked}` };
       const switched = await store.switchToOurGateway(now.shopSubscriptionId, subscription.id);
-      // Mollie's plugin may have renewed it between the read and the switch: its answer says so (its dates moved).
-      // A date moved on is not a period paid: for SEPA Direct Debit Mollie's plugin makes the subscription active
+      // The provider's plugin may have renewed it between the read and the switch: its answer says so (its dates moved).
+      // A date moved on is not a period paid: for SEPA Direct Debit the provider's plugin makes the subscription active
       // at once, and the extension moves its next date on, while the debit clears (or fails) for days. Ours
       // waits, not moved past anything, and the next run reads the orders (a renewal still being paid waits).
       const billed = billedNote(subscription, current, now, ctx);

@@ -38,13 +38,13 @@ export async function linkToStoreSubscription(
   ctx: AppContext,
   store: StoreClient,
   subscription: SubscriptionRow,
-  wcs: StoreSubscription,
+  theirs: StoreSubscription,
   parent: StoreOrder | null,
 ): Promise<string | undefined> {
   const accountId = subscription.account_id;
   const order = parent ? await ourOrderOf(ctx, store, accountId, parent) : undefined;
   if (order) {
-    const wanted = new Set(wcs.lines.map((line) => line.variationId ?? line.shopProductId));
+    const wanted = new Set(theirs.lines.map((line) => line.variationId ?? line.shopProductId));
     const lines = await ordersRepository.linesOf(ctx.db, accountId, [order.id]);
     const products = await productsRepository.findMany(
       ctx.db,
@@ -69,7 +69,7 @@ export async function linkToStoreSubscription(
     );
   }
   await subscriptionsRepository.update(ctx.db, subscription, {
-    shop_subscription_id: wcs.shopSubscriptionId,
+    shop_subscription_id: theirs.shopSubscriptionId,
     origin_order_id: order?.id ?? null,
     updated_at: toDbDateTime(ctx.clock.now()),
   });
