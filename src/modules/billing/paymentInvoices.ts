@@ -6,7 +6,7 @@ import { followUpsRepository, type FollowUpRow } from '../follow-ups/repository'
 import { paymentLinksRepository } from '../links/repository';
 import { ordersRepository } from '../orders/repository';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
-import { chargesRepository } from './chargesRepository';
+import { chargesRepository } from '../subscriptions/chargesRepository';
 import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
 import { chargeSubject, oweInvoice, type InvoiceSubject } from './invoices';
 import { invoiceSettingsRepository } from './invoiceSettingsRepository';

@@ -6,7 +6,7 @@ import { onLinkPaid, onRetrySettled, solve } from '../follow-ups/progress';
 import { followUpsRepository } from '../follow-ups/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { subscriptionsRepository } from '../subscriptions/repository';
-import { chargesRepository, type ChargeRow } from './chargesRepository';
+import { chargesRepository, type ChargeRow } from '../subscriptions/chargesRepository';
 import { oweInvoice } from './invoices';
 import { creditMoneyBack } from './moneyBack';
 
