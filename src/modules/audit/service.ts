@@ -65,7 +65,7 @@ const UNDER_WAY = new Set(['open', 'pending', 'authorized']);
 const MONEY_TAKEN = new Set(['paid', 'refunded', 'charged_back']);
 /** Refund statuses that gave the money back to us (nothing went to the payer). */
 const RELEASED = new Set(['failed', 'canceled']);
-/** The import source whose subscriptions the provider billed before us (see imports/sourceNames.ts). */
+/** The import source whose subscriptions the provider billed before us (see subscriptions/sourceNames.ts). */
 const PROVIDER_SUBSCRIPTIONS_SOURCE = 'mollie-subscriptions';
 
 interface Findings {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { customerResponse } from '../customers/schemas';
-import { IMPORT_SOURCES } from '../imports/sourceNames';
+import { IMPORT_SOURCES } from './sourceNames';
 import { SUBSCRIPTION_STATUSES } from './repository';
 
 export const subscriptionRuleResponse = z.object({
