@@ -439,10 +439,18 @@ const MODULE_ORDER = [
 /*
  * What is left of the tangle, counted as pairs of modules (one module importing another, however many
  * of its files do): imports from a module to one above it, and pairs of modules that import each
- * other. Issue 37 found 12 up (in this order) and 10 pairs; the target is at most 4 and 3.
+ * other. Issue 37 found 12 up (in this order) and 10 pairs; the target is at most 4 and 3. A ceiling,
+ * lowered as imports go, never raised:
+ *  - 7 and 6 now. Two of each wait for the rest of issue 37: payments -> refunds (refunds react to a
+ *    fetched payment through a hook) and refunds -> billing (a settled refund raises a hook that
+ *    invoices handle); with the invoice files in their own module, subscriptions -> billing becomes
+ *    subscriptions -> invoices (paidFirstPeriod owes the first charge's invoice). Then 5 and 5.
+ *  - Left then: mandates -> subscriptions, links and portal (the takeover moves subscriptions onto a
+ *    new mandate, makes its link and confirms it by mail; a mandate refreshed valid activates drafts),
+ *    subscriptions -> follow-ups (the summary counts open follow-ups) and subscriptions -> invoices.
  */
-const MAX_IMPORTS_UP = 12;
-const MAX_TWO_WAY_PAIRS = 10;
+const MAX_IMPORTS_UP = 7;
+const MAX_TWO_WAY_PAIRS = 6;
 
 /** The module of a file of src/modules (its folder), or undefined for modules/index.ts. */
 function moduleOf(file: string): string | undefined {
