@@ -11,7 +11,7 @@ import { accountsRepository } from './modules/accounts/repository';
 import { registerBillingSettlement } from './modules/billing/settlement';
 import { registerPaymentInvoices } from './modules/billing/paymentInvoices';
 import { registerOwedInvoices } from './modules/billing/owedInvoices';
-import { registerDoublePaymentFollowUps } from './modules/follow-ups/doublePayments';
+import { registerFollowUpSettlement } from './modules/follow-ups/settlement';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
 import { OrderCheckouts } from './modules/payments/orderCheckouts';
 import { SettlementHooks } from './modules/payments/settlement';
@@ -52,12 +52,12 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     rateLimits,
     metrics: createMetrics({ db, clock, timeZone: config.APP_TIMEZONE }),
   };
-  // What reacts when a payment settles: one handler per feature, for the payments made for it.
+  // What reacts when a payment settles: each feature registers its handlers, each in its phase (the
+  // phases, not the order of these lines, decide what runs first: SETTLEMENT_PHASES in payments/settlement.ts).
   registerLinkFulfilment(ctx);
   registerBillingSettlement(ctx);
   registerStoreOrderSettlement(ctx);
-  registerDoublePaymentFollowUps(ctx);
-  // After the features above: a link's or order's subscription has invoiced its first charge by then.
+  registerFollowUpSettlement(ctx);
   registerPaymentInvoices(ctx);
   registerOwedInvoices(ctx);
   // Payments for a store order (shop_order_id) find their order through the store.

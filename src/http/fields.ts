@@ -50,7 +50,7 @@ export const MAX_AMOUNT_CENTS = Number.MAX_SAFE_INTEGER;
 
 /**
  * A currency the service keeps books in (CHARGED_CURRENCIES), refused naming those; whether the account's provider
- * takes it too is checked after parsing (payments/amountLimits.ts).
+ * takes it too is checked after parsing (providers/amountLimits.ts).
  */
 export const currencyCode = () =>
   z.string().superRefine((code, ctx) => {

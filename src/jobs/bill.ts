@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { chargesRepository } from '../modules/billing/chargesRepository';
+import { chargesRepository } from '../modules/subscriptions/chargesRepository';
 import { runBilling } from '../modules/billing/run';
 import { RUN_SILENT_MS } from '../modules/billing/runs';
 import { billingRunsRepository } from '../modules/billing/runsRepository';

@@ -18,7 +18,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * Finishes customers and payments whose creation at the provider stopped halfway, once their next
  * attempt is due: a new row two minutes after it was written (by then no live request works on it:
  * requests give up after the provider timeout, and a dead request's Idempotency-Key is released after
- * IDEMPOTENCY_LOCK_SECONDS), a row that failed again after its backoff (see payments/resumption.ts).
+ * IDEMPOTENCY_LOCK_SECONDS), a row that failed again after its backoff (see providers/resumption.ts).
  * Each is resumed with its own idempotency key (or looked up at the provider once the key's window
  * has passed), so none is ever made twice.
  */

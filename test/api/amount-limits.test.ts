@@ -4,7 +4,7 @@ import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { billableAccountWithToken } from '../support/paidCharges';
 import { useTestApp } from '../support/testApp';
-import { LIMITS_WAIT_MS } from '../../src/modules/payments/amountLimits';
+import { LIMITS_WAIT_MS } from '../../src/providers/amountLimits';
 
 /**
  * An amount above what the account's provider accepts for the method, or a currency the account cannot charge,

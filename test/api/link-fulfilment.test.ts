@@ -208,7 +208,7 @@ describe.each(TEST_DATABASES)('fulfilling payment links when the process dies ha
       const account: Account = await t.ctx.db('accounts').where({ id: accountId }).first();
       // A handler after the link's own one that fails once: as a crash between the fulfilment and the commit.
       let dieOnce = true;
-      t.ctx.settlements.on(['link'], async () => {
+      t.ctx.settlements.on('invoices', ['link'], async () => {
         if (dieOnce) {
           dieOnce = false;
           throw new Error('the process died here');

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { purgeIdempotencyKeysJob } from '../../src/jobs/purgeIdempotencyKeys';
 import { runJobOnce } from '../../src/jobs/runner';
 import { runBilling } from '../../src/modules/billing/run';
-import { planDueCharges } from '../../src/modules/billing/planning';
+import { planDueCharges } from '../../src/modules/subscriptions/planning';
 import { newId } from '../../src/ids';
 import { subscribe } from '../support/billing';
 import { seedOutboundEvent } from '../support/seed';

@@ -23,7 +23,7 @@ describe.each(TEST_DATABASES)('payment status changes, on %s', (kind) => {
   const settlements: PaymentSettlement[] = [];
 
   beforeAll(async () => {
-    t.ctx.settlements.on('all', async (_trx, settlement) => {
+    t.ctx.settlements.on('invoices', 'all', async (_trx, settlement) => {
       settlements.push(settlement);
     });
   });

@@ -1,7 +1,7 @@
 import { billingRunMissed } from '../../src/jobs/bill';
-import { chargesRepository, type ChargeRow } from '../../src/modules/billing/chargesRepository';
+import { chargesRepository, type ChargeRow } from '../../src/modules/subscriptions/chargesRepository';
 import { endUnlessFreed } from '../../src/modules/billing/charging';
-import { planDueCharges, planSubscription } from '../../src/modules/billing/planning';
+import { planDueCharges, planSubscription } from '../../src/modules/subscriptions/planning';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';

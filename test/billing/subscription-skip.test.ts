@@ -1,5 +1,5 @@
-import { chargesRepository } from '../../src/modules/billing/chargesRepository';
-import { planDueCharges, planSubscription } from '../../src/modules/billing/planning';
+import { chargesRepository } from '../../src/modules/subscriptions/chargesRepository';
+import { planDueCharges, planSubscription } from '../../src/modules/subscriptions/planning';
 import { pausesRepository } from '../../src/modules/subscriptions/pausesRepository';
 import { subscriptionsRepository } from '../../src/modules/subscriptions/repository';
 import { cli } from '../cli/runInMemory';

@@ -161,7 +161,7 @@ describe.each(TEST_DATABASES)('lost answers from Mollie, on %s', (kind) => {
       async () => {
         const { accountId, token, payment } = await accountWithCustomer();
         const settled: string[] = [];
-        t.ctx.settlements.on(['api'], async (_trx, { payment: row, to }) => {
+        t.ctx.settlements.on('invoices', ['api'], async (_trx, { payment: row, to }) => {
           if (row.account_id === accountId) settled.push(`${row.id}:${to}`);
         });
         fake.unreachable('POST', /^\/v2\/payments/, 1);

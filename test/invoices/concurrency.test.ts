@@ -1,5 +1,5 @@
 import { findOrCreateAccount } from '../../src/modules/accounts/service';
-import type { ChargeRow } from '../../src/modules/billing/chargesRepository';
+import type { ChargeRow } from '../../src/modules/subscriptions/chargesRepository';
 import { recordInvoice } from '../../src/modules/billing/invoices';
 import { setInvoiceSettings } from '../../src/modules/billing/invoiceSettingsRepository';
 import type { PaymentRow } from '../../src/modules/payments/repository';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { readRows } from '../../db/hotReads';
 import type { AccountProviderSettings } from '../../providers/settings';
-import type { FollowUpType, OnFailureAction } from '../follow-ups/repository';
+import type { FollowUpType, OnFailureAction } from './followUpChoices';
 import type { Account } from './account';
 
 export interface AccountRow extends Account, AccountProviderSettings {

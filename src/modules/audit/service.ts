@@ -66,7 +66,7 @@ const UNDER_WAY = new Set(['open', 'pending', 'authorized']);
 const MONEY_TAKEN = new Set(['paid', 'refunded', 'charged_back']);
 /** Refund statuses that gave the money back to us (nothing went to the payer). */
 const RELEASED = new Set(['failed', 'canceled']);
-/** The import source whose subscriptions the provider billed before us (see imports/sourceNames.ts). */
+/** The import source whose subscriptions the provider billed before us (see subscriptions/sourceNames.ts). */
 const PROVIDER_SUBSCRIPTIONS_SOURCE = PROVIDER_SUBSCRIPTIONS_IMPORT.sourceName;
 /** Our gateway in the store: a renewal order paid through another was billed by the store's extension. */
 const OUR_GATEWAY = STORE_SUBSCRIPTIONS_IMPORT.ourGateway;

@@ -14,7 +14,7 @@ import { WITHOUT_IDEMPOTENCY_KEY } from '../../http/idempotencyScope';
 import { pausesRepository } from '../subscriptions/pausesRepository';
 import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/repository';
 import { fateOf } from '../subscriptions/schedule';
-import { chargesRepository, type ChargeRow } from './chargesRepository';
+import { chargesRepository, type ChargeRow } from '../subscriptions/chargesRepository';
 import { enqueueSubscriptionEvent } from '../subscriptions/events';
 
 /** What became of one claimed charge, for the run's summary. */

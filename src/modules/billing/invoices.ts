@@ -4,7 +4,7 @@ import { newId } from '../../ids';
 import type { PaymentRow } from '../payments/repository';
 import { accountsRepository } from '../accounts/repository';
 import { subscriptionsRepository, type InvoiceRuleRow } from '../subscriptions/repository';
-import type { ChargeRow } from './chargesRepository';
+import type { ChargeRow } from '../subscriptions/chargesRepository';
 import { invoicesRepository, type InvoiceRow } from './invoicesRepository';
 import { splitInclusive, vatCents } from '../../money/vat';
 import { toDbDateTime } from '../../time';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { enqueueAccountEvent } from '../../outbox/events';
 import { toDbDateTime } from '../../time';
 import { paymentsRepository } from '../payments/repository';
-import { chargesRepository } from './chargesRepository';
+import { chargesRepository } from '../subscriptions/chargesRepository';
 import { creditInvoice } from './invoiceCredits';
 import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
 import { issueInvoice, recordInvoice } from './invoices';

@@ -6,7 +6,7 @@ import { followUpsRepository, type FollowUpRow } from '../follow-ups/repository'
 import { paymentLinksRepository } from '../links/repository';
 import { ordersRepository } from '../orders/repository';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
-import { chargesRepository } from './chargesRepository';
+import { chargesRepository } from '../subscriptions/chargesRepository';
 import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
 import { chargeSubject, oweInvoice, type InvoiceSubject } from './invoices';
 import { invoiceSettingsRepository } from './invoiceSettingsRepository';
@@ -19,7 +19,7 @@ import { storeLine, unnamedRateRefusal } from './storeInvoiceLines';
  * transaction; what it is invoiced for is decided when it is issued (owedInvoices.ts).
  */
 export function registerPaymentInvoices(ctx: AppContext): void {
-  ctx.settlements.on(['follow-up', 'link', 'order'], async (trx, { payment, to }) => {
+  ctx.settlements.on('invoices', ['follow-up', 'link', 'order'], async (trx, { payment, to }) => {
     if (to !== 'paid' || payment.purpose_id === null) return;
     if (!(await paidTwice(trx, payment, payment.purpose_id))) await oweInvoice(ctx, trx, payment, null);
   });

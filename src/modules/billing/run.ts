@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
-import { chargesRepository } from './chargesRepository';
+import { chargesRepository } from '../subscriptions/chargesRepository';
 import { AccountCache, makeCharge, type ChargeOutcome } from './charging';
 import { applyDueStateChanges } from '../subscriptions/lifecycle';
-import { planDueCharges } from './planning';
+import { planDueCharges } from '../subscriptions/planning';
 import { recordedRun } from './runs';
 
 /** Charges one worker claims at a time: small, so instances share a run's work evenly. */

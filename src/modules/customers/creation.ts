@@ -2,7 +2,7 @@ import type { Account, AppContext } from '../../context';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
 import type { PaymentProvider, ProviderCustomerInput } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { createOrRecover, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from '../payments/resumption';
+import { createOrRecover, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from '../../providers/resumption';
 import { customersRepository, type CustomerRow } from './repository';
 
 /**

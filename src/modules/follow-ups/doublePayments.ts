@@ -81,9 +81,12 @@ async function onPaid(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRo
   refundAfterCommit(ctx, trx, payment);
 }
 
-/** Listens to the payments of links and store orders: one that is paid while another already is opens a follow-up. */
+/**
+ * Listens to the payments of links and store orders: one that is paid while another already is opens a
+ * follow-up (registered with follow-ups' other handlers: settlement.ts).
+ */
 export function registerDoublePaymentFollowUps(ctx: AppContext): void {
-  ctx.settlements.on(['link', 'order'], async (trx, { payment, to }) => {
+  ctx.settlements.on('follow-ups', ['link', 'order'], async (trx, { payment, to }) => {
     if (to === 'paid') await onPaid(ctx, trx, payment);
   });
 }

@@ -11,7 +11,7 @@ import { mandatesRepository } from '../mandates/repository';
 import { insertTakeoverLink } from '../mandates/takeover';
 import { startPayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
-import { SETTLED_STATUSES } from '../payments/transitions';
+import { ENDED_WITHOUT_MONEY, SETTLED_STATUSES, type PaymentRowStatus } from '../payments/transitions';
 import { cancelIn, pauseIn } from '../subscriptions/lifecycle';
 import { subscriptionsRepository } from '../subscriptions/repository';
 import { enqueueFollowUpEvent } from './events';
@@ -121,13 +121,13 @@ async function linkInstead(ctx: AppContext, row: FollowUpRow, changes: Partial<F
  * The settle hook for payments made by follow-ups (retries): paid solves the follow-up; anything
  * else that ends the payment moves it to its next step. Runs in the payment's status transaction.
  */
-export async function onRetrySettled(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow, to: string): Promise<void> {
+export async function onRetrySettled(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow, to: PaymentRowStatus): Promise<void> {
   if (!payment.purpose_id) return;
   const row = await followUpsRepository.find(trx, payment.account_id, payment.purpose_id);
   if (!row || row.status !== 'pending') return;
   const now = toDbDateTime(ctx.clock.now());
   if (to === 'paid') await solve(ctx, trx, row, now);
-  else if (['failed', 'expired', 'canceled', 'rejected'].includes(to) && row.stage === 'waiting' && row.link_id === null) {
+  else if (ENDED_WITHOUT_MONEY.has(to) && row.stage === 'waiting' && row.link_id === null) {
     await afterFailedRetry(ctx, trx, row, payment, now);
   }
 }

@@ -1,17 +1,15 @@
 import type { Knex } from 'knex';
 import { tenantTable } from '../../db/tenantTable';
+import type { FollowUpType } from '../accounts/followUpChoices';
 
-export const FOLLOW_UP_TYPES = ['retry', 'link', 'both'] as const;
-export type FollowUpType = (typeof FOLLOW_UP_TYPES)[number];
+// The account's choices (its follow_up_* columns) are named with the account; a follow-up records its type.
+export { FOLLOW_UP_TYPES, ON_FAILURE_ACTIONS, type FollowUpType, type OnFailureAction } from '../accounts/followUpChoices';
 
 export const FOLLOW_UP_STATUSES = ['pending', 'solved', 'failed'] as const;
 export type FollowUpStatus = (typeof FOLLOW_UP_STATUSES)[number];
 
 export type FollowUpKind = 'failure' | 'chargeback' | 'mandate' | 'double_payment';
 export type FollowUpStage = 'retry' | 'link' | 'waiting' | 'refund' | 'done';
-
-export const ON_FAILURE_ACTIONS = ['pause', 'cancel', 'keep'] as const;
-export type OnFailureAction = (typeof ON_FAILURE_ACTIONS)[number];
 
 export interface FollowUpRow {
   id: string;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../../db/connect';
-import type { ImportSourceName } from './sourceNames';
+import type { ImportSourceName } from '../subscriptions/sourceNames';
 
 /**
  * Where the hand-over of one imported source subscription stands (migration 054): when we asked the

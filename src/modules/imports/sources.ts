@@ -4,9 +4,9 @@ import type { PaymentProvider } from '../../providers';
 import type { RuleInterval, SubscriptionRow } from '../subscriptions/repository';
 
 import type { ImportInvoicing } from './importVat';
-import type { ImportSourceName } from './sourceNames';
+import type { ImportSourceName } from '../subscriptions/sourceNames';
 
-export { IMPORT_SOURCES, type ImportSourceName } from './sourceNames';
+export { IMPORT_SOURCES, type ImportSourceName } from '../subscriptions/sourceNames';
 
 /** A customer as the source knows it; `providerCustomerId` when it already exists at the provider. */
 export interface CandidateCustomer {

@@ -6,6 +6,7 @@ import { customersRepository, type CustomerRow } from '../customers/repository';
 import { createCustomer } from '../customers/service';
 import { PaymentInProgressError, resumePayment, startPayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
+import { ENDED_WITHOUT_MONEY } from '../payments/transitions';
 import { paymentLinksRepository, type PaymentLinkRow } from './repository';
 
 /**
@@ -174,6 +175,6 @@ export async function linkReturnOutcome(ctx: AppContext, link: PaymentLinkRow): 
   const latest = await latestPaymentOf(ctx, link);
   if (!latest) return 'failed';
   if (latest.status === 'paid') return 'paid';
-  if (['failed', 'canceled', 'expired', 'rejected'].includes(latest.status)) return 'failed';
+  if (ENDED_WITHOUT_MONEY.has(latest.status)) return 'failed';
   return 'pending';
 }

@@ -26,7 +26,7 @@ import { dateAfterTrial } from './trial';
  * other one finds it taken and changes nothing.
  */
 export function registerLinkFulfilment(ctx: AppContext): void {
-  ctx.settlements.on(['link'], async (trx, settlement) => {
+  ctx.settlements.on('fulfilment', ['link'], async (trx, settlement) => {
     if (settlement.to === 'paid') await fulfilLink(ctx, trx, settlement);
   });
 }

@@ -8,7 +8,7 @@ import { newId } from '../../ids';
 import type { Cents } from '../../money';
 import { calendarDateIn, instantFromZonedDateTime, toDbDateTime } from '../../time';
 import { customersRepository } from '../customers/repository';
-import { refuseUnchargeable } from '../payments/amountLimits';
+import { refuseUnchargeable } from '../../providers/amountLimits';
 import { productsRepository } from '../products/repository';
 import { paymentLinksRepository, type PaymentLinkRow } from './repository';
 import { serializeLinkRules, type LinkRule } from './rules';

@@ -8,7 +8,6 @@ import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
 import { customersRepository } from '../customers/repository';
 import { paymentLinksRepository, type PaymentLinkRow } from '../links/repository';
 import { followUpLinkRow } from '../links/service';
-import type { PaymentRow } from '../payments/repository';
 import { activateDraftIn } from '../subscriptions/activation';
 import { enqueueSubscriptionUpdated } from '../subscriptions/events';
 import { subscriptionsRepository, type SubscriptionStatus } from '../subscriptions/repository';
@@ -137,13 +136,20 @@ export async function startMandateTakeover(
   return { linkId: link.id, url: `${ctx.config.publicUrl}/pay/${link.id}` };
 }
 
+/** What a takeover reads of the link's paid payment (a payments row, which mandates sit below): who paid, on which mandate. */
+export interface TakeoverPayment {
+  id: string;
+  customer_id: string | null;
+  provider_mandate_id: string | null;
+}
+
 /**
  * The paid link's new mandate takes over, in the settle transaction: each chosen subscription of the
  * customer still in use moves to it (`subscription.updated`), a draft becomes active when the mandate
  * is valid, and the old mandates left unused are recorded due for revocation, revoked after the
  * commit. Once per link (the takeover row is claimed); a link without a takeover changes nothing.
  */
-export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: PaymentLinkRow, payment: PaymentRow): Promise<number> {
+export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: PaymentLinkRow, payment: TakeoverPayment): Promise<number> {
   const takeover = await mandateTakeoversRepository.find(trx, link.account_id, link.id);
   if (!takeover) return 0;
   const mandate =

@@ -10,7 +10,7 @@ import type { PaymentProvider, ProviderPayment, ProviderPaymentInput } from '../
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { providerWebhookUrl } from '../../providers/webhookUrl';
 import { paymentsRepository, type PaymentRow } from './repository';
-import { createOrRecover, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from './resumption';
+import { createOrRecover, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from '../../providers/resumption';
 import { scheduleRecheck } from './rejectedRecheck';
 import { applyProviderPayment, rejectPayment, type StatusChangeOptions } from './statusChange';
 

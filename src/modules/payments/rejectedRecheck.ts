@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { paymentsRepository, type PaymentRow } from './repository';
-import { LOOKUP_MARGIN_MS } from './resumption';
+import { LOOKUP_MARGIN_MS } from '../../providers/resumption';
 import { applyProviderPayment } from './statusChange';
 
 /**

@@ -8,7 +8,7 @@ import type { IdempotencyScope } from '../../http/idempotencyScope';
 import { outboundEventsRepository } from '../../outbox/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
-import { refuseUnchargeable } from './amountLimits';
+import { refuseUnchargeable } from '../../providers/amountLimits';
 import { startPayment } from './pipeline';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { PAYMENT_METHODS, type CreatePaymentInput } from './schemas';

@@ -58,3 +58,12 @@ export const SETTLED_STATUSES: ReadonlySet<PaymentRowStatus> = new Set([
   'refunded',
   'charged_back',
 ]);
+
+/**
+ * Statuses in which the provider ended a payment without money (it failed, expired or was canceled):
+ * a charge has failed and a follow-up takes over, a store order stays payable. The one list of them.
+ */
+export const UNPAID_STATUSES: ReadonlySet<PaymentRowStatus> = new Set(['failed', 'expired', 'canceled']);
+
+/** Unpaid, or never made at the provider (`rejected`): a payment that ended and brought no money. */
+export const ENDED_WITHOUT_MONEY: ReadonlySet<PaymentRowStatus> = new Set([...UNPAID_STATUSES, 'rejected']);

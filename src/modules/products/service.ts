@@ -5,7 +5,7 @@ import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from 
 import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
-import { refuseUnchargeable } from '../payments/amountLimits';
+import { refuseUnchargeable } from '../../providers/amountLimits';
 import { productsRepository, type ProductRow } from './repository';
 import type { CreateProductInput } from './schemas';
 

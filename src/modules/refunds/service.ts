@@ -12,7 +12,7 @@ import type { PaymentProvider, ProviderRefund } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { creditMoneyBack } from '../billing/moneyBack';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
-import { createOrRecover, nextResumeAt, pastKeyWindow } from '../payments/resumption';
+import { createOrRecover, nextResumeAt, pastKeyWindow } from '../../providers/resumption';
 import { FINAL_REFUND_STATUSES, refundsRepository, RELEASED_REFUND_STATUSES, type RefundRow, type RefundRowStatus } from './repository';
 
 const REFUND_FAILED = 'Could not refund payment';

@@ -8,13 +8,11 @@ import { moveSubscriptionsTo } from '../mandates/takeover';
 import { accountTakeoverSettingsRepository } from '../mandates/takeoversRepository';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import type { PaymentSettlement } from '../payments/settlement';
+import { UNPAID_STATUSES } from '../payments/transitions';
 import { subscribeStoreOrder } from './orderSubscriptions';
 import { renewalOrderOf } from './renewals';
 import { shopTasksRepository, type ShopTaskKind } from './tasksRepository';
 import { attemptAfterCommit } from './storeTasks';
-
-/** A payment that ended without money: the store order stays payable. */
-const UNPAID: ReadonlySet<string> = new Set(['failed', 'expired', 'canceled']);
 
 async function queue(
   ctx: AppContext,
@@ -43,7 +41,7 @@ async function onOrderPaymentSettled(ctx: AppContext, trx: Knex.Transaction, { p
     await subscribeStoreOrder(ctx, trx, order, payment);
     await takeOverAtCheckout(ctx, trx, payment);
     await queue(ctx, trx, order.account_id, order.id, 'paid', payment.id);
-  } else if (UNPAID.has(to)) {
+  } else if (UNPAID_STATUSES.has(to)) {
     await queue(ctx, trx, order.account_id, order.id, 'unpaid', payment.id);
   } else if (to === 'charged_back') {
     await ordersRepository.update(trx, order.account_id, order.id, { status: 'charged_back', updated_at: now });
@@ -64,7 +62,7 @@ async function takeOverAtCheckout(ctx: AppContext, trx: Knex.Transaction, paymen
 
 /** A charge of a subscription that came from a store order settled: its renewal order, here and in the store. */
 async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment, to }: PaymentSettlement): Promise<void> {
-  if (to !== 'paid' && !UNPAID.has(to)) return;
+  if (to !== 'paid' && !UNPAID_STATUSES.has(to)) return;
   const renewal = await renewalOrderOf(ctx, trx, payment, to === 'paid');
   if (renewal) await queue(ctx, trx, renewal.account_id, renewal.id, 'renewal', payment.id);
 }
@@ -91,7 +89,8 @@ async function onFollowUpPaid(ctx: AppContext, trx: Knex.Transaction, { payment,
 
 /** The store listens to the payments made for its orders and to the charges of subscriptions its orders started. */
 export function registerStoreOrderSettlement(ctx: AppContext): void {
-  ctx.settlements.on(['order'], (trx, settlement) => onOrderPaymentSettled(ctx, trx, settlement));
-  ctx.settlements.on(['charge'], (trx, settlement) => onChargeSettled(ctx, trx, settlement));
-  ctx.settlements.on(['follow-up', 'link'], (trx, settlement) => onFollowUpPaid(ctx, trx, settlement));
+  // The order is what its checkout payment was made for: recorded first, as a link's or a charge's is.
+  ctx.settlements.on('fulfilment', ['order'], (trx, settlement) => onOrderPaymentSettled(ctx, trx, settlement));
+  ctx.settlements.on('store', ['charge'], (trx, settlement) => onChargeSettled(ctx, trx, settlement));
+  ctx.settlements.on('store', ['follow-up', 'link'], (trx, settlement) => onFollowUpPaid(ctx, trx, settlement));
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
-import { chargesRepository } from '../billing/chargesRepository';
+import { chargesRepository } from '../subscriptions/chargesRepository';
 import { ordersRepository, type OrderLineRow, type OrderRow } from '../orders/repository';
 import type { PaymentRow } from '../payments/repository';
 import { productsRepository } from '../products/repository';

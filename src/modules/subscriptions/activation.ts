@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import { todayIn, toDbDateTime } from '../../time';
 import { daysAfter } from '../../time/calendar';
-import { planSubscription } from '../billing/planning';
+import { planSubscription } from './planning';
 import { pausesRepository } from './pausesRepository';
 import { planOf } from './plan';
 import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow } from './repository';

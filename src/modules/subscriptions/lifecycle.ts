@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import { formatDate, formatNullableDate, todayIn, toDbDateTime } from '../../time';
 import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
-import { chargesRepository } from '../billing/chargesRepository';
+import { chargesRepository } from './chargesRepository';
 import { enqueueSubscriptionEvent, enqueueSubscriptionUpdated } from './events';
 import { pausesRepository } from './pausesRepository';
 import { subscriptionsRepository, type SubscriptionRow } from './repository';

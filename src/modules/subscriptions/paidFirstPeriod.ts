@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
-import { chargesRepository, type ChargeRow } from '../billing/chargesRepository';
+import { chargesRepository, type ChargeRow } from './chargesRepository';
 import { oweInvoice } from '../billing/invoices';
 import type { MandateRow } from '../mandates/repository';
 import type { PaymentRow } from '../payments/repository';

@@ -1,4 +1,4 @@
-import type { ImportSourceName } from '../imports/sourceNames';
+import type { ImportSourceName } from './sourceNames';
 import type { Knex } from 'knex';
 import { tenantTable } from '../../db/tenantTable';
 import type { IntervalUnit } from '../../time/calendar';

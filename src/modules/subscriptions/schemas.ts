@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';
 import { customerResponse } from '../customers/schemas';
-import { IMPORT_SOURCES } from '../imports/sourceNames';
+import { IMPORT_SOURCES } from './sourceNames';
 import { SUBSCRIPTION_STATUSES } from './repository';
 
 export const subscriptionRuleResponse = z.object({

@@ -5,7 +5,7 @@ import type { ListFilterValues } from '../../db/tenantTable';
 import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { calendarDateIn, toDbDateTime } from '../../time';
-import { refuseUnchargeable } from '../payments/amountLimits';
+import { refuseUnchargeable } from '../../providers/amountLimits';
 import { customersRepository } from '../customers/repository';
 import { mandatesRepository, type MandateRow } from '../mandates/repository';
 import {

@@ -5,7 +5,7 @@ import { newId } from '../../ids';
 import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
 import { formatDate, formatNullableDate } from '../../time';
 import { daysAfter } from '../../time/calendar';
-import { chargesRepository } from '../billing/chargesRepository';
+import { chargesRepository } from './chargesRepository';
 import { enqueueSubscriptionEvent } from './events';
 import { change, refuse, viaOf, withRetry, type ChangeOrigin } from './lifecycle';
 import { pausesRepository } from './pausesRepository';

@@ -1,7 +1,7 @@
 import type { Account, AppContext } from '../../context';
 import { ValidationError } from '../../errors';
 import { mandatesRepository, type MandateRow } from '../mandates/repository';
-import { refuseUnchargeable } from '../payments/amountLimits';
+import { refuseUnchargeable } from '../../providers/amountLimits';
 import { activateDraft } from './activation';
 import { enqueueSubscriptionUpdated, type SubscriptionChange } from './events';
 import { change, LIVE, refuse, withRetry } from './lifecycle';

@@ -1,14 +1,15 @@
-import type { Account, AppContext } from '../../context';
-import { ValidationError, type FieldErrors } from '../../errors';
-import { CHARGED_CURRENCIES, formatCents, type Cents } from '../../money';
-import type { PaymentLimits, SequenceType } from '../../providers/types';
+import type { Account, AppContext } from '../context';
+import { ValidationError, type FieldErrors } from '../errors';
+import { CHARGED_CURRENCIES, formatCents, type Cents } from '../money';
+import type { PaymentLimits, SequenceType } from './types';
 
 /**
  * Amounts and currencies the account's provider would refuse are refused when they are given — a payment, a
  * link, a subscription's rules, a product's price — with a 422 that names the limit or the currencies the account
  * can charge, instead of being accepted (201) and refused later, at the checkout or on the day of a charge when
  * nobody is there to correct them. The provider's adapter reports what each method takes (paymentLimits); the rule
- * is here.
+ * is here, beside the providers, as every module that takes an amount (payments, links, subscriptions,
+ * products) uses it.
  */
 
 /** How long the provider's answer is used: it changes when the merchant enables a method, rarely. */

@@ -1,9 +1,11 @@
-import { adapterNamed, type PaymentProvider } from '../../providers';
-import { ProviderCredentialsError, ProviderOutageError, outcomeIsUnknown } from '../../providers/errors';
+import { adapterNamed, type PaymentProvider } from './index';
+import { ProviderCredentialsError, ProviderOutageError, outcomeIsUnknown } from './errors';
 
 /**
- * When a creation at the provider (a payment, a customer) that did not settle is tried again, and
- * what a failed attempt means for the row. Shared by payments/pipeline.ts and customers/creation.ts.
+ * When a creation at the provider (a payment, a customer, a refund) that did not settle is tried
+ * again, and what a failed attempt means for the row. Shared by payments/pipeline.ts,
+ * customers/creation.ts and refunds/service.ts: a rule of calls to any provider, kept beside them
+ * so that no module imports another for it.
  */
 
 /** Whether a row of this age is past the provider's idempotency-key window: a resume then looks the object up first. */

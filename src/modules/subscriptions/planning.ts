@@ -3,12 +3,12 @@ import type { AppContext } from '../../context';
 import { retryDeadlocks } from '../../db/deadlocks';
 import { newId } from '../../ids';
 import { formatNullableDate, toDbDateTime } from '../../time';
-import { pausesRepository } from '../subscriptions/pausesRepository';
-import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow } from '../subscriptions/repository';
-import { chargesDueBy, fateOf, nextCharged, scheduledCharge, timesDoneBefore, type PausePeriod } from '../subscriptions/schedule';
+import { pausesRepository } from './pausesRepository';
+import { subscriptionsRepository, type SubscriptionRow, type SubscriptionRuleRow } from './repository';
+import { chargesDueBy, fateOf, nextCharged, scheduledCharge, timesDoneBefore, type PausePeriod } from './schedule';
 import { chargesRepository, type ChargeRow } from './chargesRepository';
-import { planOf } from '../subscriptions/plan';
-import { enqueueSubscriptionEvent } from '../subscriptions/events';
+import { planOf } from './plan';
+import { enqueueSubscriptionEvent } from './events';
 
 /** Subscriptions planned per query: small enough to keep each transaction short. */
 const PAGE = 200;
