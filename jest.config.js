@@ -4,7 +4,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // The real-store suite has its own command and set-up (npm run test:store, jest.store.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '/test/store/'],
+  testPathIgnorePatterns: ['/node_modules/', '/test/realstore/'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   setupFiles: ['<rootDir>/test/support/closeNetwork.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/restoreNetwork.ts'],
