@@ -3,8 +3,10 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The real-store suite has its own command and set-up (npm run test:store, jest.store.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '/test/realstore/'],
+  // The real-store suite has its own command and set-up (npm run test:store, jest.store.config.js); the
+  // fault suite too (npm run test:faults, jest.faults.config.js): crashes, fuzzing and the production
+  // install spend minutes of the machine, so `npm test` stays the newcomer's ten minutes.
+  testPathIgnorePatterns: ['/node_modules/', '/test/realstore/', '/test/faults/'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   setupFiles: ['<rootDir>/test/support/closeNetwork.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/restoreNetwork.ts'],
