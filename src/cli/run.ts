@@ -3,13 +3,16 @@ import { AccountError } from '../modules/accounts/service';
 import { registerAccountCommands } from './accounts';
 import { AuditFailedError, registerAuditCommand } from './audit';
 import { registerBillingCommands, registerFollowUpCommands } from './billing';
+import { registerCustomerCommands } from './customers';
 import type { CliEnvironment } from './environment';
 import { CliUsageError, type CliIo } from './io';
 import { registerImportCommands } from './imports';
 import { JobFailedError, registerJobCommands } from './jobs';
 import { registerMailCommands } from './mails';
 import { registerMigrateCommand } from './migrate';
+import { registerPaymentCommands } from './payments';
 import { registerShopCommands } from './shops';
+import { registerSubscriptionCommands } from './subscriptions';
 import { registerTokenCommands } from './tokens';
 
 /** commander writes whole chunks ("text\n"); the io takes lines. */
@@ -39,6 +42,9 @@ function buildProgram(env: CliEnvironment, io: CliIo): Command {
   registerBillingCommands(program, env.ctx, io);
   registerFollowUpCommands(program, env.ctx, io);
   registerShopCommands(program, env.ctx, io);
+  registerCustomerCommands(program, env.ctx, io);
+  registerSubscriptionCommands(program, env.ctx, io);
+  registerPaymentCommands(program, env.ctx, io);
   registerImportCommands(program, env.ctx, io);
   registerAuditCommand(program, env.ctx, io);
   return program;

@@ -5,7 +5,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { startReceiver } from '../support/receiver';
 import { seedCustomer } from '../support/seed';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
-import { guardMollieNetwork, mollie, mollieFixture, mollieListsMethods, TEST_MOLLIE_KEY, type MollieBody } from '../providers/mollieNock';
+import { guardMollieNetwork, mollie, mollieFixture, mollieListsMethods, TEST_MOLLIE_KEY, type MollieBody } from '../support/mollieNock';
 
 guardMollieNetwork();
 

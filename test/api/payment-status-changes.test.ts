@@ -6,7 +6,7 @@ import type { PaymentSettlement } from '../../src/modules/payments/settlement';
 import { syncPaymentFromProvider } from '../../src/modules/payments/service';
 import type { PaymentProvider } from '../../src/providers';
 import type { ProviderPayment } from '../../src/providers/types';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveWithNock } from '../../fakes/mollie/nock';

@@ -2,7 +2,7 @@ import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { billAndSettle } from '../invoices/support';
+import { billAndSettle } from '../support/invoices';
 
 describe.each(TEST_DATABASES)('stored ledger audits, the daily job and the API on %s', (kind) => {
   const t = useTestApp(kind, { perTest: true });

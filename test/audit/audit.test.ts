@@ -4,7 +4,7 @@ import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp, type TestApp } from '../support/testApp';
-import { billAndSettle } from '../invoices/support';
+import { billAndSettle } from '../support/invoices';
 
 interface Finding {
   invariant: string;

@@ -4,7 +4,7 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { runBilling } from '../../src/modules/billing/run';
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveWithNock } from '../../fakes/mollie/nock';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';

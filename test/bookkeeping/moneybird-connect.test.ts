@@ -2,7 +2,7 @@ import { cli, cliWithStdin } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { startMoneybirdFake, type MoneybirdFake } from '../support/moneybirdFake';
 import { useTestApp } from '../support/testApp';
-import { connectToFake, subscribeWithStyle } from './moneybirdHelpers';
+import { connectToFake, subscribeWithStyle } from '../support/moneybird';
 
 describe.each(TEST_DATABASES)('connecting an account to Moneybird, on %s', (kind) => {
   let fake: MoneybirdFake;

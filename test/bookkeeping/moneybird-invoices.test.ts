@@ -6,7 +6,7 @@ import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls'
 import { TEST_DATABASES } from '../support/databases';
 import { startMoneybirdFake, type MoneybirdFake } from '../support/moneybirdFake';
 import { useTestApp } from '../support/testApp';
-import { connectToFake, subscribeWithStyle, type InvoiceRuleBody } from './moneybirdHelpers';
+import { connectToFake, subscribeWithStyle, type InvoiceRuleBody } from '../support/moneybird';
 
 const TWO_RATES: InvoiceRuleBody[] = [
   { quantity: 2, description: 'Coffee beans 500 g', amount: 6.25, vat: '9', ledger_account_id: '8000' },

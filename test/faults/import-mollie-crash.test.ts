@@ -2,7 +2,7 @@ import { MollieFake } from '../../fakes/mollie/fake';
 import { serveOverHttps } from '../../fakes/mollie/https';
 import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { billingProcessEnv, problemsIn } from '../support/billingProcesses';
 import { TEST_DATABASES } from '../support/databases';
 import { customerWithMandate } from '../support/mollieSubscriptions';

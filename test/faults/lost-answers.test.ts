@@ -1,7 +1,7 @@
 import { randomBase62 } from '../../src/ids';
 import { finishStalledCreations } from '../../src/jobs/finishProviderCreations';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveWithNock } from '../../fakes/mollie/nock';

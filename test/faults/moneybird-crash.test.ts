@@ -2,7 +2,7 @@ import request from 'supertest';
 import { runDueBookkeeping } from '../../src/bookkeeping/outbox';
 import { runBilling } from '../../src/modules/billing/run';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
-import { connectToFake, subscribeWithStyle } from '../bookkeeping/moneybirdHelpers';
+import { connectToFake, subscribeWithStyle } from '../support/moneybird';
 import { TEST_DATABASES } from '../support/databases';
 import { startMoneybirdFake, type MoneybirdFake } from '../support/moneybirdFake';
 import { startCliProcess } from '../support/serviceProcess';

@@ -1,6 +1,6 @@
 import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveOverHttps } from '../../fakes/mollie/https';

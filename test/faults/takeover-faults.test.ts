@@ -6,7 +6,7 @@ import { runBilling } from '../../src/modules/billing/run';
 import { startMandateTakeover } from '../../src/modules/mandates/takeover';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import type { Account } from '../../src/context';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { refuseUpdatesOf } from '../support/rowWriteFault';

@@ -7,7 +7,7 @@ import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { billAndSettle } from './support';
+import { billAndSettle } from '../support/invoices';
 
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts');
 

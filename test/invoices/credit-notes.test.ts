@@ -10,7 +10,7 @@ import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { billAndSettle, invoicesOf } from './support';
+import { billAndSettle, invoicesOf } from '../support/invoices';
 
 const binary = (res: AgentResponse, done: (error: Error | null, body: Buffer) => void) => {
   const stream = res as unknown as NodeJS.ReadableStream;

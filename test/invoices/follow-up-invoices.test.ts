@@ -7,11 +7,11 @@ import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls'
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveWithNock } from '../../fakes/mollie/nock';
 import { cli } from '../cli/runInMemory';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { invoicesOf } from './support';
+import { invoicesOf } from '../support/invoices';
 
 /** A period paid by a follow-up (its retry or its link) is invoiced; money charged back and paid again is invoiced again. */
 describe.each(TEST_DATABASES)('invoices of charges paid by a follow-up on %s', (kind) => {

@@ -4,7 +4,7 @@ import { useConnectedStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
 import { payInSandbox } from '../support/storeCheckout';
 import { useTestApp } from '../support/testApp';
-import { invoicesOf } from './support';
+import { invoicesOf } from '../support/invoices';
 
 /**
  * Paid payment links and store orders are invoiced when the account wants them (`set-invoicing --links,

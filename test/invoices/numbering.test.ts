@@ -3,7 +3,7 @@ import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { billAndSettle, invoicesOf } from './support';
+import { billAndSettle, invoicesOf } from '../support/invoices';
 
 describe.each(TEST_DATABASES)('invoice numbers and issuing on %s', (kind) => {
   const t = useTestApp(kind, { perTest: true });

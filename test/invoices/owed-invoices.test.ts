@@ -6,7 +6,7 @@ import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { refuseUpdatesOf } from '../support/rowWriteFault';
 import { useTestApp } from '../support/testApp';
-import { billAndSettle, invoicesOf } from './support';
+import { billAndSettle, invoicesOf } from '../support/invoices';
 
 /**
  * Invoicing never blocks recording money: a paid payment owes its invoice in the status transaction;

@@ -3,7 +3,7 @@ import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls'
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { accountWithConnectedStore } from '../support/connectedStore';
 import { paidStoreOrder } from '../support/storeCheckout';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
@@ -30,9 +30,8 @@ describe.each(TEST_DATABASES)('renewal invoices at the store’s VAT on %s', (ki
   beforeEach(async () => {
     counter += 1;
     accountName = `Renewal VAT ${process.pid}-${counter}`;
-    ({ token, accountId } = await t.newAccount(accountName));
+    ({ token, accountId, store } = await accountWithConnectedStore(t, accountName));
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
-    store = await connectedSimulatorStore(t, token);
     expect((await cli(t.ctx, 'accounts', 'set-invoicing', '--account', accountName, '--prefix', 'R-', '--vat', '21')).code).toBe(0);
   });
   afterEach(async () => {

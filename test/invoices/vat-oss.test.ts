@@ -4,7 +4,7 @@ import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { billAndSettle } from './support';
+import { billAndSettle } from '../support/invoices';
 
 describe('VAT of an amount including it, and the EU standard rates', () => {
   it('When an inclusive amount is split, then excluding + VAT is exactly the amount', () => {

@@ -2,7 +2,7 @@ import { migrationSource } from '../../migrations';
 import { openMollieKey, sealMollieKey } from '../../src/providers/mollie/settings';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 
 const name = '20261201_030_account_provider_settings';
 

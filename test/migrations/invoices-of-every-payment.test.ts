@@ -2,7 +2,7 @@ import { migrationSource } from '../../migrations';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { billAndSettle, invoicesOf } from '../invoices/support';
+import { billAndSettle, invoicesOf } from '../support/invoices';
 
 const name = '20261213_050_invoices_of_every_payment';
 

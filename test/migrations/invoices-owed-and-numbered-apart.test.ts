@@ -3,7 +3,7 @@ import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { billAndSettle, invoicesOf } from '../invoices/support';
+import { billAndSettle, invoicesOf } from '../support/invoices';
 
 const name = '20261215_055_invoices_owed_and_numbered_apart';
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Response as AgentResponse } from 'superagent';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
-import { billAndSettle } from '../invoices/support';
+import { billAndSettle } from '../support/invoices';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';

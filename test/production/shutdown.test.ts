@@ -3,7 +3,7 @@ import net from 'node:net';
 import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { calendarDateIn } from '../../src/time';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../../fakes/mollie/fake';

@@ -2,7 +2,7 @@ import { createLogger } from '../../src/logger';
 import { ProviderNotFoundError, ProviderRejectedError } from '../../src/providers/errors';
 import { MollieProvider, type MollieCredentials } from '../../src/providers/mollie/provider';
 import { MemoryTransport } from '../support/testApp';
-import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY } from './mollieNock';
+import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY } from '../support/mollieNock';
 
 guardMollieNetwork();
 

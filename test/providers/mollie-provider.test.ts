@@ -11,7 +11,7 @@ import {
 import { MollieProvider, type MollieCredentials } from '../../src/providers/mollie/provider';
 import type { ProviderPaymentInput } from '../../src/providers/types';
 import { MemoryTransport } from '../support/testApp';
-import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY, type MollieBody } from './mollieNock';
+import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY, type MollieBody } from '../support/mollieNock';
 
 guardMollieNetwork();
 

@@ -11,7 +11,7 @@ import { MollieProvider } from '../../src/providers/mollie/provider';
 import { cacheSecureContextsByCa } from '../../src/providers/mollie/secureContexts';
 import { intervalFromMollie } from '../../src/providers/mollie/transformers';
 import { MemoryTransport } from '../support/testApp';
-import { TEST_MOLLIE_KEY } from './mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 
 const logger = createLogger('debug');
 logger.clear();

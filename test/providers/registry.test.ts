@@ -5,7 +5,7 @@ import { LiveKeyRefusedError, sealMollieKey, UnreadableMollieKeyError } from '..
 import type { ProviderPaymentInput } from '../../src/providers/types';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY } from './mollieNock';
+import { guardMollieNetwork, headerOf, mollie, mollieFixture, TEST_MOLLIE_KEY } from '../support/mollieNock';
 
 guardMollieNetwork();
 

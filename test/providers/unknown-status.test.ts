@@ -4,7 +4,7 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { TEST_DATABASES } from '../support/databases';
 import { seedCustomer } from '../support/seed';
 import { useTestApp } from '../support/testApp';
-import { guardMollieNetwork, mollie, mollieFixture, mollieListsMethods, TEST_MOLLIE_KEY } from './mollieNock';
+import { guardMollieNetwork, mollie, mollieFixture, mollieListsMethods, TEST_MOLLIE_KEY } from '../support/mollieNock';
 
 guardMollieNetwork();
 

@@ -1,6 +1,6 @@
 import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from './mollieNock';
 import { seedBillableSubscriptions } from './billing';
 import type { MollieFake } from '../../fakes/mollie/fake';
 import { TEST_PUBLIC_URL, type TestApp } from './testApp';

@@ -33,6 +33,15 @@ export interface ConnectedAccount {
 }
 
 /**
+ * A new account (named `name`, or the test app's default) with a simulator store connected to it:
+ * the preamble of most store tests. The caller stops the store (after the app's background work).
+ */
+export async function accountWithConnectedStore(t: TestApp, name?: string): Promise<ConnectedAccount> {
+  const { token, accountId } = await t.newAccount(name);
+  return { token, accountId, store: await connectedSimulatorStore(t, token) };
+}
+
+/**
  * Per test: a new account with a simulator store connected to it, stopped after the test once the
  * app's background work is done. Read the fields inside a test or a later beforeEach (they are set
  * in this beforeEach, which runs first).
@@ -40,8 +49,7 @@ export interface ConnectedAccount {
 export function useConnectedStore(t: TestApp): ConnectedAccount {
   const current: Partial<ConnectedAccount> = {};
   beforeEach(async () => {
-    const { token, accountId } = await t.newAccount();
-    Object.assign(current, { token, accountId, store: await connectedSimulatorStore(t, token) });
+    Object.assign(current, await accountWithConnectedStore(t));
   });
   afterEach(async () => {
     await t.ctx.background.idle();

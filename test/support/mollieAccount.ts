@@ -3,7 +3,7 @@ import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from './mollieNock';
 import type { MollieFake } from '../../fakes/mollie/fake';
 import { fakeMollieOnClock } from '../../fakes/mollie/nock';
 import type { TestApp } from './testApp';

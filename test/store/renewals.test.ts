@@ -3,7 +3,7 @@ import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls'
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { accountWithConnectedStore } from '../support/connectedStore';
 import { paidStoreOrder } from '../support/storeCheckout';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
@@ -21,9 +21,8 @@ describe.each(TEST_DATABASES)('store renewal orders on %s', (kind) => {
   let publicRef: string;
 
   beforeEach(async () => {
-    ({ token, accountId } = await t.newAccount());
+    ({ token, accountId, store } = await accountWithConnectedStore(t));
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
-    store = await connectedSimulatorStore(t, token);
   });
   afterEach(async () => {
     await store.stop();

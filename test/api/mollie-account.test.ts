@@ -11,7 +11,7 @@ import {
   mollieListsMethods,
   TEST_MOLLIE_KEY,
   type MollieBody,
-} from '../providers/mollieNock';
+} from '../support/mollieNock';
 
 guardMollieNetwork();
 

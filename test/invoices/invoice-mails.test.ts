@@ -15,7 +15,7 @@ import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { SmtpFake } from '../support/smtpFake';
 import { useTestApp } from '../support/testApp';
-import { billAndSettle, invoicesOf } from './support';
+import { billAndSettle, invoicesOf } from '../support/invoices';
 
 /** The PDF attached to a received mail, as pdftotext reads it. */
 function attachedPdfText(data: string): string {

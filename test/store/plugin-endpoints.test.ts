@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
-import { guardMollieNetwork, mollie, TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { guardMollieNetwork, mollie, TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';

@@ -4,7 +4,7 @@ import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls'
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { TEST_PUBLIC_URL, useTestApp } from '../support/testApp';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { accountWithConnectedStore } from '../support/connectedStore';
 import { paidStoreOrder, payInSandbox } from '../support/storeCheckout';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
@@ -31,9 +31,8 @@ describe.each(TEST_DATABASES)('store renewal amounts on %s', (kind) => {
   beforeEach(async () => {
     counter += 1;
     accountName = `Renewal amounts ${process.pid}-${counter}`;
-    ({ token, accountId } = await t.newAccount(accountName));
+    ({ token, accountId, store } = await accountWithConnectedStore(t, accountName));
     publicRef = (await t.ctx.db('accounts').where({ id: accountId }).first()).public_ref;
-    store = await connectedSimulatorStore(t, token);
     store.taxRate = 21;
   });
   afterEach(async () => {

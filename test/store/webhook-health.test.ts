@@ -1,7 +1,7 @@
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { accountWithConnectedStore } from '../support/connectedStore';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 describe.each(TEST_DATABASES)("our webhooks' status in the store on %s", (kind) => {
@@ -11,8 +11,7 @@ describe.each(TEST_DATABASES)("our webhooks' status in the store on %s", (kind) 
   let accountId: string;
 
   beforeEach(async () => {
-    ({ token, accountId } = await t.newAccount());
-    store = await connectedSimulatorStore(t, token);
+    ({ token, accountId, store } = await accountWithConnectedStore(t));
   });
   afterEach(() => store.stop());
 

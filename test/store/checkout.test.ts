@@ -2,7 +2,7 @@ import request from 'supertest';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { accountWithConnectedStore } from '../support/connectedStore';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
@@ -19,8 +19,7 @@ describe.each(TEST_DATABASES)('store checkout on %s', (kind) => {
   let customer: { id: string; provider_customer_id: string };
 
   beforeEach(async () => {
-    ({ token, accountId } = await t.newAccount());
-    store = await connectedSimulatorStore(t, token);
+    ({ token, accountId, store } = await accountWithConnectedStore(t));
     customer = (await t.as(token).post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' })).body;
   });
   afterEach(async () => {

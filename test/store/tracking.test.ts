@@ -1,7 +1,7 @@
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { accountWithConnectedStore } from '../support/connectedStore';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
@@ -15,8 +15,7 @@ describe.each(TEST_DATABASES)('shipment tracking on %s', (kind) => {
   let token: string;
 
   beforeEach(async () => {
-    ({ token } = await t.newAccount());
-    store = await connectedSimulatorStore(t, token);
+    ({ token, store } = await accountWithConnectedStore(t));
   });
   afterEach(async () => {
     await store.stop();

@@ -1,6 +1,6 @@
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { accountWithConnectedStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
 import { payInSandbox } from '../support/storeCheckout';
 import { useTestApp } from '../support/testApp';
@@ -20,8 +20,7 @@ describe.each(TEST_DATABASES)('a store checkout’s mandate taking over on %s', 
 
   beforeEach(async () => {
     accountName = `Takeover store ${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    ({ token } = await t.newAccount(accountName));
-    store = await connectedSimulatorStore(t, token);
+    ({ token, store } = await accountWithConnectedStore(t, accountName));
   });
   afterEach(async () => {
     await store.stop();

@@ -1,7 +1,7 @@
 import { orderResponse } from '../../src/modules/orders/schemas';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { accountWithConnectedStore } from '../support/connectedStore';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 describe.each(TEST_DATABASES)('syncing store orders on %s', (kind) => {
@@ -12,8 +12,7 @@ describe.each(TEST_DATABASES)('syncing store orders on %s', (kind) => {
   let productIds: number[];
 
   beforeEach(async () => {
-    ({ token, accountId } = await t.newAccount());
-    store = await connectedSimulatorStore(t, token);
+    ({ token, accountId, store } = await accountWithConnectedStore(t));
     productIds = store.addProducts(2);
     await sync('products');
   });

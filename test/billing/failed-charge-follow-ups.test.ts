@@ -5,7 +5,7 @@ import { runBilling } from '../../src/modules/billing/run';
 import { runFollowUps } from '../../src/modules/follow-ups/progress';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
-import { TEST_MOLLIE_KEY } from '../providers/mollieNock';
+import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
 import { MollieFake } from '../../fakes/mollie/fake';

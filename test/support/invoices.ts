@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { runBilling } from '../../src/modules/billing/run';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
-import type { TestApp } from '../support/testApp';
+import type { TestApp } from './testApp';
 
 /** Bills the day and lets the sandbox settle every charge as paid (its webhook, then the calls' processing). */
 export async function billAndSettle(t: TestApp, accountId: string, date: string): Promise<void> {

@@ -1,6 +1,6 @@
-import type { TestApp } from '../support/testApp';
+import type { TestApp } from './testApp';
 import { cliWithStdin } from '../cli/runInMemory';
-import type { MoneybirdFake } from '../support/moneybirdFake';
+import type { MoneybirdFake } from './moneybirdFake';
 
 /** Connects the account to the fake's administration (drafts unless `send`). */
 export async function connectToFake(t: TestApp, fake: MoneybirdFake, accountName: string, send = false): Promise<void> {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp, TEST_PUBLIC_URL } from '../support/testApp';
-import { connectedSimulatorStore } from '../support/connectedStore';
+import { accountWithConnectedStore } from '../support/connectedStore';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
@@ -11,10 +11,7 @@ describe.each(TEST_DATABASES)('WooCommerce webhooks on %s', (kind) => {
   let token: string;
 
   beforeEach(async () => {
-    const account = await t.newAccount();
-    accountId = account.accountId;
-    token = account.token;
-    store = await connectedSimulatorStore(t, account.token);
+    ({ token, accountId, store } = await accountWithConnectedStore(t));
   });
   afterEach(async () => {
     await store.stop();
