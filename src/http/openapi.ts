@@ -22,27 +22,89 @@ const errorSchema = {
   },
 };
 
-const errorResponse = (description: string) => ({
+/**
+ * The headers the API sets (docs/api.md, "Rate limit, request ids, logs" and "Idempotency-Key"),
+ * declared once and referred to from each answer that carries them.
+ */
+const headers = {
+  RequestId: {
+    description: 'The request id: the caller’s own when it sent a sane one; it appears in the request’s log lines',
+    required: true,
+    schema: { type: 'string' },
+  },
+  RateLimitLimit: {
+    description: 'Requests allowed per token and minute (absent when the token was refused)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitRemaining: {
+    description: 'Requests left in this minute (absent when the token was refused)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+  IdempotentReplayed: {
+    description: 'The answer is the kept answer of an earlier request with the same Idempotency-Key; nothing was done again',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  WwwAuthenticate: { description: 'The authentication scheme (RFC 6750)', required: true, schema: { type: 'string' } },
+} as const;
+
+type HeaderName = keyof typeof headers;
+
+const headerRef = (name: HeaderName, required?: boolean) =>
+  required === undefined ? { $ref: `#/components/headers/${name}` } : { ...headers[name], required };
+
+/** Headers every answer under /api/v2 carries or may carry. */
+const commonHeaders = {
+  'X-Request-Id': headerRef('RequestId'),
+  'X-RateLimit-Limit': headerRef('RateLimitLimit'),
+  'X-RateLimit-Remaining': headerRef('RateLimitRemaining'),
+};
+
+/**
+ * The headers of one answer. Answers below 500 to a POST are kept and replayed to a retry with the
+ * same Idempotency-Key, marked `Idempotent-Replayed`; 500 and above are never replayed.
+ */
+function headersOf(method: string, status: number, own: Partial<Record<string, ReturnType<typeof headerRef>>> = {}) {
+  return {
+    ...commonHeaders,
+    ...(method === 'post' && status < 500 ? { 'Idempotent-Replayed': headerRef('IdempotentReplayed') } : {}),
+    ...own,
+  };
+}
+
+const errorResponse = (method: string, status: number, description: string, own?: Parameters<typeof headersOf>[2]) => ({
   description,
+  headers: headersOf(method, status, own),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
 /** Every error answer an operation can give (docs/api.md, "Errors"). */
 function errorResponsesOf(method: string, conflict?: string): Record<string, ReturnType<typeof errorResponse>> {
   const withBody = method === 'post' || method === 'put' || method === 'patch';
-  return {
-    ...(withBody ? { '400': errorResponse('Malformed JSON body') } : {}),
-    '401': errorResponse('No or bad token'),
-    '404': errorResponse('Unknown id, or an id of another account'),
+  const error = (status: number, description: string, own?: Parameters<typeof headersOf>[2]) => ({
+    [String(status)]: errorResponse(method, status, description, own),
+  });
+  const conflicts = [
     ...(method === 'post'
-      ? { '409': errorResponse('A request with the same Idempotency-Key is still being processed, or a conflicting run is going') }
-      : {}),
-    ...(conflict ? { '409': errorResponse(conflict) } : {}),
-    ...(withBody ? { '413': errorResponse('Body over 1 MB'), '415': errorResponse('Content-Type is not application/json') } : {}),
-    '422': errorResponse('Validation failed; `fields` names each invalid field'),
-    '429': errorResponse('Rate limit exceeded; see Retry-After'),
-    '500': errorResponse('Server fault; the body carries a request_id and no details'),
-    '502': errorResponse('The payment provider or the store could not be asked; nothing was done, retry'),
+      ? [
+          'A request with the same Idempotency-Key is still being processed (`idempotency_in_progress`, with Retry-After: the seconds until its lock runs out)',
+        ]
+      : []),
+    ...(conflict ? [conflict] : []),
+  ];
+  return {
+    ...(withBody ? error(400, 'Malformed JSON body') : {}),
+    ...error(401, 'No or bad token', { 'WWW-Authenticate': headerRef('WwwAuthenticate') }),
+    ...error(404, 'Unknown id, or an id of another account'),
+    ...(conflicts.length > 0 ? error(409, conflicts.join('; '), { 'Retry-After': headerRef('RetryAfter', false) }) : {}),
+    ...(withBody ? { ...error(413, 'Body over 1 MB'), ...error(415, 'Content-Type is not application/json') } : {}),
+    ...error(422, 'Validation failed; `fields` names each invalid field'),
+    ...error(429, 'Rate limit exceeded; see Retry-After', { 'Retry-After': headerRef('RetryAfter', true) }),
+    ...error(500, 'Server fault; the body carries a request_id and no details'),
+    ...error(502, 'The payment provider or the store could not be asked; nothing was done, retry (after Retry-After when given)', {
+      'Retry-After': headerRef('RetryAfter', false),
+    }),
+    ...error(503, 'No payment provider is configured for the account (`provider_not_configured`, naming what to set)'),
   };
 }
 
@@ -82,6 +144,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
         responses: {
           [String(route.status)]: {
             description: 'Success',
+            headers: headersOf(method, route.status),
             ...(route.status === 204 ? {} : { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } }),
           },
           ...errorResponsesOf(method, route.conflict),
@@ -107,6 +170,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      headers,
       schemas: { Error: errorSchema },
     },
     paths,
