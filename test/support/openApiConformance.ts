@@ -29,6 +29,7 @@ interface ResponseObject {
 
 interface OperationObject {
   operationId: string;
+  requestBody?: { required?: boolean; content: Record<string, { schema?: SchemaObject }> };
   responses: Record<string, ResponseObject>;
 }
 
@@ -42,6 +43,8 @@ export interface ReceivedAnswer {
   method: string;
   /** The request's path without its query, e.g. `/api/v2/customers/cus_1`. */
   path: string;
+  /** The JSON body the request sent; undefined when it sent none. */
+  requestBody: unknown;
   status: number;
   /** Header names in lower case, as node gives them. */
   headers: Record<string, string>;
@@ -145,11 +148,33 @@ export class OpenApiConformance {
     } else if (!declared) {
       problems.push(`status ${status} is not declared (declared: ${Object.keys(operation.responses).join(', ')})`);
     } else {
-      problems.push(...this.headerProblems(declared, answer), ...this.contentProblems(`${status}`, declared, answer));
+      problems.push(
+        ...this.requestProblems(operation, answer),
+        ...this.headerProblems(declared, answer),
+        ...this.contentProblems(`${status}`, declared, answer),
+      );
     }
     this.checked.push({ method, template, status: answer.status, headers: answer.headers, body: answer.body, problems });
     if (problems.length === 0) return [];
     return [`OpenAPI: ${name} answered ${status}: ${problems.join('; ')}. Body: ${excerpt(answer.text)}`];
+  }
+
+  /**
+   * A request the service took (2xx) must be one the document allows: a client that reads the
+   * document must be able to send it. A refused request says nothing: tests send wrong ones on purpose.
+   */
+  private requestProblems(operation: OperationObject, answer: ReceivedAnswer): string[] {
+    if (answer.status < 200 || answer.status >= 300) return [];
+    // JSON `null` (the malformed-body property test sends it) is read as no body, a leniency beyond any document.
+    if (answer.requestBody === null) return [];
+    const declared = operation.requestBody;
+    if (answer.requestBody === undefined) {
+      return declared?.required ? ['the service took a request without a body, which the document requires'] : [];
+    }
+    if (!declared) return [];
+    const schema = declared.content['application/json']?.schema;
+    const errors = schema ? this.validate(schema, answer.requestBody, 'request') : null;
+    return errors ? [`the service took a request body the document refuses: ${errors}`] : [];
   }
 
   private header(declared: HeaderObject): HeaderObject {
@@ -168,7 +193,7 @@ export class OpenApiConformance {
         continue;
       }
       if (header.schema) {
-        const errors = this.validate(header.schema, headerValue(value, header.schema));
+        const errors = this.validate(header.schema, headerValue(value, header.schema), 'value');
         if (errors) problems.push(`header ${name}: ${JSON.stringify(value)} ${errors}`);
       }
     }
@@ -194,7 +219,7 @@ export class OpenApiConformance {
   }
 
   /** ajv's error text, or null when the value matches. `#/components/…` references resolve in the document. */
-  private validate(schema: SchemaObject, value: unknown): string | null {
+  private validate(schema: SchemaObject, value: unknown, dataVar = 'body'): string | null {
     const key = JSON.stringify(schema);
     let validator = this.validators.get(key);
     if (!validator) {
@@ -202,13 +227,15 @@ export class OpenApiConformance {
       this.validators.set(key, validator);
     }
     if (validator(value)) return null;
-    return this.ajv.errorsText(validator.errors, { dataVar: 'body', separator: ', ' });
+    return this.ajv.errorsText(validator.errors, { dataVar, separator: ', ' });
   }
 }
 
 interface SupertestInternals {
   method: string;
   url: string;
+  /** superagent's copy of what `.send()` got. */
+  _data?: unknown;
 }
 
 type AssertFn = (
@@ -221,11 +248,28 @@ type AssertFn = (
 const PATCHED = Symbol('openapi conformance');
 let conformance: OpenApiConformance | undefined;
 
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 function answerOf(test: SupertestInternals, res: Response): ReceivedAnswer | null {
   const path = new URL(test.url).pathname;
   if (!path.startsWith('/api/v2/') || path === DOCUMENT_PATH) return null;
   const text = typeof res.text === 'string' ? res.text : '';
-  return { method: test.method, path, status: res.status, headers: res.headers as Record<string, string>, body: res.body, text };
+  const requestBody = typeof test._data === 'string' ? parsedOrText(test._data) : test._data;
+  return {
+    method: test.method,
+    path,
+    requestBody,
+    status: res.status,
+    headers: res.headers as Record<string, string>,
+    body: res.body,
+    text,
+  };
 }
 
 /**
