@@ -273,6 +273,14 @@ function answerOf(test: SupertestInternals, res: Response): ReceivedAnswer | nul
 }
 
 /**
+ * The API suite (test/api) always holds its answers against the document; the other suites that
+ * call the API do with OPENAPI_CHECK=all (not yet run green everywhere: issue 37, item 10).
+ */
+export function openApiCheckApplies(): boolean {
+  return process.env.OPENAPI_CHECK === 'all' || /[\\/]test[\\/]api[\\/]/.test(expect.getState().testPath ?? '');
+}
+
+/**
  * Holds every supertest answer from /api/v2 against the document `app` serves, from now on in this
  * test file (jest gives each file its own supertest). The check runs before the test's own
  * `.expect(…)`s and fails the request, so the message names the undocumented answer.
