@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idempotencyKeyParameter } from './idempotency';
+import { namedSchemas } from './openapiSchemas';
 import type { RouteSpec } from './route';
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -22,28 +23,146 @@ const errorSchema = {
   },
 };
 
-const errorResponse = (description: string) => ({
+/**
+ * The headers the API sets (docs/api.md, "Rate limit, request ids, logs" and "Idempotency-Key"),
+ * declared once and referred to from each answer that carries them.
+ */
+const headers = {
+  RequestId: {
+    description: 'The request id: the caller’s own when it sent a sane one; it appears in the request’s log lines',
+    required: true,
+    schema: { type: 'string' },
+  },
+  RateLimitLimit: {
+    description: 'Requests allowed per token and minute (absent when the token was refused)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitRemaining: {
+    description: 'Requests left in this minute (absent when the token was refused)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+  IdempotentReplayed: {
+    description: 'The answer is the kept answer of an earlier request with the same Idempotency-Key; nothing was done again',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  WwwAuthenticate: { description: 'The authentication scheme (RFC 6750)', required: true, schema: { type: 'string' } },
+} as const;
+
+type HeaderName = keyof typeof headers;
+
+const headerRef = (name: HeaderName, required?: boolean) =>
+  required === undefined ? { $ref: `#/components/headers/${name}` } : { ...headers[name], required };
+
+/** Headers every answer under /api/v2 carries or may carry. */
+const commonHeaders = {
+  'X-Request-Id': headerRef('RequestId'),
+  'X-RateLimit-Limit': headerRef('RateLimitLimit'),
+  'X-RateLimit-Remaining': headerRef('RateLimitRemaining'),
+};
+
+/**
+ * The headers of one answer. Answers below 500 to a POST are kept and replayed to a retry with the
+ * same Idempotency-Key, marked `Idempotent-Replayed`; 500 and above are never replayed.
+ */
+function headersOf(method: string, status: number, own: Record<string, object> = {}) {
+  return {
+    ...commonHeaders,
+    ...(method === 'post' && status < 500 ? { 'Idempotent-Replayed': headerRef('IdempotentReplayed') } : {}),
+    ...own,
+  };
+}
+
+const errorResponse = (method: string, status: number, description: string, own?: Parameters<typeof headersOf>[2]) => ({
   description,
+  headers: headersOf(method, status, own),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
+/** Any POST may meet its Idempotency-Key still held, or a state it conflicts with (docs/api.md, "Errors"). */
+const POST_CONFLICT =
+  'A request with the same Idempotency-Key is still being processed (`idempotency_in_progress`, with Retry-After: ' +
+  'the seconds until its lock runs out), or the request conflicts with a state (a payment or sync under way, no store connected)';
+
 /** Every error answer an operation can give (docs/api.md, "Errors"). */
-function errorResponsesOf(method: string, conflict?: string): Record<string, ReturnType<typeof errorResponse>> {
-  const withBody = method === 'post' || method === 'put' || method === 'patch';
+function errorResponsesOf(method: string, route: RouteSpec): Record<string, ReturnType<typeof errorResponse>> {
+  // Only POST, PUT and PATCH are held to application/json (415); a body of any method is parsed (400, 413).
+  const typed = method === 'post' || method === 'put' || method === 'patch';
+  const withBody = typed || route.body !== undefined;
+  const conflict = route.conflict;
+  const error = (status: number, description: string, own?: Parameters<typeof headersOf>[2]) => ({
+    [String(status)]: errorResponse(method, status, description, own),
+  });
+  const conflicts = [...(method === 'post' ? [POST_CONFLICT] : []), ...(conflict ? [conflict] : [])];
   return {
-    ...(withBody ? { '400': errorResponse('Malformed JSON body') } : {}),
-    '401': errorResponse('No or bad token'),
-    '404': errorResponse('Unknown id, or an id of another account'),
-    ...(method === 'post'
-      ? { '409': errorResponse('A request with the same Idempotency-Key is still being processed, or a conflicting run is going') }
-      : {}),
-    ...(conflict ? { '409': errorResponse(conflict) } : {}),
-    ...(withBody ? { '413': errorResponse('Body over 1 MB'), '415': errorResponse('Content-Type is not application/json') } : {}),
-    '422': errorResponse('Validation failed; `fields` names each invalid field'),
-    '429': errorResponse('Rate limit exceeded; see Retry-After'),
-    '500': errorResponse('Server fault; the body carries a request_id and no details'),
-    '502': errorResponse('The payment provider or the store could not be asked; nothing was done, retry'),
+    ...(withBody ? error(400, 'Malformed JSON body') : {}),
+    ...error(401, 'No or bad token', { 'WWW-Authenticate': headerRef('WwwAuthenticate') }),
+    ...error(404, 'Unknown id, or an id of another account'),
+    ...(conflicts.length > 0 ? error(409, conflicts.join('; '), { 'Retry-After': headerRef('RetryAfter', false) }) : {}),
+    ...(withBody ? error(413, 'Body over 1 MB') : {}),
+    ...(typed ? error(415, 'Content-Type is not application/json') : {}),
+    ...error(422, 'Validation failed; `fields` names each invalid field'),
+    ...error(429, 'Rate limit exceeded; see Retry-After', { 'Retry-After': headerRef('RetryAfter', true) }),
+    ...error(500, 'Server fault; the body carries a request_id and no details'),
+    ...error(502, 'The payment provider or the store could not be asked; nothing was done, retry (after Retry-After when given)', {
+      'Retry-After': headerRef('RetryAfter', false),
+    }),
+    ...error(503, 'No payment provider is configured for the account (`provider_not_configured`, naming what to set)'),
   };
+}
+
+/**
+ * `components/schemas`: each resource under its name, written from the same zod schema as the
+ * operations that answer with it; a named schema inside another is a reference to it.
+ */
+function componentSchemas(named: Record<string, z.ZodType>): Record<string, Record<string, unknown>> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'openapi-3.0',
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  // `$id` is JSON Schema's, not OpenAPI 3.0's: the name is the key.
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $id: _id, $schema: _schema, ...schema }]) => [id, schema as Record<string, unknown>]),
+  );
+}
+
+/**
+ * A response schema described by a media type (`z.unknown().describe('application/pdf')`) is not
+ * JSON: the route sends the file itself.
+ */
+function fileMediaTypeOf(schema: z.ZodType): string | undefined {
+  const description = schema.description;
+  return description !== undefined && /^[\w.+-]+\/[\w.+-]+$/.test(description) && description !== 'application/json'
+    ? description
+    : undefined;
+}
+
+function successContentOf(route: RouteSpec) {
+  if (route.status === 204) return {};
+  const file = fileMediaTypeOf(route.response);
+  if (file) return { content: { [file]: { schema: { type: 'string', format: 'binary' } } } };
+  return { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } };
+}
+
+function successHeadersOf(route: RouteSpec, method: string) {
+  const file = fileMediaTypeOf(route.response);
+  return headersOf(
+    method,
+    route.status,
+    file ? { 'Content-Disposition': { description: 'The file name (inline)', required: true, schema: { type: 'string' } } } : {},
+  );
+}
+
+/**
+ * The service reads an absent body as `{}`, so a body is optional where `{}` is valid (cancel,
+ * pause). The spec's own operations keep the body the spec lists for them (spec 4).
+ */
+function bodyRequired(route: RouteSpec, body: z.ZodType): boolean {
+  return !route.extension || !body.safeParse({}).success;
 }
 
 function parametersOf(route: RouteSpec) {
@@ -82,14 +201,15 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
         responses: {
           [String(route.status)]: {
             description: 'Success',
-            ...(route.status === 204 ? {} : { content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } }),
+            headers: successHeadersOf(route, method),
+            ...successContentOf(route),
           },
-          ...errorResponsesOf(method, route.conflict),
+          ...errorResponsesOf(method, route),
         },
       };
       if (route.body) {
         operation.requestBody = {
-          required: true,
+          required: bodyRequired(route, route.body),
           content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
         };
       }
@@ -107,7 +227,8 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl: string) {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: { Error: errorSchema },
+      headers,
+      schemas: { Error: errorSchema, ...componentSchemas(namedSchemas) },
     },
     paths,
   };

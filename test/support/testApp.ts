@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../../src/logger';
 import { createToken } from '../../src/modules/accounts/service';
 import { TestClock } from './clock';
 import { createTestDatabase, type TestDatabaseKind } from './databases';
+import { checkAnswersAgainstOpenApi, openApiCheckApplies } from './openApiConformance';
 
 export const TEST_PUBLIC_URL = 'http://rps.test';
 
@@ -108,6 +109,8 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
   const clock = options.clock ?? new TestClock();
   let { ctx } = await createContext(config, logger, clock);
   let app = createApp(ctx);
+  // Every answer from /api/v2 in this file is held against the document the app serves.
+  if (openApiCheckApplies()) await checkAnswersAgainstOpenApi(app);
   const authed = (token: string): AuthedClient => {
     const withAuth = (test: request.Test) => test.set('Authorization', `Bearer ${token}`);
     return {
