@@ -30,6 +30,7 @@ export const followUpRoutes = [
     body: updateFollowUpBody,
     response: followUpResponse,
     invalidMessage: 'Could not update follow-up. Some fields contain invalid data',
+    conflict: 'The follow-up is no longer pending: it was solved or failed already',
     async handle({ ctx, account, params, body }) {
       const [item] = await present(ctx.db, ctx.config, account.id, [await setFollowUpStatus(ctx, account, params.id, body.status)]);
       if (item === undefined) throw new Error(`Presenting follow-up ${params.id} gave nothing`);
