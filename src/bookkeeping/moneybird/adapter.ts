@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { formatCents } from '../../money';
 import { customersRepository } from '../../modules/customers/repository';
-import { BookkeepingRefusal, type BookkeepingSystem, type CreditInvoice } from '../../modules/billing/bookkeeping';
-import type { InvoiceLine } from '../../modules/billing/invoices';
-import type { InvoiceRow } from '../../modules/billing/invoicesRepository';
+import { BookkeepingRefusal, type BookkeepingSystem, type CreditInvoice } from '../types';
+import type { InvoiceLine } from '../../modules/invoices/issuing';
+import type { InvoiceRow } from '../../modules/invoices/repository';
 import type { Clock } from '../../time';
 import { toDbDateTime } from '../../time';
 import type { MoneybirdDetail, MoneybirdLedgerAccount, MoneybirdSalesInvoice, MoneybirdTaxRate } from './client';

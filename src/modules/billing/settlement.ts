@@ -7,8 +7,8 @@ import { followUpsRepository } from '../follow-ups/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { subscriptionsRepository } from '../subscriptions/repository';
 import { chargesRepository, type ChargeRow } from './chargesRepository';
-import { oweInvoice } from './invoices';
-import { creditMoneyBack } from './moneyBack';
+import { oweInvoice } from '../invoices/issuing';
+import { creditMoneyBack } from '../invoices/moneyBack';
 
 /** A charge's payment that ended without money: a follow-up takes over. */
 const UNPAID: ReadonlySet<string> = new Set(['failed', 'expired', 'canceled']);

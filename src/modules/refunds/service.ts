@@ -10,7 +10,7 @@ import { enqueueAccountEvent, insertEvent } from '../../outbox/events';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
 import type { PaymentProvider, ProviderRefund } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';
-import { creditMoneyBack } from '../billing/moneyBack';
+import { creditMoneyBack } from '../invoices/moneyBack';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { createOrRecover, nextResumeAt, pastKeyWindow } from '../payments/resumption';
 import { FINAL_REFUND_STATUSES, refundsRepository, RELEASED_REFUND_STATUSES, type RefundRow, type RefundRowStatus } from './repository';

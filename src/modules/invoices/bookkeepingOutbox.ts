@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../context';
-import { newId } from '../ids';
-import { BookkeepingRefusal, type BookkeepingSystem } from '../modules/billing/bookkeeping';
-import type { InvoiceLine } from '../modules/billing/invoices';
-import type { InvoiceRow } from '../modules/billing/invoicesRepository';
-import { toDbDateTime, type Clock } from '../time';
-import { MoneybirdBookkeeping } from './moneybird/adapter';
-import { MoneybirdError } from './moneybird/client';
-import { MoneybirdConnectionError, moneybirdConnectionOf } from './moneybird/connection';
+import type { AppContext } from '../../context';
+import { newId } from '../../ids';
+import { BookkeepingRefusal, type BookkeepingSystem } from '../../bookkeeping/types';
+import type { InvoiceLine } from './issuing';
+import type { InvoiceRow } from './repository';
+import { toDbDateTime, type Clock } from '../../time';
+import { MoneybirdBookkeeping } from '../../bookkeeping/moneybird/adapter';
+import { MoneybirdError } from '../../bookkeeping/moneybird/client';
+import { MoneybirdConnectionError, moneybirdConnectionOf } from '../../bookkeeping/moneybird/connection';
 
 /**
  * The bookkeeping outbox: every document for a bookkeeping system is a row first (unique by our

@@ -1,5 +1,5 @@
-import type { InvoiceLine } from './invoices';
-import type { InvoiceRow } from './invoicesRepository';
+import type { InvoiceLine } from '../modules/invoices/issuing';
+import type { InvoiceRow } from '../modules/invoices/repository';
 
 /** A credit invoice: the lines of an invoice credited (positive amounts, as on the invoice) after a refund or a chargeback. */
 export interface CreditInvoice {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import type { CreditNoteRequest } from './creditNotes';
-import { creditInvoice } from './invoiceCredits';
-import { issueOwedWithin } from './owedInvoices';
+import { creditInvoice } from './credits';
+import { issueOwedWithin } from './owed';
 
 /**
  * Money given back on a paid payment (a refund, a chargeback), in the transaction that records it:
