@@ -177,7 +177,6 @@ const QUERYING_ELSEWHERE = new Set([
   // Moneybird (issue 25): its own tables (moneybird_*, bookkeeping_outbox); to move into repository files.
   'src/bookkeeping/moneybird/adapter.ts',
   'src/bookkeeping/moneybird/connection.ts',
-  'src/bookkeeping/outbox.ts',
   'src/providers/sandbox/checkoutCompletion.ts', // the sandbox's own tables
   'src/providers/sandbox/checkoutPage.ts', // the sandbox's own tables
   'src/providers/sandbox/provider.ts', // the sandbox's own tables

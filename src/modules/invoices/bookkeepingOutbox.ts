@@ -1,55 +1,35 @@
 import type { Knex } from 'knex';
+import { bookkeepingAdapterNamed } from '../../bookkeeping';
+import { BookkeepingCallError, BookkeepingRefusal, type BookkeepingSystem } from '../../bookkeeping/types';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
-import { BookkeepingRefusal, type BookkeepingSystem } from '../../bookkeeping/types';
-import type { InvoiceLine } from './issuing';
-import type { InvoiceRow } from './repository';
+import { doublingDelay } from '../../time/backoff';
 import { toDbDateTime, type Clock } from '../../time';
-import { MoneybirdBookkeeping } from '../../bookkeeping/moneybird/adapter';
-import { MoneybirdError } from '../../bookkeeping/moneybird/client';
-import { MoneybirdConnectionError, moneybirdConnectionOf } from '../../bookkeeping/moneybird/connection';
+import { accountsRepository } from '../accounts/repository';
+import { bookkeepingOutboxRepository, type BookkeepingOutboxRow } from './bookkeepingOutboxRepository';
+import type { InvoiceLine } from './document';
+import { invoicesRepository, type InvoiceRow } from './repository';
 
 /**
- * The bookkeeping outbox: every document for a bookkeeping system is a row first (unique by our
- * reference: the invoice id, or the credit's own id), then the `send-to-bookkeeping` job calls the
- * system, retrying with backoff. A row that was ever attempted may have reached the system (a lost
- * answer, a killed process), so its next attempt looks the document up by our reference first: never
- * two invoices for one charge. The state shows on the invoice (`pending`, `sent`, `failed` with the
- * reason) and, for credit invoices, on the row (`cli bookkeeping list`).
+ * The bookkeeping outbox: every document for a bookkeeping system is a row first, written in the transaction that
+ * makes the document (unique by our reference: the invoice id, or the credit's own id); then the
+ * `send-to-bookkeeping` job calls the account's system through its adapter (src/bookkeeping/), retrying with
+ * backoff. A row that was ever attempted may have reached the system (a lost answer, a killed process), so its
+ * next attempt looks the document up by our reference first: never two invoices for one charge. The state shows
+ * on the invoice (`pending`, `sent`, `failed` with the reason) and, for credit invoices, on the row
+ * (`cli bookkeeping list`).
  */
-export interface BookkeepingOutboxRow {
-  id: string;
-  account_id: string;
-  system: string;
-  kind: 'invoice' | 'credit';
-  invoice_id: string;
-  reference: string;
-  credit_lines: string | null;
-  credit_reason: 'refund' | 'chargeback' | null;
-  /** The credit's lines are VAT-inclusive amounts (a partial refund): sent with inclusive prices. */
-  credit_prices_incl_tax: boolean;
-  status: 'pending' | 'sent' | 'failed';
-  step: string;
-  external_id: string | null;
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { BookkeepingOutboxRow } from './bookkeepingOutboxRepository';
 
 /** After this many attempts a retryable error counts as failed (about two days of backoff). */
 export const MAX_ATTEMPTS = 12;
-const FIRST_DELAY_SECONDS = 60;
-const MAX_DELAY_SECONDS = 6 * 3600;
+/** Doubling from a minute, at most six hours. */
+const SCHEDULE = { firstMs: 60_000, longestMs: 6 * 3600_000 };
 const BATCH = 50;
-
-const outbox = (db: Knex) => db<BookkeepingOutboxRow>('bookkeeping_outbox');
 
 /** Seconds before attempt `attempts + 1`: doubling from a minute, at most six hours; Retry-After when longer. */
 export function backoffSeconds(attempts: number, retryAfterSeconds: number | null): number {
-  const doubling = Math.min(FIRST_DELAY_SECONDS * 2 ** Math.max(0, attempts - 1), MAX_DELAY_SECONDS);
-  return Math.max(doubling, retryAfterSeconds ?? 0);
+  return Math.max(doublingDelay(attempts, SCHEDULE) / 1000, retryAfterSeconds ?? 0);
 }
 
 function rowFor(
@@ -73,6 +53,34 @@ function rowFor(
   };
 }
 
+/** The system the account names, when this service has an adapter for it; null when it has none. */
+async function systemOfAccount(db: Knex, accountId: string): Promise<string | null> {
+  const name = (await accountsRepository.bookkeepingSystemOf(db, accountId))?.bookkeeping_system ?? null;
+  return bookkeepingAdapterNamed(name) ? name : null;
+}
+
+/**
+ * Queues an issued invoice for the account's bookkeeping system, in the transaction that issues it (once: the
+ * reference is the invoice id). Nothing when the account names no system this service has an adapter for: the
+ * invoice then stays `pending` until one is added.
+ */
+export async function queueInvoice(db: Knex, clock: Clock, invoice: Pick<InvoiceRow, 'id' | 'account_id'>): Promise<void> {
+  const system = await systemOfAccount(db, invoice.account_id);
+  if (!system) return;
+  await bookkeepingOutboxRepository.insertOnce(
+    db,
+    rowFor(clock, {
+      account_id: invoice.account_id,
+      system,
+      kind: 'invoice',
+      invoice_id: invoice.id,
+      reference: invoice.id,
+      credit_lines: null,
+      credit_reason: null,
+    }),
+  );
+}
+
 /**
  * Queues a credit invoice of `invoiceId` at the account's bookkeeping system, for a refund or a
  * chargeback: the credit-note path calls this (in its own transaction, if it likes). `reference` is
@@ -93,15 +101,13 @@ export async function queueCreditInvoice(
     pricesInclTax?: boolean;
   },
 ): Promise<string | null> {
-  const account = await db('accounts')
-    .where({ id: input.accountId })
-    .first<{ bookkeeping_system: string | null } | undefined>('bookkeeping_system');
-  if (account?.bookkeeping_system !== 'moneybird') return null;
-  const invoice = await db<InvoiceRow>('invoices').where({ account_id: input.accountId, id: input.invoiceId }).first();
+  const system = await systemOfAccount(db, input.accountId);
+  if (!system) return null;
+  const invoice = await invoicesRepository.find(db, input.accountId, input.invoiceId);
   if (!invoice) throw new Error(`No invoice ${input.invoiceId} in account ${input.accountId}`);
   const row = rowFor(clock, {
     account_id: input.accountId,
-    system: 'moneybird',
+    system,
     kind: 'credit',
     invoice_id: invoice.id,
     reference: input.reference,
@@ -109,71 +115,49 @@ export async function queueCreditInvoice(
     credit_reason: input.reason,
     credit_prices_incl_tax: input.pricesInclTax === true && input.lines !== undefined,
   });
-  await outbox(db).insert(row).onConflict('reference').ignore();
-  const stored = await outbox(db).where({ reference: input.reference }).first('id');
-  return stored?.id ?? null;
-}
-
-/** Pending invoices of Moneybird accounts get their outbox row (once: the reference is the invoice id). */
-async function queuePendingInvoices(ctx: AppContext): Promise<void> {
-  const invoices: Array<Pick<InvoiceRow, 'id' | 'account_id'>> = await ctx
-    .db('invoices')
-    .join('moneybird_connections', 'moneybird_connections.account_id', 'invoices.account_id')
-    .leftJoin('bookkeeping_outbox', 'bookkeeping_outbox.reference', 'invoices.id')
-    .where('invoices.bookkeeping_status', 'pending')
-    .where('invoices.status', 'issued')
-    .whereNull('bookkeeping_outbox.id')
-    .limit(500)
-    .select('invoices.id', 'invoices.account_id');
-  for (const invoice of invoices) {
-    const row = rowFor(ctx.clock, {
-      account_id: invoice.account_id,
-      system: 'moneybird',
-      kind: 'invoice',
-      invoice_id: invoice.id,
-      reference: invoice.id,
-      credit_lines: null,
-      credit_reason: null,
-    });
-    await outbox(ctx.db).insert(row).onConflict('reference').ignore();
-  }
+  await bookkeepingOutboxRepository.insertOnce(db, row);
+  return bookkeepingOutboxRepository.idOfReference(db, input.reference);
 }
 
 const shortError = (message: string) => message.slice(0, 480);
 
+/** The systems opened during one run of the job, per account and system (or why one could not be opened). */
+type OpenedSystems = Map<string, BookkeepingSystem | Error>;
+
+async function systemFor(ctx: AppContext, row: BookkeepingOutboxRow, systems: OpenedSystems): Promise<BookkeepingSystem> {
+  const key = `${row.account_id} ${row.system}`;
+  let system = systems.get(key);
+  if (!system) {
+    const adapter = bookkeepingAdapterNamed(row.system);
+    try {
+      system = adapter
+        ? await adapter.open(ctx, row.account_id)
+        : new BookkeepingRefusal(`This service has no bookkeeping system "${row.system}"`);
+    } catch (error) {
+      system = error instanceof Error ? error : new Error(String(error));
+    }
+    systems.set(key, system);
+  }
+  if (system instanceof Error) throw system;
+  return system;
+}
+
 /** One attempt at one row: its outcome written back to the row and, for an invoice, to the invoice. */
-async function attempt(ctx: AppContext, row: BookkeepingOutboxRow, systems: Map<string, BookkeepingSystem | Error>): Promise<boolean> {
+async function attempt(ctx: AppContext, row: BookkeepingOutboxRow, systems: OpenedSystems): Promise<boolean> {
   const now = ctx.clock.now();
   // The attempt is counted before the call: if this process dies during it, the next one looks first.
-  const claimed = await outbox(ctx.db)
-    .where({ id: row.id, attempts: row.attempts, status: 'pending' })
-    .update({ attempts: row.attempts + 1, updated_at: toDbDateTime(now) });
-  if (!claimed) return true;
+  if (!(await bookkeepingOutboxRepository.claim(ctx.db, row, toDbDateTime(now)))) return true;
   const attempts = row.attempts + 1;
-  const invoice = await ctx.db<InvoiceRow>('invoices').where({ account_id: row.account_id, id: row.invoice_id }).first();
+  const invoice = await invoicesRepository.find(ctx.db, row.account_id, row.invoice_id);
   const finish = async (changes: Partial<BookkeepingOutboxRow>, invoiceChanges?: Partial<InvoiceRow>) => {
     await ctx.db.transaction(async (trx) => {
-      await outbox(trx)
-        .where({ id: row.id })
-        .update({ ...changes, updated_at: toDbDateTime(ctx.clock.now()) });
-      if (row.kind === 'invoice' && invoiceChanges) await trx('invoices').where({ id: row.invoice_id }).update(invoiceChanges);
+      await bookkeepingOutboxRepository.update(trx, row.id, { ...changes, updated_at: toDbDateTime(ctx.clock.now()) });
+      if (row.kind === 'invoice' && invoiceChanges) await invoicesRepository.updateBookkeeping(trx, row.invoice_id, invoiceChanges);
     });
   };
   try {
     if (!invoice) throw new BookkeepingRefusal(`Invoice ${row.invoice_id} is gone`);
-    let system = systems.get(row.account_id);
-    if (!system) {
-      try {
-        const connection = await moneybirdConnectionOf(ctx, ctx.db, row.account_id);
-        system = connection
-          ? new MoneybirdBookkeeping(ctx.db, ctx.clock, connection)
-          : new BookkeepingRefusal('The account is no longer connected to Moneybird');
-      } catch (error) {
-        system = error instanceof Error ? error : new Error(String(error));
-      }
-      systems.set(row.account_id, system);
-    }
-    if (system instanceof Error) throw system instanceof MoneybirdConnectionError ? new BookkeepingRefusal(system.message) : system;
+    const system = await systemFor(ctx, row, systems);
     const mayExist = row.attempts > 0;
     const { reference } =
       row.kind === 'invoice'
@@ -198,9 +182,10 @@ async function attempt(ctx: AppContext, row: BookkeepingOutboxRow, systems: Map<
     return true;
   } catch (error) {
     const message = shortError(error instanceof Error ? error.message : String(error));
-    const retryable = error instanceof MoneybirdError ? error.retryable : !(error instanceof BookkeepingRefusal);
+    // A call that failed says whether to try again; a refusal never; anything else (our database) does.
+    const retryable = error instanceof BookkeepingCallError ? error.retryable : !(error instanceof BookkeepingRefusal);
     if (retryable && attempts < MAX_ATTEMPTS) {
-      const delay = backoffSeconds(attempts, error instanceof MoneybirdError ? error.retryAfterSeconds : null);
+      const delay = backoffSeconds(attempts, error instanceof BookkeepingCallError ? error.retryAfterSeconds : null);
       await finish(
         { last_error: message, next_attempt_at: toDbDateTime(new Date(now.getTime() + delay * 1000)) },
         { bookkeeping_error: `${message} (retrying)` },
@@ -224,18 +209,12 @@ async function attempt(ctx: AppContext, row: BookkeepingOutboxRow, systems: Map<
   }
 }
 
-/** The job: queue pending invoices, then attempt every due row. */
+/** The job: attempt every due row. */
 export async function runDueBookkeeping(ctx: AppContext, signal: AbortSignal): Promise<{ processed: number; failed: number }> {
-  await queuePendingInvoices(ctx);
-  const systems = new Map<string, BookkeepingSystem | Error>();
+  const systems: OpenedSystems = new Map();
   let processed = 0;
   let failed = 0;
-  const due = await outbox(ctx.db)
-    .where('status', 'pending')
-    .andWhere('next_attempt_at', '<=', toDbDateTime(ctx.clock.now()))
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(BATCH);
+  const due = await bookkeepingOutboxRepository.due(ctx.db, toDbDateTime(ctx.clock.now()), BATCH);
   for (const row of due) {
     if (signal.aborted) break;
     if (await attempt(ctx, row, systems)) processed += 1;
@@ -244,16 +223,16 @@ export async function runDueBookkeeping(ctx: AppContext, signal: AbortSignal): P
   return { processed, failed };
 }
 
-/** Retries a failed row now (after the merchant fixed the ledger account or tax rate in Moneybird). */
+/** Retries a failed row now (after the merchant fixed the ledger account or tax rate in the system). */
 export async function retryFailed(db: Knex, clock: Clock, accountId: string, reference: string): Promise<boolean> {
   const now = toDbDateTime(clock.now());
   return db.transaction(async (trx) => {
-    const row = await outbox(trx).where({ account_id: accountId, reference, status: 'failed' }).first();
+    const row = await bookkeepingOutboxRepository.failedOfReference(trx, accountId, reference);
     if (!row) return false;
     // attempts stays: the document may exist at the system, so the retry looks it up first.
-    await outbox(trx).where({ id: row.id }).update({ status: 'pending', next_attempt_at: now, updated_at: now });
+    await bookkeepingOutboxRepository.update(trx, row.id, { status: 'pending', next_attempt_at: now, updated_at: now });
     if (row.kind === 'invoice')
-      await trx('invoices').where({ id: row.invoice_id }).update({ bookkeeping_status: 'pending', bookkeeping_error: null });
+      await invoicesRepository.updateBookkeeping(trx, row.invoice_id, { bookkeeping_status: 'pending', bookkeeping_error: null });
     return true;
   });
 }

@@ -14,6 +14,7 @@ import { buildDocument, vatTreatment, type InvoiceDocument, type InvoiceLine, ty
 import { chargePeriod } from '../subscriptions/schedule';
 import { mailDocument } from './mails';
 import { owedInvoicesRepository } from './owedRepository';
+import { queueInvoice } from './bookkeepingOutbox';
 
 export type { InvoiceLine };
 
@@ -192,6 +193,8 @@ export async function issueInvoice(ctx: AppContext, trx: Knex.Transaction, subje
     created_at: payment.updated_at,
   };
   await invoicesRepository.insert(trx, row);
+  // On its way to the account's bookkeeping system from the moment it exists: queued in this transaction.
+  if (row.bookkeeping_status === 'pending') await queueInvoice(trx, ctx.clock, row);
   const about = { accountId, invoiceId: row.id, paymentId: payment.id };
   if (!issuable) {
     await enqueueAccountEvent(
