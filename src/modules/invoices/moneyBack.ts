@@ -15,3 +15,19 @@ export async function creditMoneyBack(ctx: AppContext, trx: Knex.Transaction, re
   await issueOwedWithin(ctx, trx, request.accountId, request.paymentId);
   await creditInvoice(ctx, trx, request);
 }
+
+/**
+ * A refund that went through corrects the payment's invoice: a credit note here (and a credit invoice in the
+ * account's bookkeeping system), in the transaction that records it as `refunded`, once per refund.
+ */
+export function registerRefundCredits(ctx: AppContext): void {
+  ctx.refundSettlements.on((trx, refund) =>
+    creditMoneyBack(ctx, trx, {
+      accountId: refund.account_id,
+      paymentId: refund.payment_id,
+      amount: Number(refund.amount),
+      reason: 'refund',
+      sourceKey: `refund-${refund.id}`,
+    }),
+  );
+}
