@@ -39,18 +39,27 @@ export const bookkeepingOutboxRepository = {
 
   /**
    * Counts an attempt before it is made, if the row is still as it was read (pending, with `attempts`); false when
-   * another process took it first.
+   * another process took it first. Due again from the attempt's start, by the job's clock: should the process die
+   * during the call, the next run looks the document up.
    */
   claim: async (db: Knex, row: Pick<BookkeepingOutboxRow, 'id' | 'attempts'>, now: string): Promise<boolean> =>
     (await outbox(db)
       .where({ id: row.id, attempts: row.attempts, status: 'pending' })
-      .update({ attempts: row.attempts + 1, updated_at: now })) > 0,
+      .update({ attempts: row.attempts + 1, next_attempt_at: now, updated_at: now })) > 0,
 
   update: (db: Knex, id: string, changes: Partial<BookkeepingOutboxRow>) => outbox(db).where({ id }).update(changes),
 
-  /** Pending rows whose attempt is due, oldest first. */
+  /**
+   * Pending rows whose attempt is due, oldest first. A row never attempted is due whatever its time says: it was
+   * queued with its document, by whichever clock made that (an account's test clock may run ahead of the job's).
+   */
   due: (db: Knex, now: string, limit: number): Promise<BookkeepingOutboxRow[]> =>
-    outbox(db).where('status', 'pending').andWhere('next_attempt_at', '<=', now).orderBy('created_at').orderBy('id').limit(limit),
+    outbox(db)
+      .where('status', 'pending')
+      .andWhere((due) => due.where('attempts', 0).orWhere('next_attempt_at', '<=', now))
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit),
 
   failedOfReference: (db: Knex, accountId: string, reference: string): Promise<BookkeepingOutboxRow | undefined> =>
     outbox(db).where({ account_id: accountId, reference, status: 'failed' }).first(),
