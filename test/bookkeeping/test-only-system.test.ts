@@ -88,14 +88,14 @@ describe.each(TEST_DATABASES)('a bookkeeping system known only to its adapter, o
     const credit = await queueCreditInvoice(t.ctx.db, t.clock, {
       accountId,
       invoiceId: invoice.id,
-      reference: 'crn_ledger1',
+      reference: `crn_ledger_${kind}`,
       reason: 'refund',
     });
     expect(credit).toEqual(expect.any(String));
     expect(await run()).toEqual({ processed: 1, failed: 0 });
     expect(ledgerbook.booked.filter((doc) => doc.accountId === accountId).map((doc) => [doc.kind, doc.reference])).toEqual([
       ['invoice', invoice.id],
-      ['credit', 'crn_ledger1'],
+      ['credit', `crn_ledger_${kind}`],
     ]);
   });
 });
