@@ -55,6 +55,7 @@ import * as handoverAndMandateUse from './20261215_054_handover_and_mandate_use'
 import * as invoicesOwedAndNumberedApart from './20261215_055_invoices_owed_and_numbered_apart';
 import * as refundsTheBooksTrust from './20261215_056_refunds_the_books_trust';
 import * as ledgerAudit from './20261215_057_ledger_audit';
+import * as bookkeepingQueuedWithInvoice from './20261215_058_bookkeeping_queued_with_invoice';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -118,6 +119,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261215_055_invoices_owed_and_numbered_apart': invoicesOwedAndNumberedApart,
   '20261215_056_refunds_the_books_trust': refundsTheBooksTrust,
   '20261215_057_ledger_audit': ledgerAudit,
+  '20261215_058_bookkeeping_queued_with_invoice': bookkeepingQueuedWithInvoice,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

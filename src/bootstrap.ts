@@ -9,8 +9,12 @@ import { createMetrics } from './metrics';
 import type { Logger } from './logger';
 import { accountsRepository } from './modules/accounts/repository';
 import { registerBillingSettlement } from './modules/billing/settlement';
-import { registerPaymentInvoices } from './modules/billing/paymentInvoices';
-import { registerOwedInvoices } from './modules/billing/owedInvoices';
+import { registerPaymentInvoices } from './modules/invoices/paymentInvoices';
+import { registerOwedInvoices } from './modules/invoices/owed';
+import { registerRefundCredits } from './modules/invoices/moneyBack';
+import { PaymentFetchHooks } from './modules/payments/fetched';
+import { RefundSettlementHooks } from './modules/refunds/hooks';
+import { registerRefundSync } from './modules/refunds/service';
 import { registerFollowUpSettlement } from './modules/follow-ups/settlement';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
 import { OrderCheckouts } from './modules/payments/orderCheckouts';
@@ -48,6 +52,8 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     platforms: createShopPlatforms(),
     background: new BackgroundTasks(logger),
     settlements: new SettlementHooks(),
+    paymentFetches: new PaymentFetchHooks(),
+    refundSettlements: new RefundSettlementHooks(),
     orderCheckouts: new OrderCheckouts(),
     rateLimits,
     metrics: createMetrics({ db, clock, timeZone: config.APP_TIMEZONE }),
@@ -62,5 +68,8 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   registerOwedInvoices(ctx);
   // Payments for a store order (shop_order_id) find their order through the store.
   registerStoreCheckout(ctx);
+  // A fetched payment's refunds are synced; a refund that went through credits the payment's invoice.
+  registerRefundSync(ctx);
+  registerRefundCredits(ctx);
   return { ctx, migrated };
 }

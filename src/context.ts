@@ -8,6 +8,8 @@ import type { Logger } from './logger';
 import type { Clock } from './time';
 import type { OrderCheckouts } from './modules/payments/orderCheckouts';
 import type { SettlementHooks } from './modules/payments/settlement';
+import type { PaymentFetchHooks } from './modules/payments/fetched';
+import type { RefundSettlementHooks } from './modules/refunds/hooks';
 import type { ProviderRegistry } from './providers';
 
 export type { Account } from './modules/accounts/account';
@@ -24,6 +26,10 @@ export interface AppContext {
   background: BackgroundTasks;
   /** The one place that reacts when a payment settles; features register their handlers at start. */
   settlements: SettlementHooks;
+  /** What reacts when a payment was fetched from its provider (its refunds are brought up to date). */
+  paymentFetches: PaymentFetchHooks;
+  /** What reacts when a refund went through (the invoice's credit note); features register at start. */
+  refundSettlements: RefundSettlementHooks;
   /** Where a payment for a store order finds its order; the store registers it at start. */
   orderCheckouts: OrderCheckouts;
   /** Requests per token and minute: in memory, or in Redis when REDIS_URL is set. */

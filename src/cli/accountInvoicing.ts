@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { AppContext } from '../context';
-import { setInvoiceSettings, type InvoiceSettingsChanges } from '../modules/billing/invoiceSettingsRepository';
+import { setInvoiceSettings, type InvoiceSettingsChanges } from '../modules/invoices/settingsRepository';
 import { CliUsageError, type CliIo } from './io';
 
 interface InvoicingOptions {

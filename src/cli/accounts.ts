@@ -10,8 +10,10 @@ import { CliUsageError, type CliIo } from './io';
 import { registerProfileCommands } from './accountProfile';
 import { registerInvoicingCommands } from './accountInvoicing';
 import { registerSetProvider } from './setProvider';
-import { connectMoneybirdFromCli } from './moneybird';
-import { disconnectMoneybird } from '../bookkeeping/moneybird/connection';
+import { bookkeepingAdapterNamed, bookkeepingAdapters } from '../bookkeeping';
+import { BookkeepingSettingsError, type BookkeepingAdapter, type BookkeepingOptionValues } from '../bookkeeping/adapter';
+import { requireAccount } from '../modules/accounts/service';
+import { optionName } from '../providers/adapter';
 
 /** Fits accounts.bookkeeping_system. */
 const SYSTEM_NAME = /^[\w.-]{1,64}$/;
@@ -28,41 +30,52 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
       for (const row of rows) io.out(`${row.id}  bookkeeping ${row.bookkeeping_system ?? 'none'}  ${row.name}`);
     });
 
-  accounts
+  // Each system's own options (Moneybird's administration and token) come from its descriptor.
+  const withSettings = bookkeepingAdapters().filter((adapter) => adapter.accountSettings !== null);
+  const setBookkeeping = accounts
     .command('set-bookkeeping [system]')
     .description(
       'connect an account to a bookkeeping system (subscriptions then need workflow_id and docstyle_id): ' +
         '`moneybird --administration <id> --token -` (token from standard input), `--system <name>`, or --none',
     )
     .requiredOption('--account <name>', 'account name')
-    .option('--system <name>', 'bookkeeping system name, e.g. moneybird')
-    .option('--administration <id>', 'Moneybird administration id')
-    .option('--token <token>', 'Moneybird API token; `-` reads it from standard input (keeps it out of the shell history)')
-    .option('--send-invoices', 'Moneybird: send each invoice to the customer (default: leave it as a draft)')
+    .option('--system <name>', 'bookkeeping system name, e.g. moneybird');
+  for (const adapter of withSettings)
+    for (const option of adapter.accountSettings?.options ?? []) setBookkeeping.option(option.flags, option.description);
+  setBookkeeping
     .option('--none', 'remove the bookkeeping system')
     .action(
-      async (
-        positional: string | undefined,
-        options: { account: string; system?: string; none?: boolean; administration?: string; token?: string; sendInvoices?: boolean },
-      ) => {
+      async (positional: string | undefined, options: BookkeepingOptionValues & { account: string; system?: string; none?: boolean }) => {
         if (positional !== undefined && options.system !== undefined) throw new CliUsageError('Name the system once');
         const named = positional ?? options.system;
         if ((named === undefined) === (options.none === undefined)) {
-          throw new CliUsageError('Pass either a system (moneybird, or --system <name>) or --none');
+          const names = withSettings.map((adapter) => adapter.name).join(', ');
+          throw new CliUsageError(`Pass either a system (${names ? `${names}, or ` : ''}--system <name>) or --none`);
         }
         const system = named?.trim() ?? null;
         if (system !== null && !SYSTEM_NAME.test(system)) {
           throw new CliUsageError('A bookkeeping system name is 1 to 64 letters, digits, dots, dashes or underscores');
         }
-        if (system === 'moneybird') {
-          await connectMoneybirdFromCli(ctx, io, options);
+        const form = bookkeepingAdapterNamed(system)?.accountSettings;
+        if (form) {
+          try {
+            io.out(
+              await form.connect(ctx, {
+                values: options,
+                account: () => requireAccount(ctx.db, options.account),
+                readStdin: (prompt) => io.readStdin(prompt),
+              }),
+            );
+          } catch (error) {
+            if (error instanceof BookkeepingSettingsError) throw new CliUsageError(error.message);
+            throw error;
+          }
           return;
         }
-        if (options.administration !== undefined || options.token !== undefined || options.sendInvoices !== undefined) {
-          throw new CliUsageError('--administration, --token and --send-invoices go with moneybird only');
-        }
+        const misplaced = withSettings.find((adapter) => optionsGiven(adapter, options));
+        if (misplaced) throw new CliUsageError(`${flagList(misplaced)} go with ${misplaced.name} only`);
         const account = await accountsRepository.findByName(ctx.db, options.account);
-        if (account) await disconnectMoneybird(ctx.db, account.id);
+        if (account) for (const adapter of bookkeepingAdapters()) await adapter.disconnect(ctx, account.id);
         await setBookkeepingSystem(ctx.db, ctx.clock, options.account, system);
         io.out(
           system === null
@@ -104,3 +117,13 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
   registerAccountBillingCommands(accounts, ctx, io);
   registerAccountTakeoverCommands(accounts, ctx, io);
 }
+
+/** The long names of a system's own options: `--administration, --token and --send-invoices`. */
+function flagList(adapter: BookkeepingAdapter): string {
+  const flags = (adapter.accountSettings?.options ?? []).map((option) => /--[\w-]+/.exec(option.flags)?.[0] ?? option.flags);
+  return flags.length > 1 ? `${flags.slice(0, -1).join(', ')} and ${flags[flags.length - 1] ?? ''}` : (flags[0] ?? '');
+}
+
+/** Whether any of a system's own options was given. */
+const optionsGiven = (adapter: BookkeepingAdapter, values: BookkeepingOptionValues) =>
+  (adapter.accountSettings?.options ?? []).some((option) => values[optionName(option.flags)] !== undefined);

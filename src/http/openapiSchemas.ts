@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { auditResponse } from '../modules/audit/schemas';
-import { creditNoteResponse, issuedInvoiceResponse } from '../modules/billing/invoiceApiPresenter';
-import { invoiceResponse } from '../modules/billing/schemas';
+import { creditNoteResponse, invoiceResponse, issuedInvoiceResponse } from '../modules/invoices/schemas';
 import { customerResponse } from '../modules/customers/schemas';
 import { followUpResponse } from '../modules/follow-ups/schemas';
 import { importResponse, importRowResponse } from '../modules/imports/schemas';

@@ -1,5 +1,5 @@
 import { deliverDueMails } from '../mail/delivery';
-import { documentAttachment } from '../modules/billing/documentMails';
+import { documentAttachment } from '../modules/invoices/mails';
 import { smtpTransportFor } from '../mail/transport';
 import type { Job } from './types';
 

@@ -1,4 +1,4 @@
-import { issueDueOwedInvoices } from '../modules/billing/owedInvoices';
+import { issueDueOwedInvoices } from '../modules/invoices/owed';
 import type { Job } from './types';
 
 export const issueOwedInvoicesJob: Job = {

@@ -1,4 +1,4 @@
-import { runDueBookkeeping } from '../bookkeeping/outbox';
+import { runDueBookkeeping } from '../modules/invoices/bookkeepingOutbox';
 import type { Job } from './types';
 
 export const sendToBookkeepingJob: Job = {

@@ -10,8 +10,7 @@ import { paymentRoutes } from './payments/routes';
 import { portalRoutes } from './portal/routes';
 import { productRoutes } from './products/routes';
 import { refundRoutes } from './refunds/routes';
-import { invoiceRoutes } from './billing/routes';
-import { invoiceApiRoutes } from './billing/invoiceApiRoutes';
+import { invoiceRoutes } from './invoices/routes';
 import { shopRoutes } from './store/routes';
 import { syncRoutes } from './store/syncRoutes';
 import { subscriptionLifecycleRoutes } from './subscriptions/lifecycleRoutes';
@@ -25,7 +24,6 @@ export const apiRoutes: RouteSpec[] = [
   ...subscriptionRoutes,
   ...subscriptionLifecycleRoutes,
   ...invoiceRoutes,
-  ...invoiceApiRoutes,
   ...shopRoutes,
   ...syncRoutes,
   ...productRoutes,

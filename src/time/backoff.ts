@@ -12,7 +12,15 @@ const LONGEST_WAIT_MS = 6 * 60 * 60 * 1000;
  * About 15 attempts fit in the window; the last one is at its very end.
  */
 export function delayAfterFailedAttempts(attempts: number): number {
-  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_WAIT_MS);
+  return doublingDelay(attempts, { firstMs: FIRST_RETRY_MS, longestMs: LONGEST_WAIT_MS });
+}
+
+/**
+ * The wait after `attempts` failed attempts of a retry schedule that doubles: `firstMs` after the first, twice
+ * that after the second, and so on, never more than `longestMs`. Each outbox names its own first wait and ceiling.
+ */
+export function doublingDelay(attempts: number, schedule: { firstMs: number; longestMs: number }): number {
+  return Math.min(schedule.firstMs * 2 ** Math.max(0, attempts - 1), schedule.longestMs);
 }
 
 /**

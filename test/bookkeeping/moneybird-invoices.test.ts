@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { queueCreditInvoice, runDueBookkeeping } from '../../src/bookkeeping/outbox';
+import { queueCreditInvoice, runDueBookkeeping } from '../../src/modules/invoices/bookkeepingOutbox';
 import { runBilling } from '../../src/modules/billing/run';
 import { vatCents } from '../../src/money/vat';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';

@@ -1,6 +1,6 @@
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveOverHttps } from '../../fakes/mollie/https';
-import { setInvoiceSettings } from '../../src/modules/billing/invoiceSettingsRepository';
+import { setInvoiceSettings } from '../../src/modules/invoices/settingsRepository';
 import { recordWebhookCall } from '../../src/modules/payments/webhookCalls';
 import { toDbDateTime } from '../../src/time';
 import { expectCleanAuditByProcess } from '../support/audit';

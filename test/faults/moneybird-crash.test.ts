@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { runDueBookkeeping } from '../../src/bookkeeping/outbox';
+import { runDueBookkeeping } from '../../src/modules/invoices/bookkeepingOutbox';
 import { runBilling } from '../../src/modules/billing/run';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { connectToFake, subscribeWithStyle } from '../support/moneybird';

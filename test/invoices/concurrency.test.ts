@@ -1,7 +1,7 @@
 import { findOrCreateAccount } from '../../src/modules/accounts/service';
 import type { ChargeRow } from '../../src/modules/subscriptions/chargesRepository';
-import { recordInvoice } from '../../src/modules/billing/invoices';
-import { setInvoiceSettings } from '../../src/modules/billing/invoiceSettingsRepository';
+import { recordInvoice } from '../../src/modules/invoices/issuing';
+import { setInvoiceSettings } from '../../src/modules/invoices/settingsRepository';
 import type { PaymentRow } from '../../src/modules/payments/repository';
 import type { AppContext } from '../../src/context';
 import { seedBillableSubscriptions } from '../support/billing';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type { Response as AgentResponse } from 'superagent';
-import { issueCreditNote } from '../../src/modules/billing/creditNotes';
+import { issueCreditNote } from '../../src/modules/invoices/creditNotes';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';

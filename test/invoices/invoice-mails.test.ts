@@ -8,7 +8,7 @@ import { queueMail } from '../../src/mail/queue';
 import { renderMail } from '../../src/mail/templates';
 import { smtpTransportFor } from '../../src/mail/transport';
 import { PAGE_LOCALES } from '../../src/i18n/locales';
-import { documentAttachment } from '../../src/modules/billing/documentMails';
+import { documentAttachment } from '../../src/modules/invoices/mails';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';

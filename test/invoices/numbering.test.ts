@@ -1,4 +1,4 @@
-import { invoiceSettingsRepository } from '../../src/modules/billing/invoiceSettingsRepository';
+import { invoiceSettingsRepository } from '../../src/modules/invoices/settingsRepository';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { issueDueOwedInvoices } from '../../src/modules/billing/owedInvoices';
+import { issueDueOwedInvoices } from '../../src/modules/invoices/owed';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';

@@ -1,4 +1,4 @@
-import { setInvoiceSettings } from '../../src/modules/billing/invoiceSettingsRepository';
+import { setInvoiceSettings } from '../../src/modules/invoices/settingsRepository';
 import { recordWebhookCall } from '../../src/modules/payments/webhookCalls';
 import { MollieFake } from '../../fakes/mollie/fake';
 import { serveOverHttps } from '../../fakes/mollie/https';

@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
 import { formatCents } from '../../money';
 import { customersRepository } from '../../modules/customers/repository';
-import { BookkeepingRefusal, type BookkeepingSystem, type CreditInvoice } from '../../modules/billing/bookkeeping';
-import type { InvoiceLine } from '../../modules/billing/invoices';
-import type { InvoiceRow } from '../../modules/billing/invoicesRepository';
+import { BookkeepingRefusal, type BookkeepingInvoice, type BookkeepingLine, type BookkeepingSystem, type CreditInvoice } from '../types';
 import type { Clock } from '../../time';
 import { toDbDateTime } from '../../time';
 import type { MoneybirdDetail, MoneybirdLedgerAccount, MoneybirdSalesInvoice, MoneybirdTaxRate } from './client';
@@ -12,8 +10,8 @@ import type { MoneybirdConnection } from './connection';
 /** What a document becomes at Moneybird: a sales invoice (a credit invoice has negative prices). */
 interface Document {
   reference: string;
-  invoice: InvoiceRow;
-  lines: InvoiceLine[];
+  invoice: BookkeepingInvoice;
+  lines: BookkeepingLine[];
   sign: 1 | -1;
   /** Each line's price is its VAT-inclusive total (a partial credit): the document's total is their sum, to the cent. */
   pricesInclTax: boolean;
@@ -41,8 +39,8 @@ export class MoneybirdBookkeeping implements BookkeepingSystem {
     private readonly connection: MoneybirdConnection,
   ) {}
 
-  sendInvoice(invoice: InvoiceRow, options: { mayExist?: boolean } = {}): Promise<{ reference: string }> {
-    const lines = JSON.parse(invoice.lines) as InvoiceLine[];
+  sendInvoice(invoice: BookkeepingInvoice, options: { mayExist?: boolean } = {}): Promise<{ reference: string }> {
+    const lines = JSON.parse(invoice.lines) as BookkeepingLine[];
     return this.send(
       {
         reference: invoice.id,
@@ -148,7 +146,7 @@ export class MoneybirdBookkeeping implements BookkeepingSystem {
   }
 
   /** The customer's Moneybird contact: remembered, else found by our customer id, else made. */
-  private async contactOf(invoice: InvoiceRow): Promise<string> {
+  private async contactOf(invoice: BookkeepingInvoice): Promise<string> {
     const { client, administrationId } = this.connection;
     const subscription = await this.db('subscriptions')
       .where({ account_id: invoice.account_id, id: invoice.subscription_id })

@@ -4,16 +4,18 @@
  * 429 with Retry-After when the rate limit is reached. The token is never logged.
  */
 
+import { BookkeepingCallError } from '../types';
+
 /** Moneybird answered with an error, or could not be reached. `retryable`: try again later. */
-export class MoneybirdError extends Error {
+export class MoneybirdError extends BookkeepingCallError {
   constructor(
     message: string,
     readonly status: number | null,
-    readonly retryable: boolean,
+    retryable: boolean,
     /** Seconds Moneybird asked us to wait (429 Retry-After). */
-    readonly retryAfterSeconds: number | null = null,
+    retryAfterSeconds: number | null = null,
   ) {
-    super(message);
+    super(message, retryable, retryAfterSeconds);
   }
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { decryptSecret, encryptSecret, SecretDecryptionError } from '../../crypto/secrets';
 import { toDbDateTime } from '../../time';
+import { BookkeepingRefusal } from '../types';
 import { MoneybirdClient, MoneybirdError } from './client';
 
 export interface MoneybirdConnectionRow {
@@ -20,8 +21,8 @@ export interface MoneybirdConnection {
   client: MoneybirdClient;
 }
 
-/** A connection could not be made or used; the message says what to do. */
-export class MoneybirdConnectionError extends Error {}
+/** A connection could not be made or used; the message says what to do (a retry alone does not help). */
+export class MoneybirdConnectionError extends BookkeepingRefusal {}
 
 const table = (db: Knex) => db<MoneybirdConnectionRow>('moneybird_connections');
 

@@ -4,8 +4,8 @@ import { toDbDateTime } from '../../time';
 import type { PaymentSettlement } from '../payments/settlement';
 import { UNPAID_STATUSES } from '../payments/transitions';
 import { chargesRepository } from '../subscriptions/chargesRepository';
-import { oweInvoice } from './invoices';
-import { creditMoneyBack } from './moneyBack';
+import { oweInvoice } from '../invoices/issuing';
+import { creditMoneyBack } from '../invoices/moneyBack';
 
 /**
  * A charge's payment settled: the charge records it. Paid, its invoice is owed; unpaid, it failed (the

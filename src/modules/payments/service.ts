@@ -13,7 +13,6 @@ import { startPayment } from './pipeline';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { PAYMENT_METHODS, type CreatePaymentInput } from './schemas';
 import { applyProviderPayment } from './statusChange';
-import { syncRefundsOf } from '../refunds/service';
 
 const CREATE_FAILED = 'Could not create payment. Some fields contain invalid data';
 
@@ -119,8 +118,9 @@ export async function syncPaymentFromProvider(ctx: AppContext, accountId: string
   if (known) {
     const remote = await provider.getPayment(providerPaymentId);
     const applied = await applyProviderPayment(ctx, known, remote, { answeredInRequest: false });
-    // The provider calls the payment's webhook when one of its refunds changes too, also one made in its dashboard.
-    await syncRefundsOf(ctx, applied, remote.amountRefunded);
+    // The provider calls the payment's webhook when one of its refunds changes too, also one made in its dashboard:
+    // what hangs from the payment reacts (refunds register for it).
+    await ctx.paymentFetches.run({ payment: applied, remote });
     return applied;
   }
   let remote;

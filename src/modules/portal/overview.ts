@@ -5,7 +5,7 @@ import { calendarDateIn, formatNullableDate, fromDbDateTime, todayIn } from '../
 import type { IntervalUnit } from '../../time/calendar';
 import { portalSettingsOf, type PortalAction, type PortalSettings } from '../accounts/portalSettings';
 import { merchantProfileOf, type MerchantProfile } from '../accounts/profile';
-import { creditNotePdfOf } from '../billing/invoicePdf';
+import { creditNotePdfOf } from '../invoices/pdf';
 import { mandateLabel } from '../mandates/display';
 import type { PaymentRowStatus } from '../payments/transitions';
 import type { RefundRowStatus } from '../refunds/repository';

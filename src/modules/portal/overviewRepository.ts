@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { CreditNoteRow } from '../billing/invoiceDocumentsRepository';
-import type { InvoiceRow } from '../billing/invoicesRepository';
+import type { CreditNoteRow, InvoiceRow } from '../invoices/repository';
 import type { MandateRow } from '../mandates/repository';
 import type { PaymentRow } from '../payments/repository';
 import type { RefundRow } from '../refunds/repository';

@@ -1,6 +1,6 @@
 import type { StoreInvoiceLine } from '../../integrations/records';
 import { centsOfSum } from '../../money/decimalSum';
-import { storeLine, unnamedRateRefusal } from '../billing/storeInvoiceLines';
+import { storeLine, unnamedRateRefusal } from '../invoices/storeLines';
 import type { OrderLineRow, OrderRow } from '../orders/repository';
 import type { InvoiceRuleInput } from '../subscriptions/requestSchemas';
 import { shippingLinesOf } from './renewalAmounts';
@@ -38,7 +38,7 @@ function ruleOf(line: StoreInvoiceLine): InvoiceRuleInput {
  * What each renewal of these lines of `order` is invoiced as: the same lines the renewal charges
  * (renewalAmounts.ts: each line's subtotal with its tax, and the order's shipping when it carries it),
  * at the VAT rate the store taxed each at (its tax lines) — read as the order's own invoice reads the
- * store's lines (billing/storeInvoiceLines.ts). A line taxed at a rate the store did not name (or an
+ * store's lines (invoices/storeLines.ts). A line taxed at a rate the store did not name (or an
  * order synced before the rates were kept) is not guessed: the refusal says which.
  */
 export function renewalInvoicing(

@@ -3,7 +3,7 @@ import type { Account, AppContext } from '../../context';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
 import { chargesRepository, type ChargeRow } from './chargesRepository';
-import { oweInvoice } from '../billing/invoices';
+import { oweInvoice } from '../invoices/issuing';
 import type { MandateRow } from '../mandates/repository';
 import type { PaymentRow } from '../payments/repository';
 import { enqueueSubscriptionEvent } from './events';

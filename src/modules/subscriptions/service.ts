@@ -17,7 +17,7 @@ import {
 } from './repository';
 import type { CreateSubscriptionInput } from './requestSchemas';
 import { invoiceRuleRowsFrom } from './invoiceRuleRows';
-import { checkMoneybirdStyles } from '../../bookkeeping/moneybird/styles';
+import { bookkeepingAdapterNamed } from '../../bookkeeping';
 import { effectiveRuleDay, firstChargeDate } from './schedule';
 
 /** The lifecycle changes (lifecycle.ts), for the routes. */
@@ -44,13 +44,11 @@ async function checkAgainstAccount(ctx: AppContext, account: Account, input: Cre
         fields[field] = [`The ${field.replace('_', ' ')} field is required when the account is connected to a bookkeeping system.`];
       }
     }
-    if (account.bookkeeping_system === 'moneybird' && input.workflow_id && input.docstyle_id) {
+    // The account's system checks the ids where it can (its descriptor says how and in which words).
+    const checkStyle = bookkeepingAdapterNamed(account.bookkeeping_system)?.checkDocumentStyle;
+    if (checkStyle && input.workflow_id && input.docstyle_id) {
       const ids = { workflow_id: input.workflow_id, docstyle_id: input.docstyle_id };
-      for (const field of await checkMoneybirdStyles(ctx, account.id, ids)) {
-        fields[field] = [
-          `The selected ${field.replace('_', ' ')} is invalid: the Moneybird administration has no such ${field.replace('_id', '')}.`,
-        ];
-      }
+      for (const [field, message] of Object.entries(await checkStyle(ctx, account.id, ids))) fields[field] = [message];
     }
   }
   let mandate: MandateRow | undefined;

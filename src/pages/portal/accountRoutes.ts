@@ -19,8 +19,8 @@ import {
   portalOverviewOf,
 } from '../../modules/portal/overview';
 import { portalPage, sendHtml } from './pageHandler';
-import { invoiceDocumentsRepository } from '../../modules/billing/invoiceDocumentsRepository';
-import { invoicePdfOf } from '../../modules/billing/invoicePdf';
+import { invoicesRepository } from '../../modules/invoices/repository';
+import { invoicePdfOf } from '../../modules/invoices/pdf';
 import { NotFoundError } from '../../errors';
 import { PORTAL_STRINGS, type PortalNotice } from './strings';
 import { cancelPage, changeMethodPage, overviewPage, pausePage, resumePage, skipPage } from './view';
@@ -56,7 +56,7 @@ export function portalAccountRouter(ctx: AppContext): Router {
   router.get(
     '/invoices/:id/pdf',
     portalPage(ctx, async (req, res, _page, who) => {
-      const invoice = await invoiceDocumentsRepository.findInvoice(ctx.db, who.account.id, String(req.params.id));
+      const invoice = await invoicesRepository.find(ctx.db, who.account.id, String(req.params.id));
       if (!invoice || invoice.customer_id !== who.customerId) throw new NotFoundError('Invoice');
       const { number, pdf } = await invoicePdfOf(ctx.db, who.account.id, invoice.id);
       res

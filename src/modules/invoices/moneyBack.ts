@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import type { CreditNoteRequest } from './creditNotes';
-import { creditInvoice } from './invoiceCredits';
-import { issueOwedWithin } from './owedInvoices';
+import { creditInvoice } from './credits';
+import { issueOwedWithin } from './owed';
 
 /**
  * Money given back on a paid payment (a refund, a chargeback), in the transaction that records it:
@@ -14,4 +14,20 @@ export async function creditMoneyBack(ctx: AppContext, trx: Knex.Transaction, re
   // An invoice still owed (numbering failed after payment) is issued first: the note corrects it.
   await issueOwedWithin(ctx, trx, request.accountId, request.paymentId);
   await creditInvoice(ctx, trx, request);
+}
+
+/**
+ * A refund that went through corrects the payment's invoice: a credit note here (and a credit invoice in the
+ * account's bookkeeping system), in the transaction that records it as `refunded`, once per refund.
+ */
+export function registerRefundCredits(ctx: AppContext): void {
+  ctx.refundSettlements.on((trx, refund) =>
+    creditMoneyBack(ctx, trx, {
+      accountId: refund.account_id,
+      paymentId: refund.payment_id,
+      amount: Number(refund.amount),
+      reason: 'refund',
+      sourceKey: `refund-${refund.id}`,
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import type { StoreInvoiceLine } from '../../integrations/records';
-import type { InvoiceLine } from './invoiceDocument';
+import type { InvoiceLine } from './document';
 
 /**
  * The store's lines as invoice lines, one rule for all: a store order's own invoice (paymentInvoices.ts)

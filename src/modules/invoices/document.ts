@@ -4,8 +4,8 @@ import { pageLocaleOf, FALLBACK_LOCALE, type PageLocale } from '../../i18n/local
 import type { CustomerRow } from '../customers/repository';
 import type { PaymentRow } from '../payments/repository';
 import { calendarDateIn, fromDbDateTime } from '../../time';
-import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
-import type { InvoiceSettingsRow } from './invoiceSettingsRepository';
+import { invoicesRepository } from './repository';
+import type { InvoiceSettingsRow } from './settingsRepository';
 
 export interface InvoiceLine {
   quantity: number;
@@ -123,7 +123,7 @@ export interface DocumentInput {
 
 /** The snapshot of seller, buyer, date, lines and totals stored on the invoice. */
 export async function buildDocument(db: Knex, input: DocumentInput): Promise<InvoiceDocument> {
-  const account = await invoiceDocumentsRepository.sellerOf(db, input.accountId);
+  const account = await invoicesRepository.sellerOf(db, input.accountId);
   const { settings, customer, lines } = input;
   const sum = (pick: (line: InvoiceLine) => number) => lines.reduce((total, line) => total + pick(line), 0);
   return {

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { queueCreditInvoice } from '../../bookkeeping/outbox';
+import { queueCreditInvoice } from './bookkeepingOutbox';
 import type { AppContext } from '../../context';
 import { issueCreditNote, type CreditNoteRequest } from './creditNotes';
-import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
-import type { InvoiceLine } from './invoices';
+import { invoicesRepository } from './repository';
+import type { InvoiceLine } from './issuing';
 
 /** A credit note's line as the bookkeeping system credits it: the amounts given back, positive. */
 const givenBack = (line: InvoiceLine): InvoiceLine => ({
@@ -17,12 +17,12 @@ const givenBack = (line: InvoiceLine): InvoiceLine => ({
 
 /**
  * The credit note (and bookkeeping credit) of money given back, when the payment's invoice is issued;
- * nothing when it is not (yet): an owed invoice issued later is credited then (owedInvoices.ts).
+ * nothing when it is not (yet): an owed invoice issued later is credited then (owed.ts).
  */
 export async function creditInvoice(ctx: AppContext, trx: Knex.Transaction, request: CreditNoteRequest): Promise<void> {
   const note = await issueCreditNote(ctx, trx, request);
   if (!note) return;
-  const invoice = await invoiceDocumentsRepository.findInvoice(trx, request.accountId, note.invoice_id);
+  const invoice = await invoicesRepository.find(trx, request.accountId, note.invoice_id);
   if (!invoice || invoice.bookkeeping_status === 'none') return;
   const whole = Math.abs(Number(note.total_including_vat)) >= Number(invoice.total_including_vat);
   await queueCreditInvoice(trx, ctx.clock, {

@@ -2,12 +2,12 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
-import { inclusiveLine } from './invoices';
-import type { InvoiceRow } from './invoicesRepository';
-import { buildDocument, type InvoiceDocument, type InvoiceLine } from './invoiceDocument';
-import { invoiceSettingsRepository } from './invoiceSettingsRepository';
-import { invoiceDocumentsRepository, type CreditNoteRow } from './invoiceDocumentsRepository';
-import { mailDocument } from './documentMails';
+import { inclusiveLine } from './issuing';
+import type { InvoiceRow } from './repository';
+import { buildDocument, type InvoiceDocument, type InvoiceLine } from './document';
+import { invoiceSettingsRepository } from './settingsRepository';
+import { invoicesRepository, type CreditNoteRow } from './repository';
+import { mailDocument } from './mails';
 
 export interface CreditNoteRequest {
   accountId: string;
@@ -71,16 +71,14 @@ function creditLines(invoice: InvoiceRow, document: InvoiceDocument, amount: num
  * Call it in the transaction that records the money going back.
  */
 export async function issueCreditNote(ctx: AppContext, trx: Knex.Transaction, request: CreditNoteRequest): Promise<CreditNoteRow | null> {
-  const earlier = await invoiceDocumentsRepository.creditNoteBySource(trx, request.accountId, request.sourceKey);
+  const earlier = await invoicesRepository.creditNoteBySource(trx, request.accountId, request.sourceKey);
   if (earlier) return earlier;
-  const invoice = await invoiceDocumentsRepository.issuedInvoiceOfPayment(trx, request.accountId, request.paymentId);
+  const invoice = await invoicesRepository.issuedOfPayment(trx, request.accountId, request.paymentId);
   if (!invoice?.document || !invoice.number || request.amount <= 0) return null;
   const invoiceDocument = JSON.parse(invoice.document) as InvoiceDocument;
-  const payment = await invoiceDocumentsRepository.paymentOf(trx, request.accountId, request.paymentId);
+  const payment = await invoicesRepository.paymentOf(trx, request.accountId, request.paymentId);
   if (!payment) return null;
-  const customer = invoice.customer_id
-    ? await invoiceDocumentsRepository.customerOf(trx, request.accountId, invoice.customer_id)
-    : undefined;
+  const customer = invoice.customer_id ? await invoicesRepository.customerOf(trx, request.accountId, invoice.customer_id) : undefined;
   const now = toDbDateTime(ctx.clock.now());
   const description = invoiceDocument.lines.length === 1 ? (invoiceDocument.lines[0]?.description ?? '') : `${invoice.number}`;
   const lines = creditLines(invoice, invoiceDocument, request.amount, description);
@@ -118,7 +116,7 @@ export async function issueCreditNote(ctx: AppContext, trx: Knex.Transaction, re
     document: JSON.stringify(document),
     created_at: now,
   };
-  await invoiceDocumentsRepository.insertCreditNote(trx, row);
+  await invoicesRepository.insertCreditNote(trx, row);
   if (settings.mail_when_paid) {
     await mailDocument(ctx, trx, { kind: 'credit_note', id: row.id, number, amount: -row.total_including_vat, payment, document });
   }

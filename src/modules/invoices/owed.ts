@@ -4,10 +4,10 @@ import { enqueueAccountEvent } from '../../outbox/events';
 import { toDbDateTime } from '../../time';
 import { paymentsRepository } from '../payments/repository';
 import { chargesRepository } from '../subscriptions/chargesRepository';
-import { creditInvoice } from './invoiceCredits';
-import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
-import { issueInvoice, recordInvoice } from './invoices';
-import { owedInvoicesRepository, type OwedInvoiceRow } from './owedInvoicesRepository';
+import { creditInvoice } from './credits';
+import { invoicesRepository } from './repository';
+import { issueInvoice, recordInvoice } from './issuing';
+import { owedInvoicesRepository, type OwedInvoiceRow } from './owedRepository';
 import { paymentInvoiceSubject } from './paymentInvoices';
 
 /** Failed attempts after which the merchant is sent `invoice.issue_failed` (the attempts go on). */
@@ -43,7 +43,7 @@ async function invoiceOwed(ctx: AppContext, trx: Knex.Transaction, owed: OwedInv
  */
 async function creditGivenBack(ctx: AppContext, trx: Knex.Transaction, owed: OwedInvoiceRow): Promise<void> {
   const { account_id: accountId, payment_id: paymentId } = owed;
-  for (const refund of await invoiceDocumentsRepository.refundedOfPayment(trx, accountId, paymentId))
+  for (const refund of await invoicesRepository.refundedOfPayment(trx, accountId, paymentId))
     await creditInvoice(ctx, trx, {
       accountId,
       paymentId,

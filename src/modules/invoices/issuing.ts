@@ -5,16 +5,16 @@ import type { PaymentRow } from '../payments/repository';
 import { accountsRepository } from '../accounts/repository';
 import { subscriptionsRepository, type InvoiceRuleRow } from '../subscriptions/repository';
 import type { ChargeRow } from '../subscriptions/chargesRepository';
-import { invoicesRepository, type InvoiceRow } from './invoicesRepository';
+import { invoicesRepository, type InvoiceRow } from './repository';
 import { splitInclusive, vatCents } from '../../money/vat';
 import { toDbDateTime } from '../../time';
 import { enqueueAccountEvent } from '../../outbox/events';
-import { invoiceSettingsRepository } from './invoiceSettingsRepository';
-import { buildDocument, vatTreatment, type InvoiceDocument, type InvoiceLine, type LinePeriod } from './invoiceDocument';
+import { invoiceSettingsRepository } from './settingsRepository';
+import { buildDocument, vatTreatment, type InvoiceDocument, type InvoiceLine, type LinePeriod } from './document';
 import { chargePeriod } from '../subscriptions/schedule';
-import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
-import { mailDocument } from './documentMails';
-import { owedInvoicesRepository } from './owedInvoicesRepository';
+import { mailDocument } from './mails';
+import { owedInvoicesRepository } from './owedRepository';
+import { queueInvoice } from './bookkeepingOutbox';
 
 export type { InvoiceLine };
 
@@ -126,7 +126,7 @@ export async function issueInvoice(ctx: AppContext, trx: Knex.Transaction, subje
   const accountId = payment.account_id;
   const now = toDbDateTime(ctx.clock.now());
   const settings = await invoiceSettingsRepository.settingsOf(trx, accountId, now);
-  const customer = payment.customer_id ? await invoiceDocumentsRepository.customerOf(trx, accountId, payment.customer_id) : undefined;
+  const customer = payment.customer_id ? await invoicesRepository.customerOf(trx, accountId, payment.customer_id) : undefined;
   const treatment = vatTreatment(settings, customer ?? null);
   const given = subject.lines;
   const made =
@@ -193,6 +193,8 @@ export async function issueInvoice(ctx: AppContext, trx: Knex.Transaction, subje
     created_at: payment.updated_at,
   };
   await invoicesRepository.insert(trx, row);
+  // On its way to the account's bookkeeping system from the moment it exists: queued in this transaction.
+  if (row.bookkeeping_status === 'pending') await queueInvoice(trx, ctx.clock, row);
   const about = { accountId, invoiceId: row.id, paymentId: payment.id };
   if (!issuable) {
     await enqueueAccountEvent(
@@ -215,7 +217,7 @@ export async function issueInvoice(ctx: AppContext, trx: Knex.Transaction, subje
 
 /**
  * Records, in a paid payment's status transaction, that it is owed an invoice (of `chargeId`'s period,
- * or its own when null) — nothing more: numbering and issuing happen apart (owedInvoices.ts), after the
+ * or its own when null) — nothing more: numbering and issuing happen apart (owed.ts), after the
  * commit and again by a job, so that a failure to invoice never rolls back the money recorded.
  */
 export async function oweInvoice(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow, chargeId: string | null): Promise<void> {

@@ -7,16 +7,16 @@ import { paymentLinksRepository } from '../links/repository';
 import { ordersRepository } from '../orders/repository';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { chargesRepository } from '../subscriptions/chargesRepository';
-import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
-import { chargeSubject, oweInvoice, type InvoiceSubject } from './invoices';
-import { invoiceSettingsRepository } from './invoiceSettingsRepository';
-import { storeLine, unnamedRateRefusal } from './storeInvoiceLines';
+import { invoicesRepository } from './repository';
+import { chargeSubject, oweInvoice, type InvoiceSubject } from './issuing';
+import { invoiceSettingsRepository } from './settingsRepository';
+import { storeLine, unnamedRateRefusal } from './storeLines';
 
 /**
  * Invoices of the payments that are not a charge's own (those are owed where the charge settles):
  * a follow-up's retry or link paying a charge's period, money charged back and paid again, and — when
  * the account wants them — paid payment links and store orders. Owed in the payment's status
- * transaction; what it is invoiced for is decided when it is issued (owedInvoices.ts).
+ * transaction; what it is invoiced for is decided when it is issued (owed.ts).
  */
 export function registerPaymentInvoices(ctx: AppContext): void {
   ctx.settlements.on('invoices', ['follow-up', 'link', 'order'], async (trx, { payment, to }) => {
@@ -77,7 +77,7 @@ async function followUpSubject(trx: Knex.Transaction, followUp: FollowUpRow, pay
   if (followUp.kind !== 'chargeback' || !original) return null;
   if (charge) return chargeSubject(trx, charge, payment, { chargeId: null, amount: payment.amount });
   // A link or order charged back: invoiced again only if it was invoiced (and so credited).
-  if (!(await invoiceDocumentsRepository.issuedInvoiceOfPayment(trx, accountId, original.id))) return null;
+  if (!(await invoicesRepository.issuedOfPayment(trx, accountId, original.id))) return null;
   return {
     payment,
     amount: payment.amount,
@@ -96,7 +96,7 @@ async function linkSubject(trx: Knex.Transaction, payment: PaymentRow, linkId: s
   const link = await paymentLinksRepository.find(trx, payment.account_id, linkId);
   // A mandate link's small payment only proves the account: it sells nothing.
   if (!link || link.type === 'mandate') return null;
-  if (link.subscription_id && (await invoiceDocumentsRepository.issuedInvoiceOfPayment(trx, payment.account_id, payment.id))) return null;
+  if (link.subscription_id && (await invoicesRepository.issuedOfPayment(trx, payment.account_id, payment.id))) return null;
   return {
     payment,
     amount: payment.amount,

@@ -1,9 +1,11 @@
 import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
-import { pagedEnvelope, pagedEnvelopeSchema, pageRequestFrom } from '../../http/pagination';
+import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from '../../http/pagination';
+import { sendPdf } from '../../http/pdf';
 import { idParams } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
-import { creditNoteParams, issuedInvoiceResponse, pdfResponse } from './invoiceApiPresenter';
-import { getInvoice, listInvoices, sendCreditNotePdf, sendInvoicePdf } from './invoiceService';
+import { presentInvoice } from './presenter';
+import { creditNoteParams, invoiceResponse, issuedInvoiceResponse, pdfResponse } from './schemas';
+import { creditNotePdf, getInvoice, invoicePdf, listInvoices, listSubscriptionInvoices } from './service';
 
 const invoiceListQuery = listQueryWith({
   customer_id: idFilter('cus'),
@@ -11,8 +13,31 @@ const invoiceListQuery = listQueryWith({
   status: statusFilter(['issued', 'not_issued'] as const),
 });
 
-/** `GET /api/v2/invoices`, `/api/v2/invoices/{id}` and its PDF (extensions): the account's invoices and credit notes. */
-export const invoiceApiRoutes = [
+/**
+ * Every invoice endpoint (extensions): `GET /api/v2/subscriptions/{id}/invoices`, the invoice records of a
+ * subscription's paid charges; `GET /api/v2/invoices`, `/api/v2/invoices/{id}` and the PDFs of an invoice and its
+ * credit notes.
+ */
+export const invoiceRoutes = [
+  defineRoute({
+    methods: ['get'],
+    path: '/api/v2/subscriptions/:id/invoices',
+    operationId: 'listSubscriptionInvoices',
+    summary: 'List the invoice records of a subscription (one per paid charge with invoice rules)',
+    tag: 'Subscriptions',
+    status: 200,
+    extension: true,
+    params: idParams,
+    query: pageQuerySchema,
+    response: pagedEnvelopeSchema(invoiceResponse),
+    invalidMessage: 'Could not list invoices. Some parameters are invalid',
+    async handle({ ctx, account, params, query }) {
+      const request = pageRequestFrom(query);
+      const page = await listSubscriptionInvoices(ctx, account, params.id, request);
+      const items = page.items.map((row) => presentInvoice(row, ctx.config.APP_TIMEZONE));
+      return pagedEnvelope({ items, total: page.total }, request, `${ctx.config.publicUrl}/api/v2/subscriptions/${params.id}/invoices`);
+    },
+  }),
   defineRoute({
     methods: ['get'],
     path: '/api/v2/invoices',
@@ -62,7 +87,8 @@ export const invoiceApiRoutes = [
     response: pdfResponse,
     invalidMessage: 'Could not get the invoice',
     async handle({ ctx, account, params, res }) {
-      await sendInvoicePdf(ctx, account, params.id, res);
+      const { number, pdf } = await invoicePdf(ctx, account, params.id);
+      sendPdf(res, number, pdf);
       return undefined;
     },
   }),
@@ -78,7 +104,8 @@ export const invoiceApiRoutes = [
     response: pdfResponse,
     invalidMessage: 'Could not get the credit note',
     async handle({ ctx, account, params, res }) {
-      await sendCreditNotePdf(ctx, account, params.id, params.creditNoteId, res);
+      const { number, pdf } = await creditNotePdf(ctx, account, params.id, params.creditNoteId);
+      sendPdf(res, number, pdf);
       return undefined;
     },
   }),

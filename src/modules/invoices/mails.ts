@@ -4,9 +4,9 @@ import type { MailAttachmentSource } from '../../mail/delivery';
 import { queueMail } from '../../mail/queue';
 import { merchantProfileOf } from '../accounts/profile';
 import type { PaymentRow } from '../payments/repository';
-import type { InvoiceDocument } from './invoiceDocument';
-import { invoiceDocumentsRepository } from './invoiceDocumentsRepository';
-import { documentFileName, renderInvoicePdf } from './invoicePdf';
+import type { InvoiceDocument } from './document';
+import { invoicesRepository } from './repository';
+import { documentFileName, renderInvoicePdf } from './pdf';
 
 /** An issued invoice or credit note to mail to the customer who paid. */
 export interface MailedDocument {
@@ -28,7 +28,7 @@ export interface MailedDocument {
 export async function mailDocument(ctx: AppContext, trx: Knex.Transaction, mailed: MailedDocument): Promise<void> {
   const { payment, document } = mailed;
   if (!payment.customer_id) return;
-  const customer = await invoiceDocumentsRepository.customerOf(trx, payment.account_id, payment.customer_id);
+  const customer = await invoicesRepository.customerOf(trx, payment.account_id, payment.customer_id);
   if (!customer?.email) return;
   const merchant = await merchantProfileOf(trx, payment.account_id);
   const name = [customer.first_name, customer.last_name].filter(Boolean).join(' ').trim();
@@ -59,9 +59,9 @@ export const documentAttachment: MailAttachmentSource = async (ctx, mail) => {
   if (!id) return null;
   const stored =
     kind === 'invoice'
-      ? await invoiceDocumentsRepository.findInvoice(ctx.db, mail.account_id, id)
+      ? await invoicesRepository.find(ctx.db, mail.account_id, id)
       : kind === 'credit_note'
-        ? await invoiceDocumentsRepository.creditNoteById(ctx.db, mail.account_id, id)
+        ? await invoicesRepository.creditNoteById(ctx.db, mail.account_id, id)
         : undefined;
   if (!stored?.document) return null;
   const document = JSON.parse(stored.document) as InvoiceDocument;
