@@ -44,7 +44,7 @@ function helperFunctionsOf(source: string): string[] {
 const THICK_ROUTE_FILES = new Set<string>([]);
 
 const ALLOWED = [/^\.\/(\w*[sS]chemas|\w*[sS]ervice|\w*[pP]resenter)$/, /^\.\.\/\.\.\/http\/[\w/]+$/];
-const FORBIDDEN = [/providers/, /integrations/, /outbox/, /jobs/, /\/db\//, /^knex$/, /repository/];
+const FORBIDDEN = [/providers/, /integrations/, /outbox/, /(^|\/)events\//, /jobs/, /\/db\//, /^knex$/, /repository/];
 
 describe('module routes', () => {
   it('When the modules are listed, then each of the eight resource modules has a routes.ts', () => {
@@ -300,7 +300,7 @@ describe('queries', () => {
  * module's route files | app.ts server.ts cli.ts cli/ bootstrap.ts shutdown.ts http/ (http/webhooks/: the inbound receivers) pages/ jobs/
  * modules/index.ts modules/x/routes.ts modules/x/…Routes.ts |
  * | modules    | the domain: services, rules, repositories                          | modules/ |
- * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ outbox/ |
+ * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ events/ |
  * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ ids.ts
  * config.ts logger.ts errors.ts paging.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders: http/pagination.ts
  * http/fields.ts http/listFilters.ts http/countries.ts http/idempotencyScope.ts pages/html.ts |
@@ -316,7 +316,7 @@ const LAYERS: Array<{ layer: string; paths: string[] }> = [
     paths: ['app.ts', 'server.ts', 'cli.ts', 'cli/', 'bootstrap.ts', 'shutdown.ts', 'http/', 'pages/', 'jobs/', 'modules/index.ts'],
   },
   { layer: 'modules', paths: ['modules/', 'bookkeeping/'] },
-  { layer: 'adapters', paths: ['providers/', 'integrations/', 'mail/', 'outbox/'] },
+  { layer: 'adapters', paths: ['providers/', 'integrations/', 'mail/', 'events/'] },
   {
     layer: 'foundation',
     paths: [
@@ -373,7 +373,7 @@ describe('layers', () => {
       layerOf('modules/payments/pipeline.ts'),
       layerOf('modules/payments/routes.ts'),
       layerOf('modules/subscriptions/lifecycleRoutes.ts'),
-      layerOf('outbox/events.ts'),
+      layerOf('events/events.ts'),
       layerOf('http/webhooks/providers.ts'),
       layerOf('time/calendar.ts'),
       layerOf('context.ts'),

@@ -8,7 +8,7 @@ import type { ChargeRow } from './chargesRepository';
 import { invoicesRepository, type InvoiceRow } from './invoicesRepository';
 import { splitInclusive, vatCents } from '../../money/vat';
 import { toDbDateTime } from '../../time';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent } from '../../events/events';
 import { invoiceSettingsRepository } from './invoiceSettingsRepository';
 import { buildDocument, vatTreatment, type InvoiceDocument, type InvoiceLine, type LinePeriod } from './invoiceDocument';
 import { chargePeriod } from '../subscriptions/schedule';

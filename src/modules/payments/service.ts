@@ -5,7 +5,7 @@ import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../errors';
 import { ProviderNotFoundError } from '../../providers/errors';
 import type { IdempotencyScope } from '../../http/idempotencyScope';
-import { outboundEventsRepository } from '../../outbox/repository';
+import { outboundEventsRepository } from '../../events/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { refuseUnchargeable } from './amountLimits';

@@ -7,7 +7,7 @@ import { DEFAULT_SHOP_PLATFORM } from '../../integrations';
 import { StoreConnectionRefused } from '../../integrations/errors';
 import type { StoreClient } from '../../integrations/platform';
 import { toDbDateTime } from '../../time';
-import { webhookSecretOf } from '../../outbox/secret';
+import { webhookSecretOf } from '../../events/secret';
 import { shopOrderView } from './orderView';
 import { isLocalHost, unreachableReason } from './reachability';
 import { checkShopWebhooks, checkedWebhooks, shopWebhookUrl } from './webhookHealth';

@@ -3,7 +3,7 @@ import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import { formatDate, formatNullableDate, todayIn, toDbDateTime } from '../../time';
-import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
+import { enqueueStoreSubscriptionEvent } from '../../events/storeEvents';
 import { chargesRepository } from '../billing/chargesRepository';
 import { enqueueSubscriptionEvent, enqueueSubscriptionUpdated } from './events';
 import { pausesRepository } from './pausesRepository';

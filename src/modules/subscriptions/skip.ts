@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { ConflictError } from '../../errors';
 import { newId } from '../../ids';
-import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
+import { enqueueStoreSubscriptionEvent } from '../../events/storeEvents';
 import { formatDate, formatNullableDate } from '../../time';
 import { daysAfter } from '../../time/calendar';
 import { chargesRepository } from '../billing/chargesRepository';
