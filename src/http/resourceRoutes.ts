@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Config } from '../config';
 import type { Account, AppContext } from '../context';
-import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from './pagination';
+import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from '../validation/pagination';
 import { type Page, type PageRequest } from '../paging';
 import { defineRoute } from './route';
 

@@ -4,7 +4,7 @@ import type { Account, AppContext } from '../context';
 import { accountOf } from './auth';
 import { idempotencyScopeOf } from './idempotency';
 import type { IdempotencyScope } from './idempotencyScope';
-import { parseOrThrow } from './validation';
+import { parseOrThrow } from '../validation/messages';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

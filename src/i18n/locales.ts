@@ -1,4 +1,4 @@
-import { LOCALES } from '../http/fields';
+import { LOCALES } from '../validation/fields';
 
 /** The languages our pages and e-mails speak: the spec's customer locales. */
 export const PAGE_LOCALES = LOCALES;

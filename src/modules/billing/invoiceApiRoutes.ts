@@ -1,5 +1,5 @@
-import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
-import { pagedEnvelope, pagedEnvelopeSchema, pageRequestFrom } from '../../http/pagination';
+import { idFilter, listQueryWith, statusFilter } from '../../validation/listFilters';
+import { pagedEnvelope, pagedEnvelopeSchema, pageRequestFrom } from '../../validation/pagination';
 import { idParams } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
 import { creditNoteParams, issuedInvoiceResponse, pdfResponse } from './invoiceApiPresenter';

@@ -1,4 +1,4 @@
-import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from '../../http/pagination';
+import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from '../../validation/pagination';
 import { idParams } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';
 import { presentInvoice } from './presenter';

@@ -2,7 +2,7 @@ import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import type { Page, PageRequest } from '../../paging';
-import { pageRequestFrom } from '../../http/pagination';
+import { pageRequestFrom } from '../../validation/pagination';
 import { toDbDateTime } from '../../time';
 import { bytesOf } from './csvFile';
 import { checkCsvFile, csvSource } from './csvSource';

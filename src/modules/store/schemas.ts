@@ -1,6 +1,6 @@
 import { PORTAL_ACTIONS } from '../accounts/portalSettings';
 import { z } from 'zod';
-import { requiredText } from '../../http/fields';
+import { requiredText } from '../../validation/fields';
 
 /** `POST /api/v2/shop` (extension; the plugin's "Connect this store" sends it). */
 export const connectShopBody = z

@@ -6,7 +6,7 @@ import { ISO_COUNTRY_CODES } from './countries';
 
 /**
  * Field schemas shared by the request bodies. Messages use `:attribute`, replaced by the field's
- * name in validation.ts.
+ * name in messages.ts.
  */
 
 /** Empty strings count as absent, as in the original service (Laravel's ConvertEmptyStringsToNull). */
