@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Account, AppContext } from '../context';
 import { accountOf } from './auth';
 import { idempotencyScopeOf } from './idempotency';
-import type { IdempotencyScope } from './idempotencyScope';
+import type { IdempotencyScope } from '../db/idempotencyScope';
 import { parseOrThrow } from '../validation/messages';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

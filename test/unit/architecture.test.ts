@@ -303,7 +303,7 @@ describe('queries', () => {
  * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ events/ |
  * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ validation/ ids.ts
  * config.ts logger.ts errors.ts paging.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders:
- * http/idempotencyScope.ts pages/html.ts |
+ * pages/html.ts |
  *
  * An import may stay in its layer or go down, never up. A file's layer is that of the longest path
  * that names it. context.ts (AppContext: the composition root's type, handed to every layer and
@@ -335,7 +335,6 @@ const LAYERS: Array<{ layer: string; paths: string[] }> = [
       'errors.ts',
       'paging.ts',
       'validation/',
-      'http/idempotencyScope.ts',
       'pages/html.ts',
     ],
   },

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
 import { AppError, NotFoundError, ValidationError } from '../../errors';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotencyScope';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../db/idempotencyScope';
 import type { PaymentProvider } from '../../providers';
 import type { ProviderMandate } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';

@@ -4,7 +4,7 @@ import type { Page, PageRequest } from '../../paging';
 import type { Account, AppContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../errors';
 import { ProviderNotFoundError } from '../../providers/errors';
-import type { IdempotencyScope } from '../../http/idempotencyScope';
+import type { IdempotencyScope } from '../../db/idempotencyScope';
 import { outboundEventsRepository } from '../../events/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Account, AppContext } from '../../context';
 import { isUniqueViolation } from '../../db/connect';
 import { NotFoundError, ValidationError } from '../../errors';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotencyScope';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../db/idempotencyScope';
 import { newId } from '../../ids';
 import { formatCents, type Cents } from '../../money';
 import { deliverEvent } from '../../events/delivery';
