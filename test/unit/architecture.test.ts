@@ -301,9 +301,8 @@ describe('queries', () => {
  * modules/index.ts modules/x/routes.ts modules/x/…Routes.ts |
  * | modules    | the domain: services, rules, repositories                          | modules/ |
  * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ events/ |
- * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ validation/ ids.ts
- * config.ts logger.ts errors.ts paging.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders:
- * pages/html.ts |
+ * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ validation/ text/
+ * ids.ts config.ts logger.ts errors.ts paging.ts metrics/ background.ts |
  *
  * An import may stay in its layer or go down, never up. A file's layer is that of the longest path
  * that names it. context.ts (AppContext: the composition root's type, handed to every layer and
@@ -335,7 +334,7 @@ const LAYERS: Array<{ layer: string; paths: string[] }> = [
       'errors.ts',
       'paging.ts',
       'validation/',
-      'pages/html.ts',
+      'text/',
     ],
   },
 ];
