@@ -10,8 +10,6 @@ import type { OrderCheckouts } from './modules/payments/orderCheckouts';
 import type { SettlementHooks } from './modules/payments/settlement';
 import type { ProviderRegistry } from './providers';
 
-export type { Account } from './modules/accounts/account';
-
 /** What every service needs, built once at start and passed explicitly (no module-level singletons). */
 export interface AppContext {
   db: Knex;

@@ -1,6 +1,7 @@
 import { accessSync, constants, createReadStream } from 'node:fs';
 import type { Command } from 'commander';
-import type { Account, AppContext } from '../context';
+import type { AppContext } from '../context';
+import type { Account } from '../modules/accounts/account';
 import { ValidationError } from '../errors';
 import { pageRequestFrom } from '../validation/pagination';
 import { requireAccount } from '../modules/accounts/service';

@@ -1,5 +1,5 @@
 import type { MollieFake } from '../../fakes/mollie/fake';
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { handOverMollieSubscription } from '../../src/modules/imports/mollieHandOver';
 import type { SubscriptionRow } from '../../src/modules/subscriptions/repository';
 import { formatDate } from '../../src/time';

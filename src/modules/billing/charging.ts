@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { committed, retryDeadlocks } from '../../db/deadlocks';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
 import { formatDate, formatNullableDate, toDbDateTime } from '../../time';

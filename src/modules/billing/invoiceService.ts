@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { NotFoundError } from '../../errors';
 import type { PageRequest } from '../../paging';
 import { presentIssuedInvoice } from './invoiceApiPresenter';

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import type { PaymentProvider } from '../../providers';
 import type { ProviderSubscription } from '../../providers/types';
 import { calendarDateIn, formatNullableDate, fromDbDateTime, toDbDateTime } from '../../time';

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { ValidationError, type FieldErrors } from '../../errors';
 import { CHARGED_CURRENCIES, formatCents, type Cents } from '../../money';
 import type { PaymentLimits, SequenceType } from '../../providers/types';

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
 import { retryDeadlocks } from '../../db/deadlocks';
 import { ConflictError } from '../../errors';

@@ -1,7 +1,8 @@
 import type { MethodSequenceType } from '../../providers/types';
 import type { ListFilterValues } from '../../db/tenantTable';
 import type { Page, PageRequest } from '../../paging';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { NotFoundError, ValidationError } from '../../errors';
 import { ProviderNotFoundError } from '../../providers/errors';
 import type { IdempotencyScope } from '../../db/idempotencyScope';

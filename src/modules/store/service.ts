@@ -1,5 +1,6 @@
 import { portalSettingsOf, type PortalSettings } from '../accounts/portalSettings';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { encryptSecret } from '../../crypto/secrets';
 import { NotFoundError, ValidationError } from '../../errors';
 import { newId, randomBase62 } from '../../ids';

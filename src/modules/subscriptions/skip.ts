@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { ConflictError } from '../../errors';
 import { newId } from '../../ids';
 import { enqueueStoreSubscriptionEvent } from '../../events/storeEvents';
