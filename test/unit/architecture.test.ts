@@ -360,6 +360,12 @@ function layerOf(relative: string): string | undefined {
  */
 const UPWARD_ELSEWHERE = new Set<string>([]);
 
+/**
+ * The folders of the entry layer. Every file in them is entry: vocabulary that lower layers share
+ * lives in a foundation folder (validation/, text/, db/), never as an exception inside these.
+ */
+const ENTRY_FOLDERS = (LAYERS.find(({ layer }) => layer === 'entry')?.paths ?? []).filter((prefix) => prefix.endsWith('/'));
+
 describe('layers', () => {
   it('When a file is placed, then the longest path decides, and route files of a module are entry', () => {
     expect([
@@ -390,5 +396,26 @@ describe('layers', () => {
         .map((to) => `${from} -> ${to}`);
     });
     expect(upward.filter((edge) => !UPWARD_ELSEWHERE.has(edge))).toEqual([]);
+  });
+
+  it('When the layers are listed, then the entry folders are http/, pages/, cli/ and jobs/, and no lower layer claims a path in one', () => {
+    expect([...ENTRY_FOLDERS].sort()).toEqual(['cli/', 'http/', 'jobs/', 'pages/']);
+    const claimed = LAYERS.filter(({ layer }) => layer !== 'entry')
+      .flatMap(({ paths }) => paths)
+      .filter((prefix) => ENTRY_FOLDERS.some((folder) => prefix.startsWith(folder)));
+    expect(claimed).toEqual([]);
+  });
+
+  it('When every import of src is followed, then no file below the entry layer imports a file of an entry folder', () => {
+    const intoEntryFolders = sourceFiles(SRC_DIR).flatMap((file) => {
+      const from = path.relative(SRC_DIR, file);
+      const fromLayer = layerOf(from);
+      if (fromLayer === undefined || fromLayer === 'entry') return [];
+      return localImportsOf(file)
+        .map((target) => path.relative(SRC_DIR, target))
+        .filter((to) => ENTRY_FOLDERS.some((folder) => to.startsWith(folder)))
+        .map((to) => `${from} -> ${to}`);
+    });
+    expect(intoEntryFolders).toEqual([]);
   });
 });
