@@ -301,8 +301,8 @@ describe('queries', () => {
  * modules/index.ts modules/x/routes.ts modules/x/…Routes.ts |
  * | modules    | the domain: services, rules, repositories                          | modules/ |
  * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ events/ |
- * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ validation/ text/
- * ids.ts config.ts logger.ts errors.ts paging.ts metrics/ background.ts |
+ * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/
+ * validation/ text/ ids.ts config.ts logger.ts errors.ts paging.ts metrics/ background.ts |
  *
  * An import may stay in its layer or go down, never up. A file's layer is that of the longest path
  * that names it. context.ts (AppContext: the composition root's type, handed to every layer and
@@ -398,7 +398,7 @@ describe('layers', () => {
     expect(upward.filter((edge) => !UPWARD_ELSEWHERE.has(edge))).toEqual([]);
   });
 
-  it('When the layers are listed, then the entry folders are http/, pages/, cli/ and jobs/, and no lower layer claims a path in one', () => {
+  it('When the layers are listed, then the entry folders are http/, pages/, cli/ and jobs/ and no lower layer claims a path in one', () => {
     expect([...ENTRY_FOLDERS].sort()).toEqual(['cli/', 'http/', 'jobs/', 'pages/']);
     const claimed = LAYERS.filter(({ layer }) => layer !== 'entry')
       .flatMap(({ paths }) => paths)
