@@ -12,8 +12,6 @@ import type { PaymentFetchHooks } from './modules/payments/fetched';
 import type { RefundSettlementHooks } from './modules/refunds/hooks';
 import type { ProviderRegistry } from './providers';
 
-export type { Account } from './modules/accounts/account';
-
 /** What every service needs, built once at start and passed explicitly (no module-level singletons). */
 export interface AppContext {
   db: Knex;

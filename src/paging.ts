@@ -1,6 +1,6 @@
 /**
  * A page of a list as the modules and repositories speak of it; the API's page query and envelope
- * (src/http/pagination.ts) read and write it.
+ * (src/validation/pagination.ts) read and write it.
  */
 
 export const DEFAULT_PER_PAGE = 15;

@@ -1,8 +1,9 @@
 import { accessSync, constants, createReadStream } from 'node:fs';
 import type { Command } from 'commander';
-import type { Account, AppContext } from '../context';
+import type { AppContext } from '../context';
+import type { Account } from '../modules/accounts/account';
 import { ValidationError } from '../errors';
-import { pageRequestFrom } from '../http/pagination';
+import { pageRequestFrom } from '../validation/pagination';
 import { requireAccount } from '../modules/accounts/service';
 import { CSV_ENCODINGS, type CsvBytes, type CsvEncoding } from '../modules/imports/csvFile';
 import { checkCsvFile, csvSource } from '../modules/imports/csvSource';

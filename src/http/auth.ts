@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Account, AppContext } from '../context';
+import type { AppContext } from '../context';
+import type { Account } from '../modules/accounts/account';
 import { authenticateToken, type Authenticated } from '../modules/accounts/service';
 import { UnauthenticatedError } from '../errors';
 

@@ -6,7 +6,7 @@ import { fromDbDateTime, toDbDateTime } from '../time';
 import { accountOf } from './auth';
 import { ConflictError, ValidationError } from '../errors';
 import { idempotencyKeysRepository, type HeldKey } from './idempotencyRepository';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from './idempotencyScope';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../db/idempotencyScope';
 import { requestIdOf } from './requestId';
 
 /**

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Config } from '../config';
-import type { Account, AppContext } from '../context';
-import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from './pagination';
+import type { AppContext } from '../context';
+import type { Account } from '../modules/accounts/account';
+import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from '../validation/pagination';
 import { type Page, type PageRequest } from '../paging';
 import { defineRoute } from './route';
 

@@ -1,10 +1,11 @@
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import type { Account, AppContext } from '../context';
+import type { AppContext } from '../context';
+import type { Account } from '../modules/accounts/account';
 import { accountOf } from './auth';
 import { idempotencyScopeOf } from './idempotency';
-import type { IdempotencyScope } from './idempotencyScope';
-import { parseOrThrow } from './validation';
+import type { IdempotencyScope } from '../db/idempotencyScope';
+import { parseOrThrow } from '../validation/messages';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -1,4 +1,5 @@
-import { LOCALES } from '../http/fields';
+/** The spec's customer locales: what a customer's `locale` may be. */
+export const LOCALES = ['nl', 'en', 'fr', 'de', 'es'] as const;
 
 /** The languages our pages and e-mails speak: the spec's customer locales. */
 export const PAGE_LOCALES = LOCALES;

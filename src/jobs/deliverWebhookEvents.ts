@@ -1,4 +1,4 @@
-import { deliverDueEvents } from '../outbox/delivery';
+import { deliverDueEvents } from '../events/delivery';
 import type { Job } from './types';
 
 export const deliverWebhookEventsJob: Job = {

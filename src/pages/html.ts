@@ -1,8 +1,5 @@
 import type { PageLocale } from '../i18n/locales';
-
-/** Text placed into HTML: every value from a merchant, buyer or database goes through this. */
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+import { escapeHtml } from '../text/html';
 
 export interface PageParts {
   locale: PageLocale;

@@ -1,7 +1,10 @@
-import type { Account, AppContext } from '../context';
+import type { AppContext } from '../context';
 import { ValidationError, type FieldErrors } from '../errors';
 import { CHARGED_CURRENCIES, formatCents, type Cents } from '../money';
 import type { PaymentLimits, SequenceType } from './types';
+
+/** The account the limits are asked for: its id is all the provider registry needs. */
+type AccountRef = { id: string };
 
 /**
  * Amounts and currencies the account's provider would refuse are refused when they are given — a payment, a
@@ -32,7 +35,7 @@ function withinWait<T>(answer: Promise<T>): Promise<T> {
   return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }
 
-async function limitsOf(ctx: AppContext, account: Account, sequenceType: SequenceType, currency: string): Promise<PaymentLimits | null> {
+async function limitsOf(ctx: AppContext, account: AccountRef, sequenceType: SequenceType, currency: string): Promise<PaymentLimits | null> {
   let byKey = kept.get(ctx);
   if (!byKey) kept.set(ctx, (byKey = new Map()));
   const key = `${account.id} ${sequenceType} ${currency}`;
@@ -72,7 +75,7 @@ export interface AmountsToCharge {
  * Throws 422 when the account cannot charge the currency (naming the ones it can) or an amount is above what every
  * method it may be paid with accepts (naming that maximum and the method).
  */
-export async function refuseUnchargeable(ctx: AppContext, account: Account, request: AmountsToCharge): Promise<void> {
+export async function refuseUnchargeable(ctx: AppContext, account: AccountRef, request: AmountsToCharge): Promise<void> {
   const first = request.amounts[0];
   if (!first) return;
   const ours = CHARGED_CURRENCIES.includes(request.currency);

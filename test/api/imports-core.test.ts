@@ -1,4 +1,4 @@
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { runImport } from '../../src/modules/imports/service';
 import type { ImportCandidate, ImportSource } from '../../src/modules/imports/sources';
 import { TEST_DATABASES } from '../support/databases';

@@ -1,4 +1,4 @@
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { sendPreNotifications } from '../../src/modules/billing/preNotification';
 import { runImport } from '../../src/modules/imports/service';
 import { cli } from '../cli/runInMemory';

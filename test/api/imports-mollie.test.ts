@@ -1,5 +1,5 @@
 import type { MollieFake } from '../../fakes/mollie/fake';
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { handOverProviderSubscription as handOverMollieSubscription } from '../../src/modules/imports/providerHandOver';
 import type { SubscriptionRow } from '../../src/modules/subscriptions/repository';
 import { formatDate } from '../../src/time';

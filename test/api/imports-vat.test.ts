@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import request from 'supertest';
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
 import { billAsOf } from '../support/billing';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 import { cli } from '../cli/runInMemory';

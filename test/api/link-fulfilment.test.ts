@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { startPayment } from '../../src/modules/payments/pipeline';
 import type { PaymentRow } from '../../src/modules/payments/repository';
 import { completeCheckout } from '../../src/providers/sandbox/checkoutCompletion';

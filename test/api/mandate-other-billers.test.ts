@@ -1,4 +1,4 @@
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { startMandateTakeover } from '../../src/modules/mandates/takeover';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { refreshMandates } from '../../src/jobs/refreshMandates';
 import { startMandateTakeover } from '../../src/modules/mandates/takeover';
 import { startPayment } from '../../src/modules/payments/pipeline';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { deliverDueEvents } from '../../src/outbox/delivery';
+import { deliverDueEvents } from '../../src/events/delivery';
 import { TEST_DATABASES } from '../support/databases';
 import { startReceiver } from '../support/receiver';
 import { createTestApp, type TestApp } from '../support/testApp';

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { webhookSecretOf } from '../../src/outbox/secret';
-import { deliverDueEvents } from '../../src/outbox/delivery';
-import { verifySignature } from '../../src/outbox/signature';
+import { webhookSecretOf } from '../../src/events/secret';
+import { deliverDueEvents } from '../../src/events/delivery';
+import { verifySignature } from '../../src/events/signature';
 import { TEST_DATABASES } from '../support/databases';
 import { startReceiver } from '../support/receiver';
 import { useTestApp } from '../support/testApp';

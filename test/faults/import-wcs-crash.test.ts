@@ -1,4 +1,4 @@
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { randomBase62 } from '../../src/ids';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 import { cli } from '../cli/runInMemory';

@@ -5,7 +5,7 @@ import { setProviderSettings } from '../../src/modules/accounts/providerSettings
 import { runBilling } from '../../src/modules/billing/run';
 import { startMandateTakeover } from '../../src/modules/mandates/takeover';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
-import type { Account } from '../../src/context';
+import type { Account } from '../../src/modules/accounts/account';
 import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { seedBillableSubscriptions } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { randomBase62 } from '../../src/ids';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
-import { deliverDueEvents } from '../../src/outbox/delivery';
+import { deliverDueEvents } from '../../src/events/delivery';
 import { TEST_MOLLIE_KEY } from '../support/mollieNock';
 import { TEST_DATABASES } from '../support/databases';
 import { seededRandom, type MollieFake } from '../../fakes/mollie/fake';

@@ -1,5 +1,5 @@
-import { deliverDueEvents, deliverEvent, firstAttemptClaim } from '../../src/outbox/delivery';
-import { enqueuePaymentEvents } from '../../src/outbox/events';
+import { deliverDueEvents, deliverEvent, firstAttemptClaim } from '../../src/events/delivery';
+import { enqueuePaymentEvents } from '../../src/events/events';
 import { toDbDateTime } from '../../src/time';
 import { TEST_DATABASES } from '../support/databases';
 import { startReceiver } from '../support/receiver';

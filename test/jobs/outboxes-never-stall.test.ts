@@ -5,7 +5,7 @@ import { deliverDueMails } from '../../src/mail/delivery';
 import { queueMail } from '../../src/mail/queue';
 import { smtpTransportFor, type MailTransport } from '../../src/mail/transport';
 import { fromDbDateTime, toDbDateTime } from '../../src/time';
-import { deliverDueEvents } from '../../src/outbox/delivery';
+import { deliverDueEvents } from '../../src/events/delivery';
 import { cli } from '../cli/runInMemory';
 import { connectedSimulatorStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { webhookSecretOf } from '../../src/outbox/secret';
-import { deliverDueEvents } from '../../src/outbox/delivery';
-import { verifySignature } from '../../src/outbox/signature';
+import { webhookSecretOf } from '../../src/events/secret';
+import { deliverDueEvents } from '../../src/events/delivery';
+import { verifySignature } from '../../src/events/signature';
 import { WooSimulator } from '../../fakes/woocommerce/simulator';
 import { cli } from '../cli/runInMemory';
 import { subscribe, type Subscribed } from '../support/billing';

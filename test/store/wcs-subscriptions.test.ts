@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
-import { deliverDueEvents } from '../../src/outbox/delivery';
+import { deliverDueEvents } from '../../src/events/delivery';
 import { cli } from '../cli/runInMemory';
 import { TEST_DATABASES } from '../support/databases';
 import { useTestApp } from '../support/testApp';

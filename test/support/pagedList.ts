@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { z } from 'zod';
-import { pagedEnvelopeSchema } from '../../src/http/pagination';
+import { pagedEnvelopeSchema } from '../../src/validation/pagination';
 import { TEST_PUBLIC_URL, type TestApp } from './testApp';
 
 export interface PagedListUnderTest {

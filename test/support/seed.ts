@@ -6,7 +6,7 @@ import type { PaymentLinkRow } from '../../src/modules/links/repository';
 import type { OrderLineRow, OrderRow } from '../../src/modules/orders/repository';
 import type { ProductRow } from '../../src/modules/products/repository';
 import type { SubscriptionRow, SubscriptionRuleRow } from '../../src/modules/subscriptions/repository';
-import type { OutboundEventRow } from '../../src/outbox/repository';
+import type { OutboundEventRow } from '../../src/events/repository';
 
 /**
  * Rows written straight into the database, for resources the API cannot create (yet): they arrive

@@ -43,8 +43,8 @@ function helperFunctionsOf(source: string): string[] {
 /** Route files with helpers of their own, one line each with why. None today: keep it so. */
 const THICK_ROUTE_FILES = new Set<string>([]);
 
-const ALLOWED = [/^\.\/(\w*[sS]chemas|\w*[sS]ervice|\w*[pP]resenter)$/, /^\.\.\/\.\.\/http\/[\w/]+$/];
-const FORBIDDEN = [/providers/, /integrations/, /outbox/, /jobs/, /\/db\//, /^knex$/, /repository/];
+const ALLOWED = [/^\.\/(\w*[sS]chemas|\w*[sS]ervice|\w*[pP]resenter)$/, /^\.\.\/\.\.\/http\/[\w/]+$/, /^\.\.\/\.\.\/validation\/[\w/]+$/];
+const FORBIDDEN = [/providers/, /integrations/, /outbox/, /(^|\/)events\//, /jobs/, /\/db\//, /^knex$/, /repository/];
 
 describe('module routes', () => {
   it('When the modules are listed, then each of the eight resource modules has a routes.ts', () => {
@@ -55,7 +55,7 @@ describe('module routes', () => {
   });
 
   it.each(routeFiles.map((file) => [path.relative(path.resolve(__dirname, '../..'), file), file]))(
-    'When %s imports, then only its own schemas, service, presenter and src/http are named',
+    'When %s imports, then only its own schemas, service, presenter, src/http and src/validation are named',
     (_name, file) => {
       const imports = importsOf(readFileSync(file, 'utf8'));
       expect(imports.length).toBeGreaterThan(0);
@@ -299,10 +299,9 @@ describe('queries', () => {
  * module's route files | app.ts server.ts cli.ts cli/ bootstrap.ts shutdown.ts http/ (http/webhooks/: the inbound receivers) pages/ jobs/
  * modules/index.ts modules/x/routes.ts modules/x/…Routes.ts |
  * | modules    | the domain: services, rules, repositories                          | modules/ |
- * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ outbox/ |
- * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/ ids.ts
- * config.ts logger.ts errors.ts paging.ts metrics/ background.ts; and the shared vocabulary that lives in entry folders: http/pagination.ts
- * http/fields.ts http/listFilters.ts http/countries.ts http/idempotencyScope.ts pages/html.ts |
+ * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ events/ |
+ * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/
+ * validation/ text/ ids.ts config.ts logger.ts errors.ts paging.ts metrics/ background.ts |
  *
  * An import may stay in its layer or go down, never up. A file's layer is that of the longest path
  * that names it. context.ts (AppContext: the composition root's type, handed to every layer and
@@ -315,7 +314,7 @@ const LAYERS: Array<{ layer: string; paths: string[] }> = [
     paths: ['app.ts', 'server.ts', 'cli.ts', 'cli/', 'bootstrap.ts', 'shutdown.ts', 'http/', 'pages/', 'jobs/', 'modules/index.ts'],
   },
   { layer: 'modules', paths: ['modules/', 'bookkeeping/'] },
-  { layer: 'adapters', paths: ['providers/', 'integrations/', 'mail/', 'outbox/'] },
+  { layer: 'adapters', paths: ['providers/', 'integrations/', 'mail/', 'events/'] },
   {
     layer: 'foundation',
     paths: [
@@ -333,12 +332,8 @@ const LAYERS: Array<{ layer: string; paths: string[] }> = [
       'background.ts',
       'errors.ts',
       'paging.ts',
-      'http/pagination.ts',
-      'http/fields.ts',
-      'http/listFilters.ts',
-      'http/countries.ts',
-      'http/idempotencyScope.ts',
-      'pages/html.ts',
+      'validation/',
+      'text/',
     ],
   },
 ];
@@ -364,6 +359,12 @@ function layerOf(relative: string): string | undefined {
  */
 const UPWARD_ELSEWHERE = new Set<string>([]);
 
+/**
+ * The folders of the entry layer. Every file in them is entry: vocabulary that lower layers share
+ * lives in a foundation folder (validation/, text/, db/), never as an exception inside these.
+ */
+const ENTRY_FOLDERS = (LAYERS.find(({ layer }) => layer === 'entry')?.paths ?? []).filter((prefix) => prefix.endsWith('/'));
+
 describe('layers', () => {
   it('When a file is placed, then the longest path decides, and route files of a module are entry', () => {
     expect([
@@ -372,7 +373,7 @@ describe('layers', () => {
       layerOf('modules/payments/pipeline.ts'),
       layerOf('modules/payments/routes.ts'),
       layerOf('modules/subscriptions/lifecycleRoutes.ts'),
-      layerOf('outbox/events.ts'),
+      layerOf('events/events.ts'),
       layerOf('http/webhooks/providers.ts'),
       layerOf('time/calendar.ts'),
       layerOf('context.ts'),
@@ -394,6 +395,27 @@ describe('layers', () => {
         .map((to) => `${from} -> ${to}`);
     });
     expect(upward.filter((edge) => !UPWARD_ELSEWHERE.has(edge))).toEqual([]);
+  });
+
+  it('When the layers are listed, then the entry folders are http/, pages/, cli/ and jobs/ and no lower layer claims a path in one', () => {
+    expect([...ENTRY_FOLDERS].sort()).toEqual(['cli/', 'http/', 'jobs/', 'pages/']);
+    const claimed = LAYERS.filter(({ layer }) => layer !== 'entry')
+      .flatMap(({ paths }) => paths)
+      .filter((prefix) => ENTRY_FOLDERS.some((folder) => prefix.startsWith(folder)));
+    expect(claimed).toEqual([]);
+  });
+
+  it('When every import of src is followed, then no file below the entry layer imports a file of an entry folder', () => {
+    const intoEntryFolders = sourceFiles(SRC_DIR).flatMap((file) => {
+      const from = path.relative(SRC_DIR, file);
+      const fromLayer = layerOf(from);
+      if (fromLayer === undefined || fromLayer === 'entry') return [];
+      return localImportsOf(file)
+        .map((target) => path.relative(SRC_DIR, target))
+        .filter((to) => ENTRY_FOLDERS.some((folder) => to.startsWith(folder)))
+        .map((to) => `${from} -> ${to}`);
+    });
+    expect(intoEntryFolders).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { postToWebhookUrl, type PostOptions } from '../../src/outbox/post';
+import { postToWebhookUrl, type PostOptions } from '../../src/events/post';
 import { startReceiver } from '../support/receiver';
 
 const headers = { 'Content-Type': 'application/json', 'X-Event-Id': 'evt_1' };

@@ -1,5 +1,5 @@
 import type { PageLocale } from '../../i18n/locales';
-import { escapeHtml } from '../../pages/html';
+import { escapeHtml } from '../../text/html';
 
 /** A mail as it is sent: subject, plain text for every client, HTML for those that show it. */
 export interface RenderedMail {

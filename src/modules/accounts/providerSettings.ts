@@ -4,7 +4,7 @@ import { adapterOfAccount, defaultAdapter, providerAdapters } from '../../provid
 import { NO_PROVIDER_SETTINGS } from '../../providers/settings';
 import { providerWebhookUrl } from '../../providers/webhookUrl';
 import { toDbDateTime } from '../../time';
-import { webhookSecretOf } from '../../outbox/secret';
+import { webhookSecretOf } from '../../events/secret';
 import { accountsRepository, type AccountRow } from './repository';
 import { AccountError, requireAccount } from './service';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate } from '../../http/fields';
+import { calendarDate } from '../../validation/fields';
 import { INVARIANTS } from './service';
 
 /** `POST /api/v2/audit` (extension): a new run of the ledger audit, of the whole history or from `since` on. */

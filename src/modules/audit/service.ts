@@ -7,7 +7,7 @@ import { addDays, addMonths, formatCalendarDate, parseCalendarDate } from '../..
 import { calendarDateIn, formatDate, fromDbDateTime, instantFromZonedDateTime, toDbDateTime } from '../../time';
 import { NotFoundError } from '../../errors';
 import { newId } from '../../ids';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent } from '../../events/events';
 import {
   auditRepository,
   type AuditCharge,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { committed, retryDeadlocks } from '../../db/deadlocks';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
 import { formatDate, formatNullableDate, toDbDateTime } from '../../time';
@@ -10,7 +11,7 @@ import { mandatesRepository } from '../mandates/repository';
 import { resumePayment, startPayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import type { StatusChangeOptions } from '../payments/statusChange';
-import { WITHOUT_IDEMPOTENCY_KEY } from '../../http/idempotencyScope';
+import { WITHOUT_IDEMPOTENCY_KEY } from '../../db/idempotencyScope';
 import { pausesRepository } from '../subscriptions/pausesRepository';
 import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/repository';
 import { fateOf } from '../subscriptions/schedule';

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
 import type { PaymentProvider, ProviderCustomerInput } from '../../providers/types';
 import { fromDbDateTime, toDbDateTime } from '../../time';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { pageQuerySchema } from '../../http/pagination';
-import { email, LOCALES, optionalCountry, optionalLocale, optionalText, requiredText } from '../../http/fields';
+import { pageQuerySchema } from '../../validation/pagination';
+import { LOCALES } from '../../i18n/locales';
+import { email, optionalCountry, optionalLocale, optionalText, requiredText } from '../../validation/fields';
 
 const optionalFields = {
   number: optionalText(),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent } from '../../events/events';
 import type { FollowUpRow } from './repository';
 
 /** `follow_up.<event>` to the account's events endpoint, in the transaction that made the change. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
+import { idFilter, listQueryWith, statusFilter } from '../../validation/listFilters';
 import { customerResponse } from '../customers/schemas';
 import { orderResponse } from '../orders/schemas';
 import { nestedSubscriptionResponse } from '../subscriptions/schemas';

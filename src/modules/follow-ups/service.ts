@@ -1,5 +1,6 @@
 import type { ListFilterValues } from '../../db/tenantTable';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { ConflictError, NotFoundError } from '../../errors';
 import { toDbDateTime } from '../../time';
 import { giveUp, solve } from './progress';

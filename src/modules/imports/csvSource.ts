@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import { ValidationError } from '../../errors';
-import { email as emailField, intervalUnit } from '../../http/fields';
+import { email as emailField, intervalUnit } from '../../validation/fields';
 import { centsFromDecimalString } from '../../money';
 import { calendarDateIn } from '../../time';
 import { parseCalendarDate } from '../../time/calendar';

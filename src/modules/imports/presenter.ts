@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import { pagedEnvelope } from '../../http/pagination';
+import { pagedEnvelope } from '../../validation/pagination';
 import { formatDateTime, formatNullableDateTime } from '../../time';
 import type { ImportRowOutcome } from './repository';
 import type { ImportReport } from './service';

@@ -1,8 +1,9 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { PROVIDER_SUBSCRIPTIONS_IMPORT, type PaymentProvider } from '../../providers';
 import type { ProviderSubscription } from '../../providers/types';
 import { calendarDateIn, formatNullableDate, fromDbDateTime, toDbDateTime } from '../../time';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent } from '../../events/events';
 import { customersRepository } from '../customers/repository';
 import type { SubscriptionRow } from '../subscriptions/repository';
 import type { ScheduledCharge } from '../subscriptions/schedule';

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { PROVIDER_SUBSCRIPTIONS_IMPORT, type PaymentProvider } from '../../providers';
 import type { PaymentStatus, ProviderCustomerSummary, ProviderMandate, ProviderSubscription } from '../../providers/types';
 import { calendarDateIn } from '../../time';

@@ -1,4 +1,4 @@
-import { pageRequestFrom } from '../../http/pagination';
+import { pageRequestFrom } from '../../validation/pagination';
 import { defineRoute } from '../../http/route';
 import { presentImport } from './presenter';
 import { createImportBody, createImportSummary, importParams, importQuery, importResponse } from './schemas';

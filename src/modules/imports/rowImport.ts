@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { databaseRefusalCode, isUniqueViolation } from '../../db/connect';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagedEnvelopeSchema, pageQuerySchema } from '../../http/pagination';
+import { pagedEnvelopeSchema, pageQuerySchema } from '../../validation/pagination';
 import { IMPORT_STATUSES, ROW_OUTCOMES } from './repository';
 import { CSV_ENCODINGS } from './csvFile';
 import { vatRateOf } from './importVat';

@@ -1,8 +1,9 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { NotFoundError, ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import type { Page, PageRequest } from '../../paging';
-import { pageRequestFrom } from '../../http/pagination';
+import { pageRequestFrom } from '../../validation/pagination';
 import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';
 import { PROVIDER_SUBSCRIPTIONS_IMPORT } from '../../providers';
 import { toDbDateTime } from '../../time';

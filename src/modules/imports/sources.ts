@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import type { Cents } from '../../money';
 import type { PaymentProvider } from '../../providers';
 import type { RuleInterval, SubscriptionRow } from '../subscriptions/repository';

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import type { StoreClient } from '../../integrations/platform';
 import type { StoreOrder, StoreSubscription, StoreSubscriptionOrder } from '../../integrations/records';
 import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';

@@ -8,7 +8,7 @@ import type { ChargeRow } from '../subscriptions/chargesRepository';
 import { invoicesRepository, type InvoiceRow } from './repository';
 import { splitInclusive, vatCents } from '../../money/vat';
 import { toDbDateTime } from '../../time';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent } from '../../events/events';
 import { invoiceSettingsRepository } from './settingsRepository';
 import { buildDocument, vatTreatment, type InvoiceDocument, type InvoiceLine, type LinePeriod } from './document';
 import { chargePeriod } from '../subscriptions/schedule';

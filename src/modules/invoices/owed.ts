@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent } from '../../events/events';
 import { toDbDateTime } from '../../time';
 import { paymentsRepository } from '../payments/repository';
 import { chargesRepository } from '../subscriptions/chargesRepository';

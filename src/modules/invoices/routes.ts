@@ -1,5 +1,5 @@
-import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
-import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from '../../http/pagination';
+import { idFilter, listQueryWith, statusFilter } from '../../validation/listFilters';
+import { pagedEnvelope, pagedEnvelopeSchema, pageQuerySchema, pageRequestFrom } from '../../validation/pagination';
 import { sendPdf } from '../../http/pdf';
 import { idParams } from '../../http/resourceRoutes';
 import { defineRoute } from '../../http/route';

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import type { PageLocale } from '../../i18n/locales';
 import { calendarDateIn } from '../../time';
 import { accountsRepository, type AccountRow } from '../accounts/repository';

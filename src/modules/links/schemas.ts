@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQueryWith, statusFilter } from '../../http/listFilters';
+import { listQueryWith, statusFilter } from '../../validation/listFilters';
 import {
   amountInCents,
   calendarDate,
@@ -9,7 +9,7 @@ import {
   optionalText,
   positiveInteger,
   requiredEnum,
-} from '../../http/fields';
+} from '../../validation/fields';
 import { instantFromZonedDateTime } from '../../time';
 import { customerResponse } from '../customers/schemas';
 import { subscriptionRules } from '../subscriptions/requestSchemas';

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { ConflictError, NotFoundError } from '../../errors';
 import { customersRepository } from '../customers/repository';
 import { mandatesRepository, type MandateRow } from './repository';

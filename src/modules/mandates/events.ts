@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent } from '../../events/events';
 import type { MandateRow } from './repository';
 
 export type MandateEvent = 'created' | 'revoked' | 'revocation_skipped';

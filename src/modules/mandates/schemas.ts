@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, requiredText } from '../../http/fields';
+import { optionalText, requiredText } from '../../validation/fields';
 import { isValidIban, normalizeIban } from './iban';
 
 /** SEPA mandate references (the EPC's "Mandate Reference"): at most 35 of these characters. */

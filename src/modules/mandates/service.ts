@@ -1,9 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
 import { AppError, NotFoundError, ValidationError } from '../../errors';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotencyScope';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../db/idempotencyScope';
 import type { PaymentProvider } from '../../providers';
 import type { ProviderMandate } from '../../providers/types';
 import { calendarDateIn, toDbDateTime } from '../../time';

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { NotFoundError, ValidationError } from '../../errors';
 import type { Cents } from '../../money';
 import { todayIn, toDbDateTime } from '../../time';
 import { daysAfter } from '../../time/calendar';
-import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
+import { enqueueStoreSubscriptionEvent } from '../../events/storeEvents';
 import { customersRepository } from '../customers/repository';
 import { paymentLinksRepository, type PaymentLinkRow } from '../links/repository';
 import { followUpLinkRow } from '../links/service';

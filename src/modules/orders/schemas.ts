@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQueryWith, statusFilter } from '../../http/listFilters';
+import { listQueryWith, statusFilter } from '../../validation/listFilters';
 import { productResponse } from '../products/schemas';
 import { ORDER_STATUSES } from './repository';
 

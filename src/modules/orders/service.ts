@@ -1,5 +1,6 @@
 import type { ListFilterValues } from '../../db/tenantTable';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { NotFoundError } from '../../errors';
 import type { Page, PageRequest } from '../../paging';
 import { ordersRepository, type OrderRow } from './repository';

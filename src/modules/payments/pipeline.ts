@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
 import { retryDeadlocks } from '../../db/deadlocks';
 import { ConflictError } from '../../errors';
-import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../db/idempotencyScope';
 import { newId } from '../../ids';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
 import type { PaymentProvider, ProviderPayment, ProviderPaymentInput } from '../../providers/types';

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import { formatCents } from '../../money';
 import { formatDateTime, formatNullableDateTime } from '../../time';
-import type { OutboundEventRow } from '../../outbox/repository';
+import type { OutboundEventRow } from '../../events/repository';
 import type { PaymentRow, PaymentStatusChangeRow } from './repository';
 import type { PaymentDetailResponse, PaymentListItem, PaymentResponse } from './schemas';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { amountInCents, currencyCode, httpUrl, requiredText } from '../../http/fields';
-import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
+import { amountInCents, currencyCode, httpUrl, requiredText } from '../../validation/fields';
+import { idFilter, listQueryWith, statusFilter } from '../../validation/listFilters';
 import { PAYMENT_ROW_STATUSES } from './transitions';
 
 export const PAYMENT_METHODS = ['ideal', 'creditcard', 'bancontact', 'sofort', 'eps', 'giropay', 'belfius', 'kbc', 'banktransfer'] as const;

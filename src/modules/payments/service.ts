@@ -1,11 +1,12 @@
 import type { MethodSequenceType } from '../../providers/types';
 import type { ListFilterValues } from '../../db/tenantTable';
 import type { Page, PageRequest } from '../../paging';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { NotFoundError, ValidationError } from '../../errors';
 import { ProviderNotFoundError } from '../../providers/errors';
-import type { IdempotencyScope } from '../../http/idempotencyScope';
-import { outboundEventsRepository } from '../../outbox/repository';
+import type { IdempotencyScope } from '../../db/idempotencyScope';
+import { outboundEventsRepository } from '../../events/repository';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { refuseUnchargeable } from '../../providers/amountLimits';

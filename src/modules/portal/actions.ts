@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { AppError, NotFoundError, ValidationError } from '../../errors';
 import { formatNullableDate, todayIn } from '../../time';
 import { daysAfter, parseCalendarDate } from '../../time/calendar';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { queueMail } from '../../mail/queue';
-import { subscriptionMailer } from '../../outbox/storeEvents';
+import { subscriptionMailer } from '../../events/storeEvents';
 import type { PortalActionBase } from '../../mail/templates/portalActions';
 import { formatDate, formatNullableDate } from '../../time';
 import { merchantProfileOf } from '../accounts/profile';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent } from '../../events/events';
 import type { PortalTokenRow } from './tokensRepository';
 
 /** How a portal link came about: the merchant's API call, or the customer's log-in by e-mail. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, optionalLocale } from '../../http/fields';
+import { httpUrl, optionalLocale } from '../../validation/fields';
 
 export const portalSessionParams = z.object({ customerId: z.string() });
 

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { newId } from '../../ids';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountInCents, intervalUnit, percentageInBasisPoints, positiveInteger, requiredEnum, requiredText } from '../../http/fields';
+import { amountInCents, intervalUnit, percentageInBasisPoints, positiveInteger, requiredEnum, requiredText } from '../../validation/fields';
 import { INTERVAL_UNITS } from '../../time/calendar';
 import { PRODUCT_TYPES } from './repository';
 

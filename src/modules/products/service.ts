@@ -1,7 +1,8 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
 import { NotFoundError, ValidationError } from '../../errors';
-import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../db/idempotencyScope';
 import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';

@@ -1,7 +1,8 @@
-import type { AppContext, Account } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
 import { NotFoundError, ValidationError } from '../../errors';
-import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../http/idempotencyScope';
+import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../db/idempotencyScope';
 import { newId } from '../../ids';
 import { formatCents, type Cents } from '../../money';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';

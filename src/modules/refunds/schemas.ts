@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountInCents, requiredText } from '../../http/fields';
+import { amountInCents, requiredText } from '../../validation/fields';
 import { REFUND_STATUSES } from '../../providers/types';
 
 /** `POST /api/v2/payments/{id}/refunds` (extension). */

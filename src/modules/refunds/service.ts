@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { NotFoundError } from '../../errors';
 import { paymentsRepository } from '../payments/repository';
 import { refundsRepository, type RefundRow } from './repository';

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { AppError, ConflictError, ValidationError } from '../../errors';
 import { formatCents } from '../../money';
 import { ShopApiError } from '../../integrations/errors';

@@ -1,6 +1,6 @@
 import { PORTAL_ACTIONS, type PortalSettings } from '../accounts/portalSettings';
 import type { Config } from '../../config';
-import type { Account } from '../../context';
+import type { Account } from '../accounts/account';
 import { formatNullableDateTime } from '../../time';
 import type { ShopRow } from './repository';
 import type { ShopResponse } from './schemas';

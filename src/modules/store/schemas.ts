@@ -1,6 +1,6 @@
 import { PORTAL_ACTIONS } from '../accounts/portalSettings';
 import { z } from 'zod';
-import { requiredText } from '../../http/fields';
+import { requiredText } from '../../validation/fields';
 import { DEFAULT_SHOP_PLATFORM, DEFAULT_SHOP_PLATFORM_DISPLAY_NAME } from '../../integrations';
 
 /** `POST /api/v2/shop`'s summary in the API's reference (the route names no platform). */

@@ -1,5 +1,6 @@
 import { portalSettingsOf, type PortalSettings } from '../accounts/portalSettings';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { encryptSecret } from '../../crypto/secrets';
 import { NotFoundError, ValidationError } from '../../errors';
 import { newId, randomBase62 } from '../../ids';
@@ -8,7 +9,7 @@ import { StoreConnectionRefused } from '../../integrations/errors';
 import type { StoreClient } from '../../integrations/platform';
 import { isLocalHost } from '../../net/localHost';
 import { toDbDateTime } from '../../time';
-import { webhookSecretOf } from '../../outbox/secret';
+import { webhookSecretOf } from '../../events/secret';
 import { shopOrderView } from './orderView';
 import { unreachableReason } from './reachability';
 import { checkShopWebhooks, checkedWebhooks, shopWebhookUrl } from './webhookHealth';

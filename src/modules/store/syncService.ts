@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
 import { ConflictError, NotFoundError } from '../../errors';
 import type { Page, PageRequest } from '../../paging';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { enqueueAccountEvent } from '../../outbox/events';
+import { enqueueAccountEvent } from '../../events/events';
 import type { SubscriptionRow } from './repository';
 
 export type SubscriptionEvent = 'charged' | 'paused' | 'resumed' | 'cancelled' | 'completed' | 'skipped';

@@ -1,4 +1,4 @@
-import type { Account } from '../../context';
+import type { Account } from '../accounts/account';
 import { newId } from '../../ids';
 import type { InvoiceRuleRow, SubscriptionRuleRow } from './repository';
 import type { CreateSubscriptionInput } from './requestSchemas';

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { NotFoundError, ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import { formatDate, formatNullableDate, todayIn, toDbDateTime } from '../../time';
-import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
+import { enqueueStoreSubscriptionEvent } from '../../events/storeEvents';
 import { chargesRepository } from './chargesRepository';
 import { enqueueSubscriptionEvent, enqueueSubscriptionUpdated } from './events';
 import { pausesRepository } from './pausesRepository';

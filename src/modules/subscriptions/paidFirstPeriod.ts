@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { newId } from '../../ids';
 import { toDbDateTime } from '../../time';
 import { chargesRepository, type ChargeRow } from './chargesRepository';

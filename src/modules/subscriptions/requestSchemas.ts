@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { amountInCents, calendarDate, intervalUnit, optionalText, positiveInteger, requiredText } from '../../http/fields';
-import { idFilter, listQueryWith, statusFilter } from '../../http/listFilters';
+import { amountInCents, calendarDate, intervalUnit, optionalText, positiveInteger, requiredText } from '../../validation/fields';
+import { idFilter, listQueryWith, statusFilter } from '../../validation/listFilters';
 import { STORE_SUBSCRIPTIONS_IMPORT } from '../../integrations';
 import { SUBSCRIPTION_STATUSES, type RuleInterval } from './repository';
 

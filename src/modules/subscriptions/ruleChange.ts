@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Account } from '../../context';
+import type { Account } from '../accounts/account';
 import { ValidationError } from '../../errors';
 import { newId } from '../../ids';
 import { formatDate, formatNullableDate } from '../../time';

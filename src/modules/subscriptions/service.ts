@@ -1,6 +1,7 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { NotFoundError, ValidationError, type FieldErrors } from '../../errors';
-import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../http/idempotencyScope';
+import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../db/idempotencyScope';
 import type { ListFilterValues } from '../../db/tenantTable';
 import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { ConflictError } from '../../errors';
 import { newId } from '../../ids';
-import { enqueueStoreSubscriptionEvent } from '../../outbox/storeEvents';
+import { enqueueStoreSubscriptionEvent } from '../../events/storeEvents';
 import { formatDate, formatNullableDate } from '../../time';
 import { daysAfter } from '../../time/calendar';
 import { chargesRepository } from './chargesRepository';

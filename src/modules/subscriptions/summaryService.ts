@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { formatCents } from '../../money';
 import { followUpsRepository } from '../follow-ups/repository';
 import { subscriptionsRepository, type RuleInterval, type SubscriptionRuleRow } from './repository';

@@ -1,4 +1,5 @@
-import type { Account, AppContext } from '../../context';
+import type { AppContext } from '../../context';
+import type { Account } from '../accounts/account';
 import { ValidationError } from '../../errors';
 import { mandatesRepository, type MandateRow } from '../mandates/repository';
 import { refuseUnchargeable } from '../../providers/amountLimits';

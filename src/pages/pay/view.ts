@@ -3,7 +3,8 @@ import { formatMoneyFor } from '../../money/forLocale';
 import { amountDueNow, type PublicLink, type UnpayableReason } from '../../modules/links/checkout';
 import { firstRegularChargeDate, trialOf } from '../../modules/links/regularCharges';
 import { linkRulesOf } from '../../modules/links/rules';
-import { escapeHtml, renderPage } from '../html';
+import { escapeHtml } from '../../text/html';
+import { renderPage } from '../html';
 import { PAY_STRINGS, trialWords } from './strings';
 
 export const STYLESHEET = '/pay/assets/pay.css';

@@ -1,5 +1,6 @@
 import type { PageLocale } from '../../i18n/locales';
-import { escapeHtml, renderPage } from '../html';
+import { escapeHtml } from '../../text/html';
+import { renderPage } from '../html';
 import { PORTAL_LOGIN_STRINGS } from './loginStrings';
 import { PORTAL_STYLESHEET } from './portal.css';
 

@@ -12,7 +12,8 @@ import type {
 } from '../../modules/portal/overview';
 import type { PaymentRowStatus } from '../../modules/payments/transitions';
 import type { RefundRowStatus } from '../../modules/refunds/repository';
-import { escapeHtml, renderPage } from '../html';
+import { escapeHtml } from '../../text/html';
+import { renderPage } from '../html';
 import { PAY_STRINGS } from '../pay/strings';
 import { PORTAL_STYLESHEET } from './portal.css';
 import { PORTAL_STRINGS, type PortalNotice, type ShownPaymentStatus, type ShownRefundStatus } from './strings';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Account } from '../../context';
+import type { Account } from '../../modules/accounts/account';
 import type { PageLocale } from '../../i18n/locales';
 
 /**

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { AppContext } from '../../context';
 import { formatCents } from '../../money';
-import { escapeHtml } from '../../pages/html';
+import { escapeHtml } from '../../text/html';
 import { CHECKOUT_OUTCOMES, completeCheckout, type CheckoutOutcome } from './checkoutCompletion';
 import type { SandboxPaymentRow } from './rows';
 

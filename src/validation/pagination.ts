@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page, type PageRequest } from '../paging';
 
+/*
+ * The page query every list checks and the envelope every list answers with: the modules' schemas
+ * and presenters speak it as much as the HTTP layer does, so it sits below both.
+ */
+
 const positiveIntegerText = (max?: number) =>
   z
     .string()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../i18n/locales';
 import { CHARGED_CURRENCIES, centsFromNumber, formatCents } from '../money';
 import { scaledInteger } from '../numbers/decimal';
 import { parseCalendarDate, type IntervalUnit } from '../time/calendar';
@@ -6,7 +7,7 @@ import { ISO_COUNTRY_CODES } from './countries';
 
 /**
  * Field schemas shared by the request bodies. Messages use `:attribute`, replaced by the field's
- * name in validation.ts.
+ * name in messages.ts.
  */
 
 /** Empty strings count as absent, as in the original service (Laravel's ConvertEmptyStringsToNull). */
@@ -27,8 +28,6 @@ export const requiredText = (max = 191) => z.string().trim().min(1).max(max);
 export const optionalText = (max = 191) => z.preprocess(emptyToNull, z.string().trim().max(max).nullable().optional());
 
 export const email = () => z.string().trim().max(191).pipe(z.email());
-
-export const LOCALES = ['nl', 'en', 'fr', 'de', 'es'] as const;
 
 export const optionalLocale = () => z.preprocess(emptyToNull, z.enum(LOCALES).nullable().optional());
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 
 /**
- * What a service sees of a request's Idempotency-Key (the middleware in idempotency.ts holds the
- * key): a vocabulary shared with the modules, so it imports nothing of the HTTP layer.
+ * What a service sees of a request's Idempotency-Key (the middleware in src/http/idempotency.ts holds
+ * the key): a vocabulary shared with the modules, so it imports nothing of the HTTP layer.
  */
 
 /**
