@@ -184,12 +184,16 @@ final class RefundTest extends StubTestCase {
 	}
 
 	/**
-	 * As WooCommerce's refund button: its refund record is written first, then the gateway is asked; a record
-	 * whose refund failed is deleted again (after the gateway answered).
+	 * As WooCommerce's refund button (wc_create_refund, 9.9.5): its refund record is written first, then the
+	 * gateway is asked; a record whose refund failed is deleted again (after the gateway answered). What another
+	 * request does between the record's save and the gateway's call is $after_save.
 	 */
-	private static function press_refund_button( string $amount ): bool|WP_Error {
+	private static function press_refund_button( string $amount, ?Closure $after_save = null ): bool|WP_Error {
 		RPS_Stub_State::$orders[42]['refunds'][] = array( 'amount' => $amount, 'reason' => '', 'refund_payment' => true );
-		$result                                  = ( new RPS_Gateway() )->process_refund( 42, $amount, '' );
+		if ( null !== $after_save ) {
+			$after_save();
+		}
+		$result = ( new RPS_Gateway() )->process_refund( 42, $amount, '' );
 		if ( true !== $result ) {
 			array_pop( RPS_Stub_State::$orders[42]['refunds'] );
 		}
@@ -286,5 +290,74 @@ final class RefundTest extends StubTestCase {
 		$this->assertSame( 'Another refund of this order is being made just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', $result->get_error_message() );
 		$this->assertSame( array(), self::requests_made() );
 		$this->assertArrayHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'the other press keeps its claim' );
+	}
+
+	/**
+	 * A `refund.*` callback that runs while another request waits: it takes its own answer from the service, if it
+	 * asks at all (an answer it leaves is dropped, so the other request's answers stay in order).
+	 *
+	 * @param array<string, mixed> $refunds what the service lists for the payment
+	 * @return array{0: int, 1: string}
+	 */
+	private static function refund_callback_answered( array $refunds ): array {
+		$queued = count( RPS_Stub_State::$responses );
+		array_unshift( RPS_Stub_State::$responses, array( 'response' => array( 'code' => 200 ), 'body' => json_encode( $refunds ) ) );
+		$answer = self::refund_callback();
+		if ( count( RPS_Stub_State::$responses ) > $queued ) {
+			array_shift( RPS_Stub_State::$responses );
+		}
+		return $answer;
+	}
+
+	public function test_a_callback_between_woocommerces_refund_record_and_the_gateways_call_does_not_take_that_record_for_its_refund(): void {
+		// Paid 5.00; the whole 5.00 was refunded in the provider's dashboard (rfd_1) and the merchant, not yet seeing
+		// it in the store, presses "Refund 5.00". WooCommerce saves its record of that press, and rfd_1's callback
+		// arrives before WooCommerce asks the gateway.
+		self::paid_order( array( 'status' => 'processing', 'total' => '5.00', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		$refunds  = array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'refunded', 'amount' => '5.00', 'reference' => null ) ) );
+		$callback = null;
+		self::answer( 200, $refunds );
+		self::answer( 422, array( 'error' => 'Could not refund payment', 'code' => 'validation_failed', 'fields' => array( 'amount' => array( 'The amount is more than can still be refunded (0.00 EUR).' ) ) ) );
+
+		$button = self::press_refund_button(
+			'5.00',
+			static function () use ( &$callback, $refunds ): void {
+				$callback = self::refund_callback_answered( $refunds );
+			}
+		);
+		self::request_ends();
+
+		$this->assertInstanceOf( WP_Error::class, $button, 'the service refused a second 5.00' );
+		if ( 503 === ( $callback[0] ?? 0 ) ) { // Only an answer other than 200 makes the service deliver the event again.
+			self::answer( 200, $refunds );
+			$this->assertSame( array( 200, 'recorded rfd_1' ), self::refund_callback() );
+		}
+		$this->assertSame( array( array( 'amount' => '5.00', 'reason' => '', 'refund_payment' => false ) ), self::stored()['refunds'], 'one record of rfd_1' );
+		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+		$this->assertSame( array( 503, 'a refund is being made' ), $callback, 'the button\'s record, deleted again, is not counted as rfd_1' );
+	}
+
+	public function test_a_callback_between_the_record_and_the_gateways_call_of_a_retried_refund_leaves_one_record(): void {
+		$reference = $this->lost_first_refund();
+		$refunds   = array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'refunded', 'amount' => '5.00', 'reference' => $reference ) ) );
+		$callback  = null;
+		self::answer( 200, $refunds ); // The button's look-up by its reference.
+
+		$button = self::press_refund_button(
+			'5.00',
+			static function () use ( &$callback, $refunds ): void {
+				$callback = self::refund_callback_answered( $refunds );
+			}
+		);
+		self::request_ends();
+		self::answer( 200, $refunds );
+		$retried = self::refund_callback();
+
+		$this->assertTrue( $button, 'the retry records the refund that went out' );
+		$this->assertContains( $callback, array( array( 503, 'a refund is being made' ), array( 200, 'refunds up to date' ) ) );
+		$this->assertSame( array( 200, 'refunds up to date' ), $retried );
+		$this->assertSame( array( array( 'amount' => '5.00', 'reason' => '', 'refund_payment' => true ) ), self::stored()['refunds'], 'one record of rfd_1' );
+		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+		$this->assertSame( array( 'GET /api/v2/payments/pay_first/refunds', 'GET /api/v2/payments/pay_first/refunds' ), array_slice( self::requests_made(), 0, 2 ), 'no second refund is asked for' );
 	}
 }
