@@ -184,11 +184,16 @@ final class RefundTest extends StubTestCase {
 	}
 
 	/**
-	 * As WooCommerce's refund button (wc_create_refund, 9.9.5): its refund record is written first, then the
-	 * gateway is asked; a record whose refund failed is deleted again (after the gateway answered). What another
+	 * As WooCommerce's refund button (wc_create_refund, 9.9.5): `woocommerce_create_refund` runs, its refund
+	 * record is written, then the gateway is asked; a record whose refund failed is deleted again (after the gateway answered). What another
 	 * request does between the record's save and the gateway's call is $after_save.
 	 */
 	private static function press_refund_button( string $amount, ?Closure $after_save = null ): bool|WP_Error {
+		try { // do_action( 'woocommerce_create_refund' ), before the save; an exception is WooCommerce's WP_Error.
+			RPS_Refunds::claim_before_record( null, array( 'order_id' => 42, 'amount' => $amount, 'refund_payment' => true ) );
+		} catch ( Exception $refused ) {
+			return new WP_Error( 'error', $refused->getMessage() );
+		}
 		RPS_Stub_State::$orders[42]['refunds'][] = array( 'amount' => $amount, 'reason' => '', 'refund_payment' => true );
 		if ( null !== $after_save ) {
 			$after_save();
