@@ -365,4 +365,47 @@ final class RefundTest extends StubTestCase {
 		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
 		$this->assertSame( array( 'GET /api/v2/payments/pay_first/refunds', 'GET /api/v2/payments/pay_first/refunds' ), array_slice( self::requests_made(), 0, 2 ), 'no second refund is asked for' );
 	}
+
+	public function test_the_button_pressed_while_a_callback_records_the_refunds_is_refused_before_woocommerce_saves_its_record(): void {
+		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		add_option( 'rps_refunds_claim_42', array( 'by' => RPS_Refunds::BY_CALLBACK, 'at' => time(), 'token' => 'theirs' ) );
+
+		$button = self::press_refund_button( '5.00' );
+
+		$this->assertInstanceOf( WP_Error::class, $button );
+		$this->assertSame( 'The refunds of this order are being recorded from the service just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', $button->get_error_message() );
+		$this->assertSame( array(), self::stored()['refunds'] ?? array(), 'no record was saved' );
+		$this->assertSame( array(), self::requests_made() );
+		self::request_ends();
+		$this->assertSame( 'theirs', RPS_Stub_State::$options['rps_refunds_claim_42']['token'], 'the callback keeps its claim' );
+	}
+
+	public function test_a_refund_only_recorded_or_of_an_order_paid_otherwise_takes_no_claim(): void {
+		self::paid_order();
+		RPS_Refunds::claim_before_record( null, array( 'order_id' => 42, 'amount' => '5.00', 'refund_payment' => false ) );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'WooCommerce only records it (the callback\'s own record)' );
+		self::order( array( 'payment_method' => 'bacs' ) );
+		RPS_Refunds::claim_before_record( null, array( 'order_id' => 42, 'amount' => '5.00', 'refund_payment' => true ) );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'another gateway refunds it' );
+	}
+
+	public function test_the_end_of_the_buttons_request_leaves_a_claim_another_request_has_taken_since(): void {
+		self::paid_order();
+		RPS_Refunds::claim_before_record( null, array( 'order_id' => 42, 'amount' => '5.00', 'refund_payment' => true ) );
+		$this->assertSame( RPS_Refunds::BY_BUTTON, RPS_Stub_State::$options['rps_refunds_claim_42']['by'] );
+		// WooCommerce stopped before asking the gateway; the claim expired and a callback took it.
+		update_option( 'rps_refunds_claim_42', array( 'by' => RPS_Refunds::BY_CALLBACK, 'at' => time(), 'token' => 'theirs' ) );
+		self::request_ends();
+		$this->assertSame( 'theirs', RPS_Stub_State::$options['rps_refunds_claim_42']['token'] );
+	}
+
+	public function test_a_button_claim_left_by_a_request_that_died_is_taken_over_by_the_next_press(): void {
+		self::paid_order( array( 'refunds' => array( 'refund-1' ) ) );
+		add_option( 'rps_refunds_claim_42', array( 'by' => RPS_Refunds::BY_BUTTON, 'at' => time() - 600, 'token' => 'dead' ) );
+		self::answer( 200, array( 'data' => array() ) );
+		self::answer( 201, array( 'id' => 'rfd_1', 'status' => 'pending', 'amount' => '5.00' ) );
+
+		$this->assertTrue( self::press_refund_button( '5.00' ) );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'released after a refund that went out' );
+	}
 }
