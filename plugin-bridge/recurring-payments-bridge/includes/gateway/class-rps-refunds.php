@@ -81,11 +81,12 @@ final class RPS_Refunds {
 	}
 
 	/**
-	 * `woocommerce_create_refund`: the refund button's claim, taken before WooCommerce saves its refund record.
-	 * wc_create_refund (9.9.5) saves that record first and calls the gateway's process_refund after it; were the
-	 * claim taken only there, a `refund.*` callback in between would count the button's record as the service's
-	 * refund — a record WooCommerce deletes again when the gateway fails, so that refund would never be recorded.
-	 * Refused, the exception is WooCommerce's answer to the button (it catches it and saves nothing).
+	 * `woocommerce_create_refund`: the refund button's claim, taken before WooCommerce saves its refund record with
+	 * the amount (update_taxes() saved it once before, with a total of 0: that counts nothing). wc_create_refund
+	 * (9.9.5) saves the record and calls the gateway's process_refund after it; were the claim taken only there, a
+	 * `refund.*` callback in between would count the button's record as the service's refund — a record WooCommerce
+	 * deletes again when the gateway fails, so that refund would never be recorded. Refused, the exception is
+	 * WooCommerce's answer to the button (it catches it and deletes the record).
 	 *
 	 * @param mixed $refund the WC_Order_Refund about to be saved
 	 * @param mixed $args   wc_create_refund's arguments
