@@ -237,10 +237,10 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		}
 		$result = null;
 		try {
-			// Read under the claim as stored now: this request's object cache keeps the order as WooCommerce loaded
-			// it before saving its record, and a callback may have recorded a refund since.
-			$fresh = RPS_Callback::fresh_order( $order->get_id() );
-			$order = $fresh instanceof WC_Order ? $fresh : $order;
+			// Read under the claim as stored now, not as a cache of this request may keep it: a callback may have
+			// recorded a refund after WooCommerce loaded the order and before this request held the claim.
+			$fresh    = RPS_Callback::fresh_order( $order->get_id() );
+			$order    = $fresh instanceof WC_Order ? $fresh : $order;
 			$recorded = RPS_Refunds::recently_recorded( $order, $cents );
 			if ( null !== $recorded ) {
 				// The lost refund's retry from a screen loaded before the service's callback recorded it.
