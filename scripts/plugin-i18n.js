@@ -106,3 +106,17 @@ function compileMo(entries) {
 }
 
 module.exports = { DOMAIN, translatableStrings, potFor, parsePo, compileMo };
+
+// `node scripts/plugin-i18n.js pot [pluginDir]`: writes the template from the PHP, in the order the strings are met,
+// so it is made, not edited by hand (a hand-kept template drifts: strings that are gone stay in it).
+if (require.main === module) {
+  const [command, dir] = process.argv.slice(2);
+  if (command !== 'pot') {
+    console.error('usage: node scripts/plugin-i18n.js pot [pluginDir]');
+    process.exit(2);
+  }
+  const pluginDir = dir ?? path.join(__dirname, '..', 'plugin-bridge', DOMAIN);
+  const file = path.join(pluginDir, 'languages', `${DOMAIN}.pot`);
+  fs.writeFileSync(file, potFor(translatableStrings(pluginDir)));
+  console.log(`${file}: ${translatableStrings(pluginDir).length} strings`);
+}

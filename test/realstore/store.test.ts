@@ -364,6 +364,86 @@ describeWithStore('the service and the plugin with the real WooCommerce store', 
   );
 
   it(
+    "When a refund's callback arrives between WooCommerce's save of the refund button's record and its call of the gateway, " +
+      'then the refund is recorded in the store once, also when the button then fails',
+    async () => {
+      const product = await wcOk<WcProduct>('POST', 'products', { name: 'Tea strainer', regular_price: '18.00', virtual: true });
+      const buyer = await buyerWithCart(browser, product.id);
+      await placeClassicOrder(buyer, email('window'));
+      await finishOnSandbox(buyer, 'paid');
+      const orderId = orderIdOf(buyer.url());
+      await expectPaid(orderId, '18.00');
+      await buyer.context().close();
+      const order = await wcOk<{ meta_data: Array<{ key: string; value: unknown }> }>('GET', `orders/${orderId}`);
+      const paymentId = String(order.meta_data.find((meta) => meta.key === '_rps_payment_id')?.value);
+      // wc_create_refund (9.9.5) saves its refund record with the amount, then calls the gateway. In between, this must-use plugin has the
+      // whole 18.00 refunded in the service directly (as from the provider's dashboard) and waits until the store has
+      // answered that refund's callback: the callback runs while the button's record exists and its refund is not made.
+      const muPlugin = path.join(DOCROOT, 'wp-content/mu-plugins/rps-suite-refund-window.php');
+      writeFileSync(
+        muPlugin,
+        `<?php
+add_action( 'woocommerce_api_rps_payment', static function () {
+	add_action( 'shutdown', static function () {
+		if ( get_option( 'rps_suite_window_open' ) ) {
+			update_option( 'rps_suite_window_callback', (string) http_response_code(), false );
+		}
+	} );
+}, 1 );
+add_action( 'woocommerce_after_order_refund_object_save', static function ( $refund ) {
+	global $wpdb;
+	// The save that gives the record its amount: update_taxes() saved it once before, with a total of 0.
+	if ( ${orderId} !== (int) $refund->get_parent_id() || 0 <= (float) $refund->get_total() || get_option( 'rps_suite_window_open' ) ) {
+		return;
+	}
+	update_option( 'rps_suite_window_open', '1', false );
+	$made = wp_remote_post( ${JSON.stringify(`${SERVICE_URL}/api/v2/payments/${paymentId}/refunds`)}, array(
+		'headers' => array( 'Authorization' => 'Bearer ${suiteState().token}', 'Content-Type' => 'application/json' ),
+		'body'    => '{"amount":18}',
+		'timeout' => 30,
+	) );
+	update_option( 'rps_suite_window_refund', (string) wp_remote_retrieve_response_code( $made ), false );
+	for ( $waited = 0; $waited < 300; $waited++ ) {
+		if ( null !== $wpdb->get_var( "SELECT option_value FROM {$wpdb->options} WHERE option_name = 'rps_suite_window_callback'" ) ) {
+			return;
+		}
+		usleep( 100000 );
+	}
+} );
+`,
+      );
+      const refundsInStore = async () =>
+        (await wcOk<Array<{ amount: string }>>('GET', `orders/${orderId}/refunds`)).map((one) => one.amount).sort();
+      try {
+        const pressed = await wc<{ message: string }>('POST', `orders/${orderId}/refunds`, {
+          amount: '18.00',
+          reason: 'Bent handle',
+          api_refund: true,
+        });
+        const window = wpEval(
+          "echo get_option( 'rps_suite_window_refund' ), ' ', get_option( 'rps_suite_window_callback' ); " +
+            "foreach ( array( 'open', 'refund', 'callback' ) as $one ) { delete_option( 'rps_suite_window_' . $one ); }",
+        );
+        // The service refunded the 18.00 in the window and its callback was answered there; the button's own 18.00 is refused.
+        expect(window).toMatch(/^201 \d{3}$/);
+        expect(pressed.status).toBeGreaterThanOrEqual(400);
+        expect(pressed.body.message).toContain('The refund was refused');
+        // WooCommerce deleted the button's record: the service's refund is recorded (the callback came again), once.
+        await untilDelivered(async () => {
+          cli('jobs', 'run', 'deliver-webhook-events');
+          expect(await refundsInStore()).toEqual(['18.00']);
+        }, 120_000);
+        const refunds = await api<{ data: Array<{ amount: string; status: string }> }>('GET', `/api/v2/payments/${paymentId}/refunds`);
+        expect(refunds.body.data).toEqual([expect.objectContaining({ amount: '18.00' })]);
+        expect(await refundsInStore()).toEqual(['18.00']);
+      } finally {
+        rmSync(muPlugin, { force: true });
+      }
+    },
+    240_000,
+  );
+
+  it(
     "When a buyer's first payment fails and the second is paid, " + 'then the buyer lands on the thank-you page, not "order failed"',
     async () => {
       const product = await wcOk<WcProduct>('POST', 'products', { name: 'Milk frother', regular_price: '24.95', virtual: true });

@@ -94,6 +94,8 @@ final class RPS_Plugin {
 		add_action( 'woocommerce_api_' . RPS_Callback::ENDPOINT, array( RPS_Callback::class, 'handle_request' ) );
 		// The service reports a subscription's change here: /wc-api/rps_subscription; its e-mails go through WooCommerce's mailer.
 		add_action( 'woocommerce_api_' . RPS_Subscription_Events::ENDPOINT, array( RPS_Subscription_Events::class, 'handle_request' ) );
+		// The refund button's claim on the order's refunds, before WooCommerce saves its refund record.
+		add_action( 'woocommerce_create_refund', array( RPS_Refunds::class, 'claim_before_record' ), 10, 2 );
 		RPS_Subscription_Events::register();
 		RPS_Emails::register();
 		// The buyer's return: the order is settled (or shown as being processed) before the page renders.

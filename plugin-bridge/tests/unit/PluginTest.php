@@ -23,6 +23,7 @@ final class PluginTest extends StubTestCase {
 		'woocommerce_payment_gateways 10 1 RPS_Plugin::add_gateway',
 		'woocommerce_api_rps_payment 10 1 RPS_Callback::handle_request',
 		'woocommerce_api_rps_subscription 10 1 RPS_Subscription_Events::handle_request',
+		'woocommerce_create_refund 10 2 RPS_Refunds::claim_before_record',
 		'rps_prune_handled_events 10 1 RPS_Subscription_Events::prune',
 		'woocommerce_email_classes 10 1 RPS_Emails::email_classes',
 		'woocommerce_template_directory 10 2 RPS_Emails::template_directory',

@@ -228,31 +228,34 @@ class RPS_Gateway extends WC_Payment_Gateway {
 		if ( '' !== $description ) {
 			$body['description'] = function_exists( 'mb_substr' ) ? mb_substr( $description, 0, 191 ) : substr( $description, 0, 191 );
 		}
-		$recorded = RPS_Refunds::recently_recorded( $order, $cents );
-		if ( null !== $recorded ) {
-			// The lost refund's retry from a screen loaded before the service's callback recorded it.
-			/* translators: %s: the service's refund id */
-			return new WP_Error( 'rps_refund_failed', sprintf( __( 'A refund of this amount was just recorded on the order (refund %s): reload the order. Refund again after 15 minutes if you mean a second refund.', 'recurring-payments-bridge' ), $recorded ) );
-		}
-		$key = sprintf( 'wc-%s-refund-%d-%d-%d', self::site_key(), $order->get_id(), count( $order->get_refunds() ), $cents );
-		// A refund that failed at the provider gave its reference a final answer: the next attempt needs its own.
-		$failed_before = (int) $order->get_meta( self::REFUND_ATTEMPT_META );
-		if ( $failed_before > 0 ) {
-			$key .= '-' . $failed_before;
-		}
-		$body['reference'] = $key;
 		// One claim with the service's refund.* callback: while this asks, the callback waits (and is retried); while
 		// the callback records refunds, this one is refused, so neither records the other's refund a second time.
-		$held = RPS_Refunds::claim( $order, RPS_Refunds::BY_BUTTON );
-		if ( RPS_Refunds::BY_CALLBACK === $held ) {
-			return new WP_Error( 'rps_refund_failed', __( 'The refunds of this order are being recorded from the service just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', 'recurring-payments-bridge' ) );
-		}
-		if ( null !== $held ) {
-			return new WP_Error( 'rps_refund_failed', __( 'Another refund of this order is being made just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', 'recurring-payments-bridge' ) );
+		// Through wc_create_refund it was taken before WooCommerce saved its record (RPS_Refunds::claim_before_record).
+		$refused = RPS_Refunds::claim_for_button( $order );
+		if ( null !== $refused ) {
+			return new WP_Error( 'rps_refund_failed', $refused );
 		}
 		$result = null;
 		try {
-			$result = $this->ask_for_refund( $order, $payment_id, $body, $key, $cents, $failed_before );
+			// Read under the claim as stored now, not as a cache of this request may keep it: a callback may have
+			// recorded a refund after WooCommerce loaded the order and before this request held the claim.
+			$fresh    = RPS_Callback::fresh_order( $order->get_id() );
+			$order    = $fresh instanceof WC_Order ? $fresh : $order;
+			$recorded = RPS_Refunds::recently_recorded( $order, $cents );
+			if ( null !== $recorded ) {
+				// The lost refund's retry from a screen loaded before the service's callback recorded it.
+				/* translators: %s: the service's refund id */
+				$result = new WP_Error( 'rps_refund_failed', sprintf( __( 'A refund of this amount was just recorded on the order (refund %s): reload the order. Refund again after 15 minutes if you mean a second refund.', 'recurring-payments-bridge' ), $recorded ) );
+				return $result;
+			}
+			$key = sprintf( 'wc-%s-refund-%d-%d-%d', self::site_key(), $order->get_id(), count( $order->get_refunds() ), $cents );
+			// A refund that failed at the provider gave its reference a final answer: the next attempt needs its own.
+			$failed_before = (int) $order->get_meta( self::REFUND_ATTEMPT_META );
+			if ( $failed_before > 0 ) {
+				$key .= '-' . $failed_before;
+			}
+			$body['reference'] = $key;
+			$result            = $this->ask_for_refund( $order, $payment_id, $body, $key, $cents, $failed_before );
 			return $result;
 		} finally {
 			if ( true === $result ) {

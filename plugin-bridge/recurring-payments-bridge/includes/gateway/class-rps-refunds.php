@@ -23,6 +23,9 @@ final class RPS_Refunds {
 	public const BY_BUTTON   = 'button';
 	public const BY_CALLBACK = 'callback';
 
+	/** @var array<int, string> order id => the token of the button's claim this request holds */
+	private static array $button_token = array();
+
 	public function __construct( private readonly RPS_Api_Client $api ) {}
 
 	/** The service's refund ids recorded on the order. @return list<string> */
@@ -62,7 +65,7 @@ final class RPS_Refunds {
 	 */
 	public static function claim( WC_Order $order, string $by ): ?string {
 		$name  = self::claim_name( $order->get_id() );
-		$claim = array( 'by' => $by, 'at' => time() );
+		$claim = array( 'by' => $by, 'at' => time(), 'token' => bin2hex( random_bytes( 8 ) ) );
 		if ( ! add_option( $name, $claim, '', false ) ) {
 			$held = get_option( $name, array() );
 			$held = is_array( $held ) ? $held : array( 'at' => (int) $held );
@@ -71,20 +74,85 @@ final class RPS_Refunds {
 			}
 			update_option( $name, $claim, false ); // Left by a request that died: it expired.
 		}
+		if ( self::BY_BUTTON === $by ) {
+			self::$button_token[ $order->get_id() ] = $claim['token'];
+		}
 		return null;
+	}
+
+	/**
+	 * `woocommerce_create_refund`: the refund button's claim, taken before WooCommerce saves its refund record with
+	 * the amount (update_taxes() saved it once before, with a total of 0: that counts nothing). wc_create_refund
+	 * (9.9.5) saves the record and calls the gateway's process_refund after it; were the claim taken only there, a
+	 * `refund.*` callback in between would count the button's record as the service's refund — a record WooCommerce
+	 * deletes again when the gateway fails, so that refund would never be recorded. Refused, the exception is
+	 * WooCommerce's answer to the button (it catches it and deletes the record).
+	 *
+	 * @param mixed $refund the WC_Order_Refund about to be saved
+	 * @param mixed $args   wc_create_refund's arguments
+	 * @throws Exception When another refund or a callback holds the order's claim.
+	 */
+	public static function claim_before_record( mixed $refund, mixed $args ): void {
+		if ( ! is_array( $args ) || empty( $args['refund_payment'] ) ) {
+			return; // Only recorded, nobody is asked (the callback's own records, "Refund manually").
+		}
+		$order = wc_get_order( (int) ( $args['order_id'] ?? 0 ) );
+		if ( ! $order instanceof WC_Order || RPS_Gateway::ID !== $order->get_payment_method() ) {
+			return;
+		}
+		$held = self::claim( $order, self::BY_BUTTON );
+		if ( null !== $held ) {
+			throw new Exception( self::refused_because( $held ) );
+		}
+		// Should WooCommerce stop before asking the gateway, the request's end still lets the claim go.
+		self::release_after_cleanup( $order );
+	}
+
+	/**
+	 * For the gateway's process_refund: the button's claim this request took before the record was saved, or
+	 * taken now (a caller that asks the gateway without wc_create_refund).
+	 *
+	 * @return string|null null when this request holds it; otherwise why the refund is refused
+	 */
+	public static function claim_for_button( WC_Order $order ): ?string {
+		$held = get_option( self::claim_name( $order->get_id() ), array() );
+		$mine = self::$button_token[ $order->get_id() ] ?? null;
+		if ( null !== $mine && is_array( $held ) && ( $held['token'] ?? '' ) === $mine && time() - (int) ( $held['at'] ?? 0 ) < self::CLAIM_SECONDS ) {
+			return null;
+		}
+		$held = self::claim( $order, self::BY_BUTTON );
+		return null === $held ? null : self::refused_because( $held );
+	}
+
+	private static function refused_because( string $held ): string {
+		return self::BY_CALLBACK === $held
+			? __( 'The refunds of this order are being recorded from the service just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', 'recurring-payments-bridge' )
+			: __( 'Another refund of this order is being made just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', 'recurring-payments-bridge' );
 	}
 
 	public static function release( WC_Order $order ): void {
 		delete_option( self::claim_name( $order->get_id() ) );
+		unset( self::$button_token[ $order->get_id() ] );
 	}
 
 	/**
 	 * Released when the request ends: after a failed refund WooCommerce deletes its refund record only once the
-	 * gateway has answered, and a callback in between would count that doomed record as refunded.
+	 * gateway has answered, and a callback in between would count that doomed record as refunded. Only this
+	 * request's claim: one released already may have been taken by another request since.
 	 */
 	public static function release_after_cleanup( WC_Order $order ): void {
 		$order_id = $order->get_id();
-		add_action( 'shutdown', static fn () => delete_option( self::claim_name( $order_id ) ) );
+		$held     = get_option( self::claim_name( $order_id ), array() );
+		$token    = is_array( $held ) ? (string) ( $held['token'] ?? '' ) : '';
+		add_action(
+			'shutdown',
+			static function () use ( $order_id, $token ): void {
+				$now = get_option( self::claim_name( $order_id ), array() );
+				if ( is_array( $now ) && (string) ( $now['token'] ?? '' ) === $token ) {
+					delete_option( self::claim_name( $order_id ) );
+				}
+			}
+		);
 	}
 
 	private static function claim_name( int $order_id ): string {

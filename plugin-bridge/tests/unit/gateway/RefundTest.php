@@ -184,12 +184,21 @@ final class RefundTest extends StubTestCase {
 	}
 
 	/**
-	 * As WooCommerce's refund button: its refund record is written first, then the gateway is asked; a record
-	 * whose refund failed is deleted again (after the gateway answered).
+	 * As WooCommerce's refund button (wc_create_refund, 9.9.5): `woocommerce_create_refund` runs, its refund
+	 * record is written, then the gateway is asked; a record whose refund failed is deleted again (after the gateway answered). What another
+	 * request does between the record's save and the gateway's call is $after_save.
 	 */
-	private static function press_refund_button( string $amount ): bool|WP_Error {
+	private static function press_refund_button( string $amount, ?Closure $after_save = null ): bool|WP_Error {
+		try { // do_action( 'woocommerce_create_refund' ), before the save; an exception is WooCommerce's WP_Error.
+			RPS_Refunds::claim_before_record( null, array( 'order_id' => 42, 'amount' => $amount, 'refund_payment' => true ) );
+		} catch ( Exception $refused ) {
+			return new WP_Error( 'error', $refused->getMessage() );
+		}
 		RPS_Stub_State::$orders[42]['refunds'][] = array( 'amount' => $amount, 'reason' => '', 'refund_payment' => true );
-		$result                                  = ( new RPS_Gateway() )->process_refund( 42, $amount, '' );
+		if ( null !== $after_save ) {
+			$after_save();
+		}
+		$result = ( new RPS_Gateway() )->process_refund( 42, $amount, '' );
 		if ( true !== $result ) {
 			array_pop( RPS_Stub_State::$orders[42]['refunds'] );
 		}
@@ -286,5 +295,117 @@ final class RefundTest extends StubTestCase {
 		$this->assertSame( 'Another refund of this order is being made just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', $result->get_error_message() );
 		$this->assertSame( array(), self::requests_made() );
 		$this->assertArrayHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'the other press keeps its claim' );
+	}
+
+	/**
+	 * A `refund.*` callback that runs while another request waits: it takes its own answer from the service, if it
+	 * asks at all (an answer it leaves is dropped, so the other request's answers stay in order).
+	 *
+	 * @param array<string, mixed> $refunds what the service lists for the payment
+	 * @return array{0: int, 1: string}
+	 */
+	private static function refund_callback_answered( array $refunds ): array {
+		$queued = count( RPS_Stub_State::$responses );
+		array_unshift( RPS_Stub_State::$responses, array( 'response' => array( 'code' => 200 ), 'body' => json_encode( $refunds ) ) );
+		$answer = self::refund_callback();
+		if ( count( RPS_Stub_State::$responses ) > $queued ) {
+			array_shift( RPS_Stub_State::$responses );
+		}
+		return $answer;
+	}
+
+	public function test_a_callback_between_woocommerces_refund_record_and_the_gateways_call_does_not_take_that_record_for_its_refund(): void {
+		// Paid 5.00; the whole 5.00 was refunded in the provider's dashboard (rfd_1) and the merchant, not yet seeing
+		// it in the store, presses "Refund 5.00". WooCommerce saves its record of that press, and rfd_1's callback
+		// arrives before WooCommerce asks the gateway.
+		self::paid_order( array( 'status' => 'processing', 'total' => '5.00', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		$refunds  = array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'refunded', 'amount' => '5.00', 'reference' => null ) ) );
+		$callback = null;
+		self::answer( 200, $refunds );
+		self::answer( 422, array( 'error' => 'Could not refund payment', 'code' => 'validation_failed', 'fields' => array( 'amount' => array( 'The amount is more than can still be refunded (0.00 EUR).' ) ) ) );
+
+		$button = self::press_refund_button(
+			'5.00',
+			static function () use ( &$callback, $refunds ): void {
+				$callback = self::refund_callback_answered( $refunds );
+			}
+		);
+		self::request_ends();
+
+		$this->assertInstanceOf( WP_Error::class, $button, 'the service refused a second 5.00' );
+		if ( 503 === ( $callback[0] ?? 0 ) ) { // Only an answer other than 200 makes the service deliver the event again.
+			self::answer( 200, $refunds );
+			$this->assertSame( array( 200, 'recorded rfd_1' ), self::refund_callback() );
+		}
+		$this->assertSame( array( array( 'amount' => '5.00', 'reason' => '', 'refund_payment' => false ) ), self::stored()['refunds'], 'one record of rfd_1' );
+		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+		$this->assertSame( array( 503, 'a refund is being made' ), $callback, 'the button\'s record, deleted again, is not counted as rfd_1' );
+	}
+
+	public function test_a_callback_between_the_record_and_the_gateways_call_of_a_retried_refund_leaves_one_record(): void {
+		$reference = $this->lost_first_refund();
+		$refunds   = array( 'data' => array( array( 'id' => 'rfd_1', 'status' => 'refunded', 'amount' => '5.00', 'reference' => $reference ) ) );
+		$callback  = null;
+		self::answer( 200, $refunds ); // The button's look-up by its reference.
+
+		$button = self::press_refund_button(
+			'5.00',
+			static function () use ( &$callback, $refunds ): void {
+				$callback = self::refund_callback_answered( $refunds );
+			}
+		);
+		self::request_ends();
+		self::answer( 200, $refunds );
+		$retried = self::refund_callback();
+
+		$this->assertTrue( $button, 'the retry records the refund that went out' );
+		$this->assertContains( $callback, array( array( 503, 'a refund is being made' ), array( 200, 'refunds up to date' ) ) );
+		$this->assertSame( array( 200, 'refunds up to date' ), $retried );
+		$this->assertSame( array( array( 'amount' => '5.00', 'reason' => '', 'refund_payment' => true ) ), self::stored()['refunds'], 'one record of rfd_1' );
+		$this->assertSame( array( 'rfd_1' ), self::stored()['meta'][ RPS_Refunds::IDS_META ] );
+		$this->assertSame( array( 'GET /api/v2/payments/pay_first/refunds', 'GET /api/v2/payments/pay_first/refunds' ), array_slice( self::requests_made(), 0, 2 ), 'no second refund is asked for' );
+	}
+
+	public function test_the_button_pressed_while_a_callback_records_the_refunds_is_refused_before_woocommerce_saves_its_record(): void {
+		self::paid_order( array( 'status' => 'processing', 'meta' => array( RPS_Callback::PAYMENT_IDS_META => array( 'pay_first' ) ) ) );
+		add_option( 'rps_refunds_claim_42', array( 'by' => RPS_Refunds::BY_CALLBACK, 'at' => time(), 'token' => 'theirs' ) );
+
+		$button = self::press_refund_button( '5.00' );
+
+		$this->assertInstanceOf( WP_Error::class, $button );
+		$this->assertSame( 'The refunds of this order are being recorded from the service just now. Nothing was refunded: reload the order in a moment and check its refunds before refunding again.', $button->get_error_message() );
+		$this->assertSame( array(), self::stored()['refunds'] ?? array(), 'no record was saved' );
+		$this->assertSame( array(), self::requests_made() );
+		self::request_ends();
+		$this->assertSame( 'theirs', RPS_Stub_State::$options['rps_refunds_claim_42']['token'], 'the callback keeps its claim' );
+	}
+
+	public function test_a_refund_only_recorded_or_of_an_order_paid_otherwise_takes_no_claim(): void {
+		self::paid_order();
+		RPS_Refunds::claim_before_record( null, array( 'order_id' => 42, 'amount' => '5.00', 'refund_payment' => false ) );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'WooCommerce only records it (the callback\'s own record)' );
+		self::order( array( 'payment_method' => 'bacs' ) );
+		RPS_Refunds::claim_before_record( null, array( 'order_id' => 42, 'amount' => '5.00', 'refund_payment' => true ) );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'another gateway refunds it' );
+	}
+
+	public function test_the_end_of_the_buttons_request_leaves_a_claim_another_request_has_taken_since(): void {
+		self::paid_order();
+		RPS_Refunds::claim_before_record( null, array( 'order_id' => 42, 'amount' => '5.00', 'refund_payment' => true ) );
+		$this->assertSame( RPS_Refunds::BY_BUTTON, RPS_Stub_State::$options['rps_refunds_claim_42']['by'] );
+		// WooCommerce stopped before asking the gateway; the claim expired and a callback took it.
+		update_option( 'rps_refunds_claim_42', array( 'by' => RPS_Refunds::BY_CALLBACK, 'at' => time(), 'token' => 'theirs' ) );
+		self::request_ends();
+		$this->assertSame( 'theirs', RPS_Stub_State::$options['rps_refunds_claim_42']['token'] );
+	}
+
+	public function test_a_button_claim_left_by_a_request_that_died_is_taken_over_by_the_next_press(): void {
+		self::paid_order( array( 'refunds' => array( 'refund-1' ) ) );
+		add_option( 'rps_refunds_claim_42', array( 'by' => RPS_Refunds::BY_BUTTON, 'at' => time() - 600, 'token' => 'dead' ) );
+		self::answer( 200, array( 'data' => array() ) );
+		self::answer( 201, array( 'id' => 'rfd_1', 'status' => 'pending', 'amount' => '5.00' ) );
+
+		$this->assertTrue( self::press_refund_button( '5.00' ) );
+		$this->assertArrayNotHasKey( 'rps_refunds_claim_42', RPS_Stub_State::$options, 'released after a refund that went out' );
 	}
 }
