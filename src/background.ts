@@ -1,4 +1,5 @@
 import type { Logger } from './logger';
+import { errorMessage } from './errors';
 
 /**
  * Work started after an answer was sent (webhook processing, first delivery attempts). Tracked so
@@ -40,7 +41,7 @@ export class BackgroundTasks {
     const promise: Promise<void> = task()
       .then(() => undefined)
       .catch((error: unknown) => {
-        this.logger.error('background task failed', { task: name, error: error instanceof Error ? error.message : String(error) });
+        this.logger.error('background task failed', { task: name, error: errorMessage(error) });
       })
       .finally(() => this.running.delete(promise));
     this.running.add(promise);

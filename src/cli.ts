@@ -5,6 +5,7 @@ import { runCli } from './cli/run';
 import type { CliIo } from './cli/io';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
+import { errorMessage } from './errors';
 
 /**
  * One line of standard input. On a terminal the prompt goes to stderr (stdout carries results only)
@@ -60,8 +61,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const reason =
-      error instanceof ConfigError ? error.message : `Could not run: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = error instanceof ConfigError ? error.message : `Could not run: ${errorMessage(error)}`;
     process.stderr.write(`${reason}\n`);
     process.exitCode = 1;
   },

@@ -62,3 +62,8 @@ export class ProviderUnavailableError extends AppError {
     super(502, message, 'provider_unavailable', true);
   }
 }
+
+/** What a caught error says: an Error's message, anything else thrown as text (a rejection may be any value). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

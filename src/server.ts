@@ -6,6 +6,7 @@ import { allJobs } from './jobs';
 import { startScheduler } from './jobs/scheduler';
 import { createLogger } from './logger';
 import { jobGraceWithin, shutDown } from './shutdown';
+import { errorMessage } from './errors';
 
 async function main(): Promise<void> {
   let loaded;
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
       // Past the deadline the exit is not clean: a supervisor (systemd, Kubernetes) should see that.
       (outcome) => process.exit(outcome === 'finished' ? 0 : 1),
       (error: unknown) => {
-        logger.error('shutdown failed', { error: error instanceof Error ? error.message : String(error) });
+        logger.error('shutdown failed', { error: errorMessage(error) });
         process.exit(1);
       },
     );
@@ -63,6 +64,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`Could not start: ${errorMessage(error)}\n`);
   process.exit(1);
 });

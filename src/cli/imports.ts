@@ -2,7 +2,7 @@ import { accessSync, constants, createReadStream } from 'node:fs';
 import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import type { Account } from '../modules/accounts/account';
-import { ValidationError } from '../errors';
+import { ValidationError, errorMessage } from '../errors';
 import { pageRequestFrom } from '../validation/pagination';
 import { requireAccount } from '../modules/accounts/service';
 import { CSV_ENCODINGS, type CsvBytes, type CsvEncoding } from '../modules/imports/csvFile';
@@ -35,7 +35,7 @@ function fileBytes(file: string): CsvBytes {
   try {
     accessSync(file, constants.R_OK);
   } catch (error) {
-    throw new CliUsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliUsageError(`cannot read ${file}: ${errorMessage(error)}`);
   }
   return () => createReadStream(file, { highWaterMark: READ_PIECE });
 }

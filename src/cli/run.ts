@@ -14,6 +14,7 @@ import { registerPaymentCommands } from './payments';
 import { registerShopCommands } from './shops';
 import { registerSubscriptionCommands } from './subscriptions';
 import { registerTokenCommands } from './tokens';
+import { errorMessage } from '../errors';
 
 /** commander writes whole chunks ("text\n"); the io takes lines. */
 function lineWriter(write: (line: string) => void) {
@@ -70,7 +71,7 @@ export async function runCli(argv: string[], io: CliIo, env: CliEnvironment): Pr
       io.err(`error: ${error.message}`);
       return 1;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     // The stack helps a maintainer, not the user: it is logged at debug level only.
     env.ctx.logger.debug('cli command failed', {
       command: argv.slice(0, 2),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { Logger } from '../logger';
 import { attachSqliteReader } from './hotReads';
+import { errorMessage } from '../errors';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -13,7 +14,7 @@ export function dialectOf(databaseUrl: string): Dialect {
 /** knex's own warnings go through our logger as JSON lines, not as raw stacks on the console. */
 function knexLog(logger: Logger): Knex.Config['log'] {
   const line = (level: 'warn' | 'error' | 'debug') => (message: unknown) =>
-    logger.log(level, 'database', { detail: message instanceof Error ? message.message : String(message) });
+    logger.log(level, 'database', { detail: errorMessage(message) });
   return { warn: line('warn'), error: line('error'), deprecate: line('warn'), debug: line('debug') };
 }
 

@@ -5,6 +5,7 @@ import { postToWebhookUrl, type AttemptResult } from './post';
 import { outboundEventsRepository, type OutboundEventRow } from './repository';
 import { webhookSecretOf } from './secret';
 import { signatureHeader } from './signature';
+import { errorMessage } from '../errors';
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** An attempt's claim outlives its timeout, so a crashed attempt is retried soon, never twice at once. */
@@ -77,7 +78,7 @@ async function post(ctx: AppContext, event: OutboundEventRow, started: Date): Pr
       timeoutMs: ATTEMPT_TIMEOUT_MS,
     });
   } catch (error) {
-    return { status: null, failure: 'not sent', detail: error instanceof Error ? error.message : String(error) };
+    return { status: null, failure: 'not sent', detail: errorMessage(error) };
   }
 }
 
@@ -100,7 +101,7 @@ export async function deliverDueEvents(
     } catch (error) {
       ctx.logger.error('webhook event attempt failed; tried again after its claim', {
         eventId: id,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
       outcome = 'retrying';
     }

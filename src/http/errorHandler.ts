@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger';
-import { AppError, ValidationError } from '../errors';
+import { AppError, ValidationError, errorMessage } from '../errors';
 import { loggablePath } from './loggablePath';
 import { requestIdOf } from './requestId';
 
@@ -54,7 +54,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       requestId,
       method: req.method,
       path: loggablePath(req.originalUrl),
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
       stack: error instanceof Error ? error.stack : undefined,
     });
     res.status(500).json({

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/connect';
 import { fromDbDateTime, toDbDateTime } from '../time';
 import { accountOf } from './auth';
-import { ConflictError, ValidationError } from '../errors';
+import { ConflictError, ValidationError, errorMessage } from '../errors';
 import { idempotencyKeysRepository, type HeldKey } from './idempotencyRepository';
 import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../db/idempotencyScope';
 import { requestIdOf } from './requestId';
@@ -232,7 +232,7 @@ function settleOnAnswer(ctx: AppContext, res: Response, claimed: HeldKey): void 
       .catch((error: unknown) => {
         ctx.logger.error('idempotency key not settled', {
           requestId: requestIdOf(res.locals),
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         });
       })
       .then(() => end(...args));

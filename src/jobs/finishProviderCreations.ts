@@ -9,10 +9,9 @@ import { resumePayment } from '../modules/payments/pipeline';
 import { paymentsRepository } from '../modules/payments/repository';
 import { toDbDateTime } from '../time';
 import type { Job, JobResult } from './types';
+import { errorMessage } from '../errors';
 
 const BATCH_SIZE = 50;
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Finishes customers and payments whose creation at the provider stopped halfway, once their next
@@ -31,7 +30,7 @@ export async function finishStalledCreations(ctx: AppContext, signal: AbortSigna
       result.processed += 1;
     } catch (error) {
       result.failed += 1;
-      ctx.logger.warn('stalled creation not finished; tried again on a later run', { ...what, error: messageOf(error) });
+      ctx.logger.warn('stalled creation not finished; tried again on a later run', { ...what, error: errorMessage(error) });
     }
   };
 

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/connect';
 import { jobLeasesRepository } from './leaseRepository';
+import { errorMessage } from '../errors';
 
 /**
  * A lease on a job name in table job_leases: whoever holds an unexpired lease runs the job, so with
@@ -81,8 +82,6 @@ export interface HeldLease {
   release(): Promise<void>;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * Acquires the lease and keeps renewing it every third of its length while the caller works, so a
  * long run keeps it and a crashed one loses it soon. Null when someone else holds it.
@@ -140,7 +139,7 @@ export async function holdLease(ctx: AppContext, name: string, owner: string, le
       renewed = await renewLease(ctx, lease, leaseSeconds);
     } catch (error) {
       if (stopped) return;
-      ctx.logger.error('job lease renewal failed', { ...about, error: messageOf(error) });
+      ctx.logger.error('job lease renewal failed', { ...about, error: errorMessage(error) });
       scheduleRenewal(retryAfterMs);
       return;
     }

@@ -6,6 +6,7 @@ import { refundsRepository } from '../modules/refunds/repository';
 import { reconcileRefund, REFUND_RECHECK_AFTER_MS } from '../modules/refunds/reconciliation';
 import { toDbDateTime } from '../time';
 import type { Job, JobResult } from './types';
+import { errorMessage } from '../errors';
 
 /** Provider calls per run: at most 600 an hour at every 10 minutes, whatever the backlog. */
 const BATCH_SIZE = 100;
@@ -23,7 +24,7 @@ async function counted(
     result.processed += 1;
   } catch (error) {
     result.failed += 1;
-    ctx.logger.warn(failure, { ...about, error: error instanceof Error ? error.message : String(error) });
+    ctx.logger.warn(failure, { ...about, error: errorMessage(error) });
   }
 }
 

@@ -3,6 +3,7 @@ import { refreshMandate } from '../modules/mandates/refresh';
 import { mandatesRepository } from '../modules/mandates/repository';
 import { revokeDueMandates } from '../modules/mandates/revocation';
 import type { Job, JobResult } from './types';
+import { errorMessage } from '../errors';
 
 /** Provider calls per run: at most 200 an hour, whatever the number of mandates; the oldest checked go first. */
 const BATCH_SIZE = 200;
@@ -29,7 +30,7 @@ export async function refreshMandates(ctx: AppContext, signal: AbortSignal, batc
       ctx.logger.warn('mandate could not be refreshed; asked again on a later run', {
         accountId: mandate.account_id,
         mandateId: mandate.id,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   }

@@ -1,14 +1,13 @@
 import type { AppContext } from '../context';
 import { holdLease } from './lease';
 import type { Job, JobResult } from './types';
+import { errorMessage } from '../errors';
 
 export type JobRun =
   | { outcome: 'ran'; result: JobResult; durationMs: number }
   /** Another runner holds the job's lease: it is running (or ran a moment ago) elsewhere. */
   | { outcome: 'skipped' }
   | { outcome: 'failed'; error: string; durationMs: number };
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Runs a job once under its lease. Never throws: a failure is logged and reported, and the lease is
@@ -28,8 +27,8 @@ async function runUnderLease(ctx: AppContext, job: Job, owner: string, options: 
   try {
     lease = await holdLease(ctx, job.name, owner, job.leaseSeconds);
   } catch (error) {
-    ctx.logger.error('job could not take its lease', { job: job.name, error: messageOf(error) });
-    return { outcome: 'failed', error: messageOf(error), durationMs: 0 };
+    ctx.logger.error('job could not take its lease', { job: job.name, error: errorMessage(error) });
+    return { outcome: 'failed', error: errorMessage(error), durationMs: 0 };
   }
   if (!lease) {
     // Every tick on every other instance ends here: not worth more than a debug line.
@@ -47,7 +46,7 @@ async function runUnderLease(ctx: AppContext, job: Job, owner: string, options: 
     const level = result.processed || result.failed ? 'info' : 'debug';
     ctx.logger.log(level, 'job finished', { job: job.name, ...result, durationMs: run.durationMs, aborted: signal.aborted });
   } catch (error) {
-    run = { outcome: 'failed', error: messageOf(error), durationMs: Date.now() - started };
+    run = { outcome: 'failed', error: errorMessage(error), durationMs: Date.now() - started };
     ctx.logger.error('job failed', {
       job: job.name,
       error: run.error,
@@ -59,7 +58,7 @@ async function runUnderLease(ctx: AppContext, job: Job, owner: string, options: 
     await lease.release();
   } catch (error) {
     // The lease then simply expires; the next run waits at most leaseSeconds (plus the second it is stored to).
-    ctx.logger.error('job lease could not be released', { job: job.name, error: messageOf(error) });
+    ctx.logger.error('job lease could not be released', { job: job.name, error: errorMessage(error) });
   }
   return run;
 }
@@ -81,10 +80,10 @@ async function runShared(ctx: AppContext, job: Job, signal: AbortSignal): Promis
     const durationMs = Date.now() - started;
     ctx.logger.error('job failed', {
       job: job.name,
-      error: messageOf(error),
+      error: errorMessage(error),
       durationMs,
       stack: error instanceof Error ? error.stack : undefined,
     });
-    return { outcome: 'failed', error: messageOf(error), durationMs };
+    return { outcome: 'failed', error: errorMessage(error), durationMs };
   }
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import { newLeaseOwner } from './lease';
 import { runJobOnce } from './runner';
 import type { Job } from './types';
+import { errorMessage } from '../errors';
 
 export interface Scheduler {
   /**
@@ -109,7 +110,7 @@ export function startScheduler(ctx: AppContext, jobs: Job[], options: SchedulerO
       } catch (error) {
         ctx.logger.error('could not check for a missed run', {
           job: job.name,
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         });
         continue;
       }

@@ -5,6 +5,7 @@ import { mailsRepository } from './repository';
 import type { OutgoingMailRow } from './rows';
 import { bodiesAfterSending } from './templates';
 import { genericMailError, smtpTransportFor, type MailAttachment, type MailTransport } from './transport';
+import { errorMessage } from '../errors';
 
 const BATCH_SIZE = 50;
 
@@ -60,7 +61,7 @@ async function attempt(
   } catch (error) {
     ctx.logger.error('mail attempt failed; counted as a failed send', {
       mail: mail.id,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
     // When even that cannot be written, the mail stays due and the next run tries it again.
     await recordFailure(ctx, mail, 'could not send').catch(() => undefined);

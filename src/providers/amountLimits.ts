@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { ValidationError, type FieldErrors } from '../errors';
+import { ValidationError, type FieldErrors, errorMessage } from '../errors';
 import { CHARGED_CURRENCIES, formatCents, type Cents } from '../money';
 import type { PaymentLimits, SequenceType } from './types';
 
@@ -51,7 +51,7 @@ async function limitsOf(ctx: AppContext, account: AccountRef, sequenceType: Sequ
     // Not known now: the provider itself still refuses what it does not take when the payment is made.
     ctx.logger.warn('payment limits not checked: the provider did not answer them', {
       accountId: account.id,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
     return null;
   }

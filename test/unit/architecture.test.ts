@@ -597,3 +597,24 @@ describe('modules point one way', () => {
     });
   });
 });
+
+/*
+ * What a caught error says is read one way, by errorMessage in src/errors.ts: the inline copies of
+ * `error instanceof Error ? error.message : String(error)` (47 of them once) are not written again.
+ */
+const INLINE_ERROR_MESSAGE = /(\w+(?:\.\w+)*) instanceof Error \? \1\.message : String\(\1\)/;
+
+describe('error messages', () => {
+  it('When every file of src but errors.ts is read, then none reads an error message inline', () => {
+    const inline = sourceFiles(SRC_DIR)
+      .filter((file) => path.relative(SRC_DIR, file) !== 'errors.ts')
+      .filter((file) => INLINE_ERROR_MESSAGE.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(SRC_DIR, file));
+    expect(inline).toEqual([]);
+  });
+
+  it('When the pattern is tried, then it finds the inline copy and not the helper call', () => {
+    expect(INLINE_ERROR_MESSAGE.test('error: cause instanceof Error ? cause.message : String(cause),')).toBe(true);
+    expect(INLINE_ERROR_MESSAGE.test('error: errorMessage(cause),')).toBe(false);
+  });
+});

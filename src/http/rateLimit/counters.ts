@@ -1,4 +1,5 @@
 import type { Logger } from '../../logger';
+import { errorMessage } from '../../errors';
 
 /**
  * Where requests are counted per key and fixed window: API tokens per minute, the portal's log-in
@@ -74,7 +75,7 @@ export async function redisCounter(url: string, logger: Logger): Promise<RateLim
     if (now - lastWarning < 60_000) return;
     lastWarning = now;
     logger.error('rate limit counter (Redis) unavailable; requests are served without a limit', {
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
   };
   client.on('error', warn);

@@ -5,6 +5,7 @@ import { accountsRepository } from '../../modules/accounts/repository';
 import { processWebhookCall, recordWebhookCall } from '../../modules/payments/webhookCalls';
 import { providerAdapters } from '../../providers';
 import type { InboundWebhookCall, ProviderWebhook } from '../../providers/adapter';
+import { errorMessage } from '../../errors';
 
 /** A provider's report is a few fields: anything larger is not one. */
 const BODY_LIMIT = '10kb';
@@ -62,7 +63,7 @@ function readCall(ctx: AppContext, adapter: Receiving, call: InboundWebhookCall)
   } catch (error) {
     ctx.logger.warn('provider webhook call that its adapter cannot read', {
       provider: adapter.name,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
     return null;
   }

@@ -5,6 +5,7 @@ import type { WooClient } from './client';
 import { mapOrder, SYNCED_ORDER_STATUSES } from './orderMapping';
 import { wooOrder, wooProduct, type WooOrder, type WooProduct } from './schemas';
 import { productsOfAll } from './variations';
+import { errorMessage } from '../../errors';
 
 /** Changes a store makes around a sync's cursor can be committed late: read again this far back. */
 export const CURSOR_OVERLAP_MS = 5 * 60 * 1000;
@@ -46,7 +47,7 @@ const ORDERS: Listing<WooOrder, StoreOrder> = {
       try {
         mapped.push(mapOrder(record));
       } catch (error) {
-        rejected.push({ id: record.id, error: error instanceof Error ? error.message : String(error) });
+        rejected.push({ id: record.id, error: errorMessage(error) });
       }
     }
     return { records: mapped, rejected };

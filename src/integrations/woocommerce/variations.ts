@@ -3,14 +3,13 @@ import type { StoreProduct } from '../records';
 import type { RejectedRecord, WooClient } from './client';
 import { isVariable, mapProduct, mapVariableProduct, mapVariation } from './productMapping';
 import { wooProduct, type WooProduct } from './schemas';
+import { errorMessage } from '../../errors';
 
 /** What one store product comes to here: itself, or for a variable one its variations (and what is kept of it). */
 export interface ProductsOfRecord {
   records: StoreProduct[];
   rejected: RejectedRecord[];
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * A store product as products here. A variable product is sold as its variations: they are read
@@ -24,7 +23,7 @@ export async function productsOf(client: WooClient, product: WooProduct): Promis
     try {
       return { records: [mapProduct(product)], rejected: [] };
     } catch (error) {
-      return { records: [], rejected: [{ id: product.id, error: messageOf(error) }] };
+      return { records: [], rejected: [{ id: product.id, error: errorMessage(error) }] };
     }
   }
   const parent = mapVariableProduct(product);
@@ -40,7 +39,7 @@ export async function productsOf(client: WooClient, product: WooProduct): Promis
         try {
           records.push(mapVariation(variation, product));
         } catch (error) {
-          rejected.push({ id: variation.id, error: `variation of ${product.id}: ${messageOf(error)}` });
+          rejected.push({ id: variation.id, error: `variation of ${product.id}: ${errorMessage(error)}` });
         }
       }
     });

@@ -5,7 +5,7 @@ import { ProviderNotFoundError } from '../../providers/errors';
 import type { PaymentProvider, ProviderPayment } from '../../providers/types';
 import { addDays, addMonths, formatCalendarDate, parseCalendarDate } from '../../time/calendar';
 import { calendarDateIn, formatDate, fromDbDateTime, instantFromZonedDateTime, toDbDateTime } from '../../time';
-import { NotFoundError } from '../../errors';
+import { NotFoundError, errorMessage } from '../../errors';
 import { newId } from '../../ids';
 import { enqueueAccountEvent } from '../../events/events';
 import {
@@ -842,7 +842,7 @@ async function finishRun(
   try {
     report = await auditAccount(ctx, account, since);
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 500) ?? '';
+    const message = errorMessage(error).split('\n')[0]?.slice(0, 500) ?? '';
     await auditRepository.reports.finish(ctx.db, account.id, row.id, {
       status: 'failed',
       error: message,

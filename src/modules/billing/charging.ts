@@ -17,6 +17,7 @@ import { subscriptionsRepository, type SubscriptionRow } from '../subscriptions/
 import { fateOf } from '../subscriptions/schedule';
 import { chargesRepository, type ChargeRow } from '../subscriptions/chargesRepository';
 import { enqueueSubscriptionEvent } from '../subscriptions/events';
+import { errorMessage } from '../../errors';
 
 /** What became of one claimed charge, for the run's summary. */
 export type ChargeOutcome = 'charged' | 'skipped' | 'not_charged' | 'unknown' | 'failed';
@@ -26,8 +27,6 @@ export const CHARGE_RETRY_AFTER_MS = 60 * 1000;
 
 /** The origin key of a charge's payment: unique per account, so a charge has one payment, ever. */
 export const chargeOriginKey = (charge: Pick<ChargeRow, 'id'>) => `charge-${charge.id}`;
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The later of two stored UTC times (fixed-width strings sort as text). */
 const laterOf = (time: string, other: string | null) => (other !== null && other > time ? other : time);
@@ -254,15 +253,15 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
     // What became of the payment decides, not the error: only a payment the provider certainly does
     // not hold (rejected: refused, and for a resumed one not found by our id either) is not charged.
     const kept = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));
-    if (kept?.status === 'rejected') return notCharged(ctx, charge, subscription, kept.failure_reason ?? messageOf(error), kept.id);
+    if (kept?.status === 'rejected') return notCharged(ctx, charge, subscription, kept.failure_reason ?? errorMessage(error), kept.id);
     // Kept `creating` (an answer lost, a rate limit): tried again, not before the payment's own next attempt.
     const retryAt = laterOf(toDbDateTime(new Date(ctx.clock.now().getTime() + CHARGE_RETRY_AFTER_MS)), kept?.next_attempt_at ?? null);
-    await retryDeadlocks(() => chargesRepository.postpone(ctx.db, charge, { retryAt, error: messageOf(error), now }));
+    await retryDeadlocks(() => chargesRepository.postpone(ctx.db, charge, { retryAt, error: errorMessage(error), now }));
     if (error instanceof CreationOutcomeUnknownError) return 'unknown';
     ctx.logger.error('subscription charge failed; it is tried again', {
       accountId: charge.account_id,
       chargeId: charge.id,
-      error: messageOf(error),
+      error: errorMessage(error),
     });
     return 'failed';
   }

@@ -6,6 +6,7 @@ import { AccountCache, makeCharge, type ChargeOutcome } from './charging';
 import { applyDueStateChanges } from '../subscriptions/lifecycle';
 import { planDueCharges } from '../subscriptions/planning';
 import { recordedRun } from './runs';
+import { errorMessage } from '../../errors';
 
 /** Charges one worker claims at a time: small, so instances share a run's work evenly. */
 const CLAIM_BATCH = 4;
@@ -89,7 +90,7 @@ async function billingPass(ctx: AppContext, date: string, signal?: AbortSignal):
           ctx.logger.error('subscription charge could not be made', {
             accountId: charge.account_id,
             chargeId: charge.id,
-            error: error instanceof Error ? error.message : String(error),
+            error: errorMessage(error),
           });
         }
       }

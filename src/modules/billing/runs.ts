@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context';
 import { toDbDateTime } from '../../time';
 import { billingRunsRepository, type BillingRunRow } from './runsRepository';
+import { errorMessage } from '../../errors';
 
 /** How often a running run says it is alive. */
 const BEAT_MS = 60 * 1000;
@@ -26,9 +27,7 @@ export async function recordedRun<T>(
   const record = (what: string, changes: Partial<BillingRunRow>) =>
     billingRunsRepository
       .record(ctx.db, seq, changes)
-      .catch((error: unknown) =>
-        ctx.logger.warn(`billing run could not record ${what}`, { error: error instanceof Error ? error.message : String(error) }),
-      );
+      .catch((error: unknown) => ctx.logger.warn(`billing run could not record ${what}`, { error: errorMessage(error) }));
   const beat = setInterval(() => void record('that it is alive', { alive_at: stamp() }), BEAT_MS);
   beat.unref();
   try {

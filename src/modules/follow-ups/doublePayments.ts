@@ -6,6 +6,7 @@ import { accountsRepository } from '../accounts/repository';
 import { refundsRepository, type RefundRow } from '../refunds/repository';
 import { requestRefund } from '../refunds/service';
 import { openFollowUp } from './opening';
+import { errorMessage } from '../../errors';
 
 /**
  * A link or a store order paid twice (two tabs, a payment that went through after another method
@@ -59,7 +60,7 @@ export async function refundDoublePayment(ctx: AppContext, accountId: string, pa
     ctx.logger.warn('automatic refund of a double payment not made; tried again by the follow-ups job', {
       accountId,
       paymentId,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
     return null;
   }

@@ -21,14 +21,13 @@ import { needsNewMandate, nextStep } from './policy';
 import { followUpSettingsOf } from './settings';
 import { openMissedDoublePayments, refundMissedDoublePayments } from './doublePayments';
 import { cancelLeftoverPayments } from './settledByHand';
+import { errorMessage } from '../../errors';
 
 /** How long the payment link of a follow-up can be paid. */
 export const FOLLOW_UP_LINK_DAYS = 14;
 
 /** Due follow-ups one run takes on; the rest wait for the next run. */
 const DUE_STEPS_PER_RUN = 1000;
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The origin key of a follow-up's n-th retry: that retry has one payment, however often the job runs. */
 export const retryOriginKey = (followUp: Pick<FollowUpRow, 'id'>, attempt: number) => `follow-up-${followUp.id}-retry-${attempt}`;
@@ -304,7 +303,7 @@ export async function runFollowUps(ctx: AppContext, date: string, signal?: Abort
       ctx.logger.error('follow-up step failed; tried again next run', {
         accountId: row.account_id,
         followUpId: row.id,
-        error: messageOf(error),
+        error: errorMessage(error),
       });
     }
   }

@@ -8,6 +8,7 @@ import { resumePayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { applyProviderPayment } from '../payments/statusChange';
 import type { FollowUpRow } from './repository';
+import { errorMessage } from '../../errors';
 
 /**
  * A follow-up the merchant settled by hand (paid elsewhere, written off) charges nothing more: its
@@ -22,8 +23,6 @@ const CANCELLABLE = ['open', 'pending'];
  * cancelled for about a day.
  */
 const LEFTOVER_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The follow-up's retries, and the payments of its link, in these statuses. */
 function paymentsOf(db: Knex, followUp: FollowUpRow, statuses: string[]) {
@@ -57,12 +56,12 @@ async function cancelAtProvider(ctx: AppContext, account: Account, payment: Paym
     ctx.logger.info('payment of a settled follow-up canceled at the provider', { ...what, status: recorded.status });
   } catch (error) {
     if (error instanceof ProviderRejectedError) {
-      ctx.logger.warn('payment of a settled follow-up could not be canceled; it takes its course', { ...what, error: messageOf(error) });
+      ctx.logger.warn('payment of a settled follow-up could not be canceled; it takes its course', { ...what, error: errorMessage(error) });
       return;
     }
     ctx.logger.warn('payment of a settled follow-up not canceled yet; the follow-ups job tries again', {
       ...what,
-      error: messageOf(error),
+      error: errorMessage(error),
     });
   }
 }

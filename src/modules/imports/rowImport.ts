@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { databaseRefusalCode, isUniqueViolation } from '../../db/connect';
-import { AppError } from '../../errors';
+import { AppError, errorMessage } from '../../errors';
 import { newId } from '../../ids';
 import { formatCents } from '../../money';
 import type { PaymentProvider } from '../../providers';
@@ -370,7 +370,7 @@ async function handOverRow(
     return { ...done, reason: withNote(done.reason ?? '', handed.note ?? 'handed over') };
   } catch (error) {
     // Whatever went wrong, ours stays pending (billing charges none of it) and the next run asks again.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return result('failed', {
       field: error instanceof RowFailure ? error.field : 'handover',
       reason: withNote(`Imported, but the source still bills it: ${message}`, 'run the import again to hand it over'),

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
-import { NotFoundError, ValidationError } from '../../errors';
+import { NotFoundError, ValidationError, errorMessage } from '../../errors';
 import { newId } from '../../ids';
 import type { Page, PageRequest } from '../../paging';
 import { pageRequestFrom } from '../../validation/pagination';
@@ -105,7 +105,7 @@ export async function runImport(ctx: AppContext, account: Account, source: Impor
     }
   } catch (error) {
     const now = toDbDateTime(ctx.clock.now());
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     await importsRepository.update(ctx.db, run, { status: 'failed', error: message.slice(0, 500), finished_at: now, updated_at: now });
     throw error;
   }

@@ -11,6 +11,7 @@ import type { CandidateSubscription, HandOver, ImportCandidate, ImportSource } f
 import { moveOursPast } from './movePast';
 import { linkToStoreSubscription } from './storeSubscriptionLinks';
 import { storeSubscriptionInvoicing } from './storeSubscriptionVat';
+import { errorMessage } from '../../errors';
 
 const { ourGateway: OUR_GATEWAY, fromProvider: FROM_PROVIDER } = STORE_SUBSCRIPTIONS_IMPORT;
 
@@ -222,7 +223,7 @@ export function storeSubscriptionsSource(): ImportSource {
             yield await candidateOf(ctx, store, theirs);
           } catch (error) {
             // A subscription whose orders the store would not answer fails alone; the others go on.
-            const message = error instanceof Error ? error.message : String(error);
+            const message = errorMessage(error);
             yield invalid(String(theirs.shopSubscriptionId), 'orders', message.slice(0, 300));
           }
         }

@@ -9,6 +9,7 @@ import { accountsRepository } from '../accounts/repository';
 import { bookkeepingOutboxRepository, type BookkeepingOutboxRow } from './bookkeepingOutboxRepository';
 import type { InvoiceLine } from './document';
 import { invoicesRepository, type InvoiceRow } from './repository';
+import { errorMessage } from '../../errors';
 
 /**
  * The bookkeeping outbox: every document for a bookkeeping system is a row first, written in the transaction that
@@ -181,7 +182,7 @@ async function attempt(ctx: AppContext, row: BookkeepingOutboxRow, systems: Open
     ctx.logger.info('bookkeeping document sent', { accountId: row.account_id, outboxId: row.id, kind: row.kind, attempts });
     return true;
   } catch (error) {
-    const message = shortError(error instanceof Error ? error.message : String(error));
+    const message = shortError(errorMessage(error));
     // A call that failed says whether to try again; a refusal never; anything else (our database) does.
     const retryable = error instanceof BookkeepingCallError ? error.retryable : !(error instanceof BookkeepingRefusal);
     if (retryable && attempts < MAX_ATTEMPTS) {

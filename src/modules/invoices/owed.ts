@@ -9,6 +9,7 @@ import { invoicesRepository } from './repository';
 import { issueInvoice, recordInvoice } from './issuing';
 import { owedInvoicesRepository, type OwedInvoiceRow } from './owedRepository';
 import { paymentInvoiceSubject } from './paymentInvoices';
+import { errorMessage } from '../../errors';
 
 /** Failed attempts after which the merchant is sent `invoice.issue_failed` (the attempts go on). */
 export const ISSUE_ATTEMPTS_BEFORE_EVENT = 5;
@@ -20,7 +21,7 @@ const retryDelayMs = (attempts: number) => Math.min(60_000 * 2 ** Math.max(attem
  * values before ` - `): what is kept on the row, logged and sent in the event names no customer.
  */
 function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return (message.split(' - ').pop() ?? message).slice(0, 255);
 }
 

@@ -5,6 +5,7 @@ import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { amountDueNow } from './checkout';
 import { paymentLinksRepository, type PaymentLinkRow } from './repository';
+import { errorMessage } from '../../errors';
 
 const BATCH_SIZE = 100;
 
@@ -29,7 +30,7 @@ export async function sendDueReminders(ctx: AppContext, signal: AbortSignal): Pr
       if (await remind(ctx, link, now)) run.sent += 1;
     } catch (error) {
       run.failed += 1;
-      ctx.logger.error('payment link reminder failed', { link: link.id, error: error instanceof Error ? error.message : String(error) });
+      ctx.logger.error('payment link reminder failed', { link: link.id, error: errorMessage(error) });
     }
   }
   return run;

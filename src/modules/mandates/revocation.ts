@@ -7,6 +7,7 @@ import { enqueueMandateEvent } from './events';
 import { madeByOurFirstPayment, otherBillersOf } from './otherBillers';
 import { mandatesRepository, type MandateRow } from './repository';
 import { mandateRevocationsRepository } from './revocationsRepository';
+import { errorMessage } from '../../errors';
 
 /**
  * Ending a mandate: at the provider first, then our record. The one way both `DELETE …/mandates/{id}`
@@ -118,7 +119,7 @@ export async function revokeDueMandates(
       }
     } catch (error) {
       result.failed += 1;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       await mandateRevocationsRepository.recordFailure(ctx.db, due, message.slice(0, 191));
       ctx.logger.warn('mandate revocation failed; tried again on a later run', {
         accountId: due.account_id,

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
-import { AppError, NotFoundError, ValidationError } from '../../errors';
+import { AppError, NotFoundError, ValidationError, errorMessage } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../db/idempotencyScope';
 import type { PaymentProvider } from '../../providers';
 import type { ProviderMandate } from '../../providers/types';
@@ -126,7 +126,7 @@ async function revokeLostMandate(
     ctx.logger.error('could not revoke a mandate that lost its reference', {
       accountId: row.account_id,
       mandateId: row.id,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
   }
 }

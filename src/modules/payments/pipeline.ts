@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
 import { retryDeadlocks } from '../../db/deadlocks';
-import { ConflictError } from '../../errors';
+import { ConflictError, errorMessage } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from '../../db/idempotencyScope';
 import { newId } from '../../ids';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
@@ -149,7 +149,7 @@ function refusalOf(error: unknown): { code: string; message: string } {
   if (error instanceof ProviderRejectedError) return { code: error.code, message: error.detail };
   const code =
     typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : 'provider_error';
-  return { code, message: error instanceof Error ? error.message : String(error) };
+  return { code, message: errorMessage(error) };
 }
 
 /**
@@ -171,7 +171,7 @@ async function keepForLater(ctx: AppContext, row: PaymentRow, cause: unknown): P
     purpose: row.purpose,
     attempts,
     nextAttemptAt: toDbDateTime(nextAttemptAt),
-    cause: cause instanceof Error ? cause.message : String(cause),
+    cause: errorMessage(cause),
   });
   return new CreationOutcomeUnknownError(`payment ${row.id}`, cause);
 }
@@ -225,7 +225,7 @@ async function sendToProvider(
         ctx.logger.warn('resumed payment recorded; its current status follows by webhook or reconciliation', {
           accountId: row.account_id,
           paymentId: row.id,
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         });
         return recorded;
       }

@@ -6,6 +6,7 @@ import { accountsRepository } from '../accounts/repository';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { markReconciled, reconcileAgainAt, type GivenUpCall } from './webhookCalls';
 import { syncPaymentFromProvider } from './service';
+import { errorMessage } from '../../errors';
 
 const MINUTE = 60_000;
 
@@ -53,7 +54,7 @@ async function expiryAtProviderOf(ctx: AppContext, accountId: string): Promise<P
   } catch (error) {
     ctx.logger.warn('reconciliation passes over an account whose provider is not known', {
       accountId,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
     return null;
   }

@@ -3,6 +3,7 @@ import { syncPaymentFromProvider } from './service';
 import { fromDbDateTime, toDbDateTime } from '../../time';
 import { nextAttemptAfterFailure } from '../../time/backoff';
 import { webhookCallsRepository, type GivenUpCall } from './webhookCallsRepository';
+import { errorMessage } from '../../errors';
 
 export type { GivenUpCall } from './webhookCallsRepository';
 
@@ -56,7 +57,7 @@ export async function processWebhookCall(ctx: AppContext, seq: number): Promise<
     });
     return 'processed';
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const message = errorMessage(error).slice(0, 500);
     const now = ctx.clock.now();
     const next = nextAttemptAfterFailure(fromDbDateTime(call.received_at), now, attempts);
     const log = { accountId: call.account_id, resourceId: call.resource_id, attempts };

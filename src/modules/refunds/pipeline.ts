@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
-import { NotFoundError, ValidationError } from '../../errors';
+import { NotFoundError, ValidationError, errorMessage } from '../../errors';
 import { WITHOUT_IDEMPOTENCY_KEY, type IdempotencyScope } from '../../db/idempotencyScope';
 import { newId } from '../../ids';
 import { formatCents, type Cents } from '../../money';
@@ -180,7 +180,7 @@ async function sendRefund(
       accountId: row.account_id,
       refundId: row.id,
       attempts,
-      cause: cause instanceof Error ? cause.message : String(cause),
+      cause: errorMessage(cause),
     });
     return new CreationOutcomeUnknownError(`refund ${row.id}`, cause);
   };
@@ -206,7 +206,7 @@ async function sendRefund(
     recordCreated: (created) => applyProviderRefund(ctx, row, created),
     keepForLater,
     refused: async (error) => {
-      const reason = error instanceof ProviderRejectedError ? error.detail : error instanceof Error ? error.message : String(error);
+      const reason = error instanceof ProviderRejectedError ? error.detail : errorMessage(error);
       await moveRefund(ctx, row, 'failed', { failure_reason: reason.slice(0, 191), next_attempt_at: null });
     },
   });

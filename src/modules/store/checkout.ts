@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
-import { AppError, ConflictError, ValidationError } from '../../errors';
+import { AppError, ConflictError, ValidationError, errorMessage } from '../../errors';
 import { formatCents } from '../../money';
 import { ShopApiError } from '../../integrations/errors';
 import type { StoreClient } from '../../integrations/platform';
@@ -158,7 +158,7 @@ export async function checkoutOrder(
       ctx.logger.error('store order could not be read for a checkout', {
         accountId: account.id,
         shopOrderId,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     throw new StoreUnavailableError(`The store's order ${shopOrderId} could not be read${cause}`);
   }

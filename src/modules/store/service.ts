@@ -2,7 +2,7 @@ import { portalSettingsOf, type PortalSettings } from '../accounts/portalSetting
 import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { encryptSecret } from '../../crypto/secrets';
-import { NotFoundError, ValidationError } from '../../errors';
+import { NotFoundError, ValidationError, errorMessage } from '../../errors';
 import { newId, randomBase62 } from '../../ids';
 import { DEFAULT_SHOP_PLATFORM } from '../../integrations';
 import { StoreConnectionRefused } from '../../integrations/errors';
@@ -118,7 +118,7 @@ async function registerWebhooks(
   try {
     ids = await connection.registerWebhooks(deliveryUrl, secret);
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const message = errorMessage(error).slice(0, 500);
     ctx.logger.warn('store webhooks could not be registered; the periodic sync keeps the data current', {
       accountId: account.id,
       error: message,
@@ -153,7 +153,7 @@ async function removeWebhooks(ctx: AppContext, accountId: string, store: StoreCl
     // The old store (or its keys) may be gone; its webhooks then fail against a secret we no longer accept.
     ctx.logger.warn('store webhooks could not be removed', {
       accountId,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     });
   }
 }
@@ -194,7 +194,7 @@ export async function getShop(ctx: AppContext, account: Pick<Account, 'id'>): Pr
   } catch (error) {
     ctx.logger.warn('store webhooks could not be checked; the last check is shown', {
       accountId: account.id,
-      error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+      error: errorMessage(error).slice(0, 300),
     });
     return shop;
   }

@@ -5,6 +5,7 @@ import { fromDbDateTime, toDbDateTime } from '../../time';
 import { nextAttemptAfterFailure } from '../../time/backoff';
 import { shopTasksRepository, type ShopTaskRow } from './tasksRepository';
 import { HopelessTask, performShopTask } from './writeBack';
+import { errorMessage } from '../../errors';
 
 /** How long a taken task is left alone: longer than any one attempt with its retries takes. */
 const HOLD_MS = 10 * 60 * 1000;
@@ -16,7 +17,7 @@ const BATCH = 50;
  */
 function loggedReason(error: unknown): string {
   if (error instanceof ShopApiError) return error.status === null ? error.kind : `${error.kind} (HTTP ${error.status})`;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /**
@@ -25,7 +26,7 @@ function loggedReason(error: unknown): string {
  * was queued, then `dead`; at once when it cannot succeed (no such order here, or in the store).
  */
 async function recordFailure(ctx: AppContext, task: ShopTaskRow, attempts: number, error: unknown): Promise<'retry' | 'dead'> {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   const hopeless = error instanceof HopelessTask || (error instanceof ShopApiError && error.status === 404);
   const next = hopeless ? null : nextAttemptAfterFailure(fromDbDateTime(task.created_at), ctx.clock.now(), attempts);
   const log = {

@@ -11,6 +11,7 @@ import { webhookDeliveriesRepository } from './deliveriesRepository';
 import { cancelSubscriptionsOfEndedOrders } from './endedOrders';
 import { shopsRepository } from './repository';
 import { storeClient } from './storeClient';
+import { errorMessage } from '../../errors';
 
 /** The store waits for the delivery's answer (5 s): a variable product is asked for once more at most, then left to the sync. */
 const VARIATION_RETRIES = 1;
@@ -101,7 +102,7 @@ async function applyRecord(
     ctx.logger.warn(`store webhook ${label} could not be applied; the periodic sync retries it`, {
       accountId,
       resourceId,
-      error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+      error: errorMessage(error).slice(0, 300),
     });
     return 'ignored';
   }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { isUniqueViolation } from '../../db/connect';
-import { ConflictError, NotFoundError } from '../../errors';
+import { ConflictError, NotFoundError, errorMessage } from '../../errors';
 import type { Page, PageRequest } from '../../paging';
 import { newId } from '../../ids';
 import { fromDbDateTime, toDbDateTime } from '../../time';
@@ -65,7 +65,7 @@ export async function performSync(ctx: AppContext, run: SyncRunRow, shop: ShopRo
     ctx.metrics.syncRuns.inc({ kind: run.kind, status: 'succeeded' });
     ctx.logger.info('store sync finished', { accountId: run.account_id, syncRunId: run.id, kind: run.kind });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     await syncRunsRepository.finish(ctx.db, run.id, 'failed', toDbDateTime(ctx.clock.now()), {
       record: 'run',
       error: message.slice(0, 500),
@@ -108,7 +108,7 @@ async function repairWebhooksOf(ctx: AppContext, shop: ShopRow): Promise<void> {
   } catch (error) {
     ctx.logger.warn('store webhooks could not be checked', {
       accountId: shop.account_id,
-      error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+      error: errorMessage(error).slice(0, 300),
     });
   }
 }

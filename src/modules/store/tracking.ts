@@ -3,6 +3,7 @@ import { toDbDateTime } from '../../time';
 import { ordersRepository } from '../orders/repository';
 import { shopsRepository, type ShopRow } from './repository';
 import { storeClient } from './storeClient';
+import { errorMessage } from '../../errors';
 
 /** Orders asked per batch: as many as the store reads in one request. */
 const BATCH = 100;
@@ -52,7 +53,7 @@ export async function trackShipments(ctx: AppContext, signal?: AbortSignal): Pro
       result.failed += 1;
       ctx.logger.warn('shipment tracking of a store failed', {
         accountId: shop.account_id,
-        error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+        error: errorMessage(error).slice(0, 300),
       });
     }
   }

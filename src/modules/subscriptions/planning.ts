@@ -9,6 +9,7 @@ import { chargesDueBy, fateOf, nextCharged, scheduledCharge, timesDoneBefore, ty
 import { chargesRepository, type ChargeRow } from './chargesRepository';
 import { planOf } from './plan';
 import { enqueueSubscriptionEvent } from './events';
+import { errorMessage } from '../../errors';
 
 /** Subscriptions planned per query: small enough to keep each transaction short. */
 const PAGE = 200;
@@ -167,7 +168,7 @@ export async function planDueCharges(ctx: AppContext, date: string, signal?: Abo
         ctx.logger.error('subscription charges could not be planned', {
           accountId: subscription.account_id,
           subscriptionId: subscription.id,
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         });
       }
     }

@@ -44,6 +44,7 @@ import {
   providerRefundFrom,
   type FieldNames,
 } from './transformers';
+import { errorMessage } from '../../errors';
 
 /**
  * An API key (`test_…`/`live_…`) is bound to one website profile and one mode. An organization
@@ -69,7 +70,7 @@ const PAGE_SIZE = 250;
 
 /** An error's first line for the log. A transport message may quote request headers: credentials are masked. */
 function loggable(error: unknown): string {
-  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  const text = errorMessage(error).split('\n')[0] ?? '';
   return text.replace(/Bearer\s+\S+/g, 'Bearer [redacted]').replace(/\b(test|live|access)_[A-Za-z0-9]{8,}/g, '$1_[redacted]');
 }
 
