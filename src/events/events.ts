@@ -3,7 +3,7 @@ import { newId } from '../ids';
 import { accountEventSettingsRepository } from './accountSettingsRepository';
 import { outboundEventsRepository } from './repository';
 
-/** The JSON body of an event (DESIGN.md): a receiver may also fetch GET /api/v2/payments/{id}. */
+/** The JSON body of an event (docs/events.md): a receiver may also fetch GET /api/v2/payments/{id}. */
 export function paymentEventPayload(paymentId: string, status: string): string {
   return JSON.stringify({ id: paymentId, event: `payment.${status}`, status });
 }

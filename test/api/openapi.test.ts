@@ -49,7 +49,7 @@ const SPEC_ENDPOINTS = [
   ['post', '/api/v2/products'],
 ] as const;
 
-/** Spec 4.1–4.6 (and DESIGN.md for products): fields every request must carry; conditional ones are not listed. */
+/** Spec 4.1–4.6 (and docs/api.md, Product, for products): fields every request must carry; conditional ones are not listed. */
 const REQUIRED_BODY_FIELDS: [string, string, string[]][] = [
   ['post', '/api/v2/customers', ['first_name', 'last_name', 'email']],
   ['put', '/api/v2/customers/{id}', []],

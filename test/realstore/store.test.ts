@@ -29,8 +29,8 @@ import { serveOverHttps } from '../../fakes/mollie/https';
 import { MollieFake } from '../../fakes/mollie/fake';
 
 /**
- * The service and the plugin against the real WordPress 6.8.8 + WooCommerce 9.9.5 store of
- * ../shared/realstore, in the order a shop lives them: connected from the plugin's admin page, products
+ * The service and the plugin against the real WordPress 6.8.8 + WooCommerce 9.9.5 store at
+ * REALSTORE (harness/config.ts), in the order a shop lives them: connected from the plugin's admin page, products
  * and orders arriving by the store's own webhooks (sent with run-queue.php, as WP-Cron would), buyers
  * paying in Chromium on the sandbox checkout, renewals billed through the CLI, then disconnected and
  * uninstalled. One store and one built service for all (harness/globalSetup.ts); later scenarios use

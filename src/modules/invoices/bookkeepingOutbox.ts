@@ -17,8 +17,7 @@ import { errorMessage } from '../../errors';
  * `send-to-bookkeeping` job calls the account's system through its adapter (src/bookkeeping/), retrying with
  * backoff. A row that was ever attempted may have reached the system (a lost answer, a killed process), so its
  * next attempt looks the document up by our reference first: never two invoices for one charge. The state shows
- * on the invoice (`pending`, `sent`, `failed` with the reason) and, for credit invoices, on the row
- * (`cli bookkeeping list`).
+ * on the invoice (`pending`, `sent`, `failed` with the reason) and, for credit invoices, on the row.
  */
 export type { BookkeepingOutboxRow } from './bookkeepingOutboxRepository';
 

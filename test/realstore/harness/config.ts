@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * Where the suite's store and service live. Both listen in 8085–8095: the store delivers webhooks to
- * 127.0.0.1 only on those ports (realstore's mu-plugin). Every value can be set in the environment.
+ * 127.0.0.1 only on those ports (a rule of the test store's set-up). Every value can be set in the environment.
  */
 export const ROOT = path.resolve(__dirname, '../../..');
 export const REALSTORE = path.resolve(process.env.RS_DIR ?? path.join(ROOT, '..', 'shared', 'realstore'));

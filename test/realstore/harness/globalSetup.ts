@@ -5,8 +5,8 @@ import { cli, startService } from './service';
 
 /**
  * Once for the suite: a fresh store (the previous run's purged) with the plugin zip, and the built
- * service with one account and its API token. Without ../shared/realstore (or Chromium) nothing is set
- * up and the tests are skipped (store.test.ts says so).
+ * service with one account and its API token. Without the real store (REALSTORE, config.ts) or Chromium nothing is
+ * set up and the tests are skipped (store.test.ts says so).
  */
 export default async function globalSetup(): Promise<void> {
   if (!hasRealStore() || !existsSync(CHROMIUM)) return;

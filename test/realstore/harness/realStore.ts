@@ -73,7 +73,7 @@ export interface RestAnswer<T> {
 
 /**
  * A wc/v3 call with setup's REST key, signed with OAuth 1.0a in the query string (WooCommerce's only
- * auth over plain http), as lib/wc-rest.js does.
+ * auth over plain http), as the store's own set-up signs its calls.
  */
 export async function wc<T = Record<string, unknown>>(method: string, route: string, body?: unknown): Promise<RestAnswer<T>> {
   const { key, secret } = restKey();
