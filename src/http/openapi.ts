@@ -159,7 +159,7 @@ function successHeadersOf(route: RouteSpec, method: string) {
 
 /**
  * The service reads an absent body as `{}`, so a body is optional where `{}` is valid (cancel,
- * pause). The spec's own operations keep the body the spec lists for them (spec 4).
+ * pause). The spec's own operations keep the body the spec lists for them (docs/api.md, Endpoints).
  */
 function bodyRequired(route: RouteSpec, body: z.ZodType): boolean {
   return !route.extension || !body.safeParse({}).success;
@@ -177,7 +177,7 @@ function parametersOf(route: RouteSpec) {
         name,
         in: location,
         required: location === 'path' || !field.safeParse(undefined).success,
-        // What the text means once parsed: `page` is an integer (spec 4), not a string of digits.
+        // What the text means once parsed: `page` is an integer (docs/api.md, Paged lists), not a string of digits.
         schema: jsonSchema(field, 'output'),
       });
     }

@@ -28,7 +28,7 @@ interface ResourceNames<Item extends z.ZodType> {
 export type ListFilters = Record<string, string | undefined>;
 
 /**
- * `GET {path}`: the paged list of spec 2.9. A list that can be filtered (an extension) gives its
+ * `GET {path}`: the paged list of docs/api.md, Paged lists. A list that can be filtered (an extension) gives its
  * `query` (the page query extended with its filters) and `filtersOf`, which picks the filters out
  * of it; `list` gets them, and the page links keep them, as they keep `per_page`.
  */

@@ -3,7 +3,7 @@ import type { IdPrefix } from '../ids';
 import { pageQuerySchema } from './pagination';
 
 /**
- * The query parameters that filter a list (extensions of spec 2.9): each is checked as strictly as
+ * The query parameters that filter a list (extensions of the paged lists, docs/api.md): each is checked as strictly as
  * a body field, so a status that does not exist or an id that cannot be one answers 422 instead of
  * a silently empty (or unfiltered) page. Ids of another account pass: they filter to nothing.
  */

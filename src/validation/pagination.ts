@@ -29,7 +29,7 @@ export function pageRequestFrom(query: PageQuery): PageRequest {
   };
 }
 
-/** Envelope of every list (spec 2.9; docs/api.md, Paged lists): `""` for a missing prev/next, from/to null on an empty page. */
+/** Envelope of every list (docs/api.md, Paged lists): `""` for a missing prev/next, from/to null on an empty page. */
 export function pagedEnvelope<T>(page: Page<T>, request: PageRequest, listUrl: string, filters: Record<string, string> = {}) {
   const lastPage = Math.max(1, Math.ceil(page.total / request.perPage));
   // A filtered list's page links keep the filter, as they keep per_page.

@@ -92,7 +92,7 @@ describe.each(TEST_DATABASES)('authentication on %s', (kind) => {
   });
 
   describe('every endpoint of the spec', () => {
-    // Spec section 4: the twelve operations, with real ids so that only the token decides.
+    // The twelve operations of docs/api.md, Endpoints, with real ids so that only the token decides.
     let customerId = '';
     const endpoints = (): Array<[string, 'get' | 'post' | 'put', string]> => [
       ['list payment links', 'get', '/api/v2/links'],

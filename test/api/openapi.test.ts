@@ -33,7 +33,7 @@ interface Operation {
 
 type OpenApiDocument = ReturnType<typeof buildOpenApiDocument> & { paths: Record<string, Record<string, Operation>> };
 
-/** Spec section 4, in OpenAPI notation. */
+/** The operations of docs/api.md, Endpoints, in OpenAPI notation. */
 const SPEC_ENDPOINTS = [
   ['get', '/api/v2/links'],
   ['get', '/api/v2/follow-ups'],
@@ -49,7 +49,10 @@ const SPEC_ENDPOINTS = [
   ['post', '/api/v2/products'],
 ] as const;
 
-/** Spec 4.1–4.6 (and docs/api.md, Product, for products): fields every request must carry; conditional ones are not listed. */
+/**
+ * The creates and the customer update of docs/api.md (Customer, Mandate, Subscription, Payment, Product): fields
+ * every request must carry; conditional ones are not listed.
+ */
 const REQUIRED_BODY_FIELDS: [string, string, string[]][] = [
   ['post', '/api/v2/customers', ['first_name', 'last_name', 'email']],
   ['put', '/api/v2/customers/{id}', []],

@@ -6,7 +6,7 @@ import { useTestApp } from '../support/testApp';
 import type { WooSimulator } from '../../fakes/woocommerce/simulator';
 
 /**
- * A product's or rule's `times` is the number of payments in all (spec 2.6): the first payment that
+ * A product's or rule's `times` is the number of payments in all (docs/api.md, Product): the first payment that
  * starts a subscription — a store checkout, a subscription link's page — is its charge 1. Each path
  * is followed through its whole life against a Mollie fake that counts the payments it holds, with
  * the billing run on every charge date and each charge settled paid. The clock starts at 2026-11-21.

@@ -20,7 +20,7 @@ export interface PagedListUnderTest {
 }
 
 /**
- * What every list of spec 2.9 shares: the envelope on the first, a middle, the last and a page past
+ * What every paged list shares (docs/api.md, Paged lists): the envelope on the first, a middle, the last and a page past
  * the end; tenancy; bad page parameters; authentication of the list and of its read-one route.
  */
 export function itBehavesLikeAPagedList(list: PagedListUnderTest): void {

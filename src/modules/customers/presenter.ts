@@ -3,7 +3,7 @@ import { formatDateTime } from '../../time';
 import type { CustomerRow } from './repository';
 import type { CustomerResponse } from './schemas';
 
-/** Customer as the API shows it (spec 2.1); also used when a customer is nested in other resources. */
+/** Customer as the API shows it (docs/api.md, Customer); also used when a customer is nested in other resources. */
 export function presentCustomer(row: CustomerRow, config: Pick<Config, 'APP_TIMEZONE'>): CustomerResponse {
   return {
     id: row.id,

@@ -5,7 +5,7 @@ import { orderResponse } from '../orders/schemas';
 import { nestedSubscriptionResponse } from '../subscriptions/schemas';
 import { FOLLOW_UP_STATUSES, FOLLOW_UP_TYPES } from './repository';
 
-/** Spec 2.4. Provider and failure fields are null until known; nested objects are null when not related. */
+/** docs/api.md, Follow-up. Provider and failure fields are null until known; nested objects are null when not related. */
 export const followUpResponse = z.object({
   id: z.string(),
   description: z.string(),

@@ -101,7 +101,7 @@ export const createPaymentLinkBody = z
 
 export type CreatePaymentLinkInput = z.output<typeof createPaymentLinkBody>;
 
-/** Spec 2.3. Fields a link of its type does not use are null (see docs/api.md, Resources). */
+/** docs/api.md, Payment link: fields a link of its type does not use are null. */
 export const paymentLinkResponse = z.object({
   id: z.string(),
   status: z.enum(LINK_STATUSES),

@@ -2,7 +2,7 @@ import { formatNullableDate } from '../../time';
 import type { MandateRow } from './repository';
 import type { MandateResponse } from './schemas';
 
-/** Mandate as the API shows it (spec 2.7): the details of its own method only. */
+/** Mandate as the API shows it (docs/api.md, Mandate): the details of its own method only. */
 export function presentMandate(row: MandateRow): MandateResponse {
   const common = {
     id: row.id,

@@ -45,7 +45,7 @@ const mandateFields = {
   signature_date: z.string().nullable().describe('Y-m-d'),
 };
 
-/** Spec 2.7; `details` carries the fields of the mandate's method only. */
+/** docs/api.md, Mandate; `details` carries the fields of the mandate's method only. */
 export const mandateResponse = z.discriminatedUnion('method', [
   z.object({ ...mandateFields, method: z.literal('directdebit'), details: directDebitDetails }),
   z.object({ ...mandateFields, method: z.literal('creditcard'), details: creditCardDetails }),

@@ -11,7 +11,7 @@ export const orderLineResponse = z.object({
 
 const buyerText = () => z.string().nullable();
 
-/** Spec 2.5. Buyer, shipping and shop fields are null when the order does not have them. */
+/** docs/api.md, Order. Buyer, shipping and shop fields are null when the order does not have them. */
 export const orderResponse = z.object({
   id: z.string(),
   status: z.enum(ORDER_STATUSES),

@@ -5,7 +5,7 @@ import type { OutboundEventRow } from '../../events/repository';
 import type { PaymentRow, PaymentStatusChangeRow } from './repository';
 import type { PaymentDetailResponse, PaymentListItem, PaymentResponse } from './schemas';
 
-/** Spec 2.8: the answer to a create. A new payment is `open` or `pending`. */
+/** docs/api.md, Payment: the answer to a create. A new payment is `open` or `pending`. */
 export function presentCreatedPayment(row: PaymentRow): PaymentResponse {
   return {
     id: row.id,

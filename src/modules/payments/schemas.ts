@@ -36,7 +36,7 @@ export const createPaymentBody = z
 
 export type CreatePaymentInput = z.output<typeof createPaymentBody>;
 
-/** Spec 2.8: what a create answers. */
+/** docs/api.md, Payment: what a create answers. */
 export const paymentResponse = z.object({
   id: z.string(),
   provider_payment_id: z.string(),

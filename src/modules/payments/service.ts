@@ -18,7 +18,7 @@ import { applyProviderPayment } from './statusChange';
 const CREATE_FAILED = 'Could not create payment. Some fields contain invalid data';
 
 /**
- * Creates a one-off payment with a checkout at the provider (spec 4.5), through the payment pipeline.
+ * Creates a one-off payment with a checkout at the provider (docs/api.md, Payment), through the payment pipeline.
  * The account's configured provider profile wins over the one in the request: a client cannot move
  * a payment to another profile of the organization.
  */

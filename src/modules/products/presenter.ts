@@ -2,7 +2,7 @@ import { formatCents } from '../../money';
 import type { ProductRow } from './repository';
 import type { ProductResponse } from './schemas';
 
-/** Product as the API shows it (spec 2.6); also used in order lines. */
+/** Product as the API shows it (docs/api.md, Product); also used in order lines. */
 export function presentProduct(row: ProductRow): ProductResponse {
   return {
     id: row.id,

@@ -37,7 +37,7 @@ export const createProductBody = z
 
 export type CreateProductInput = z.output<typeof createProductBody>;
 
-/** Spec 2.6: no vat and no interval_value in responses. */
+/** docs/api.md, Product: no vat and no interval_value in responses. */
 export const productResponse = z.object({
   id: z.string(),
   name: z.string(),

@@ -59,8 +59,8 @@ export const subscriptionRule = z
 export const subscriptionRules = () => z.array(subscriptionRule).min(1).max(MAX_RULES);
 
 /**
- * Spec 4.4. Rules that need the account or the clock (start date not in the past, bookkeeping ids,
- * customer and mandate of this account) are checked in the service.
+ * POST /api/v2/subscriptions (docs/api.md, Subscription). Rules that need the account or the clock (start date not
+ * in the past, bookkeeping ids, customer and mandate of this account) are checked in the service.
  */
 export const createSubscriptionBody = z.object({
   name: requiredText(191),

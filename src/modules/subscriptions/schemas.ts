@@ -15,7 +15,7 @@ export const subscriptionRuleResponse = z.object({
   times: z.number().int().nullable().describe('null: until cancelled'),
 });
 
-/** Spec 2.2 without the nested customer: how a subscription appears inside another resource. */
+/** docs/api.md, Subscription, without the nested customer: how a subscription appears inside another resource. */
 export const nestedSubscriptionResponse = z.object({
   id: z.string(),
   name: z.string(),
@@ -42,7 +42,7 @@ export const nestedSubscriptionResponse = z.object({
   rules: z.array(subscriptionRuleResponse),
 });
 
-/** Spec 2.2: a subscription with its rules and its customer. */
+/** docs/api.md, Subscription: a subscription with its rules and its customer. */
 export const subscriptionResponse = nestedSubscriptionResponse.extend({ customer: customerResponse });
 
 export type SubscriptionRuleResponse = z.infer<typeof subscriptionRuleResponse>;
