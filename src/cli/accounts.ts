@@ -14,6 +14,7 @@ import { bookkeepingAdapterNamed, bookkeepingAdapters } from '../bookkeeping';
 import { BookkeepingSettingsError, type BookkeepingAdapter, type BookkeepingOptionValues } from '../bookkeeping/adapter';
 import { requireAccount } from '../modules/accounts/service';
 import { optionName } from '../providers/adapter';
+import { queueWaitingInvoices } from '../modules/invoices/bookkeepingOutbox';
 
 /** Fits accounts.bookkeeping_system. */
 const SYSTEM_NAME = /^[\w.-]{1,64}$/;
@@ -29,6 +30,13 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
       if (!rows.length) io.out('No accounts yet; `tokens create --account <name>` creates one');
       for (const row of rows) io.out(`${row.id}  bookkeeping ${row.bookkeeping_system ?? 'none'}  ${row.name}`);
     });
+
+  // Invoices issued while the account named a system without an adapter waited `pending`, with no outbox row: the
+  // system it names now, if this service has an adapter for it, gets them (the job sends them as any other).
+  const queueWaiting = async (accountName: string) => {
+    const account = await accountsRepository.findByName(ctx.db, accountName);
+    if (account) await queueWaitingInvoices(ctx.db, ctx.clock, account.id);
+  };
 
   // Each system's own options (Moneybird's administration and token) come from its descriptor.
   const withSettings = bookkeepingAdapters().filter((adapter) => adapter.accountSettings !== null);
@@ -70,6 +78,7 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
             if (error instanceof BookkeepingSettingsError) throw new CliUsageError(error.message);
             throw error;
           }
+          await queueWaiting(options.account);
           return;
         }
         const misplaced = withSettings.find((adapter) => optionsGiven(adapter, options));
@@ -77,6 +86,7 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
         const account = await accountsRepository.findByName(ctx.db, options.account);
         if (account) for (const adapter of bookkeepingAdapters()) await adapter.disconnect(ctx, account.id);
         await setBookkeepingSystem(ctx.db, ctx.clock, options.account, system);
+        await queueWaiting(options.account);
         io.out(
           system === null
             ? `Account "${options.account}" has no bookkeeping system`

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import { cli } from '../cli/runInMemory';
 import { useConnectedStore } from '../support/connectedStore';
 import { TEST_DATABASES } from '../support/databases';
@@ -149,6 +150,28 @@ describe.each(TEST_DATABASES)('invoices of links and store orders on %s', (kind)
       { vat: '9', total_excluding_vat: '20.00', total_vat: '1.80', total_including_vat: '21.80' },
     ]);
     expect(body.total_including_vat).toBe('44.49');
+  });
+
+  it('When an invoiced store order is charged back (reported twice), then the order is charged_back: one note, one follow-up', async () => {
+    await setInvoicing('--orders', 'on');
+    const payment = await paidStoreOrder(taxedStoreOrder(), 44.49);
+    const [invoice] = await invoicesOf(t, shop.accountId);
+    const row = await t.ctx.db('payments').where({ id: payment.id }).first();
+    // The order's status (fulfilment phase) moves before the credit note (invoices phase) in one transaction.
+    await t.ctx.db('sandbox_payments').where({ id: row.provider_payment_id }).update({ status: 'charged_back', amount_charged_back: 4449 });
+    const account = await t.ctx.db('accounts').where({ id: shop.accountId }).first();
+    for (let call = 0; call < 2; call += 1) {
+      await request(t.app).post(`/webhooks/mollie?account=${account.public_ref}`).type('form').send({ id: row.provider_payment_id });
+      await processDueWebhookCalls(t.ctx, new AbortController().signal);
+      await t.ctx.background.idle();
+    }
+    expect((await t.ctx.db('payments').where({ id: payment.id }).first()).status).toBe('charged_back');
+    expect((await t.ctx.db('orders').where({ id: payment.purpose_id }).first()).status).toBe('charged_back');
+    const body = (await t.as(shop.token).get(`/api/v2/invoices/${invoice.id}`)).body;
+    expect(body.credit_notes).toEqual([expect.objectContaining({ reason: 'chargeback', number: 'W-2', total_including_vat: '-44.49' })]);
+    expect(await t.ctx.db('follow_ups').where({ account_id: shop.accountId })).toEqual([
+      expect.objectContaining({ kind: 'chargeback', payment_id: payment.id, amount: 4449, status: 'pending' }),
+    ]);
   });
 
   it('When orders are not invoiced, or the store named no rate it taxed at, then no invoice, or one not issued, saying why', async () => {

@@ -31,7 +31,10 @@ async function onChargeSettled(ctx: AppContext, trx: Knex.Transaction, { payment
   }
   if (!UNPAID_STATUSES.has(to)) return;
   const charge = await chargesRepository.find(trx, payment.account_id, payment.purpose_id);
-  if (!charge) return;
+  // Only a charge this payment failed (billing recorded it in phase fulfilment). One that was `not_charged` —
+  // its payment given up as rejected, then found failed at the provider after all — has its mandate
+  // follow-up asking for the period already: a second one would ask the customer to pay it twice.
+  if (!charge || charge.status !== 'failed' || charge.payment_id !== payment.id) return;
   const subscription = await subscriptionsRepository.find(trx, charge.account_id, charge.subscription_id);
   await openFollowUp(ctx, trx, {
     kind: 'failure',

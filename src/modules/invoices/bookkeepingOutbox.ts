@@ -82,6 +82,18 @@ export async function queueInvoice(db: Knex, clock: Clock, invoice: Pick<Invoice
 }
 
 /**
+ * Queues the account's invoices that wait for a bookkeeping system (issued `pending` while it named one this service
+ * has no adapter for), once it names one that has: the job then sends them, as it sends an invoice queued when issued.
+ * Answers how many were queued; none when the account's system still has no adapter.
+ */
+export async function queueWaitingInvoices(db: Knex, clock: Clock, accountId: string): Promise<number> {
+  if (!(await systemOfAccount(db, accountId))) return 0;
+  const waiting = await bookkeepingOutboxRepository.waitingInvoicesOf(db, accountId);
+  for (const invoice of waiting) await queueInvoice(db, clock, invoice);
+  return waiting.length;
+}
+
+/**
  * Queues a credit invoice of `invoiceId` at the account's bookkeeping system, for a refund or a
  * chargeback: the credit-note path calls this (in its own transaction, if it likes). `reference` is
  * unique (the refund's or credit note's id): calling again with it queues nothing. `lines` are the

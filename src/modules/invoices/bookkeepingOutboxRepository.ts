@@ -61,6 +61,19 @@ export const bookkeepingOutboxRepository = {
       .orderBy('id')
       .limit(limit),
 
+  /**
+   * The account's issued invoices waiting for a bookkeeping system (`pending`) with no outbox row yet: issued while
+   * the account named a system this service has no adapter for, queued when it connects one.
+   */
+  waitingInvoicesOf: async (db: Knex, accountId: string): Promise<Array<{ id: string; account_id: string }>> =>
+    db('invoices')
+      .leftJoin('bookkeeping_outbox', 'bookkeeping_outbox.reference', 'invoices.id')
+      .where({ 'invoices.account_id': accountId, 'invoices.bookkeeping_status': 'pending', 'invoices.status': 'issued' })
+      .whereNull('bookkeeping_outbox.id')
+      .orderBy('invoices.created_at')
+      .orderBy('invoices.id')
+      .select('invoices.id', 'invoices.account_id'),
+
   failedOfReference: (db: Knex, accountId: string, reference: string): Promise<BookkeepingOutboxRow | undefined> =>
     outbox(db).where({ account_id: accountId, reference, status: 'failed' }).first(),
 };
