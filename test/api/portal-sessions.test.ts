@@ -55,6 +55,14 @@ describe.each(TEST_DATABASES)('portal sessions through the API on %s', (kind) =>
     expect(res.body).toMatchObject({ return_url: null, locale: null });
   });
 
+  it('When locale is blank, then it counts as absent (as in the original service) and the document allows it', async () => {
+    const customer = await seedCustomer(t.ctx.db, accountId);
+    // The API suite checks every answer and every request taken against the OpenAPI document.
+    const res = await create(customer.id, { locale: '' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ return_url: null, locale: null });
+  });
+
   it.each([
     [{ return_url: 'javascript:alert(1)' }, 'return_url'],
     [{ return_url: 'ftp://shop.example/' }, 'return_url'],
