@@ -32,7 +32,7 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
     });
 
   // Invoices issued while the account named a system without an adapter waited `pending`, with no outbox row: the
-  // system it names now, if this service has an adapter for it, gets them (the job sends them as any other).
+  // system it names now, if this service has an adapter for it, gets them (the job sends them like every other invoice).
   const queueWaiting = async (accountName: string) => {
     const account = await accountsRepository.findByName(ctx.db, accountName);
     if (account) await queueWaitingInvoices(ctx.db, ctx.clock, account.id);
