@@ -6,7 +6,6 @@ import {
   type BookkeepingSystem,
   type CreditInvoice,
 } from '../../src/bookkeeping/types';
-import { setBookkeepingSystem } from '../../src/modules/accounts/service';
 
 /** A document as the test system received it. */
 export interface Booked {
@@ -29,7 +28,7 @@ export interface MemoryBookkeeping {
  * "Ledgerbook", a bookkeeping system that exists only in the tests: it keeps what it receives in memory. An account
  * connects it with `accounts set-bookkeeping ledgerbook --ledgerbook-key <key>`; it knows the workflow `wf_ok` and
  * the document style `ds_ok`. Registered through the registry's test hook, it shows that a system is a descriptor
- * and nothing else: no module names it.
+ * and nothing else: no module names it, and it imports no module (an adapter, like a payment provider).
  */
 export function memoryBookkeeping(): MemoryBookkeeping {
   const booked: Booked[] = [];
@@ -57,12 +56,13 @@ export function memoryBookkeeping(): MemoryBookkeeping {
     },
     accountSettings: {
       options: [{ flags: '--ledgerbook-key <key>', description: 'Ledgerbook: the key of the ledger' }],
-      async connect(ctx, input) {
+      async connect(_ctx, input) {
         const key = input.values.ledgerbookKey;
         if (typeof key !== 'string' || !key) throw new BookkeepingSettingsError('Pass --ledgerbook-key <key>');
         const account = await input.account();
+        // Its ledger keeps nothing in our tables: only the naming of the system on the account is stored.
+        await input.saveConnection(() => Promise.resolve());
         keys.set(account.id, key);
-        await setBookkeepingSystem(ctx.db, ctx.clock, account.name, 'ledgerbook');
         return `Account "${account.name}" books in Ledgerbook`;
       },
     },

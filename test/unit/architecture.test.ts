@@ -174,9 +174,8 @@ const REPOSITORY_FILE = /(^|\/)(repository|\w+Repository)\.ts$/;
  * provider whose "provider side" is tables of our own database: its adapter folder owns them.
  */
 const QUERYING_ELSEWHERE = new Set([
-  // Moneybird (issue 25): its own tables (moneybird_*, bookkeeping_outbox); to move into repository files.
+  // Moneybird (issue 25): reads subscriptions and its contacts; to move into its repository (the connections moved).
   'src/bookkeeping/moneybird/adapter.ts',
-  'src/bookkeeping/moneybird/connection.ts',
   'src/providers/sandbox/checkoutCompletion.ts', // the sandbox's own tables
   'src/providers/sandbox/checkoutPage.ts', // the sandbox's own tables
   'src/providers/sandbox/provider.ts', // the sandbox's own tables
