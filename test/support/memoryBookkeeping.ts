@@ -1,6 +1,7 @@
 import { BookkeepingSettingsError, type BookkeepingAdapter } from '../../src/bookkeeping/adapter';
 import {
   BookkeepingRefusal,
+  type BookkeepingBillTo,
   type BookkeepingInvoice,
   type BookkeepingLine,
   type BookkeepingSystem,
@@ -22,6 +23,8 @@ export interface MemoryBookkeeping {
   adapter: BookkeepingAdapter;
   /** Every document received, in order. */
   booked: Booked[];
+  /** Whom each document received bills, by our reference, as the invoices module handed it over. */
+  billed: Map<string, BookkeepingBillTo>;
 }
 
 /**
@@ -32,12 +35,15 @@ export interface MemoryBookkeeping {
  */
 export function memoryBookkeeping(): MemoryBookkeeping {
   const booked: Booked[] = [];
+  const billed = new Map<string, BookkeepingBillTo>();
   const keys = new Map<string, string>();
   const system = (accountId: string, key: string): BookkeepingSystem => {
     const book = (kind: Booked['kind'], reference: string, invoice: BookkeepingInvoice, lines: BookkeepingLine[]) => {
       // Idempotent on our reference, as every system must be.
-      if (!booked.some((known) => known.reference === reference))
+      if (!booked.some((known) => known.reference === reference)) {
         booked.push({ reference, kind, accountId, key, lines, workflowId: invoice.workflow_id, docstyleId: invoice.docstyle_id });
+        billed.set(reference, invoice.billTo);
+      }
       return Promise.resolve({ reference: `lb-${booked.findIndex((known) => known.reference === reference) + 1}` });
     };
     return {
@@ -77,5 +83,5 @@ export function memoryBookkeeping(): MemoryBookkeeping {
       });
     },
   };
-  return { adapter, booked };
+  return { adapter, booked, billed };
 }
