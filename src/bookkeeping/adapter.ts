@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { AppContext } from '../context';
 import type { BookkeepingSystem } from './types';
 
@@ -5,7 +6,8 @@ import type { BookkeepingSystem } from './types';
  * Everything specific to one bookkeeping system, in one descriptor per folder (`bookkeeping/<name>/index.ts`),
  * listed once in the registry (`bookkeeping/index.ts`), as payment providers are. An account names its system
  * (`accounts.bookkeeping_system`); the invoices module, the subscriptions module and the CLI ask the descriptor of
- * that name, and none of them names a system.
+ * that name, and none of them names a system. Systems are adapters, below the modules: what one needs of a module
+ * is handed to it (the invoices module gives the customer an invoice bills; the CLI names the system on the account).
  */
 export interface BookkeepingAdapter {
   /** Stored on accounts that use it (`accounts set-bookkeeping <name>`). */
@@ -50,13 +52,19 @@ export interface BookkeepingConnectInput {
   account(): Promise<{ id: string; name: string }>;
   /** Reads a line of standard input (a secret given as `-`, kept out of argv and shell history). */
   readStdin(prompt: string): Promise<string>;
+  /**
+   * Runs `store` (the system writing its connection to its own tables) in one transaction with naming the system on
+   * the account: both or neither. The caller names it, since an adapter does not write the accounts of the modules.
+   */
+  saveConnection(store: (trx: Knex.Transaction) => Promise<void>): Promise<void>;
 }
 
 export interface BookkeepingSettingsForm {
   readonly options: readonly BookkeepingCliOption[];
   /**
-   * Checks the options (and the credentials at the system), stores them and names the system the account's, in
-   * one go; answers the line that confirms it. Throws BookkeepingSettingsError saying what to fix.
+   * Checks the options (and the credentials at the system), then stores them through `input.saveConnection`, which
+   * names the system the account's in the same transaction; answers the line that confirms it. Throws
+   * BookkeepingSettingsError saying what to fix.
    */
   connect(ctx: AppContext, input: BookkeepingConnectInput): Promise<string>;
 }

@@ -1,7 +1,8 @@
 /**
  * What a bookkeeping system is given: an invoice of ours as the invoices module stores it (its row's fields that a
- * system reads), and its lines. Declared here, not imported from the module, so that an adapter depends on nothing
- * above it; the module's InvoiceRow and InvoiceLine fit these shapes.
+ * system reads), its lines, and the customer it bills. Declared here, not imported from the module, so that an
+ * adapter depends on nothing above it (bookkeeping systems are adapters, like payment providers): the module's
+ * InvoiceRow and InvoiceLine fit these shapes, and the module looks up the customer for the system.
  */
 export interface BookkeepingLine {
   quantity: number;
@@ -30,7 +31,36 @@ export interface BookkeepingInvoice {
   docstyle_id: string | null;
   /** UTC `YYYY-MM-DD HH:MM:SS`. */
   created_at: string;
+  /** Whom the invoice bills, as the invoices module found them when it handed the invoice over. */
+  billTo: BookkeepingBillTo;
 }
+
+/** The customer of ours a document bills: what a system needs to make its own contact of them. */
+export interface BookkeepingCustomer {
+  /** Our customer id: how the system finds the contact it made of them before. */
+  id: string;
+  organization_name: string | null;
+  first_name: string;
+  last_name: string;
+  email: string;
+  address: string | null;
+  postal_code: string | null;
+  city: string | null;
+  country: string | null;
+}
+
+/**
+ * The customer an invoice bills: the customer of the invoice's subscription. When the subscription or the customer
+ * is gone, the invoices module says so in `gone`, and a system throws it only where it needs what is missing (a
+ * system that remembers the contact of `customerId` still books the document): a refusal, as a retry finds nothing
+ * more.
+ */
+export type BookkeepingBillTo =
+  | { customerId: string; customer: BookkeepingCustomer }
+  /** The customer is gone. */
+  | { customerId: string; customer: null; gone: BookkeepingRefusal }
+  /** The subscription that names the customer is gone: not even their id is known. */
+  | { customerId: null; customer: null; gone: BookkeepingRefusal };
 
 /** A credit invoice: the lines of an invoice credited (positive amounts, as on the invoice) after a refund or a chargeback. */
 export interface CreditInvoice {

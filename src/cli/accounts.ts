@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { accountsRepository } from '../modules/accounts/repository';
 import { accountOverview } from '../modules/accounts/providerSettings';
-import { setBookkeepingSystem } from '../modules/accounts/service';
+import { saveBookkeepingConnection, setBookkeepingSystem } from '../modules/accounts/service';
 import { allowedActionsOf, DEFAULT_MAX_PAUSE_DAYS, PORTAL_ACTIONS } from '../modules/accounts/portalSettings';
 import { CliUsageError, type CliIo } from './io';
 import { registerProfileCommands } from './accountProfile';
@@ -65,13 +65,14 @@ export function registerAccountCommands(program: Command, ctx: AppContext, io: C
           throw new CliUsageError('A bookkeeping system name is 1 to 64 letters, digits, dots, dashes or underscores');
         }
         const form = bookkeepingAdapterNamed(system)?.accountSettings;
-        if (form) {
+        if (form && system !== null) {
           try {
             io.out(
               await form.connect(ctx, {
                 values: options,
                 account: () => requireAccount(ctx.db, options.account),
                 readStdin: (prompt) => io.readStdin(prompt),
+                saveConnection: (store) => saveBookkeepingConnection(ctx.db, ctx.clock, options.account, system, store),
               }),
             );
           } catch (error) {

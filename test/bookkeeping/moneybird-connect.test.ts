@@ -3,6 +3,7 @@ import { TEST_DATABASES } from '../support/databases';
 import { startMoneybirdFake, type MoneybirdFake } from '../support/moneybirdFake';
 import { useTestApp } from '../support/testApp';
 import { connectToFake, subscribeWithStyle } from '../support/moneybird';
+import { refuseUpdatesOf } from '../support/rowWriteFault';
 
 describe.each(TEST_DATABASES)('connecting an account to Moneybird, on %s', (kind) => {
   let fake: MoneybirdFake;
@@ -73,6 +74,21 @@ describe.each(TEST_DATABASES)('connecting an account to Moneybird, on %s', (kind
       '-',
     );
     expect(noToken.err.join('\n')).toContain('No Moneybird API token was given on standard input');
+  });
+
+  it('When the account cannot be made to name Moneybird, then the connection is not stored either: one transaction', async () => {
+    const name = `Moneybird ${Math.random().toString(36).slice(2, 8)}`;
+    const { accountId } = await t.newAccount(name);
+    const undo = await refuseUpdatesOf(t.ctx.db, kind, 'accounts', accountId);
+    try {
+      const result = await connect(name, fake.token);
+      expect(result.code).toBe(1);
+      expect(result.err.join('\n')).toContain('row locked');
+    } finally {
+      await undo();
+    }
+    expect((await t.ctx.db('accounts').where({ id: accountId }).first()).bookkeeping_system).toBeNull();
+    expect(await t.ctx.db('moneybird_connections').where({ account_id: accountId })).toHaveLength(0);
   });
 
   it('When --none follows, then the connection is removed; --system still names another system', async () => {

@@ -84,6 +84,12 @@ describe.each(TEST_DATABASES)('a bookkeeping system known only to its adapter, o
       bookkeeping_status: 'sent',
       bookkeeping_reference: expect.stringMatching(/^lb-\d+$/),
     });
+    // The invoices module hands over whom the invoice bills (its subscription's customer): the system reads no module.
+    const subscription = await t.ctx.db('subscriptions').where({ account_id: accountId }).first();
+    expect(ledgerbook.billed.get(invoice.id)).toEqual({
+      customerId: subscription.customer_id,
+      customer: expect.objectContaining({ id: subscription.customer_id, first_name: 'Lotte', last_name: 'Bos', email: 'lotte@example.nl' }),
+    });
 
     const credit = await queueCreditInvoice(t.ctx.db, t.clock, {
       accountId,
@@ -97,5 +103,6 @@ describe.each(TEST_DATABASES)('a bookkeeping system known only to its adapter, o
       ['invoice', invoice.id],
       ['credit', `crn_ledger_${kind}`],
     ]);
+    expect(ledgerbook.billed.get(`crn_ledger_${kind}`)).toEqual(ledgerbook.billed.get(invoice.id));
   });
 });

@@ -1,12 +1,12 @@
 import { BookkeepingSettingsError, type BookkeepingAdapter } from '../../src/bookkeeping/adapter';
 import {
   BookkeepingRefusal,
+  type BookkeepingBillTo,
   type BookkeepingInvoice,
   type BookkeepingLine,
   type BookkeepingSystem,
   type CreditInvoice,
 } from '../../src/bookkeeping/types';
-import { setBookkeepingSystem } from '../../src/modules/accounts/service';
 
 /** A document as the test system received it. */
 export interface Booked {
@@ -23,22 +23,27 @@ export interface MemoryBookkeeping {
   adapter: BookkeepingAdapter;
   /** Every document received, in order. */
   booked: Booked[];
+  /** Whom each document received bills, by our reference, as the invoices module handed it over. */
+  billed: Map<string, BookkeepingBillTo>;
 }
 
 /**
  * "Ledgerbook", a bookkeeping system that exists only in the tests: it keeps what it receives in memory. An account
  * connects it with `accounts set-bookkeeping ledgerbook --ledgerbook-key <key>`; it knows the workflow `wf_ok` and
  * the document style `ds_ok`. Registered through the registry's test hook, it shows that a system is a descriptor
- * and nothing else: no module names it.
+ * and nothing else: no module names it, and it imports no module (an adapter, like a payment provider).
  */
 export function memoryBookkeeping(): MemoryBookkeeping {
   const booked: Booked[] = [];
+  const billed = new Map<string, BookkeepingBillTo>();
   const keys = new Map<string, string>();
   const system = (accountId: string, key: string): BookkeepingSystem => {
     const book = (kind: Booked['kind'], reference: string, invoice: BookkeepingInvoice, lines: BookkeepingLine[]) => {
       // Idempotent on our reference, as every system must be.
-      if (!booked.some((known) => known.reference === reference))
+      if (!booked.some((known) => known.reference === reference)) {
         booked.push({ reference, kind, accountId, key, lines, workflowId: invoice.workflow_id, docstyleId: invoice.docstyle_id });
+        billed.set(reference, invoice.billTo);
+      }
       return Promise.resolve({ reference: `lb-${booked.findIndex((known) => known.reference === reference) + 1}` });
     };
     return {
@@ -57,12 +62,13 @@ export function memoryBookkeeping(): MemoryBookkeeping {
     },
     accountSettings: {
       options: [{ flags: '--ledgerbook-key <key>', description: 'Ledgerbook: the key of the ledger' }],
-      async connect(ctx, input) {
+      async connect(_ctx, input) {
         const key = input.values.ledgerbookKey;
         if (typeof key !== 'string' || !key) throw new BookkeepingSettingsError('Pass --ledgerbook-key <key>');
         const account = await input.account();
+        // Its ledger keeps nothing in our tables: only the naming of the system on the account is stored.
+        await input.saveConnection(() => Promise.resolve());
         keys.set(account.id, key);
-        await setBookkeepingSystem(ctx.db, ctx.clock, account.name, 'ledgerbook');
         return `Account "${account.name}" books in Ledgerbook`;
       },
     },
@@ -77,5 +83,5 @@ export function memoryBookkeeping(): MemoryBookkeeping {
       });
     },
   };
-  return { adapter, booked };
+  return { adapter, booked, billed };
 }

@@ -174,9 +174,6 @@ const REPOSITORY_FILE = /(^|\/)(repository|\w+Repository)\.ts$/;
  * provider whose "provider side" is tables of our own database: its adapter folder owns them.
  */
 const QUERYING_ELSEWHERE = new Set([
-  // Moneybird (issue 25): its own tables (moneybird_*, bookkeeping_outbox); to move into repository files.
-  'src/bookkeeping/moneybird/adapter.ts',
-  'src/bookkeeping/moneybird/connection.ts',
   'src/providers/sandbox/checkoutCompletion.ts', // the sandbox's own tables
   'src/providers/sandbox/checkoutPage.ts', // the sandbox's own tables
   'src/providers/sandbox/provider.ts', // the sandbox's own tables
@@ -299,7 +296,8 @@ describe('queries', () => {
  * module's route files | app.ts server.ts cli.ts cli/ bootstrap.ts shutdown.ts http/ (http/webhooks/: the inbound receivers) pages/ jobs/
  * modules/index.ts modules/x/routes.ts modules/x/…Routes.ts |
  * | modules    | the domain: services, rules, repositories                          | modules/ |
- * | adapters   | the outside world: payment providers, store platforms, mail, outbound events | providers/ integrations/ mail/ events/ |
+ * | adapters   | the outside world: payment providers, store platforms, bookkeeping systems, mail, outbound events | providers/
+ * integrations/ bookkeeping/ mail/ events/ |
  * | foundation | what every layer may use                                           | db/ net/ crypto/ time/ money/ numbers/ i18n/
  * validation/ text/ ids.ts config.ts logger.ts errors.ts paging.ts metrics/ background.ts |
  *
@@ -313,8 +311,8 @@ const LAYERS: Array<{ layer: string; paths: string[] }> = [
     layer: 'entry',
     paths: ['app.ts', 'server.ts', 'cli.ts', 'cli/', 'bootstrap.ts', 'shutdown.ts', 'http/', 'pages/', 'jobs/', 'modules/index.ts'],
   },
-  { layer: 'modules', paths: ['modules/', 'bookkeeping/'] },
-  { layer: 'adapters', paths: ['providers/', 'integrations/', 'mail/', 'events/'] },
+  { layer: 'modules', paths: ['modules/'] },
+  { layer: 'adapters', paths: ['providers/', 'integrations/', 'bookkeeping/', 'mail/', 'events/'] },
   {
     layer: 'foundation',
     paths: [
@@ -378,6 +376,15 @@ describe('layers', () => {
       layerOf('time/calendar.ts'),
       layerOf('context.ts'),
     ]).toEqual(['entry', 'foundation', 'modules', 'entry', 'entry', 'adapters', 'entry', 'foundation', undefined]);
+  });
+
+  it('When a bookkeeping system is placed, then it is an adapter like a payment provider, below the modules that use it', () => {
+    expect([
+      layerOf('bookkeeping/index.ts'),
+      layerOf('bookkeeping/moneybird/adapter.ts'),
+      layerOf('providers/mollie/provider.ts'),
+      layerOf('modules/invoices/bookkeepingOutbox.ts'),
+    ]).toEqual(['adapters', 'adapters', 'adapters', 'modules']);
   });
 
   it('When every import of src is followed, then none runs back up a layer', () => {

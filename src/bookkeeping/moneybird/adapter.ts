@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { formatCents } from '../../money';
-import { customersRepository } from '../../modules/customers/repository';
 import { BookkeepingRefusal, type BookkeepingInvoice, type BookkeepingLine, type BookkeepingSystem, type CreditInvoice } from '../types';
 import type { Clock } from '../../time';
 import { toDbDateTime } from '../../time';
 import type { MoneybirdDetail, MoneybirdLedgerAccount, MoneybirdSalesInvoice, MoneybirdTaxRate } from './client';
 import type { MoneybirdConnection } from './connection';
+import { moneybirdRepository } from './repository';
 
 /** What a document becomes at Moneybird: a sales invoice (a credit invoice has negative prices). */
 interface Document {
@@ -145,20 +145,21 @@ export class MoneybirdBookkeeping implements BookkeepingSystem {
     });
   }
 
-  /** The customer's Moneybird contact: remembered, else found by our customer id, else made. */
+  /**
+   * The customer's Moneybird contact: remembered, else found by our customer id, else made. A customer the invoices
+   * module could not find refuses the document only here, where it is needed: a remembered contact still serves.
+   */
   private async contactOf(invoice: BookkeepingInvoice): Promise<string> {
     const { client, administrationId } = this.connection;
-    const subscription = await this.db('subscriptions')
-      .where({ account_id: invoice.account_id, id: invoice.subscription_id })
-      .first<{ customer_id: string } | undefined>('customer_id');
-    if (!subscription) throw new BookkeepingRefusal(`Subscription ${invoice.subscription_id} of the invoice is gone`);
-    const key = { account_id: invoice.account_id, customer_id: subscription.customer_id, administration_id: administrationId };
-    const known = await this.db('moneybird_contacts').where(key).first<{ contact_id: string } | undefined>('contact_id');
-    if (known) return known.contact_id;
-    let contact = await client.contactByCustomerId(subscription.customer_id);
+    const { billTo } = invoice;
+    if (billTo.customerId === null) throw billTo.gone;
+    const key = { account_id: invoice.account_id, customer_id: billTo.customerId, administration_id: administrationId };
+    const known = await moneybirdRepository.contactIdOf(this.db, key);
+    if (known) return known;
+    let contact = await client.contactByCustomerId(billTo.customerId);
     if (!contact) {
-      const customer = await customersRepository.find(this.db, invoice.account_id, subscription.customer_id);
-      if (!customer) throw new BookkeepingRefusal(`Customer ${subscription.customer_id} of the invoice is gone`);
+      if (billTo.customer === null) throw billTo.gone;
+      const { customer } = billTo;
       contact = await client.createContact({
         customer_id: customer.id,
         company_name: customer.organization_name,
@@ -171,10 +172,7 @@ export class MoneybirdBookkeeping implements BookkeepingSystem {
         country: customer.country,
       });
     }
-    await this.db('moneybird_contacts')
-      .insert({ ...key, contact_id: String(contact.id), created_at: toDbDateTime(this.clock.now()) })
-      .onConflict(['account_id', 'customer_id', 'administration_id'])
-      .ignore();
+    await moneybirdRepository.rememberContact(this.db, key, String(contact.id), toDbDateTime(this.clock.now()));
     return String(contact.id);
   }
 }

@@ -2,17 +2,10 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { decryptSecret, encryptSecret, SecretDecryptionError } from '../../crypto/secrets';
 import { toDbDateTime } from '../../time';
+import type { BookkeepingConnectInput } from '../adapter';
 import { BookkeepingRefusal } from '../types';
 import { MoneybirdClient, MoneybirdError } from './client';
-
-export interface MoneybirdConnectionRow {
-  account_id: string;
-  administration_id: string;
-  token_encrypted: string;
-  send_invoices: boolean | number;
-  created_at: string;
-  updated_at: string;
-}
+import { moneybirdRepository } from './repository';
 
 export interface MoneybirdConnection {
   accountId: string;
@@ -24,15 +17,13 @@ export interface MoneybirdConnection {
 /** A connection could not be made or used; the message says what to do (a retry alone does not help). */
 export class MoneybirdConnectionError extends BookkeepingRefusal {}
 
-const table = (db: Knex) => db<MoneybirdConnectionRow>('moneybird_connections');
-
 export function clientFor(ctx: AppContext, administrationId: string, token: string): MoneybirdClient {
   return new MoneybirdClient(ctx.config.MONEYBIRD_API_URL, token, administrationId, ctx.config.MONEYBIRD_TIMEOUT_MS);
 }
 
 /** The account's Moneybird connection, or null when it has none. */
 export async function moneybirdConnectionOf(ctx: AppContext, db: Knex, accountId: string): Promise<MoneybirdConnection | null> {
-  const row = await table(db).where({ account_id: accountId }).first();
+  const row = await moneybirdRepository.connectionOf(db, accountId);
   if (!row) return null;
   let token: string;
   try {
@@ -54,12 +45,14 @@ export async function moneybirdConnectionOf(ctx: AppContext, db: Knex, accountId
 
 /**
  * Checks the token and the administration at Moneybird, then stores them (the token sealed with
- * APP_KEY) and names Moneybird the account's bookkeeping system, in one transaction.
+ * APP_KEY) through `saveConnection`, which names Moneybird the account's bookkeeping system in the
+ * same transaction: an account never names Moneybird without a connection to use, nor the reverse.
  */
 export async function connectMoneybird(
   ctx: AppContext,
   accountId: string,
   input: { administrationId: string; token: string; sendInvoices: boolean },
+  saveConnection: BookkeepingConnectInput['saveConnection'],
 ): Promise<{ administrationName: string }> {
   const client = clientFor(ctx, input.administrationId, input.token);
   let administrations: Array<{ id: string; name: string }>;
@@ -84,24 +77,19 @@ export async function connectMoneybird(
     );
   }
   const now = toDbDateTime(ctx.clock.now());
-  await ctx.db.transaction(async (trx) => {
-    const row = {
-      administration_id: input.administrationId,
-      token_encrypted: encryptSecret(ctx.config.appKey, input.token),
-      send_invoices: input.sendInvoices,
-      updated_at: now,
-    };
-    const updated = await table(trx).where({ account_id: accountId }).update(row);
-    if (!updated) await table(trx).insert({ ...row, account_id: accountId, created_at: now });
-    await trx('accounts').where({ id: accountId }).update({ bookkeeping_system: 'moneybird', updated_at: now });
-  });
+  const connection = {
+    administration_id: input.administrationId,
+    token_encrypted: encryptSecret(ctx.config.appKey, input.token),
+    send_invoices: input.sendInvoices,
+  };
+  await saveConnection((trx) => moneybirdRepository.saveConnection(trx, accountId, connection, now));
   forgetCachedStyles(accountId);
   return { administrationName: administration.name };
 }
 
 /** Removes the account's Moneybird connection (`set-bookkeeping --none` or another system). */
 export async function disconnectMoneybird(db: Knex, accountId: string): Promise<void> {
-  await table(db).where({ account_id: accountId }).delete();
+  await moneybirdRepository.deleteConnection(db, accountId);
   forgetCachedStyles(accountId);
 }
 

@@ -24,7 +24,9 @@ export const moneybirdSettingsForm: BookkeepingSettingsForm = {
     const account = await input.account();
     const sendInvoices = input.values.sendInvoices === true;
     try {
-      const { administrationName } = await connectMoneybird(ctx, account.id, { administrationId, token, sendInvoices });
+      const { administrationName } = await connectMoneybird(ctx, account.id, { administrationId, token, sendInvoices }, (store) =>
+        input.saveConnection(store),
+      );
       return (
         `Account "${account.name}" uses Moneybird administration ${administrationId} ("${administrationName}"); invoices are ` +
         `${sendInvoices ? 'sent to customers' : 'left as drafts'}; subscriptions now need workflow_id and docstyle_id`

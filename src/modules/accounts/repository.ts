@@ -123,6 +123,9 @@ export const accountsRepository = {
   bookkeepingSystemOf: (db: Knex, accountId: string) =>
     accounts(db).where({ id: accountId }).first<{ bookkeeping_system: string | null } | undefined>('bookkeeping_system'),
 
+  setBookkeepingSystem: (db: Knex, accountId: string, system: string | null, now: string) =>
+    accounts(db).where({ id: accountId }).update({ bookkeeping_system: system, updated_at: now }),
+
   /** Every account's id, in id order. */
   allIds: (db: Knex) => accounts(db).orderBy('id').pluck<string[]>('id'),
 };

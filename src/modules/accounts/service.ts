@@ -70,7 +70,26 @@ export async function revokeToken(db: Knex, clock: Clock, prefix: string): Promi
 
 export async function setBookkeepingSystem(db: Knex, clock: Clock, accountName: string, system: string | null) {
   const account = await requireAccount(db, accountName);
-  await accountsRepository.update(db, account.id, { bookkeeping_system: system, updated_at: toDbDateTime(clock.now()) });
+  await accountsRepository.setBookkeepingSystem(db, account.id, system, toDbDateTime(clock.now()));
+}
+
+/**
+ * Names the account's bookkeeping system in the transaction that stores the system's connection (`store`: the
+ * adapter writing its own tables), both or neither: an account never names a system it has no connection to, and a
+ * connection stored for an account that does not name its system would go unused.
+ */
+export async function saveBookkeepingConnection(
+  db: Knex,
+  clock: Clock,
+  accountName: string,
+  system: string,
+  store: (trx: Knex.Transaction) => Promise<void>,
+): Promise<void> {
+  await db.transaction(async (trx) => {
+    const account = await requireAccount(trx, accountName);
+    await store(trx);
+    await accountsRepository.setBookkeepingSystem(trx, account.id, system, toDbDateTime(clock.now()));
+  });
 }
 
 /** What buyers are told about the merchant; a null clears that part, an absent key leaves it. */

@@ -1,11 +1,19 @@
 import type { Knex } from 'knex';
 import { bookkeepingAdapterNamed } from '../../bookkeeping';
-import { BookkeepingCallError, BookkeepingRefusal, type BookkeepingSystem } from '../../bookkeeping/types';
+import {
+  BookkeepingCallError,
+  BookkeepingRefusal,
+  type BookkeepingBillTo,
+  type BookkeepingInvoice,
+  type BookkeepingSystem,
+} from '../../bookkeeping/types';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import { doublingDelay } from '../../time/backoff';
 import { toDbDateTime, type Clock } from '../../time';
 import { accountsRepository } from '../accounts/repository';
+import { customersRepository } from '../customers/repository';
+import { subscriptionsRepository } from '../subscriptions/repository';
 import { bookkeepingOutboxRepository, type BookkeepingOutboxRow } from './bookkeepingOutboxRepository';
 import type { InvoiceLine } from './document';
 import { invoicesRepository, type InvoiceRow } from './repository';
@@ -154,6 +162,30 @@ async function systemFor(ctx: AppContext, row: BookkeepingOutboxRow, systems: Op
   return system;
 }
 
+/**
+ * Whom an invoice bills, handed to the system (an adapter, which reads no module): the customer of the invoice's
+ * subscription, as systems have been given from the start, so the contacts they made stay the same people's. What
+ * is gone is said, not thrown: a system refuses only where it needs the customer (one it already knows serves).
+ */
+async function billToOf(db: Knex, invoice: InvoiceRow): Promise<BookkeepingBillTo> {
+  const { account_id: accountId, subscription_id: subscriptionId } = invoice;
+  const subscription = subscriptionId ? await subscriptionsRepository.find(db, accountId, subscriptionId) : undefined;
+  if (!subscription) {
+    const gone = new BookkeepingRefusal(`Subscription ${subscriptionId} of the invoice is gone`);
+    return { customerId: null, customer: null, gone };
+  }
+  const customer = await customersRepository.find(db, accountId, subscription.customer_id);
+  if (!customer) {
+    const gone = new BookkeepingRefusal(`Customer ${subscription.customer_id} of the invoice is gone`);
+    return { customerId: subscription.customer_id, customer: null, gone };
+  }
+  const { id, organization_name, first_name, last_name, email, address, postal_code, city, country } = customer;
+  return {
+    customerId: id,
+    customer: { id, organization_name, first_name, last_name, email, address, postal_code, city, country },
+  };
+}
+
 /** One attempt at one row: its outcome written back to the row and, for an invoice, to the invoice. */
 async function attempt(ctx: AppContext, row: BookkeepingOutboxRow, systems: OpenedSystems): Promise<boolean> {
   const now = ctx.clock.now();
@@ -170,14 +202,15 @@ async function attempt(ctx: AppContext, row: BookkeepingOutboxRow, systems: Open
   try {
     if (!invoice) throw new BookkeepingRefusal(`Invoice ${row.invoice_id} is gone`);
     const system = await systemFor(ctx, row, systems);
+    const document: BookkeepingInvoice = { ...invoice, billTo: await billToOf(ctx.db, invoice) };
     const mayExist = row.attempts > 0;
     const { reference } =
       row.kind === 'invoice'
-        ? await system.sendInvoice(invoice, { mayExist })
+        ? await system.sendInvoice(document, { mayExist })
         : await system.sendCreditInvoice(
             {
               reference: row.reference,
-              invoice,
+              invoice: document,
               lines: JSON.parse(row.credit_lines ?? '[]') as InvoiceLine[],
               reason: row.credit_reason ?? 'refund',
               date: row.created_at,
