@@ -17,10 +17,14 @@ import { RefundSettlementHooks } from './modules/refunds/hooks';
 import { registerRefundSync } from './modules/refunds/service';
 import { registerFollowUpSettlement } from './modules/follow-ups/settlement';
 import { registerLinkFulfilment } from './modules/links/fulfilment';
+import { LinkFulfilmentHooks } from './modules/links/typeFulfilments';
+import { MandateValidHooks } from './modules/mandates/validHooks';
 import { OrderCheckouts } from './modules/payments/orderCheckouts';
 import { SettlementHooks } from './modules/payments/settlement';
 import { registerStoreCheckout } from './modules/store/checkout';
 import { registerStoreOrderSettlement } from './modules/store/orderSettlement';
+import { registerDraftActivation } from './modules/subscriptions/activation';
+import { registerTakeovers } from './modules/takeovers/service';
 import { createProviderRegistry } from './providers';
 import { systemClock, type Clock } from './time';
 
@@ -54,6 +58,8 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
     settlements: new SettlementHooks(),
     paymentFetches: new PaymentFetchHooks(),
     refundSettlements: new RefundSettlementHooks(),
+    linkFulfilments: new LinkFulfilmentHooks(),
+    mandateValid: new MandateValidHooks(),
     orderCheckouts: new OrderCheckouts(),
     rateLimits,
     metrics: createMetrics({ db, clock, timeZone: config.APP_TIMEZONE }),
@@ -71,5 +77,9 @@ export async function createContext(config: Config, logger: Logger, clock: Clock
   // A fetched payment's refunds are synced; a refund that went through credits the payment's invoice.
   registerRefundSync(ctx);
   registerRefundCredits(ctx);
+  // A paid mandate link is fulfilled by its takeover; a mandate found valid moves the takeovers that waited
+  // for it, then activates its drafts (the phases, MANDATE_VALID_PHASES in mandates/validHooks.ts, decide).
+  registerTakeovers(ctx);
+  registerDraftActivation(ctx);
   return { ctx, migrated };
 }

@@ -6,6 +6,8 @@ import type { RateLimitCounter } from './http/rateLimit/counters';
 import type { Metrics } from './metrics';
 import type { Logger } from './logger';
 import type { Clock } from './time';
+import type { LinkFulfilmentHooks } from './modules/links/typeFulfilments';
+import type { MandateValidHooks } from './modules/mandates/validHooks';
 import type { OrderCheckouts } from './modules/payments/orderCheckouts';
 import type { SettlementHooks } from './modules/payments/settlement';
 import type { PaymentFetchHooks } from './modules/payments/fetched';
@@ -28,6 +30,10 @@ export interface AppContext {
   paymentFetches: PaymentFetchHooks;
   /** What reacts when a refund went through (the invoice's credit note); features register at start. */
   refundSettlements: RefundSettlementHooks;
+  /** What a paid link of a type links do not fulfil themselves does (a mandate link's takeover); registered at start. */
+  linkFulfilments: LinkFulfilmentHooks;
+  /** What reacts when a refresh finds a mandate valid (waiting takeovers move, drafts activate), in named phases. */
+  mandateValid: MandateValidHooks;
   /** Where a payment for a store order finds its order; the store registers it at start. */
   orderCheckouts: OrderCheckouts;
   /** Requests per token and minute: in memory, or in Redis when REDIS_URL is set. */

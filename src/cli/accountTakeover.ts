@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { AppContext } from '../context';
 import { requireAccount } from '../modules/accounts/service';
-import { accountTakeoverSettingsRepository } from '../modules/mandates/takeoversRepository';
+import { accountTakeoverSettingsRepository } from '../modules/takeovers/repository';
 import { toDbDateTime } from '../time';
 import { CliUsageError, type CliIo } from './io';
 

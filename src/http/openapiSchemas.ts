@@ -13,12 +13,8 @@ import { productResponse } from '../modules/products/schemas';
 import { refundListResponse, refundResponse } from '../modules/refunds/schemas';
 import { shopOrderViewResponse, shopResponse } from '../modules/store/schemas';
 import { syncRunResponse } from '../modules/store/syncSchemas';
-import {
-  nestedSubscriptionResponse,
-  subscriptionResponse,
-  subscriptionRuleResponse,
-  subscriptionSummaryResponse,
-} from '../modules/subscriptions/schemas';
+import { subscriptionSummaryResponse } from '../modules/reports/schemas';
+import { nestedSubscriptionResponse, subscriptionResponse, subscriptionRuleResponse } from '../modules/subscriptions/schemas';
 
 /**
  * The names of the API's resources in OpenAPI (`components/schemas`), for clients that generate

@@ -10,6 +10,7 @@ import { paymentRoutes } from './payments/routes';
 import { portalRoutes } from './portal/routes';
 import { productRoutes } from './products/routes';
 import { refundRoutes } from './refunds/routes';
+import { reportRoutes } from './reports/routes';
 import { invoiceRoutes } from './invoices/routes';
 import { shopRoutes } from './store/routes';
 import { syncRoutes } from './store/syncRoutes';
@@ -21,6 +22,7 @@ export const apiRoutes: RouteSpec[] = [
   ...customerRoutes,
   ...mandateRoutes,
   ...portalRoutes,
+  ...reportRoutes,
   ...subscriptionRoutes,
   ...subscriptionLifecycleRoutes,
   ...invoiceRoutes,

@@ -1,5 +1,5 @@
 import type { Account } from '../../src/modules/accounts/account';
-import { startMandateTakeover } from '../../src/modules/mandates/takeover';
+import { startMandateTakeover } from '../../src/modules/takeovers/service';
 import { cli } from '../cli/runInMemory';
 import { subscribe } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';

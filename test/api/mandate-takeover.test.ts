@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Account } from '../../src/modules/accounts/account';
 import { refreshMandates } from '../../src/jobs/refreshMandates';
-import { startMandateTakeover } from '../../src/modules/mandates/takeover';
+import { startMandateTakeover } from '../../src/modules/takeovers/service';
 import { startPayment } from '../../src/modules/payments/pipeline';
 import type { PaymentRow } from '../../src/modules/payments/repository';
 import { subscribe } from '../support/billing';

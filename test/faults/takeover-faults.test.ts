@@ -3,7 +3,7 @@ import { randomBase62 } from '../../src/ids';
 import { refreshMandates } from '../../src/jobs/refreshMandates';
 import { setProviderSettings } from '../../src/modules/accounts/providerSettings';
 import { runBilling } from '../../src/modules/billing/run';
-import { startMandateTakeover } from '../../src/modules/mandates/takeover';
+import { startMandateTakeover } from '../../src/modules/takeovers/service';
 import { processDueWebhookCalls } from '../../src/modules/payments/webhookCalls';
 import type { Account } from '../../src/modules/accounts/account';
 import { TEST_MOLLIE_KEY } from '../support/mollieNock';

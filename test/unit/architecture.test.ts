@@ -474,7 +474,8 @@ describe('vendors', () => {
 
 /*
  * Modules point one way. Inside src/modules, a module may use the modules below it in this order and
- * learns of what happens above it through hooks (a payment settled, a refund settled, a payment fetched):
+ * learns of what happens above it through hooks (a payment settled, a refund settled, a payment fetched,
+ * a link of a hooked type paid, a mandate found valid):
  * it does not import them. Bottom to top, each module reads as using only those before it:
  *
  *  - accounts, customers, products, orders: the merchant, the payer and the shop's catalogue and orders;
@@ -482,12 +483,16 @@ describe('vendors', () => {
  *  - payments: the one money pipeline (a customer, a mandate, an order's checkout);
  *  - refunds: money back on a payment;
  *  - subscriptions: the schedule and its charges (subscription_charges), on a customer's mandate;
- *  - links: payment links, which fulfil into a subscription or a mandate;
+ *  - links: payment links, which fulfil into a subscription or a mandate (a mandate link through the
+ *    hook the takeovers module registers);
+ *  - takeovers: a new mandate takes over a customer's subscriptions (a paid mandate link, a store
+ *    checkout, or later, when a refresh finds the mandate valid: mandates learn of it through a hook);
  *  - follow-ups: what happens when a payment fails (a retry, a link, a paused subscription);
  *  - invoices: the documents of what was paid and given back;
  *  - billing: the run that charges subscriptions (and its pre-notification);
- *  - store, imports, portal, audit: the shop's sync, bringing subscriptions in from elsewhere, the
- *    customer's self-service, the ledger's check: features that use everything below.
+ *  - store, imports, portal, reports, audit: the shop's sync, bringing subscriptions in from elsewhere,
+ *    the customer's self-service, the account's figures (the subscription summary), the ledger's check:
+ *    features that use everything below.
  *
  * A module missing from the order fails the test (place it); one in it that does not exist is skipped.
  */
@@ -501,12 +506,14 @@ const MODULE_ORDER = [
   'refunds',
   'subscriptions',
   'links',
+  'takeovers',
   'follow-ups',
   'invoices',
   'billing',
   'store',
   'imports',
   'portal',
+  'reports',
   'audit',
 ];
 
@@ -515,16 +522,18 @@ const MODULE_ORDER = [
  * of its files do): imports from a module to one above it, and pairs of modules that import each
  * other. Issue 37 found 12 up (in this order) and 10 pairs; the target is at most 4 and 3. A ceiling,
  * lowered as imports go, never raised:
- *  - 5 and 5 now: refunds react to a fetched payment and invoices to a settled refund through hooks, and
+ *  - 5 and 5: refunds react to a fetched payment and invoices to a settled refund through hooks, and
  *    the invoice files have a module of their own.
- *  - Left: mandates -> subscriptions, links and portal (the takeover moves subscriptions onto a new
- *    mandate, makes its link and confirms it by mail; a mandate refreshed valid activates drafts),
- *    subscriptions -> follow-ups (the summary counts open follow-ups) and subscriptions -> invoices
- *    (paidFirstPeriod owes the first charge's invoice). The takeover as a feature of its own above
- *    mandates, links and portal would take three of them.
+ *  - 2 and 2: the takeover is a module of its own above mandates, subscriptions and links (a paid
+ *    mandate link reaches it through LinkFulfilmentHooks, a mandate found valid through MandateValidHooks,
+ *    which also activates drafts; it sends its own method-changed mail), and mandates declare the
+ *    subscription statuses they need.
+ *  - 1 and 1 now: the subscription summary, which counts open follow-ups, is a report above both.
+ *  - Left: subscriptions -> invoices (paidFirstPeriod owes the first charge's invoice in the payment's
+ *    transaction), with invoices -> subscriptions the other way.
  */
-const MAX_IMPORTS_UP = 5;
-const MAX_TWO_WAY_PAIRS = 5;
+const MAX_IMPORTS_UP = 1;
+const MAX_TWO_WAY_PAIRS = 1;
 
 /** The module of a file of src/modules (its folder), or undefined for modules/index.ts. */
 function moduleOf(file: string): string | undefined {

@@ -22,7 +22,7 @@ export function worthRetrying(reasonCode: string | null): boolean {
  * SEPA reason codes (as the provider reports them in `bankReasonCode`) that say the debtor's account or the
  * mandate is gone: charging the same mandate again can only fail again, so such a follow-up is never
  * retried and its link is a takeover link — paying it makes a new mandate that the subscription is
- * charged on from then on (mandates/takeover.ts). In one place, here.
+ * charged on from then on (takeovers/service.ts). In one place, here.
  */
 const MANDATE_GONE_CODES: ReadonlySet<string> = new Set([
   'AC01', // account identifier incorrect (no such IBAN)

@@ -8,7 +8,7 @@ import { customersRepository } from '../customers/repository';
 import { paymentLinksRepository } from '../links/repository';
 import { followUpLinkRow, withdrawLink } from '../links/service';
 import { mandatesRepository } from '../mandates/repository';
-import { insertTakeoverLink } from '../mandates/takeover';
+import { insertTakeoverLink } from '../takeovers/service';
 import { startPayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { ENDED_WITHOUT_MONEY, SETTLED_STATUSES, type PaymentRowStatus } from '../payments/transitions';

@@ -4,7 +4,6 @@ import { isUniqueViolation } from '../../db/connect';
 import { calendarDateIn, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { mandatesRepository } from '../mandates/repository';
-import { takeOver } from '../mandates/takeover';
 import type { PaymentRow } from '../payments/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { subscriptionsRepository } from '../subscriptions/repository';
@@ -17,7 +16,8 @@ import { dateAfterTrial } from './trial';
 
 /**
  * When a link's payment is paid, the link is fulfilled: it becomes `paid`, takes the payer as its
- * customer, and a subscription link gets its subscription on the mandate the payment created. Runs
+ * customer, and a subscription link gets its subscription on the mandate the payment created (a
+ * mandate link's takeover is the takeovers module's, reached through ctx.linkFulfilments). Runs
  * inside the transaction that records the payment's status (the settle hook), so the link and the
  * payment change together or not at all.
  *
@@ -67,8 +67,9 @@ async function fulfilLink(ctx: AppContext, trx: Knex.Transaction, { payment }: P
     return;
   }
   const subscriptionId = link.type === 'subscription' ? await subscribe(ctx, trx, link, payment) : null;
-  // A mandate link may carry a takeover: its new mandate becomes the one the subscriptions charge.
-  if (link.type === 'mandate') await takeOver(ctx, trx, link, payment);
+  // A mandate link may carry a takeover: its new mandate becomes the one the subscriptions charge. The
+  // takeovers module (above links) fulfils it through its hook; with none registered this throws.
+  if (link.type === 'mandate') await ctx.linkFulfilments.fulfil(trx, link, payment);
   if (subscriptionId) await linkFulfilmentsRepository.recordSubscription(trx, link.id, subscriptionId);
   await paymentLinksRepository.update(trx, link, {
     status: 'paid',

@@ -3,11 +3,9 @@ import { ProviderNotFoundError } from '../../providers/errors';
 import type { ProviderMandate } from '../../providers/types';
 import { toDbDateTime } from '../../time';
 import { customersRepository } from '../customers/repository';
-import { activateDraftsOn } from '../subscriptions/activation';
 import { enqueueMandateEvent } from './events';
 import { mandatesRepository, type MandateRow } from './repository';
 import { providerFieldsOf } from './service';
-import { moveWaitingTakeovers } from './takeover';
 
 /** What one refresh found, for the job's summary and the tests. */
 export interface MandateRefresh {
@@ -30,9 +28,9 @@ async function mandateAtProvider(ctx: AppContext, mandate: MandateRow, providerC
 }
 
 /**
- * Asks the provider how one of our mandates stands and records it, with when we asked. Turned
- * valid: takeovers that waited for it move the subscriptions onto it (takeover.ts), and the draft
- * subscriptions on it become active (activation.ts). No longer valid — invalid at
+ * Asks the provider how one of our mandates stands and records it, with when we asked. Valid: what
+ * reacts to a valid mandate runs (ctx.mandateValid, in its phases: takeovers that waited for it move
+ * the subscriptions onto it, then the draft subscriptions on it become active). No longer valid — invalid at
  * the provider, or unknown there — it is marked `invalid` with `revoked_at`: nothing is charged on it
  * any more; each charge of its subscriptions that comes due is `not_charged` and a follow-up of kind
  * `mandate` asks the customer to pay by link (billing's charging). A provider error throws, with the
@@ -68,9 +66,10 @@ export async function refreshMandate(ctx: AppContext, mandate: MandateRow): Prom
   }
   const fields = providerFieldsOf(remote);
   await mandatesRepository.update(ctx.db, mandate, { ...fields, checked_at: now, updated_at: now });
-  // Turned valid: takeovers that waited for it move now (the old mandates are revoked only then). Should the move
-  // fail or the process die after the save, a takeover still waiting brings the mandate back (dueForRefresh).
-  if (remote.status === 'valid') await moveWaitingTakeovers(ctx, { ...mandate, ...fields });
-  const activated = remote.status === 'valid' ? await activateDraftsOn(ctx, mandate) : 0;
-  return { status: remote.status, ended: false, activated };
+  if (remote.status !== 'valid') return { status: remote.status, ended: false, activated: 0 };
+  // Valid: takeovers that waited for it move now (the old mandates are revoked only then), then its drafts become
+  // active (MANDATE_VALID_PHASES). Should a handler fail or the process die after the save, a takeover still
+  // waiting brings the mandate back (dueForRefresh).
+  const changed = await ctx.mandateValid.run({ ...mandate, ...fields });
+  return { status: remote.status, ended: false, activated: changed.drafts };
 }

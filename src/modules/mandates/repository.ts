@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { MandateMethod, MandateStatus } from '../../providers/types';
-import type { SubscriptionStatus } from '../subscriptions/repository';
 import { readRow } from '../../db/hotReads';
 
 export interface MandateRow {
@@ -38,8 +37,13 @@ export type MandateOrigin = 'first_payment' | 'api' | 'import';
 
 const table = (db: Knex) => db<MandateRow>('mandates');
 
-/** Subscriptions that are or will be charged on their mandate. */
-const IN_USE_BY: readonly SubscriptionStatus[] = ['draft', 'active', 'paused'];
+/**
+ * The statuses of a subscription that is or will be charged on its mandate: what mandates need of a
+ * subscription's status, declared here because subscriptions sit above mandates (the same words as
+ * SubscriptionStatus there).
+ */
+export type SubscriptionInUseStatus = 'draft' | 'active' | 'paused';
+const IN_USE_BY: readonly SubscriptionInUseStatus[] = ['draft', 'active', 'paused'];
 
 export const mandatesRepository = {
   insert: (db: Knex, row: MandateRow) => table(db).insert(row),
@@ -103,7 +107,7 @@ export const mandatesRepository = {
     table(db).where({ account_id: accountId, customer_id: customerId }).orderBy('seq'),
 
   /** The subscriptions that are or will be charged on the mandate (draft, active, paused). */
-  subscriptionsUsing: (db: Knex, accountId: string, mandateId: string): Promise<Array<{ id: string; status: SubscriptionStatus }>> =>
+  subscriptionsUsing: (db: Knex, accountId: string, mandateId: string): Promise<Array<{ id: string; status: SubscriptionInUseStatus }>> =>
     db('subscriptions')
       .select('id', 'status')
       .where({ account_id: accountId, provider_mandate_id: mandateId })

@@ -4,7 +4,7 @@ import { AppError, NotFoundError, ValidationError } from '../../errors';
 import { formatNullableDate, todayIn } from '../../time';
 import { daysAfter, parseCalendarDate } from '../../time/calendar';
 import { portalSettingsOf, type PortalAction, type PortalSettings } from '../accounts/portalSettings';
-import { startMandateTakeover } from '../mandates/takeover';
+import { startMandateTakeover } from '../takeovers/service';
 import { cancelSubscription, LIVE, pauseSubscription, resumeSubscription } from '../subscriptions/lifecycle';
 import type { SubscriptionRow } from '../subscriptions/repository';
 import { skipNextCharge } from '../subscriptions/skip';
@@ -120,7 +120,7 @@ export async function skipFromPortal(ctx: AppContext, who: PortalCustomer, id: s
  * Starts a change of payment method: a takeover link (a first payment of 0.01) for the chosen
  * subscription, or every one in use when none is chosen, which sends the customer back to the
  * portal once paid. The takeover remembers it came from the portal, so paying it confirms the
- * change by mail (takeover.ts). Answers the link's id; its page is `/pay/{id}`.
+ * change by mail (takeovers/confirmation.ts). Answers the link's id; its page is `/pay/{id}`.
  */
 export async function changeMethodFromPortal(
   ctx: AppContext,

@@ -3,7 +3,7 @@ import type { CreditNoteRow, InvoiceRow } from '../invoices/repository';
 import type { MandateRow } from '../mandates/repository';
 import type { PaymentRow } from '../payments/repository';
 import type { RefundRow } from '../refunds/repository';
-import type { SubscriptionRow, SubscriptionStatus } from '../subscriptions/repository';
+import type { SubscriptionRow } from '../subscriptions/repository';
 
 /**
  * What the portal reads of one customer. Every query is scoped by the account and the customer of
@@ -17,20 +17,6 @@ export const portalOverviewRepository = {
   /** One subscription, only when it is this customer's of this account. */
   subscriptionOf: (db: Knex, accountId: string, customerId: string, id: string): Promise<SubscriptionRow | undefined> =>
     db<SubscriptionRow>('subscriptions').where({ account_id: accountId, customer_id: customerId, id }).first(),
-
-  /** The customer's subscriptions in these statuses charged on the mandate, by name. */
-  namesOnMandate: async (
-    db: Knex,
-    accountId: string,
-    customerId: string,
-    mandateId: string,
-    statuses: readonly SubscriptionStatus[],
-  ): Promise<string[]> =>
-    db('subscriptions')
-      .where({ account_id: accountId, customer_id: customerId, provider_mandate_id: mandateId })
-      .whereIn('status', [...statuses])
-      .orderBy('seq')
-      .pluck('name'),
 
   /** The customer's mandates by id (only theirs). */
   mandatesOf: (db: Knex, accountId: string, customerId: string): Promise<MandateRow[]> =>

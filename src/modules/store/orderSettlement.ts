@@ -4,8 +4,8 @@ import { toDbDateTime } from '../../time';
 import { followUpsRepository } from '../follow-ups/repository';
 import { ordersRepository } from '../orders/repository';
 import { mandatesRepository } from '../mandates/repository';
-import { moveSubscriptionsTo } from '../mandates/takeover';
-import { accountTakeoverSettingsRepository } from '../mandates/takeoversRepository';
+import { moveSubscriptionsTo } from '../takeovers/service';
+import { accountTakeoverSettingsRepository } from '../takeovers/repository';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import type { PaymentSettlement } from '../payments/settlement';
 import { UNPAID_STATUSES } from '../payments/transitions';
@@ -51,7 +51,7 @@ async function onOrderPaymentSettled(ctx: AppContext, trx: Knex.Transaction, { p
 /**
  * When the merchant allows it (`cli accounts set-takeover --store-checkout on`), the mandate a paid
  * store checkout left becomes the mandate of every subscription of that customer in use, as a
- * takeover link's would (mandates/takeover.ts); the old mandates left unused are revoked.
+ * takeover link's would (takeovers/service.ts); the old mandates left unused are revoked.
  */
 async function takeOverAtCheckout(ctx: AppContext, trx: Knex.Transaction, payment: PaymentRow): Promise<void> {
   if (payment.sequence_type !== 'first' || !payment.customer_id || !payment.provider_mandate_id) return;

@@ -63,6 +63,14 @@ export async function activateDraftIn(
   return true;
 }
 
+/**
+ * Wired at start (bootstrap.ts): a mandate found valid activates the drafts on it, after the takeovers that
+ * waited for it moved theirs (the `drafts` phase of MANDATE_VALID_PHASES); the refresh reports how many.
+ */
+export function registerDraftActivation(ctx: AppContext): void {
+  ctx.mandateValid.on('drafts', (mandate) => activateDraftsOn(ctx, mandate));
+}
+
 /** Activates every draft subscription on a mandate that is now valid; answers how many became active. */
 export async function activateDraftsOn(ctx: AppContext, mandate: { id: string; account_id: string }): Promise<number> {
   const drafts = await subscriptionsRepository.draftsOnMandate(ctx.db, mandate.account_id, mandate.id);

@@ -197,6 +197,20 @@ export const subscriptionsRepository = {
       })
       .orderBy('id')) as SubscriptionRow[],
 
+  /** The customer's subscriptions in these statuses charged on the mandate, by name (a takeover's confirmation names them). */
+  namesOnMandate: async (
+    db: Knex,
+    accountId: string,
+    customerId: string,
+    mandateId: string,
+    statuses: readonly SubscriptionStatus[],
+  ): Promise<string[]> =>
+    db('subscriptions')
+      .where({ account_id: accountId, customer_id: customerId, provider_mandate_id: mandateId })
+      .whereIn('status', [...statuses])
+      .orderBy('seq')
+      .pluck('name'),
+
   /** The draft subscriptions that wait for this mandate. */
   draftsOnMandate: (db: Knex, accountId: string, mandateId: string) =>
     shared.table(db).where({ account_id: accountId, provider_mandate_id: mandateId, status: 'draft' }),

@@ -3,28 +3,13 @@ import { listRoute, readOneRoute } from '../../http/resourceRoutes';
 import { presentSubscriptions } from './presenter';
 import { idParams } from '../../http/resourceRoutes';
 import { createSubscriptionBody, subscriptionListQuery, updateSubscriptionBody } from './requestSchemas';
-import { subscriptionResponse, subscriptionSummaryResponse } from './schemas';
-import { subscriptionSummary } from './summaryService';
+import { subscriptionResponse } from './schemas';
 import { createSubscription, getSubscription, listSubscriptions, updateSubscription } from './service';
 
 const names = { path: '/api/v2/subscriptions', tag: 'Subscriptions', plural: 'subscriptions', item: subscriptionResponse };
 const present = presentSubscriptions;
 
 export const subscriptionRoutes = [
-  defineRoute({
-    methods: ['get'],
-    path: '/api/v2/subscription-summary',
-    operationId: 'getSubscriptionSummary',
-    summary: 'Active and paused subscriptions, monthly recurring revenue and open follow-ups of the account (the store dashboard)',
-    tag: names.tag,
-    status: 200,
-    extension: true,
-    response: subscriptionSummaryResponse,
-    invalidMessage: 'Could not get the subscription summary',
-    async handle({ ctx, account }) {
-      return subscriptionSummary(ctx, account);
-    },
-  }),
   listRoute({
     ...names,
     operationId: 'listSubscriptions',

@@ -48,15 +48,3 @@ export const subscriptionResponse = nestedSubscriptionResponse.extend({ customer
 export type SubscriptionRuleResponse = z.infer<typeof subscriptionRuleResponse>;
 export type NestedSubscriptionResponse = z.infer<typeof nestedSubscriptionResponse>;
 export type SubscriptionResponse = z.infer<typeof subscriptionResponse>;
-
-/** `GET /api/v2/subscription-summary` (extension): the figures of the store's dashboard widget. */
-export const subscriptionSummaryResponse = z.object({
-  active_subscriptions: z.number().int(),
-  paused_subscriptions: z.number().int(),
-  monthly_recurring_revenue: z
-    .string()
-    .describe("active subscriptions' current amount per month: month/n, year/(12n), week×52/(12n), day×365/(12n), rounded half up once"),
-  currency: z.string(),
-  open_follow_ups: z.number().int().describe('follow-ups still pending'),
-});
-export type SubscriptionSummaryResponse = z.infer<typeof subscriptionSummaryResponse>;

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { TAKEOVER_FIRST_AMOUNT } from '../../modules/mandates/takeover';
+import { TAKEOVER_FIRST_AMOUNT } from '../../modules/takeovers/service';
 import {
   cancelFromPortal,
   changeMethodFromPortal,

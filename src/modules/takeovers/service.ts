@@ -12,17 +12,33 @@ import { followUpLinkRow } from '../links/service';
 import { activateDraftIn } from '../subscriptions/activation';
 import { enqueueSubscriptionUpdated } from '../subscriptions/events';
 import { subscriptionsRepository, type SubscriptionStatus } from '../subscriptions/repository';
-import { mandatesRepository, type MandateRow } from './repository';
-import { revokeDueAfterCommit, scheduleRevocationOfUnused } from './revocation';
-import { mandateTakeoversRepository, subscriptionIdsOf, waitingTakeoversRepository, type TakeoverRequester } from './takeoversRepository';
-import { confirmMethodChanged } from '../portal/confirmations';
+import { mandatesRepository, type MandateRow } from '../mandates/repository';
+import { revokeDueAfterCommit, scheduleRevocationOfUnused } from '../mandates/revocation';
+import type { PaymentRow } from '../payments/repository';
+import { confirmMethodChanged } from './confirmation';
+import { mandateTakeoversRepository, subscriptionIdsOf, waitingTakeoversRepository, type TakeoverRequester } from './repository';
 
 /**
  * A new mandate takes over: a `mandate` link whose paid first payment makes a mandate that the
  * customer's subscriptions (the chosen ones, or all in use) are charged on from then on, and the old
  * mandate(s) nobody uses any more are revoked. The portal's "change payment method", a follow-up for
  * a dead mandate and (when the merchant allows it) a new store checkout all go this way.
+ *
+ * A module of its own above mandates, subscriptions and links, which it moves between: they learn of
+ * it through the hooks it registers (registerTakeovers), the paid link's and the valid mandate's.
  */
+
+/**
+ * Wired at start (bootstrap.ts): a paid `mandate` link is fulfilled by its takeover, in the settle
+ * transaction (links' fulfilment, LinkFulfilmentHooks); a mandate found valid first moves the takeovers
+ * that waited for it, before its drafts become active (the `takeovers` phase of MANDATE_VALID_PHASES).
+ */
+export function registerTakeovers(ctx: AppContext): void {
+  ctx.linkFulfilments.on('mandate', async (trx, link, payment) => {
+    await takeOver(ctx, trx, link, payment);
+  });
+  ctx.mandateValid.on('takeovers', (mandate) => moveWaitingTakeovers(ctx, mandate));
+}
 
 /** The first payment only proves the account or card is the payer's: one cent unless told otherwise. */
 export const TAKEOVER_FIRST_AMOUNT: Cents = 1;
@@ -137,12 +153,8 @@ export async function startMandateTakeover(
   return { linkId: link.id, url: `${ctx.config.publicUrl}/pay/${link.id}` };
 }
 
-/** What a takeover reads of the link's paid payment (a payments row, which mandates sit below): who paid, on which mandate. */
-export interface TakeoverPayment {
-  id: string;
-  customer_id: string | null;
-  provider_mandate_id: string | null;
-}
+/** What a takeover reads of the link's paid payment: who paid, on which mandate. */
+export type TakeoverPayment = Pick<PaymentRow, 'id' | 'customer_id' | 'provider_mandate_id'>;
 
 /**
  * The paid link's new mandate takes over, in the settle transaction: each chosen subscription of the
@@ -150,7 +162,7 @@ export interface TakeoverPayment {
  * is valid, and the old mandates left unused are recorded due for revocation, revoked after the
  * commit. Once per link (the takeover row is claimed); a link without a takeover changes nothing.
  */
-export async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: PaymentLinkRow, payment: TakeoverPayment): Promise<number> {
+async function takeOver(ctx: AppContext, trx: Knex.Transaction, link: PaymentLinkRow, payment: TakeoverPayment): Promise<number> {
   const takeover = await mandateTakeoversRepository.find(trx, link.account_id, link.id);
   if (!takeover) return 0;
   const mandate =
@@ -216,7 +228,7 @@ async function waitUntilValid(
  * as it would have when paid (subscription.updated, the store's method_changed, the portal's mail), and
  * the old mandates left unused are revoked after the commit. Answers how many subscriptions moved.
  */
-export async function moveWaitingTakeovers(ctx: AppContext, mandate: MandateRow): Promise<number> {
+async function moveWaitingTakeovers(ctx: AppContext, mandate: MandateRow): Promise<number> {
   if (mandate.status !== 'valid') return 0;
   const waitingRows = await waitingTakeoversRepository.waitingFor(ctx.db, mandate.account_id, mandate.id);
   let moved = 0;
@@ -236,7 +248,7 @@ export async function moveWaitingTakeovers(ctx: AppContext, mandate: MandateRow)
 /**
  * The customer's subscriptions in use (all, or those of `chosen`) move to `mandate`, in the caller's
  * transaction, each with `subscription.updated`; a draft becomes active when the mandate is valid;
- * the old mandates left unused are recorded due and revoked after the commit (revocation.ts).
+ * the old mandates left unused are recorded due and revoked after the commit (mandates/revocation.ts).
  * A mandate still `pending` moves nothing yet: the takeover waits until it is valid (waitUntilValid).
  * Answers how many moved.
  */

@@ -2,8 +2,13 @@ import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { formatCents } from '../../money';
 import { followUpsRepository } from '../follow-ups/repository';
-import { subscriptionsRepository, type RuleInterval, type SubscriptionRuleRow } from './repository';
+import { subscriptionsRepository, type RuleInterval, type SubscriptionRuleRow } from '../subscriptions/repository';
 import type { SubscriptionSummaryResponse } from './schemas';
+
+/*
+ * The account's figures, read across modules (subscriptions and their rules, open follow-ups): a report sits
+ * above what it reads, so that subscriptions need not count follow-ups, which are above them.
+ */
 
 /** How many of each unit a year has: a month is a twelfth of it, a week 52, a day 365 (the contract's figures). */
 const UNITS_PER_YEAR: Record<RuleInterval, bigint> = { day: 365n, week: 52n, month: 12n, year: 1n };
