@@ -1,5 +1,6 @@
 import type { Logger } from './logger';
 import { errorMessage } from './errors';
+import { monotonicMs } from './time/elapsed';
 
 /**
  * Work started after an answer was sent (webhook processing, first delivery attempts). Tracked so
@@ -64,7 +65,7 @@ export class BackgroundTasks {
       this.logger.debug('background lane full; the job takes this task', { lane: lane.name, task: taskName });
       return;
     }
-    const now = Date.now();
+    const now = monotonicMs();
     state.lastArrival = now;
     state.waiting.push({ taskName, task, since: now });
     this.pump(state);
@@ -73,7 +74,7 @@ export class BackgroundTasks {
   private pump(state: LaneState): void {
     const { limit, quietMs, maxDeferMs } = state.options;
     while (state.active < limit && state.waiting.length) {
-      const now = Date.now();
+      const now = monotonicMs();
       const oldest = state.waiting[0] as WaitingTask;
       const quietFor = now - state.lastArrival;
       if (quietFor < quietMs && now - oldest.since < maxDeferMs) {

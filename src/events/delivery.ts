@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { fromDbDateTime, toDbDateTime } from '../time';
+import { fromDbDateTime, msAfter, toDbDateTime } from '../time';
 import { nextAttemptAfterFailure } from '../time/backoff';
 import { postToWebhookUrl, type AttemptResult } from './post';
 import { outboundEventsRepository, type OutboundEventRow } from './repository';
@@ -12,7 +12,7 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 const CLAIM_MS = 60_000;
 
 /** The claim of an event's first attempt, taken when it is written by whoever attempts it right after the commit. */
-export const firstAttemptClaim = (now: Date): string => toDbDateTime(new Date(now.getTime() + CLAIM_MS));
+export const firstAttemptClaim = (now: Date): string => toDbDateTime(msAfter(now, CLAIM_MS));
 
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'dead' | 'skipped';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/connect';
-import { fromDbDateTime, toDbDateTime } from '../time';
+import { fromDbDateTime, msAfter, toDbDateTime } from '../time';
 import { accountOf } from './auth';
 import { ConflictError, ValidationError, errorMessage } from '../errors';
 import { idempotencyKeysRepository, type HeldKey } from './idempotencyRepository';
@@ -104,7 +104,7 @@ type Claim = { kind: 'claimed'; row: HeldKey } | { kind: 'replay'; status: numbe
 
 const newLockToken = () => randomBytes(16).toString('hex');
 
-const later = (now: Date, ms: number) => toDbDateTime(new Date(now.getTime() + ms));
+const later = (now: Date, ms: number) => toDbDateTime(msAfter(now, ms));
 
 /**
  * Takes the key for this request, or tells what its holder answered. Throws 409 / 422 when it cannot.

@@ -1,6 +1,7 @@
 import { accountsRepository } from '../modules/accounts/repository';
 import { runStoredAudit } from '../modules/audit/service';
 import type { Job } from './types';
+import { msBefore } from '../time';
 
 /** What the daily run reads: the last five weeks (a monthly period and its retries); `cli audit` reads all of it. */
 const DAILY_WINDOW_MS = 35 * 24 * 60 * 60 * 1000;
@@ -18,7 +19,7 @@ export const auditLedgerJob: Job = {
   async run(ctx, signal) {
     let processed = 0;
     let failed = 0;
-    const since = new Date(ctx.clock.now().getTime() - DAILY_WINDOW_MS);
+    const since = msBefore(ctx.clock.now(), DAILY_WINDOW_MS);
     for (const account of await accountsRepository.list(ctx.db)) {
       if (signal.aborted) break;
       const { report } = await runStoredAudit(ctx, account, { since, via: 'job' });

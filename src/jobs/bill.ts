@@ -3,7 +3,7 @@ import { chargesRepository } from '../modules/subscriptions/chargesRepository';
 import { runBilling } from '../modules/billing/run';
 import { RUN_SILENT_MS } from '../modules/billing/runs';
 import { billingRunsRepository } from '../modules/billing/runsRepository';
-import { calendarDateIn, todayIn, toDbDateTime } from '../time';
+import { calendarDateIn, msBefore, todayIn, toDbDateTime } from '../time';
 import { lastFiring } from './cronFirings';
 import type { CatchingUpJob } from './scheduler';
 
@@ -22,7 +22,7 @@ export async function billingRunMissed(ctx: AppContext): Promise<boolean> {
   const covered = await billingRunsRepository.coveredSince(ctx.db, {
     since: toDbDateTime(fired),
     date: calendarDateIn(fired, ctx.config.APP_TIMEZONE),
-    aliveSince: toDbDateTime(new Date(now.getTime() - RUN_SILENT_MS)),
+    aliveSince: toDbDateTime(msBefore(now, RUN_SILENT_MS)),
   });
   return !covered;
 }

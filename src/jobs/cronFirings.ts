@@ -1,5 +1,5 @@
 import { createTask, parse } from 'node-cron';
-import { formatDateTime, fromDbDateTime, instantFromZonedDateTime, toDbDateTime } from '../time';
+import { formatDateTime, fromDbDateTime, instantAtEpochMs, instantFromZonedDateTime, toDbDateTime } from '../time';
 
 const MINUTE_MS = 60 * 1000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -30,7 +30,7 @@ export function lastFiring(expression: string, timeZone: string, now: Date): Dat
     // repeated hour reads later than now on the wall, yet lies before it.
     const start = Math.floor(wallNow / MINUTE_MS) * MINUTE_MS + HOUR_MS;
     for (let minute = start; minute >= wallNow - LOOKBACK_MS; minute -= MINUTE_MS) {
-      const wall = new Date(minute + lastSecond * 1000);
+      const wall = instantAtEpochMs(minute + lastSecond * 1000);
       if (!mayMatch(wall) || !matcher.match(wall)) continue;
       const fired = instantFromZonedDateTime(toDbDateTime(wall), timeZone);
       if (fired && fired.getTime() <= now.getTime()) return fired;

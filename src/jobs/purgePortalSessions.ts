@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { portalSessionsRepository } from '../modules/portal/sessionsRepository';
 import { portalTokensRepository } from '../modules/portal/tokensRepository';
-import { toDbDateTime } from '../time';
+import { msBefore, toDbDateTime } from '../time';
 import type { Job } from './types';
 
 const BATCH_SIZE = 500;
@@ -30,7 +30,7 @@ async function purge(db: Knex, rows: ExpiringRows, cutoff: string, signal: Abort
  * keeps the tables from growing with every log-in.
  */
 export async function purgeExpiredPortalSessions(db: Knex, now: Date, signal: AbortSignal, batchSize = BATCH_SIZE): Promise<number> {
-  const cutoff = toDbDateTime(new Date(now.getTime() - KEPT_AFTER_EXPIRY_MS));
+  const cutoff = toDbDateTime(msBefore(now, KEPT_AFTER_EXPIRY_MS));
   const tokens = await purge(db, portalTokensRepository, cutoff, signal, batchSize);
   return tokens + (await purge(db, portalSessionsRepository, cutoff, signal, batchSize));
 }

@@ -4,7 +4,7 @@ import { recheckRejected, rejectedToRecheck } from '../modules/payments/rejected
 import { givenUpCallsToReconcile } from '../modules/payments/webhookCalls';
 import { refundsRepository } from '../modules/refunds/repository';
 import { reconcileRefund, REFUND_RECHECK_AFTER_MS } from '../modules/refunds/reconciliation';
-import { toDbDateTime } from '../time';
+import { msBefore, toDbDateTime } from '../time';
 import type { Job, JobResult } from './types';
 import { errorMessage } from '../errors';
 
@@ -62,7 +62,7 @@ export async function reconcilePayments(ctx: AppContext, signal: AbortSignal, ba
     });
   }
   // Refunds still under way that no webhook settled: their payments are asked about (a few per run).
-  const recheckBefore = toDbDateTime(new Date(ctx.clock.now().getTime() - REFUND_RECHECK_AFTER_MS));
+  const recheckBefore = toDbDateTime(msBefore(ctx.clock.now(), REFUND_RECHECK_AFTER_MS));
   for (const refund of await refundsRepository.unsettled(ctx.db, recheckBefore, Math.ceil(batchSize / 10))) {
     if (signal.aborted) return result;
     fetched.add(`${refund.account_id} ${refund.payment_id}`);

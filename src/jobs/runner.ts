@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { holdLease } from './lease';
 import type { Job, JobResult } from './types';
 import { errorMessage } from '../errors';
+import { stopwatch } from '../time/elapsed';
 
 export type JobRun =
   | { outcome: 'ran'; result: JobResult; durationMs: number }
@@ -35,18 +36,18 @@ async function runUnderLease(ctx: AppContext, job: Job, owner: string, options: 
     ctx.logger.debug('job skipped: its lease is held elsewhere', { job: job.name });
     return { outcome: 'skipped' };
   }
-  const started = Date.now();
+  const timer = stopwatch();
   ctx.logger.debug('job started', { job: job.name, owner });
   const signal = options.signal ? AbortSignal.any([lease.signal, options.signal]) : lease.signal;
   let run: JobRun;
   try {
     const result = await job.run(ctx, signal);
-    run = { outcome: 'ran', result, durationMs: Date.now() - started };
+    run = { outcome: 'ran', result, durationMs: timer.elapsedMs() };
     // Jobs tick every few seconds to minutes; only runs that did something are worth an info line.
     const level = result.processed || result.failed ? 'info' : 'debug';
     ctx.logger.log(level, 'job finished', { job: job.name, ...result, durationMs: run.durationMs, aborted: signal.aborted });
   } catch (error) {
-    run = { outcome: 'failed', error: errorMessage(error), durationMs: Date.now() - started };
+    run = { outcome: 'failed', error: errorMessage(error), durationMs: timer.elapsedMs() };
     ctx.logger.error('job failed', {
       job: job.name,
       error: run.error,
@@ -65,10 +66,10 @@ async function runUnderLease(ctx: AppContext, job: Job, owner: string, options: 
 
 /** A job that shares its own work between instances runs everywhere at once, without the lease. */
 async function runShared(ctx: AppContext, job: Job, signal: AbortSignal): Promise<JobRun> {
-  const started = Date.now();
+  const timer = stopwatch();
   try {
     const result = await job.run(ctx, signal);
-    const durationMs = Date.now() - started;
+    const durationMs = timer.elapsedMs();
     ctx.logger.log(result.processed || result.failed ? 'info' : 'debug', 'job finished', {
       job: job.name,
       ...result,
@@ -77,7 +78,7 @@ async function runShared(ctx: AppContext, job: Job, signal: AbortSignal): Promis
     });
     return { outcome: 'ran', result, durationMs };
   } catch (error) {
-    const durationMs = Date.now() - started;
+    const durationMs = timer.elapsedMs();
     ctx.logger.error('job failed', {
       job: job.name,
       error: errorMessage(error),

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { Gauge, type Registry } from 'prom-client';
-import { calendarDateIn, fromDbDateTime, instantFromZonedDateTime, toDbDateTime, type Clock } from '../time';
+import { calendarDateIn, fromDbDateTime, instantFromZonedDateTime, msBefore, toDbDateTime, type Clock } from '../time';
 import { backlogRepository } from './backlogRepository';
 
 /** What the gauges need besides the database: the time, and the zone billing's days are in. */
@@ -116,7 +116,7 @@ export function registerBacklogGauges(registry: Registry, source: BacklogSource)
     help: "Broken ledger invariants in each account's latest audit report of the last 8 days, added up (alert when above 0)",
     registers: [registry],
     async collect() {
-      this.set(await backlogRepository.auditViolations(db, toDbDateTime(new Date(clock.now().getTime() - 8 * 24 * 60 * 60 * 1000))));
+      this.set(await backlogRepository.auditViolations(db, toDbDateTime(msBefore(clock.now(), 8 * 24 * 60 * 60 * 1000))));
     },
   });
 }

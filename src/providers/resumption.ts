@@ -1,5 +1,6 @@
 import { adapterNamed, type PaymentProvider } from './index';
 import { ProviderCredentialsError, ProviderOutageError, outcomeIsUnknown } from './errors';
+import { msAfter } from '../time';
 
 /**
  * When a creation at the provider (a payment, a customer, a refund) that did not settle is tried
@@ -44,7 +45,7 @@ export function nextResumeAt(now: Date, attempts: number, cause: unknown): Date 
   const backoff = Math.min(FIRST_DELAY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_DELAY_MS);
   const rateLimited = cause instanceof ProviderOutageError && !cause.mayHaveReachedProvider;
   const asked = rateLimited ? cause.retryAfterSeconds * 1000 : 0;
-  return new Date(now.getTime() + Math.max(backoff, asked));
+  return msAfter(now, Math.max(backoff, asked));
 }
 
 /** How one kind of object is made at the provider, for createOrRecover. */

@@ -73,3 +73,11 @@ export function daysAfter(date: string, days: number): string {
   if (!parsed) throw new Error(`Not a calendar date: ${date}`);
   return formatCalendarDate(addDays(parsed, days));
 }
+
+/**
+ * A `YYYY-MM-DD` as its UTC midnight, only to hand to Intl.DateTimeFormat with `timeZone: 'UTC'` for
+ * a date written out in words ("1 May 2024"); not an instant anything happens at.
+ */
+export function utcMidnightOf(date: string): Date {
+  return new Date(`${date}T00:00:00Z`);
+}

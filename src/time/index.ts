@@ -10,6 +10,29 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** The instant `ms` milliseconds after `date` (a time the clock gave, or one stored or received). */
+export function msAfter(date: Date, ms: number): Date {
+  return new Date(date.getTime() + ms);
+}
+
+/** The instant `ms` milliseconds before `date` (a time the clock gave, or one stored or received). */
+export function msBefore(date: Date, ms: number): Date {
+  return new Date(date.getTime() - ms);
+}
+
+/** An ISO 8601 time a provider or a store sent (`2024-05-01T10:00:00+00:00`), as an instant. */
+export function dateFromIso(text: string): Date {
+  return new Date(text);
+}
+
+/**
+ * An instant from ms since 1970 that the code worked out itself (a wall-clock minute walked back one at a
+ * time, 1970 itself as "since the beginning"). Never the current time: that comes from the clock.
+ */
+export function instantAtEpochMs(ms: number): Date {
+  return new Date(ms);
+}
+
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** A Date as the UTC `YYYY-MM-DD HH:MM:SS` string we store. */

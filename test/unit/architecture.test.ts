@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 
 /**
  * Routes stay thin (validate, call one service function, present): a routes.ts (or …Routes.ts) may
@@ -632,5 +633,64 @@ describe('error messages', () => {
   it('When the pattern is tried, then it finds the inline copy and not the helper call', () => {
     expect(INLINE_ERROR_MESSAGE.test('error: cause instanceof Error ? cause.message : String(cause),')).toBe(true);
     expect(INLINE_ERROR_MESSAGE.test('error: errorMessage(cause),')).toBe(false);
+  });
+});
+
+/*
+ * Two kinds of time (docs/architecture.md): a business date or time comes from the account's clock (ctx.clock,
+ * or the `now` handed down from it), elapsed time from the monotonic timer in src/time/elapsed.ts. Only
+ * src/time reads the real clock, so no other file calls Date.now() or constructs a Date with `new Date`.
+ * Read from the syntax tree: a comment or a string that names them does not count.
+ */
+const READING_THE_CLOCK_ELSEWHERE = new Set<string>([]);
+
+/** Lines (1-based) where the source calls Date.now() or constructs a Date. */
+function clockReadLines(source: string): number[] {
+  const file = ts.createSourceFile('sample.ts', source, ts.ScriptTarget.ES2022, true);
+  const lines: number[] = [];
+  const isDate = (node: ts.Node) => ts.isIdentifier(node) && node.text === 'Date';
+  const visit = (node: ts.Node) => {
+    const constructsDate = ts.isNewExpression(node) && isDate(node.expression);
+    const callsDateNow =
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      isDate(node.expression.expression) &&
+      node.expression.name.text === 'now';
+    if (constructsDate || callsDateNow) lines.push(file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return lines;
+}
+
+describe('time', () => {
+  it('When a file is read for clock reads, then Date.now() and new Date count, and comments, strings and Date.UTC do not', () => {
+    const source = [
+      '// new Date() and Date.now() in a line comment',
+      '/* new Date(0) in a block comment */',
+      "const text = 'Date.now() and new Date( in a string';",
+      'const started = Date.now();',
+      'const at = new Date(started + 1000);',
+      'const day = Date.UTC(2024, 0, 1);',
+      'const same = new Date;',
+      'const parsed = Date.parse(text);',
+    ].join('\n');
+    expect(clockReadLines(source)).toEqual([4, 5, 7]);
+  });
+
+  it('When every file of src outside src/time is read, then none calls Date.now() or new Date', () => {
+    const reading = sourceFiles(SRC_DIR)
+      .filter((file) => !file.startsWith(path.join(SRC_DIR, 'time') + path.sep))
+      .map((file) => path.relative(SRC_DIR, file))
+      .filter((relative) => !READING_THE_CLOCK_ELSEWHERE.has(relative))
+      .flatMap((relative) => clockReadLines(readFileSync(path.join(SRC_DIR, relative), 'utf8')).map((line) => `${relative}:${line}`));
+    expect(reading).toEqual([]);
+  });
+
+  it('When the list of exceptions is read, then each still reads the clock (a file that stopped is taken off)', () => {
+    const stale = [...READING_THE_CLOCK_ELSEWHERE].filter(
+      (relative) => clockReadLines(readFileSync(path.join(SRC_DIR, relative), 'utf8')).length === 0,
+    );
+    expect(stale).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import type { BookkeepingConnectInput } from '../adapter';
 import { BookkeepingRefusal } from '../types';
 import { MoneybirdClient, MoneybirdError } from './client';
 import { moneybirdRepository } from './repository';
+import { monotonicMs } from '../../time/elapsed';
 
 export interface MoneybirdConnection {
   accountId: string;
@@ -111,10 +112,10 @@ export async function unknownStyleFields(
   if (!connection) return [];
   const key = `${accountId}:${connection.administrationId}`;
   let cached = styleCache.get(key);
-  if (!cached || Date.now() - cached.at > STYLE_CACHE_MS) {
+  if (!cached || monotonicMs() - cached.at > STYLE_CACHE_MS) {
     const [workflows, docstyles] = await Promise.all([connection.client.workflows(), connection.client.documentStyles()]);
     cached = {
-      at: Date.now(),
+      at: monotonicMs(),
       workflows: new Set(workflows.filter((workflow) => workflow.type !== 'EstimateWorkflow').map((workflow) => String(workflow.id))),
       docstyles: new Set(docstyles.map((style) => String(style.id))),
     };

@@ -1,5 +1,6 @@
 import type { Logger } from '../../logger';
 import { errorMessage } from '../../errors';
+import { monotonicMs } from '../../time/elapsed';
 
 /**
  * Where requests are counted per key and fixed window: API tokens per minute, the portal's log-in
@@ -69,9 +70,10 @@ export async function redisCounter(url: string, logger: Logger): Promise<RateLim
   // Loaded only when REDIS_URL is set: an instance without Redis does not carry the client.
   const { createClient } = await import('redis');
   const client = createClient({ url, socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(retries * 200, 5_000) } });
-  let lastWarning = 0;
+  // No warning yet: the first failure is always logged (a monotonic reading may be under a minute at start).
+  let lastWarning = Number.NEGATIVE_INFINITY;
   const warn = (error: unknown) => {
-    const now = Date.now();
+    const now = monotonicMs();
     if (now - lastWarning < 60_000) return;
     lastWarning = now;
     logger.error('rate limit counter (Redis) unavailable; requests are served without a limit', {

@@ -1,3 +1,4 @@
+import { monotonicMs } from '../../time/elapsed';
 /**
  * A per-store request budget: at most `concurrency` requests in flight and at most `perSecond`
  * started per second, so a sync never floods a small shop on shared hosting.
@@ -26,7 +27,7 @@ export class RequestBudget {
     if (this.inFlight >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.inFlight += 1;
     // Spread starts evenly: each request starts at least 1/perSecond after the previous one.
-    const now = Date.now();
+    const now = monotonicMs();
     const start = Math.max(now, this.nextStart);
     this.nextStart = start + 1000 / this.perSecond;
     if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));

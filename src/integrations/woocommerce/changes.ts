@@ -6,13 +6,16 @@ import { mapOrder, SYNCED_ORDER_STATUSES } from './orderMapping';
 import { wooOrder, wooProduct, type WooOrder, type WooProduct } from './schemas';
 import { productsOfAll } from './variations';
 import { errorMessage } from '../../errors';
+import { dateFromIso, msBefore } from '../../time';
 
 /** Changes a store makes around a sync's cursor can be committed late: read again this far back. */
 export const CURSOR_OVERLAP_MS = 5 * 60 * 1000;
 
 /** The cursor minus the overlap, as wc/v3 takes it (`Y-m-dTH:i:s`, GMT with dates_are_gmt). */
 export function modifiedAfter(cursor: string): string {
-  return new Date(Date.parse(`${cursor}Z`) - CURSOR_OVERLAP_MS).toISOString().slice(0, 19);
+  return msBefore(dateFromIso(`${cursor}Z`), CURSOR_OVERLAP_MS)
+    .toISOString()
+    .slice(0, 19);
 }
 
 /** What differs between listing products and orders; the rest is one procedure. */

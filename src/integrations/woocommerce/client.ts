@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { checkedLookup, isPublicAddress } from '../../net/publicAddress';
 import { RequestBudget } from './budget';
 import { ShopApiError } from '../errors';
+import { wallClockMsForServerDates } from '../../time/elapsed';
 
 export interface WooCredentials {
   /** The store's address, e.g. https://shop.example (WordPress root, not /wp-json). */
@@ -66,7 +67,7 @@ function retryAfterMs(header: string | undefined): number | null {
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? null : Math.max(0, date - wallClockMsForServerDates());
 }
 
 /** Maps a failed call to what the merchant can act on. */

@@ -1,10 +1,11 @@
 import type { PageLocale } from '../../i18n/locales';
 import { escapeHtml, mailLayout, type RenderedMail } from './layout';
+import { utcMidnightOf } from '../../time/calendar';
 
 /** A day (Y-m-d) as people write it in each language: `31 December 2026`, `31 december 2026`. */
 export const mailDate = (locale: PageLocale, ymd: string) =>
   new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${ymd.slice(0, 10)}T00:00:00Z`),
+    utcMidnightOf(ymd.slice(0, 10)),
   );
 
 /** The link as a button, inline: mail clients drop style sheets. */

@@ -1,6 +1,7 @@
 import { formatMoneyFor } from '../../money/forLocale';
 import type { PageLocale } from '../../i18n/locales';
 import { escapeHtml, mailLayout, type RenderedMail } from './layout';
+import { utcMidnightOf } from '../../time/calendar';
 
 /** What the reminder of an open payment link says. */
 export interface LinkReminderData {
@@ -25,7 +26,7 @@ interface Words {
 
 /** Dates as people write them in each language. */
 const dateIn = (locale: PageLocale, ymd: string) =>
-  new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${ymd}T00:00:00Z`));
+  new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utcMidnightOf(ymd));
 
 const WORDS: Record<PageLocale, Words> = {
   en: {

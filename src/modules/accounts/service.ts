@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Account } from './account';
 import { newId, randomBase62 } from '../../ids';
 import { NO_PROVIDER_SETTINGS } from '../../providers/settings';
-import { toDbDateTime, type Clock } from '../../time';
+import { msBefore, toDbDateTime, type Clock } from '../../time';
 import { accountsRepository, apiTokensRepository, type AccountRow } from './repository';
 import { generateToken, hashToken, looksLikeToken, TOKEN_DISPLAY_LENGTH } from './tokens';
 
@@ -119,7 +119,7 @@ export async function authenticateToken(db: Knex, clock: Clock, token: string): 
   const found = await apiTokensRepository.findActiveByHash(db, hashToken(token));
   if (!found) return null;
   const now = clock.now();
-  const minuteAgo = toDbDateTime(new Date(now.getTime() - 60_000));
+  const minuteAgo = toDbDateTime(msBefore(now, 60_000));
   if (found.last_used_at === null || found.last_used_at < minuteAgo) {
     await apiTokensRepository.touch(db, found.token_id, toDbDateTime(now), minuteAgo);
   }

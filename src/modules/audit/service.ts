@@ -4,7 +4,7 @@ import { PROVIDER_SUBSCRIPTIONS_IMPORT } from '../../providers';
 import { ProviderNotFoundError } from '../../providers/errors';
 import type { PaymentProvider, ProviderPayment } from '../../providers/types';
 import { addDays, addMonths, formatCalendarDate, parseCalendarDate } from '../../time/calendar';
-import { calendarDateIn, formatDate, fromDbDateTime, instantFromZonedDateTime, toDbDateTime } from '../../time';
+import { calendarDateIn, formatDate, fromDbDateTime, instantAtEpochMs, instantFromZonedDateTime, msBefore, toDbDateTime } from '../../time';
 import { NotFoundError, errorMessage } from '../../errors';
 import { newId } from '../../ids';
 import { enqueueAccountEvent } from '../../events/events';
@@ -133,7 +133,7 @@ export async function auditAccount(ctx: AppContext, account: { id: string; name:
 async function checkProviderPayments(books: Books, findings: Findings): Promise<void> {
   const byReference = new Map<string, ProviderPayment[]>();
   let cursor: string | undefined;
-  const since = books.scope.since ? fromDbDateTime(books.scope.since) : new Date(0);
+  const since = books.scope.since ? fromDbDateTime(books.scope.since) : instantAtEpochMs(0);
   do {
     const page = await books.provider.listPayments(since, cursor);
     for (const payment of page.payments) {
@@ -780,7 +780,7 @@ export async function runStoredAudit(
  * answered instead of starting a second (the provider's history is read once at a time).
  */
 export async function requestAudit(ctx: AppContext, account: { id: string; name: string }, since: Date | null): Promise<AuditReportRow> {
-  const after = toDbDateTime(new Date(ctx.clock.now().getTime() - RUN_LOST_AFTER_MS));
+  const after = toDbDateTime(msBefore(ctx.clock.now(), RUN_LOST_AFTER_MS));
   const running = await auditRepository.reports.running(ctx.db, account.id, after);
   if (running) return running;
   const row = await startRun(ctx, account, { since, via: 'api' });

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { committed, retryDeadlocks } from '../../db/deadlocks';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
-import { formatDate, formatNullableDate, toDbDateTime } from '../../time';
+import { formatDate, formatNullableDate, msAfter, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { openFollowUp } from '../follow-ups/opening';
@@ -255,7 +255,7 @@ export async function makeCharge(ctx: AppContext, accounts: AccountCache, charge
     const kept = await paymentsRepository.findByOriginKey(ctx.db, charge.account_id, chargeOriginKey(charge));
     if (kept?.status === 'rejected') return notCharged(ctx, charge, subscription, kept.failure_reason ?? errorMessage(error), kept.id);
     // Kept `creating` (an answer lost, a rate limit): tried again, not before the payment's own next attempt.
-    const retryAt = laterOf(toDbDateTime(new Date(ctx.clock.now().getTime() + CHARGE_RETRY_AFTER_MS)), kept?.next_attempt_at ?? null);
+    const retryAt = laterOf(toDbDateTime(msAfter(ctx.clock.now(), CHARGE_RETRY_AFTER_MS)), kept?.next_attempt_at ?? null);
     await retryDeadlocks(() => chargesRepository.postpone(ctx.db, charge, { retryAt, error: errorMessage(error), now }));
     if (error instanceof CreationOutcomeUnknownError) return 'unknown';
     ctx.logger.error('subscription charge failed; it is tried again', {

@@ -1,12 +1,13 @@
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
-import { toDbDateTime } from '../../time';
+import { msAfter, toDbDateTime } from '../../time';
 import { chargesRepository } from '../subscriptions/chargesRepository';
 import { AccountCache, makeCharge, type ChargeOutcome } from './charging';
 import { applyDueStateChanges } from '../subscriptions/lifecycle';
 import { planDueCharges } from '../subscriptions/planning';
 import { recordedRun } from './runs';
 import { errorMessage } from '../../errors';
+import { stopwatch } from '../../time/elapsed';
 
 /** Charges one worker claims at a time: small, so instances share a run's work evenly. */
 const CLAIM_BATCH = 4;
@@ -51,7 +52,7 @@ export function runBilling(ctx: AppContext, date: string, signal?: AbortSignal):
 }
 
 async function billingPass(ctx: AppContext, date: string, signal?: AbortSignal): Promise<BillingSummary> {
-  const started = Date.now();
+  const timer = stopwatch();
   const { cancelled, resumed } = await applyDueStateChanges(ctx, date);
   // Charging starts while planning still writes rows: the first charges go out at once, and a run
   // takes about as long as the slower of the two instead of both one after the other.
@@ -69,7 +70,7 @@ async function billingPass(ctx: AppContext, date: string, signal?: AbortSignal):
       const claimed = await chargesRepository.claim(ctx.db, {
         date,
         now: toDbDateTime(now),
-        until: toDbDateTime(new Date(now.getTime() + CLAIM_MS)),
+        until: toDbDateTime(msAfter(now, CLAIM_MS)),
         token: newId('clm'),
         limit: CLAIM_BATCH,
       });
@@ -107,6 +108,6 @@ async function billingPass(ctx: AppContext, date: string, signal?: AbortSignal):
     cancelled,
     resumed,
   };
-  ctx.logger.info('billing run finished', { ...summary, durationMs: Date.now() - started });
+  ctx.logger.info('billing run finished', { ...summary, durationMs: timer.elapsedMs() });
   return summary;
 }

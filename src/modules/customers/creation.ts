@@ -2,7 +2,7 @@ import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { CreationOutcomeUnknownError } from '../../providers/errors';
 import type { PaymentProvider, ProviderCustomerInput } from '../../providers/types';
-import { fromDbDateTime, toDbDateTime } from '../../time';
+import { fromDbDateTime, msAfter, msBefore, toDbDateTime } from '../../time';
 import { createOrRecover, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from '../../providers/resumption';
 import { customersRepository, type CustomerRow } from './repository';
 
@@ -23,7 +23,7 @@ export function providerCustomerFrom(row: CustomerRow): ProviderCustomerInput {
 export const providerCustomerKeyOf = (row: Pick<CustomerRow, 'id'>) => `customer-${row.id}`;
 
 /** When the finishing job takes up a new row that nobody confirmed (a crash between our row and the provider). */
-export const firstResumeAfter = (now: Date) => toDbDateTime(new Date(now.getTime() + FIRST_RESUME_AFTER_MS));
+export const firstResumeAfter = (now: Date) => toDbDateTime(msAfter(now, FIRST_RESUME_AFTER_MS));
 
 /** Records the provider's id on a row still waiting for it; a concurrent resume may have done so first. */
 async function recordProviderCustomer(ctx: AppContext, row: CustomerRow, providerCustomerId: string): Promise<CustomerRow> {
@@ -54,7 +54,7 @@ async function lookUp(ctx: AppContext, provider: PaymentProvider, row: CustomerR
   try {
     return await provider.findCustomerByReference({
       reference: row.id,
-      createdAfter: new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS),
+      createdAfter: msBefore(fromDbDateTime(row.created_at), LOOKUP_MARGIN_MS),
     });
   } catch (error) {
     throw await keepForLater(ctx, row, error);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
-import { toDbDateTime } from '../../time';
+import { msBefore, toDbDateTime } from '../../time';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { accountsRepository } from '../accounts/repository';
 import { refundsRepository, type RefundRow } from '../refunds/repository';
@@ -98,7 +98,7 @@ export function registerDoublePaymentFollowUps(ctx: AppContext): void {
  * later made of the two gets it. Answers how many were opened.
  */
 export async function openMissedDoublePayments(ctx: AppContext): Promise<number> {
-  const since = toDbDateTime(new Date(ctx.clock.now().getTime() - RECHECK_WINDOW_MS));
+  const since = toDbDateTime(msBefore(ctx.clock.now(), RECHECK_WINDOW_MS));
   const pairs = await paymentsRepository.paidTwiceWithoutFollowUp(ctx.db, since);
   let opened = 0;
   for (const pair of pairs) {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { ProviderRejectedError } from '../../providers/errors';
-import { toDbDateTime } from '../../time';
+import { msBefore, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { resumePayment } from '../payments/pipeline';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
@@ -82,7 +82,7 @@ export function cancelFollowUpPayments(ctx: AppContext, account: Account, follow
  * refuses to cancel is asked again each run until it settles or the two days are over.
  */
 export async function cancelLeftoverPayments(ctx: AppContext): Promise<number> {
-  const since = toDbDateTime(new Date(ctx.clock.now().getTime() - LEFTOVER_WINDOW_MS));
+  const since = toDbDateTime(msBefore(ctx.clock.now(), LEFTOVER_WINDOW_MS));
   // A link's payments only when the link was withdrawn (settled by hand, or deleted): an expired link's late payment is the payer's.
   const payments = await paymentsRepository.ofFollowUpsResolvedSince(ctx.db, since, CANCELLABLE);
   for (const payment of payments) {

@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
 import { doublingDelay } from '../../time/backoff';
-import { toDbDateTime, type Clock } from '../../time';
+import { msAfter, toDbDateTime, type Clock } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { subscriptionsRepository } from '../subscriptions/repository';
@@ -232,7 +232,7 @@ async function attempt(ctx: AppContext, row: BookkeepingOutboxRow, systems: Open
     if (retryable && attempts < MAX_ATTEMPTS) {
       const delay = backoffSeconds(attempts, error instanceof BookkeepingCallError ? error.retryAfterSeconds : null);
       await finish(
-        { last_error: message, next_attempt_at: toDbDateTime(new Date(now.getTime() + delay * 1000)) },
+        { last_error: message, next_attempt_at: toDbDateTime(msAfter(now, delay * 1000)) },
         { bookkeeping_error: `${message} (retrying)` },
       );
       ctx.logger.warn('bookkeeping document not sent, retrying', {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { enqueueAccountEvent } from '../../events/events';
-import { toDbDateTime } from '../../time';
+import { msAfter, toDbDateTime } from '../../time';
 import { paymentsRepository } from '../payments/repository';
 import { chargesRepository } from '../subscriptions/chargesRepository';
 import { creditInvoice } from './credits';
@@ -86,7 +86,7 @@ async function recordFailure(ctx: AppContext, owed: OwedInvoiceRow, error: unkno
   const now = ctx.clock.now();
   await owedInvoicesRepository.recordFailure(ctx.db, owed.id, {
     attempts,
-    next_attempt_at: toDbDateTime(new Date(now.getTime() + retryDelayMs(attempts))),
+    next_attempt_at: toDbDateTime(msAfter(now, retryDelayMs(attempts))),
     last_error: reason,
     updated_at: toDbDateTime(now),
   });

@@ -5,12 +5,13 @@ import { invoicesRepository } from './repository';
 import type { PageLocale } from '../../i18n/locales';
 import { LABELS, type Labels } from './pdfStrings';
 import type { InvoiceDocument, LinePeriod, Party } from './document';
+import { utcMidnightOf } from '../../time/calendar';
 
 const money = (cents: number, currency: string, locale: PageLocale) =>
   new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100).replace(/\u00a0|\u202f/g, ' ');
 
 const dateText = (date: string, locale: PageLocale) =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(utcMidnightOf(date));
 
 const rateText = (rate: string | null, locale: PageLocale) => (rate === null ? '0' : Number(rate).toLocaleString(locale));
 

@@ -8,7 +8,7 @@ import { WITHOUT_IDEMPOTENCY_KEY, writeRemembered, type IdempotencyScope } from 
 import { newId } from '../../ids';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
 import type { PaymentProvider, ProviderPayment, ProviderPaymentInput } from '../../providers/types';
-import { fromDbDateTime, toDbDateTime } from '../../time';
+import { fromDbDateTime, msAfter, msBefore, toDbDateTime } from '../../time';
 import { providerWebhookUrl } from '../../providers/webhookUrl';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { createOrRecover, FIRST_RESUME_AFTER_MS, LOOKUP_MARGIN_MS, nextResumeAt, pastKeyWindow } from '../../providers/resumption';
@@ -132,7 +132,7 @@ function rowFrom(account: Account, request: PaymentRequest, now: string): Paymen
     failure_reason: null,
     failure_code: null,
     paid_at: null,
-    next_attempt_at: toDbDateTime(new Date(fromDbDateTime(now).getTime() + FIRST_RESUME_AFTER_MS)),
+    next_attempt_at: toDbDateTime(msAfter(fromDbDateTime(now), FIRST_RESUME_AFTER_MS)),
     create_attempts: 0,
     created_at: now,
     updated_at: now,
@@ -178,7 +178,7 @@ async function keepForLater(ctx: AppContext, row: PaymentRow, cause: unknown): P
 
 /** The payment an earlier attempt may have made, found by our id in its metadata; a failed look-up keeps the row. */
 async function lookUp(ctx: AppContext, provider: PaymentProvider, row: PaymentRow): Promise<ProviderPayment | null> {
-  const createdAfter = new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS);
+  const createdAfter = msBefore(fromDbDateTime(row.created_at), LOOKUP_MARGIN_MS);
   try {
     return await provider.findPaymentByReference({ reference: row.id, customerId: row.provider_customer_id, createdAfter });
   } catch (error) {

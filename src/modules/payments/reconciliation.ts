@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import { adapterOfAccount } from '../../providers';
 import type { PaymentExpiry } from '../../providers/adapter';
-import { toDbDateTime } from '../../time';
+import { msAfter, msBefore, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { markReconciled, reconcileAgainAt, type GivenUpCall } from './webhookCalls';
@@ -34,7 +34,7 @@ export type PaymentDueForReconciliation = Pick<PaymentRow, 'id' | 'account_id' |
  * condition per distinct expiry.
  */
 function expiryCutOffs(now: Date, expiry: PaymentExpiry) {
-  const createdBefore = (after: number) => toDbDateTime(new Date(now.getTime() - after - EXPIRY_MARGIN));
+  const createdBefore = (after: number) => toDbDateTime(msBefore(now, after + EXPIRY_MARGIN));
   const knownMethods = Object.keys(expiry.byMethod);
   const methodsByExpiry = [...new Set(Object.values(expiry.byMethod))].map((after) => ({
     after,
@@ -71,7 +71,7 @@ async function expiryAtProviderOf(ctx: AppContext, accountId: string): Promise<P
  */
 export async function paymentsDueForReconciliation(ctx: AppContext, limit: number): Promise<PaymentDueForReconciliation[]> {
   const now = ctx.clock.now();
-  const untouchedSince = toDbDateTime(new Date(now.getTime() - RECHECK_AFTER));
+  const untouchedSince = toDbDateTime(msBefore(now, RECHECK_AFTER));
   const accounts = await accountsRepository.allIds(ctx.db);
   const due: PaymentDueForReconciliation[] = [];
   for (const accountId of accounts) {
@@ -120,7 +120,7 @@ export async function reconcileGivenUpCall(ctx: AppContext, call: GivenUpCall): 
   try {
     await syncPaymentFromProvider(ctx, call.account_id, call.resource_id);
   } catch (error) {
-    await reconcileAgainAt(ctx, call, new Date(ctx.clock.now().getTime() + RECHECK_AFTER));
+    await reconcileAgainAt(ctx, call, msAfter(ctx.clock.now(), RECHECK_AFTER));
     throw error;
   }
   await markReconciled(ctx, call);

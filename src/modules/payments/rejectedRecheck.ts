@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context';
-import { fromDbDateTime, toDbDateTime } from '../../time';
+import { fromDbDateTime, msAfter, msBefore, toDbDateTime } from '../../time';
 import { paymentsRepository, type PaymentRow } from './repository';
 import { LOOKUP_MARGIN_MS } from '../../providers/resumption';
 import { applyProviderPayment } from './statusChange';
@@ -16,7 +16,7 @@ const RETRY_LOOKUP_AFTER_MS = 60 * 60 * 1000;
 
 /** Marks a payment just given up after an unknown outcome for that one later look-up. */
 export function scheduleRecheck(ctx: AppContext, row: Pick<PaymentRow, 'id' | 'account_id'>): Promise<number> {
-  const at = toDbDateTime(new Date(ctx.clock.now().getTime() + RECHECK_REJECTED_AFTER_MS));
+  const at = toDbDateTime(msAfter(ctx.clock.now(), RECHECK_REJECTED_AFTER_MS));
   return paymentsRepository.updateStatusIfUnchanged(ctx.db, row.account_id, row.id, 'rejected', { next_attempt_at: at });
 }
 
@@ -31,14 +31,14 @@ export function rejectedToRecheck(ctx: AppContext, limit: number): Promise<Payme
  */
 export async function recheckRejected(ctx: AppContext, row: PaymentRow): Promise<PaymentRow> {
   const provider = await ctx.providers.forAccount({ id: row.account_id });
-  const createdAfter = new Date(fromDbDateTime(row.created_at).getTime() - LOOKUP_MARGIN_MS);
+  const createdAfter = msBefore(fromDbDateTime(row.created_at), LOOKUP_MARGIN_MS);
   const at = (next: string | null) =>
     paymentsRepository.updateStatusIfUnchanged(ctx.db, row.account_id, row.id, 'rejected', { next_attempt_at: next });
   let found;
   try {
     found = await provider.findPaymentByReference({ reference: row.id, customerId: row.provider_customer_id, createdAfter });
   } catch (error) {
-    await at(toDbDateTime(new Date(ctx.clock.now().getTime() + RETRY_LOOKUP_AFTER_MS)));
+    await at(toDbDateTime(msAfter(ctx.clock.now(), RETRY_LOOKUP_AFTER_MS)));
     throw error;
   }
   await at(null);

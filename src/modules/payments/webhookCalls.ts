@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import { syncPaymentFromProvider } from './service';
-import { fromDbDateTime, toDbDateTime } from '../../time';
+import { fromDbDateTime, msAfter, toDbDateTime } from '../../time';
 import { nextAttemptAfterFailure } from '../../time/backoff';
 import { webhookCallsRepository, type GivenUpCall } from './webhookCallsRepository';
 import { errorMessage } from '../../errors';
@@ -34,7 +34,7 @@ export async function recordWebhookCall(ctx: AppContext, provider: string, accou
     resource_id: resourceId,
     received_at: toDbDateTime(received),
     attempts: 0,
-    next_attempt_at: toDbDateTime(new Date(received.getTime() + FIRST_ATTEMPT_GRACE_MS)),
+    next_attempt_at: toDbDateTime(msAfter(received, FIRST_ATTEMPT_GRACE_MS)),
   });
 }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { newId } from '../../ids';
-import { toDbDateTime } from '../../time';
+import { msAfter, toDbDateTime } from '../../time';
 import { enqueuePortalSessionCreated, type PortalLinkOrigin } from './events';
 import { hashPortalSecret, newPortalSecret } from './secrets';
 import { portalTokensRepository, type PortalTokenPurpose, type PortalTokenRow } from './tokensRepository';
@@ -38,7 +38,7 @@ export async function createPortalLink(
     purpose: link.purpose,
     return_url: link.returnUrl,
     locale: link.locale,
-    expires_at: toDbDateTime(new Date(now.getTime() + minutes * 60_000)),
+    expires_at: toDbDateTime(msAfter(now, minutes * 60_000)),
     used_at: null,
     created_at: toDbDateTime(now),
   };

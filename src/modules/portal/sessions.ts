@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import type { Account } from '../accounts/account';
 import { newId } from '../../ids';
-import { fromDbDateTime, toDbDateTime } from '../../time';
+import { fromDbDateTime, msAfter, msBefore, toDbDateTime } from '../../time';
 import { accountsRepository } from '../accounts/repository';
 import { customersRepository } from '../customers/repository';
 import { hashPortalSecret, looksLikePortalSecret, newPortalSecret } from './secrets';
@@ -60,7 +60,7 @@ export async function openPortalSession(
     return_url: link.return_url,
     locale: link.locale,
     last_seen_at: stamp,
-    expires_at: toDbDateTime(new Date(now.getTime() + SESSION_MAX_HOURS * 3_600_000)),
+    expires_at: toDbDateTime(msAfter(now, SESSION_MAX_HOURS * 3_600_000)),
     ended_at: null,
     created_at: stamp,
   };
@@ -99,7 +99,7 @@ export async function findActiveSession(ctx: AppContext, secret: string): Promis
   ]);
   if (!account || !customer) return 'none';
   if (now.getTime() - idleSince >= TOUCH_EVERY_MS) {
-    await portalSessionsRepository.touch(ctx.db, session.id, toDbDateTime(now), toDbDateTime(new Date(now.getTime() - TOUCH_EVERY_MS)));
+    await portalSessionsRepository.touch(ctx.db, session.id, toDbDateTime(now), toDbDateTime(msBefore(now, TOUCH_EVERY_MS)));
   }
   return {
     session,

@@ -7,7 +7,7 @@ import { newId } from '../../ids';
 import { formatCents, type Cents } from '../../money';
 import { CreationOutcomeUnknownError, ProviderRejectedError } from '../../providers/errors';
 import type { PaymentProvider, ProviderRefund } from '../../providers/types';
-import { fromDbDateTime, toDbDateTime } from '../../time';
+import { fromDbDateTime, msAfter, toDbDateTime } from '../../time';
 import { paymentsRepository, type PaymentRow } from '../payments/repository';
 import { createOrRecover, nextResumeAt, pastKeyWindow } from '../../providers/resumption';
 import { refundsRepository, type RefundRow } from './repository';
@@ -119,7 +119,7 @@ export async function requestRefund(
     provider_refund_id: null,
     origin_key: request.originKey ?? null,
     create_attempts: 0,
-    next_attempt_at: toDbDateTime(new Date(ctx.clock.now().getTime() + 2 * 60 * 1000)),
+    next_attempt_at: toDbDateTime(msAfter(ctx.clock.now(), 2 * 60 * 1000)),
     failure_reason: null,
     sequence: null,
     reference: request.reference ?? null,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context';
 import { ShopApiError } from '../../integrations/errors';
-import { fromDbDateTime, toDbDateTime } from '../../time';
+import { fromDbDateTime, msAfter, toDbDateTime } from '../../time';
 import { nextAttemptAfterFailure } from '../../time/backoff';
 import { shopTasksRepository, type ShopTaskRow } from './tasksRepository';
 import { HopelessTask, performShopTask } from './writeBack';
@@ -50,7 +50,7 @@ async function recordFailure(ctx: AppContext, task: ShopTaskRow, attempts: numbe
 /** One attempt of one task, if nobody else took it; the outcome is recorded on the task. */
 export async function attemptShopTask(ctx: AppContext, task: ShopTaskRow): Promise<'done' | 'retry' | 'dead' | 'taken'> {
   const now = ctx.clock.now();
-  if (!(await shopTasksRepository.take(ctx.db, task, toDbDateTime(new Date(now.getTime() + HOLD_MS))))) return 'taken';
+  if (!(await shopTasksRepository.take(ctx.db, task, toDbDateTime(msAfter(now, HOLD_MS))))) return 'taken';
   try {
     await performShopTask(ctx, task);
     await shopTasksRepository.done(ctx.db, task, toDbDateTime(ctx.clock.now()));

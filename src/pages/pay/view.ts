@@ -6,6 +6,7 @@ import { linkRulesOf } from '../../modules/links/rules';
 import { escapeHtml } from '../../text/html';
 import { renderPage } from '../html';
 import { PAY_STRINGS, trialWords } from './strings';
+import { utcMidnightOf } from '../../time/calendar';
 
 export const STYLESHEET = '/pay/assets/pay.css';
 
@@ -21,7 +22,7 @@ const merchantOf = ({ account }: Pick<PublicLink, 'account'>) => account.display
 
 const dateFor = (locale: PageLocale, ymd: string) =>
   new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${ymd.slice(0, 10)}T00:00:00Z`),
+    utcMidnightOf(ymd.slice(0, 10)),
   );
 
 function regularCharges(locale: PageLocale, found: PublicLink, today: string): string {

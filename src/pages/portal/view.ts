@@ -18,6 +18,7 @@ import { PAY_STRINGS } from '../pay/strings';
 import { PORTAL_STYLESHEET } from './portal.css';
 import { PORTAL_STRINGS, type PortalNotice, type ShownPaymentStatus, type ShownRefundStatus } from './strings';
 import type { PortalVisitor } from './visitor';
+import { utcMidnightOf } from '../../time/calendar';
 
 /** What every signed-in page needs: who looks, in which language, and what the merchant set. */
 export interface PortalPage {
@@ -30,7 +31,7 @@ const words = (page: PortalPage) => PORTAL_STRINGS[page.locale];
 
 const dateFor = (locale: PageLocale, ymd: string) =>
   new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${ymd.slice(0, 10)}T00:00:00Z`),
+    utcMidnightOf(ymd.slice(0, 10)),
   );
 
 const money = (page: PortalPage, cents: number, currency: string) => formatMoneyFor(page.locale, cents, currency);

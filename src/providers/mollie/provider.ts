@@ -45,6 +45,7 @@ import {
   type FieldNames,
 } from './transformers';
 import { errorMessage } from '../../errors';
+import { dateFromIso } from '../../time';
 
 /**
  * An API key (`test_…`/`live_…`) is bound to one website profile and one mode. An organization
@@ -230,7 +231,7 @@ export class MollieProvider implements PaymentProvider {
     );
     const payments: ProviderPayment[] = [];
     for (const payment of page) {
-      if (new Date(payment.createdAt) < since) return { payments, next: null };
+      if (dateFromIso(payment.createdAt) < since) return { payments, next: null };
       payments.push(providerPaymentFrom(payment));
     }
     return { payments, next: page.nextPageCursor ?? null };
@@ -307,7 +308,7 @@ export class MollieProvider implements PaymentProvider {
     createdAfter: Date,
   ): Promise<T | null> {
     for await (const item of this.listed(operation, firstPage)) {
-      if (new Date(item.createdAt) < createdAfter) return null;
+      if (dateFromIso(item.createdAt) < createdAfter) return null;
       if (matches(item)) return item;
     }
     return null;

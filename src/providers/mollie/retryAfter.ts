@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import { wallClockMsForServerDates } from '../../time/elapsed';
 
 /**
  * Mollie's client drops the headers of an error answer, so a 429's `Retry-After` never reaches its
@@ -29,7 +30,7 @@ function listen(): void {
 }
 
 /** A Retry-After header as whole seconds (a delay, or an HTTP date from now); null when absent or unreadable. */
-export function retryAfterSecondsOf(header: string | undefined, now = Date.now()): number | null {
+export function retryAfterSecondsOf(header: string | undefined, now = wallClockMsForServerDates()): number | null {
   const text = header?.trim() ?? '';
   if (text === '') return null;
   if (/^\d+$/.test(text)) return Number(text);

@@ -31,6 +31,7 @@ import type {
   ProviderSubscriptionStatus,
 } from '../types';
 import { PROVIDER_SUBSCRIPTION_STATUSES, REFUND_STATUSES } from '../types';
+import { dateFromIso } from '../../time';
 
 /**
  * Request and response shapes between our provider contract and Mollie's API v2, and the one
@@ -200,12 +201,12 @@ export function providerPaymentFrom(payment: Payment): ProviderPayment {
     checkoutUrl: payment._links.checkout?.href ?? null,
     customerId: payment.customerId ?? null,
     mandateId: payment.mandateId ?? null,
-    paidAt: payment.paidAt ? new Date(payment.paidAt) : null,
+    paidAt: payment.paidAt ? dateFromIso(payment.paidAt) : null,
     ...failureOf(payment.details),
     amountRefunded: centsOrZero(payment.amountRefunded),
     amountChargedBack: centsOrZero(payment.amountChargedBack),
     reference: referenceIn(payment.metadata, 'payment_id'),
-    createdAt: new Date(payment.createdAt),
+    createdAt: dateFromIso(payment.createdAt),
   };
 }
 
@@ -284,7 +285,7 @@ export function providerSubscriptionFrom(subscription: Subscription): ProviderSu
     nextPaymentDate: subscription.nextPaymentDate ?? null,
     description: subscription.description,
     metadata: subscription.metadata ?? null,
-    canceledAt: subscription.canceledAt ? new Date(subscription.canceledAt) : null,
+    canceledAt: subscription.canceledAt ? dateFromIso(subscription.canceledAt) : null,
   };
 }
 
@@ -315,6 +316,6 @@ export function providerRefundFrom(
     amount: centsFromValue(refund.amount.value),
     currency: refund.amount.currency,
     reference: referenceIn(refund.metadata, 'refund_id'),
-    createdAt: new Date(refund.createdAt),
+    createdAt: dateFromIso(refund.createdAt),
   };
 }
