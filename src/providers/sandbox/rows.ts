@@ -56,6 +56,8 @@ export interface SandboxPaymentRow {
   amount_charged_back: number;
   idempotency_key: string | null;
   paid_at: string | null;
+  /** When the sandbox settles a pending recurring charge by itself (the `settle-sandbox` job); null for the others. */
+  settle_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -117,6 +119,8 @@ export interface SandboxRefundRow {
   /** Our refund id (ProviderRefundInput.reference). */
   reference: string | null;
   idempotency_key: string | null;
+  /** When the sandbox settles a pending refund by itself (the `settle-sandbox` job). */
+  settle_at: string | null;
   created_at: string;
 }
 
