@@ -14,7 +14,7 @@ const DAY = 24 * 60 * 60 * SECOND;
  * report is lost (a crash in between) is caught by `reconcile-payments`; where the sandbox is off it does nothing.
  */
 describe.each(TEST_DATABASES)('the settle-sandbox job on %s', (kind) => {
-  const t = useTestApp(kind, { perTest: true });
+  const t = useTestApp(kind, { perTest: true, audited: true });
   const run = () => settleSandbox(t.ctx, new AbortController().signal);
 
   /** A subscription billed once: its charge, pending at the sandbox and here. */

@@ -13,7 +13,7 @@ const SECOND = 1000;
  * scheduler runs every 5 seconds) and no reconcile job run.
  */
 describe.each(TEST_DATABASES)('the README walk-through on %s', (kind) => {
-  const t = useTestApp(kind);
+  const t = useTestApp(kind, { audited: true });
 
   /** What the scheduler does every 5 seconds, once the clock has moved on by `ms`. */
   const secondsLater = async (ms: number) => {
