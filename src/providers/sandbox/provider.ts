@@ -203,6 +203,7 @@ export class SandboxProvider implements PaymentProvider {
       paid_at: null,
       // A recurring charge settles by itself a few seconds on (the settle-sandbox job), or when looked at before.
       settle_at: mandate ? settleAtFor(this.clock.now()) : null,
+      chargeback_at: null,
       created_at: now,
       updated_at: now,
     };
