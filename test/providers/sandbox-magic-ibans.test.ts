@@ -1,3 +1,4 @@
+import { followUpsJob } from '../../src/jobs/followUps';
 import { settleSandbox } from '../../src/jobs/settleSandbox';
 import { billAsOf } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
@@ -49,7 +50,7 @@ describe.each(TEST_DATABASES)('the sandbox magic IBANs on %s', (kind) => {
       .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
   }
 
-  it('When a subscription is on the AM04-on-debit-3 IBAN, then its third debit fails AM04 and its follow-up opens', async () => {
+  it('When a subscription is on the AM04-on-debit-3 IBAN, then debit 3 fails AM04, its follow-up opens and its retry is paid', async () => {
     const { token, subscriptionId } = await subscribeOn('NL16 SNDB 0004 0300 00');
     for (const date of ['2026-11-22', '2026-12-22', '2027-01-22']) {
       await billAsOf(t.ctx, date);
@@ -63,6 +64,16 @@ describe.each(TEST_DATABASES)('the sandbox magic IBANs on %s', (kind) => {
     ]);
     const followUps = (await t.as(token).get('/api/v2/follow-ups')).body.data;
     expect(followUps).toEqual([expect.objectContaining({ reason_code: 'AM04', provider_payment_id: charges[2]?.provider_payment_id })]);
+
+    // Its retry is debit 4 on the mandate, which the IBAN leaves to the cents rules: paid, and the follow-up is solved.
+    t.clock.set(`${followUps[0].next_retry_at}T10:00:00Z`);
+    await followUpsJob.run(t.ctx, new AbortController().signal);
+    expect(await later(5 * SECOND)).toEqual({ processed: 1, failed: 0 });
+    const retry = (await chargesOf(token, subscriptionId))[3];
+    expect(retry).toMatchObject({ status: 'paid', sequence_type: 'recurring' });
+    expect((await t.as(token).get('/api/v2/follow-ups')).body.data).toEqual([
+      expect.objectContaining({ status: 'solved', retries_done: 1, provider_payment_id: retry?.provider_payment_id }),
+    ]);
   });
 
   it('When a subscription is on the MD06-of-debit-1-after-3-days IBAN, then its debit is paid, then charged back 3 days on', async () => {
