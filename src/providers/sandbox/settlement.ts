@@ -19,10 +19,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const settleAtFor = (now: Date): string => toDbDateTime(msAfter(now, SANDBOX_SETTLES_AFTER_MS));
 
 /**
- * A pending recurring charge settled with its outcome (outcomes.ts: its mandate's magic IBAN for the debits it
- * names, else the cents of the amount), at `now`; a debit to be charged back gets its `chargeback_at`. Conditional on its being
- * pending still: of two settlers one moves it and the other reads what it became. Answers the row as it
- * is now and whether this call moved it.
+ * A pending recurring charge settled with its outcome (outcomes.ts: its mandate's magic IBAN for the debits
+ * it names, else the cents of the amount), at `now`; a debit to be charged back gets its `chargeback_at`.
+ * Conditional on its being pending still: of two settlers one moves it and the other reads what it
+ * became. Answers the row as it is now and whether this call moved it.
  */
 export async function settlePendingCharge(
   db: Knex,
