@@ -1,5 +1,6 @@
 import { reconcilePayments } from '../../src/jobs/reconcilePayments';
 import { settleSandbox } from '../../src/jobs/settleSandbox';
+import { processWebhookCall, recordWebhookCall } from '../../src/modules/payments/webhookCalls';
 import { sandboxPaymentsDue, settleDueOf } from '../../src/providers/sandbox/settlement';
 import { billAsOf } from '../support/billing';
 import { TEST_DATABASES } from '../support/databases';
@@ -20,13 +21,16 @@ describe.each(TEST_DATABASES)('review: sandbox settlement money on %s', (kind) =
   };
 
   /** A 9.95 monthly subscription on the MD06-of-debit-1-after-3-days IBAN, billed once and paid. */
-  async function paidChargeToBeChargedBack(): Promise<{ token: string; chargeId: string; providerId: string }> {
+  async function paidChargeToBeChargedBack(
+    iban = 'NL62 SNDB 0006 0103 00',
+    settle = true,
+  ): Promise<{ token: string; chargeId: string; providerId: string }> {
     const { token } = await t.newAccount();
     const api = t.as(token);
     const customer = await api.post('/api/v2/customers', { first_name: 'Anna', last_name: 'de Vries', email: 'anna@example.nl' });
     const mandate = await api.post(`/api/v2/customers/${customer.body.id}/mandates`, {
       consumer_name: 'A. de Vries',
-      consumer_account: 'NL62 SNDB 0006 0103 00',
+      consumer_account: iban,
     });
     expect(mandate.status).toBe(201);
     const subscription = await api.post('/api/v2/subscriptions', {
@@ -39,11 +43,11 @@ describe.each(TEST_DATABASES)('review: sandbox settlement money on %s', (kind) =
     });
     expect(subscription.status).toBe(201);
     await billAsOf(t.ctx, '2026-11-22');
-    expect(await later(5 * SECOND)).toEqual({ processed: 1, failed: 0 });
+    if (settle) expect(await later(5 * SECOND)).toEqual({ processed: 1, failed: 0 });
     const [charge] = (await api.get('/api/v2/payments?per_page=100')).body.data.filter(
       (row: { subscription_id: string | null }) => row.subscription_id === subscription.body.id,
     );
-    expect(charge).toMatchObject({ status: 'paid' });
+    expect(charge).toMatchObject({ status: settle ? 'paid' : 'pending' });
     return { token, chargeId: charge.id, providerId: charge.provider_payment_id };
   }
 
@@ -68,7 +72,8 @@ describe.each(TEST_DATABASES)('review: sandbox settlement money on %s', (kind) =
     t.clock.advance(3 * DAY + 5 * SECOND);
     // The sandbox's change alone, as if the process died before the webhook call was recorded.
     let moved = 0;
-    for (const due of await sandboxPaymentsDue(t.ctx.db, t.clock.now(), 10)) if (await settleDueOf(t.ctx.db, due, t.clock.now())) moved += 1;
+    for (const due of await sandboxPaymentsDue(t.ctx.db, t.clock.now(), 10))
+      if (await settleDueOf(t.ctx.db, due, t.clock.now())) moved += 1;
     expect(moved).toBe(1);
     expect(await later(5 * SECOND)).toEqual({ processed: 0, failed: 0 });
     for (const days of [1, 2, 8, 30]) {
@@ -76,5 +81,26 @@ describe.each(TEST_DATABASES)('review: sandbox settlement money on %s', (kind) =
       await reconcilePayments(t.ctx, new AbortController().signal);
     }
     expect((await t.as(token).get(`/api/v2/payments/${chargeId}`)).body.status).toBe('charged_back');
+  });
+
+  it('When two instances settle a same-day charge-back debit at once, then our side hears it paid, then charged back', async () => {
+    // MD06 on debit 1 after 0 days: chargeback_at is the moment it is paid.
+    const { token, chargeId } = await paidChargeToBeChargedBack('NL14 SNDB 0006 0100 00', false);
+    t.clock.advance(5 * SECOND);
+    const [due] = await sandboxPaymentsDue(t.ctx.db, t.clock.now(), 10);
+    // Instance A pays the charge; before A reports it, instance B's run (same tick) finds the charge-back due.
+    expect(await settleDueOf(t.ctx.db, due!, t.clock.now())).toBe(true);
+    const [dueB] = await sandboxPaymentsDue(t.ctx.db, t.clock.now(), 10);
+    expect(dueB).toBeDefined();
+    expect(await settleDueOf(t.ctx.db, dueB!, t.clock.now())).toBe(true);
+    // Both report; each report fetches the payment as it is now.
+    for (let i = 0; i < 2; i += 1) {
+      expect(await processWebhookCall(t.ctx, await recordWebhookCall(t.ctx, 'sandbox', due!.account_id, due!.id))).toBe('processed');
+    }
+    // Observed on main: both reports read `charged_back`, which canMoveTo refuses from `pending`: it stays pending here.
+    const payment = (await t.as(token).get(`/api/v2/payments/${chargeId}`)).body;
+    expect(payment.status).toBe('charged_back');
+    const followUps = (await t.as(token).get('/api/v2/follow-ups')).body.data;
+    expect(followUps).toEqual([expect.objectContaining({ reason_code: 'MD06', amount: '9.95' })]);
   });
 });
