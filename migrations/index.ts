@@ -56,8 +56,6 @@ import * as invoicesOwedAndNumberedApart from './20261215_055_invoices_owed_and_
 import * as refundsTheBooksTrust from './20261215_056_refunds_the_books_trust';
 import * as ledgerAudit from './20261215_057_ledger_audit';
 import * as bookkeepingQueuedWithInvoice from './20261215_058_bookkeeping_queued_with_invoice';
-import * as sandboxSettlesByItself from './20261216_059_sandbox_settles_by_itself';
-import * as sandboxChargebacks from './20261216_060_sandbox_chargebacks';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list runs from ts-jest
@@ -122,8 +120,6 @@ const migrations: Record<string, Knex.Migration> = {
   '20261215_056_refunds_the_books_trust': refundsTheBooksTrust,
   '20261215_057_ledger_audit': ledgerAudit,
   '20261215_058_bookkeeping_queued_with_invoice': bookkeepingQueuedWithInvoice,
-  '20261216_059_sandbox_settles_by_itself': sandboxSettlesByItself,
-  '20261216_060_sandbox_chargebacks': sandboxChargebacks,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -16,7 +16,6 @@ import { remindAndExpireLinksJob } from './remindAndExpireLinks';
 import { sendToBookkeepingJob } from './sendToBookkeeping';
 import { issueOwedInvoicesJob } from './issueOwedInvoices';
 import { auditLedgerJob } from './auditLedger';
-import { settleSandboxJob } from './settleSandbox';
 import type { Job } from './types';
 
 /** Every background job: scheduled by the server, runnable once with `cli jobs run <name>`. */
@@ -39,7 +38,6 @@ export const allJobs: Job[] = [
   sendToBookkeepingJob,
   issueOwedInvoicesJob,
   auditLedgerJob,
-  settleSandboxJob,
 ];
 
 export function findJob(name: string, jobs: Job[] = allJobs): Job | undefined {

@@ -21,7 +21,7 @@ import type {
 } from '../types';
 import type { Cents } from '../../money';
 import { ProviderNotFoundError, ProviderRejectedError } from '../errors';
-import { settleAtFor, settlePendingCharge, settlePendingRefunds } from './settlement';
+import { settleRecurringCharge } from './outcomes';
 import { sandboxSubscriptions } from './subscriptions';
 import {
   providerId,
@@ -201,9 +201,6 @@ export class SandboxProvider implements PaymentProvider {
       amount_charged_back: 0,
       idempotency_key: idempotencyKey,
       paid_at: null,
-      // A recurring charge settles by itself a few seconds on (the settle-sandbox job), or when looked at before.
-      settle_at: mandate ? settleAtFor(this.clock.now()) : null,
-      chargeback_at: null,
       created_at: now,
       updated_at: now,
     };
@@ -326,9 +323,8 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   /**
-   * A refund of a paid payment, `pending` until it settles a few seconds on (the settle-sandbox job) or is
-   * first looked at, whichever comes first (then `refunded`, as a recurring charge settles); refused (422)
-   * beyond what was paid minus what went back, as Mollie does.
+   * A refund of a paid payment, `pending` until it is first looked at (then `refunded`, as a recurring charge
+   * settles); refused (422) beyond what was paid minus what went back, as Mollie does.
    */
   async createRefund(paymentId: string, input: ProviderRefundInput, idempotencyKey: string): Promise<ProviderRefund> {
     const existing = await this.db<SandboxRefundRow>('sandbox_refunds')
@@ -353,7 +349,6 @@ export class SandboxProvider implements PaymentProvider {
       status: 'pending',
       reference: input.reference,
       idempotency_key: idempotencyKey,
-      settle_at: settleAtFor(this.clock.now()),
       created_at: this.now(),
     };
     await this.db('sandbox_refunds').insert(row);
@@ -371,14 +366,23 @@ export class SandboxProvider implements PaymentProvider {
     const pending = rows.filter((row) => row.status === 'pending');
     if (pending.length === 0) return rows.map(providerRefundOf);
     // Pending refunds settle when first looked at; the payment then tells what went back (refunded when all of it).
-    await settlePendingRefunds(
-      this.db,
-      this.accountId,
-      paymentId,
-      this.clock.now(),
-      pending.map((row) => row.id),
-    );
-    return rows.map((row) => providerRefundOf(row.status === 'pending' ? { ...row, status: 'refunded' } : row));
+    await this.db('sandbox_refunds')
+      .whereIn(
+        'id',
+        pending.map((row) => row.id),
+      )
+      .update({ status: 'refunded' });
+    const settled = rows.map((row) => (row.status === 'pending' ? { ...row, status: 'refunded' as const } : row));
+    const refunded = settled.filter((row) => row.status === 'refunded').reduce((sum, row) => sum + Number(row.amount), 0);
+    const payment = await this.requirePayment(paymentId);
+    await this.db('sandbox_payments')
+      .where({ account_id: this.accountId, id: paymentId })
+      .update({
+        amount_refunded: refunded,
+        ...(payment.status === 'paid' && refunded >= Number(payment.amount) ? { status: 'refunded' } : {}),
+        updated_at: this.now(),
+      });
+    return settled.map(providerRefundOf);
   }
 
   async findRefundByReference(paymentId: string, reference: string): Promise<ProviderRefund | null> {
@@ -387,7 +391,17 @@ export class SandboxProvider implements PaymentProvider {
 
   /** The payment as it is now: a pending recurring charge settles when it is first looked at. */
   private async current(row: SandboxPaymentRow): Promise<ProviderPayment> {
-    const { row: settled } = await settlePendingCharge(this.db, row, this.clock.now());
+    if (row.sequence_type !== 'recurring' || row.status !== 'pending') return providerPaymentOf(row, this.publicUrl);
+    const now = this.now();
+    const outcome = settleRecurringCharge(Number(row.amount), row.method === 'creditcard' ? 'creditcard' : 'directdebit');
+    const settled: SandboxPaymentRow = { ...row, ...outcome, paid_at: outcome.status === 'paid' ? now : null, updated_at: now };
+    await this.db('sandbox_payments').where({ id: row.id }).update({
+      status: settled.status,
+      failure_reason: settled.failure_reason,
+      failure_code: settled.failure_code,
+      paid_at: settled.paid_at,
+      updated_at: settled.updated_at,
+    });
     return providerPaymentOf(settled, this.publicUrl);
   }
 

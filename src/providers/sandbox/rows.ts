@@ -56,10 +56,6 @@ export interface SandboxPaymentRow {
   amount_charged_back: number;
   idempotency_key: string | null;
   paid_at: string | null;
-  /** When the sandbox settles a pending recurring charge by itself (the `settle-sandbox` job); null for the others. */
-  settle_at: string | null;
-  /** When a paid debit on an MD06 magic IBAN is charged back (the `settle-sandbox` job); null for the others. */
-  chargeback_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -93,9 +89,7 @@ export function providerMandateOf(row: SandboxMandateRow): ProviderMandate {
 export function providerPaymentOf(row: SandboxPaymentRow, publicUrl: string): ProviderPayment {
   return {
     id: row.id,
-    // A charged-back payment stays paid at the provider with the money taken back beside it, as at Mollie, whose
-    // adapter reports it charged_back the same way.
-    status: row.status === 'paid' && Number(row.amount_charged_back) > 0 ? 'charged_back' : row.status,
+    status: row.status,
     amount: Number(row.amount),
     currency: row.currency,
     method: row.method,
@@ -123,8 +117,6 @@ export interface SandboxRefundRow {
   /** Our refund id (ProviderRefundInput.reference). */
   reference: string | null;
   idempotency_key: string | null;
-  /** When the sandbox settles a pending refund by itself (the `settle-sandbox` job). */
-  settle_at: string | null;
   created_at: string;
 }
 
